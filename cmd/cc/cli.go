@@ -1,0 +1,180 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"sort"
+	"strings"
+)
+
+// Exit codes.
+const (
+	exitOK     = 0
+	exitError  = 1 // a configuration or operational error
+	exitUsage  = 2 // bad flags or arguments
+	exitChange = 2 // plan -detailed-exitcode: changes present
+)
+
+// env is what a command runs with: its streams and working directory.
+// Commands never touch os.Stdout and friends directly, so tests can run
+// them in-process.
+type env struct {
+	ctx    context.Context
+	stdin  io.Reader
+	stdout io.Writer
+	stderr io.Writer
+	getenv func(string) string
+}
+
+// command is one subcommand. run gets the arguments after the command name
+// and returns the exit code.
+type command struct {
+	name    string
+	args    string // synopsis of the arguments, for usage
+	summary string // one line for the command list
+	help    string // paragraphs for cc help NAME
+	run     func(e *env, args []string) int
+}
+
+// commands is the table of subcommands; each lives in its own file.
+var commands = map[string]*command{}
+
+func register(c *command) { commands[c.name] = c }
+
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	e := &env{ctx: ctx, stdin: stdin, stdout: stdout, stderr: stderr, getenv: os.Getenv}
+	if len(args) == 0 {
+		usage(stderr)
+		return exitUsage
+	}
+	name := args[0]
+	switch name {
+	case "-h", "-help", "--help", "help":
+		if len(args) > 1 {
+			if c := commands[args[1]]; c != nil {
+				commandUsage(stdout, c, nil)
+				return exitOK
+			}
+			fmt.Fprintf(stderr, "cc: unknown command %q\n", args[1])
+			return exitUsage
+		}
+		usage(stdout)
+		return exitOK
+	case "-version", "--version":
+		name = "version"
+	}
+	c := commands[name]
+	if c == nil {
+		fmt.Fprintf(stderr, "cc: unknown command %q%s\nRun 'cc help' for usage.\n", name, suggestCommand(name))
+		return exitUsage
+	}
+	return c.run(e, args[1:])
+}
+
+func suggestCommand(name string) string {
+	best, bestD := "", 3
+	for n := range commands {
+		if d := editDistance(name, n); d < bestD {
+			best, bestD = n, d
+		}
+	}
+	if best == "" {
+		return ""
+	}
+	return fmt.Sprintf("; did you mean %q?", best)
+}
+
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur := make([]int, len(b)+1)
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev = cur
+	}
+	return prev[len(b)]
+}
+
+func usage(w io.Writer) {
+	fmt.Fprint(w, `cc compiles a project's images, secrets, volumes, datasets, sandboxes,
+functions and evaluations, described in CUE or HCL, into content-hashed specs,
+plans the changes against the platform's service, and applies them.
+
+Usage:
+
+	cc <command> [flags] [arguments]
+
+Commands:
+
+`)
+	names := make([]string, 0, len(commands))
+	for n := range commands {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(w, "\t%-12s %s\n", n, commands[n].summary)
+	}
+	fmt.Fprint(w, `
+PATH is a project directory or one .cue or .hcl file; the default is the
+current directory. Run 'cc help <command>' or 'cc <command> -h' for details.
+`)
+}
+
+func commandUsage(w io.Writer, c *command, fs *flag.FlagSet) {
+	fmt.Fprintf(w, "Usage: cc %s %s\n\n%s\n", c.name, c.args, strings.TrimSpace(c.help))
+	if fs == nil {
+		fs = flag.NewFlagSet(c.name, flag.ContinueOnError)
+	}
+	has := false
+	fs.VisitAll(func(*flag.Flag) { has = true })
+	if has {
+		fmt.Fprint(w, "\nFlags:\n")
+		fs.SetOutput(w)
+		fs.PrintDefaults()
+	}
+}
+
+// flags makes a FlagSet for c whose -h prints c's help on stdout and whose
+// errors go to stderr with the usage hint.
+func (e *env) flags(c *command) *flag.FlagSet {
+	fs := flag.NewFlagSet(c.name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	return fs
+}
+
+// parse parses args into fs. It returns -1 to go on, or the exit code.
+func (e *env) parse(c *command, fs *flag.FlagSet, args []string) int {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			commandUsage(e.stdout, c, fs)
+			return exitOK
+		}
+		fmt.Fprintf(e.stderr, "cc %s: %v\nRun 'cc help %s' for usage.\n", c.name, err, c.name)
+		return exitUsage
+	}
+	return -1
+}
+
+// usageError reports bad arguments and returns exitUsage.
+func (e *env) usageError(c *command, format string, args ...any) int {
+	fmt.Fprintf(e.stderr, "cc %s: %s\nRun 'cc help %s' for usage.\n", c.name, fmt.Sprintf(format, args...), c.name)
+	return exitUsage
+}

@@ -1,0 +1,3 @@
+module cc.dev/cc
+
+go 1.26.8

@@ -1,0 +1,460 @@
+package schema
+
+import (
+	"bytes"
+	"encoding/json"
+)
+
+// The types in this file mirror the CUE definitions field for field (a test
+// keeps them in step). They are what a validated configuration decodes into,
+// in either language; references to other resources arrive as copies of the
+// resource carrying its address in ID ("$id").
+
+// Config is one project (#Config).
+type Config struct {
+	Project     string                 `json:"project"`
+	Images      map[string]*Image      `json:"images,omitempty"`
+	Secrets     map[string]*Secret     `json:"secrets,omitempty"`
+	Volumes     map[string]*Volume     `json:"volumes,omitempty"`
+	Datasets    map[string]*Dataset    `json:"datasets,omitempty"`
+	Sandboxes   map[string]*Sandbox    `json:"sandboxes,omitempty"`
+	Functions   map[string]*Function   `json:"functions,omitempty"`
+	Evaluations map[string]*Evaluation `json:"evaluations,omitempty"`
+}
+
+// Image is an image recipe (#Image).
+type Image struct {
+	ID             string     `json:"$id,omitempty"`
+	From           *ImageFrom `json:"from,omitempty"`
+	FromDockerfile string     `json:"from_dockerfile,omitempty"`
+	Steps          []Step     `json:"steps,omitempty"`
+	Entrypoint     []string   `json:"entrypoint,omitempty"`
+	Cmd            []string   `json:"cmd,omitempty"`
+	User           string     `json:"user,omitempty"`
+	Platform       string     `json:"platform,omitempty"`
+}
+
+// ImageFrom is a registry reference or another image.
+type ImageFrom struct {
+	Ref   string
+	Image *Image
+}
+
+func (f ImageFrom) MarshalJSON() ([]byte, error) {
+	if f.Image != nil {
+		return json.Marshal(f.Image)
+	}
+	return json.Marshal(f.Ref)
+}
+
+func (f *ImageFrom) UnmarshalJSON(b []byte) error {
+	if isJSONString(b) {
+		return json.Unmarshal(b, &f.Ref)
+	}
+	f.Image = new(Image)
+	return json.Unmarshal(b, f.Image)
+}
+
+// Step is one build step (#Step); exactly one field is set. Digest fields
+// are never in a configuration: the compiler fills them with the content
+// hash of the local files the step reads.
+type Step struct {
+	Apt             *PackagesStep `json:"apt,omitempty"`
+	Pip             *PipStep      `json:"pip,omitempty"`
+	PipRequirements *FileStep     `json:"pip_requirements,omitempty"`
+	Run             *CommandsStep `json:"run,omitempty"`
+	Copy            *CopyStep     `json:"copy,omitempty"`
+	Env             *EnvStep      `json:"env,omitempty"`
+	Workdir         *PathStep     `json:"workdir,omitempty"`
+	Dockerfile      *CommandsStep `json:"dockerfile,omitempty"`
+}
+
+// StepKinds lists the step kinds in schema order.
+var StepKinds = []string{"apt", "pip", "pip_requirements", "run", "copy", "env", "workdir", "dockerfile"}
+
+// Kind names the step's kind ("apt", "copy", ...), or "" when none is set.
+func (s Step) Kind() string {
+	switch {
+	case s.Apt != nil:
+		return "apt"
+	case s.Pip != nil:
+		return "pip"
+	case s.PipRequirements != nil:
+		return "pip_requirements"
+	case s.Run != nil:
+		return "run"
+	case s.Copy != nil:
+		return "copy"
+	case s.Env != nil:
+		return "env"
+	case s.Workdir != nil:
+		return "workdir"
+	case s.Dockerfile != nil:
+		return "dockerfile"
+	}
+	return ""
+}
+
+// Kinds lists every step kind that is set, for the exactly-one check.
+func (s Step) Kinds() []string {
+	var ks []string
+	for _, k := range []struct {
+		name string
+		set  bool
+	}{
+		{"apt", s.Apt != nil}, {"pip", s.Pip != nil}, {"pip_requirements", s.PipRequirements != nil},
+		{"run", s.Run != nil}, {"copy", s.Copy != nil}, {"env", s.Env != nil},
+		{"workdir", s.Workdir != nil}, {"dockerfile", s.Dockerfile != nil},
+	} {
+		if k.set {
+			ks = append(ks, k.name)
+		}
+	}
+	return ks
+}
+
+type PackagesStep struct {
+	Packages []string `json:"packages"`
+}
+
+type PipStep struct {
+	Packages       []string `json:"packages"`
+	IndexURL       string   `json:"index_url,omitempty"`
+	ExtraIndexURLs []string `json:"extra_index_urls,omitempty"`
+}
+
+type FileStep struct {
+	File   string `json:"file"`
+	Digest string `json:"digest,omitempty"`
+}
+
+type CommandsStep struct {
+	Commands []string `json:"commands"`
+}
+
+type CopyStep struct {
+	Src    string `json:"src"`
+	Dst    string `json:"dst"`
+	Mode   string `json:"mode,omitempty"`
+	Digest string `json:"digest,omitempty"`
+}
+
+type EnvStep struct {
+	Vars map[string]string `json:"vars"`
+}
+
+type PathStep struct {
+	Path string `json:"path"`
+}
+
+// Secret says where a secret value comes from (#Secret).
+type Secret struct {
+	ID              string             `json:"$id,omitempty"`
+	FromEnv         string             `json:"from_env,omitempty"`
+	FromEnvFile     *EnvFileSource     `json:"from_env_file,omitempty"`
+	FromService     string             `json:"from_service,omitempty"`
+	FromIntegration *IntegrationSource `json:"from_integration,omitempty"`
+	FromStore       *StoreSource       `json:"from_store,omitempty"`
+	EnvVar          string             `json:"env_var,omitempty"`
+}
+
+// Sources lists the from_* fields that are set, for the exactly-one check.
+func (s *Secret) Sources() []string {
+	var out []string
+	if s.FromEnv != "" {
+		out = append(out, "from_env")
+	}
+	if s.FromEnvFile != nil {
+		out = append(out, "from_env_file")
+	}
+	if s.FromService != "" {
+		out = append(out, "from_service")
+	}
+	if s.FromIntegration != nil {
+		out = append(out, "from_integration")
+	}
+	if s.FromStore != nil {
+		out = append(out, "from_store")
+	}
+	return out
+}
+
+// SecretSources lists the source fields in schema order.
+var SecretSources = []string{"from_env", "from_env_file", "from_service", "from_integration", "from_store"}
+
+type EnvFileSource struct {
+	Path string   `json:"path"`
+	Keys []string `json:"keys,omitempty"`
+}
+
+type IntegrationSource struct {
+	Name string   `json:"name"`
+	Keys []string `json:"keys,omitempty"`
+}
+
+type StoreSource struct {
+	Store string `json:"store"`
+	Name  string `json:"name"`
+	Field string `json:"field,omitempty"`
+}
+
+// Credential scopes a secret to host patterns (#Credential).
+type Credential struct {
+	Hosts  []string `json:"hosts"`
+	Secret *Secret  `json:"secret"`
+}
+
+// EnvValue is a literal string or a secret reference (#EnvValue).
+type EnvValue struct {
+	Value  string
+	Secret *Secret
+}
+
+func (e EnvValue) MarshalJSON() ([]byte, error) {
+	if e.Secret != nil {
+		return json.Marshal(e.Secret)
+	}
+	return json.Marshal(e.Value)
+}
+
+func (e *EnvValue) UnmarshalJSON(b []byte) error {
+	if isJSONString(b) {
+		return json.Unmarshal(b, &e.Value)
+	}
+	e.Secret = new(Secret)
+	return json.Unmarshal(b, e.Secret)
+}
+
+// Volume is persistent storage (#Volume).
+type Volume struct {
+	ID   string `json:"$id,omitempty"`
+	Size string `json:"size"`
+}
+
+// Dataset is tabular data (#Dataset).
+type Dataset struct {
+	ID          string   `json:"$id,omitempty"`
+	Files       []string `json:"files"`
+	Format      string   `json:"format,omitempty"`
+	Description string   `json:"description,omitempty"`
+}
+
+// Resources are compute requests and limits (#Resources).
+type Resources struct {
+	Requests *ResourceList `json:"requests,omitempty"`
+	Limits   *ResourceList `json:"limits,omitempty"`
+	GPU      *GPU          `json:"gpu,omitempty"`
+}
+
+type ResourceList struct {
+	CPU    string `json:"cpu,omitempty"`
+	Memory string `json:"memory,omitempty"`
+}
+
+type GPU struct {
+	Count int    `json:"count"`
+	Type  string `json:"type,omitempty"`
+}
+
+// Network configures ingress and egress (#Network).
+type Network struct {
+	IngressMode  string   `json:"ingress_mode,omitempty"`
+	ExposedPorts []int    `json:"exposed_ports,omitempty"`
+	EgressMode   string   `json:"egress_mode,omitempty"`
+	EgressAllow  []string `json:"egress_allow,omitempty"`
+}
+
+type VolumeMount struct {
+	Volume   *Volume `json:"volume"`
+	Path     string  `json:"path"`
+	ReadOnly bool    `json:"read_only,omitempty"`
+}
+
+type MountedFile struct {
+	Src  string `json:"src"`
+	Path string `json:"path"`
+	Mode string `json:"mode,omitempty"`
+}
+
+// Snapshot is a file-system snapshot mount (#Snapshot).
+type Snapshot struct {
+	MountPath   string `json:"mount_path"`
+	Size        string `json:"size,omitempty"`
+	RestoreFrom string `json:"restore_from,omitempty"`
+}
+
+// Sandbox is a long-lived container (#Sandbox).
+type Sandbox struct {
+	Image        *Image              `json:"image"`
+	Command      []string            `json:"command,omitempty"`
+	Resources    *Resources          `json:"resources,omitempty"`
+	Env          map[string]EnvValue `json:"env,omitempty"`
+	Secrets      []*Secret           `json:"secrets,omitempty"`
+	Credentials  []Credential        `json:"credentials,omitempty"`
+	Network      *Network            `json:"network,omitempty"`
+	VolumeMounts []VolumeMount       `json:"volume_mounts,omitempty"`
+	MountedFiles []MountedFile       `json:"mounted_files,omitempty"`
+	Snapshot     *Snapshot           `json:"snapshot,omitempty"`
+	Lifetime     string              `json:"lifetime,omitempty"`
+	Tags         []string            `json:"tags,omitempty"`
+	Annotations  map[string]string   `json:"annotations,omitempty"`
+	Identity     bool                `json:"identity,omitempty"`
+	Profile      string              `json:"profile,omitempty"`
+}
+
+// Source is a function's code (#Source).
+type Source struct {
+	Paths   []string `json:"paths"`
+	Include []string `json:"include,omitempty"`
+	Exclude []string `json:"exclude,omitempty"`
+}
+
+// Scaling bounds a function's replicas (#Scaling).
+type Scaling struct {
+	MinReplicas int `json:"min_replicas"`
+	MaxReplicas int `json:"max_replicas"`
+	Concurrency int `json:"concurrency"`
+}
+
+// Function is a deployable function (#Function).
+type Function struct {
+	ID           string              `json:"$id,omitempty"`
+	Image        *Image              `json:"image"`
+	Source       Source              `json:"source"`
+	Handler      string              `json:"handler"`
+	Env          map[string]EnvValue `json:"env,omitempty"`
+	Secrets      []*Secret           `json:"secrets,omitempty"`
+	Resources    *Resources          `json:"resources,omitempty"`
+	VolumeMounts []VolumeMount       `json:"volume_mounts,omitempty"`
+	Timeout      string              `json:"timeout"`
+	Retries      int                 `json:"retries"`
+	Scaling      *Scaling            `json:"scaling,omitempty"`
+}
+
+// Evaluation scores a task over a dataset (#Evaluation).
+type Evaluation struct {
+	Dataset      *Dataset          `json:"dataset"`
+	Task         *Function         `json:"task,omitempty"`
+	ExternalTask *ExternalTask     `json:"external_task,omitempty"`
+	Scorers      []Scorer          `json:"scorers"`
+	Suite        string            `json:"suite,omitempty"`
+	Metadata     map[string]string `json:"metadata,omitempty"`
+}
+
+// ExternalTask is a function deployed outside this project.
+type ExternalTask struct {
+	Name      string `json:"name,omitempty"`
+	VersionID string `json:"version_id,omitempty"`
+}
+
+// Scorer is one scorer (#Scorer); exactly one field is set.
+type Scorer struct {
+	ExactMatch          *ExactMatch          `json:"exact_match,omitempty"`
+	Levenshtein         *Levenshtein         `json:"levenshtein,omitempty"`
+	RegexMatch          *RegexMatch          `json:"regex_match,omitempty"`
+	Contains            *Contains            `json:"contains,omitempty"`
+	NumericClose        *NumericClose        `json:"numeric_close,omitempty"`
+	StringSimilarity    *StringSimilarity    `json:"string_similarity,omitempty"`
+	JSONValid           *JSONValid           `json:"json_valid,omitempty"`
+	JSONMatch           *JSONMatch           `json:"json_match,omitempty"`
+	EmbeddingSimilarity *EmbeddingSimilarity `json:"embedding_similarity,omitempty"`
+	LLMJudge            *LLMJudge            `json:"llm_judge,omitempty"`
+	Function            *Function            `json:"function,omitempty"`
+}
+
+// ScorerKinds lists the scorer kinds in schema order.
+var ScorerKinds = []string{"exact_match", "levenshtein", "regex_match", "contains", "numeric_close",
+	"string_similarity", "json_valid", "json_match", "embedding_similarity", "llm_judge", "function"}
+
+// Kinds lists every scorer kind that is set, for the exactly-one check.
+func (s Scorer) Kinds() []string {
+	var ks []string
+	for i, set := range []bool{s.ExactMatch != nil, s.Levenshtein != nil, s.RegexMatch != nil,
+		s.Contains != nil, s.NumericClose != nil, s.StringSimilarity != nil, s.JSONValid != nil,
+		s.JSONMatch != nil, s.EmbeddingSimilarity != nil, s.LLMJudge != nil, s.Function != nil} {
+		if set {
+			ks = append(ks, ScorerKinds[i])
+		}
+	}
+	return ks
+}
+
+type ExactMatch struct {
+	Inputs             []string `json:"inputs"`
+	CaseInsensitive    bool     `json:"case_insensitive"`
+	Trim               bool     `json:"trim"`
+	CollapseWhitespace bool     `json:"collapse_whitespace"`
+}
+
+type Levenshtein struct {
+	Inputs          []string `json:"inputs"`
+	CaseInsensitive bool     `json:"case_insensitive"`
+}
+
+type RegexMatch struct {
+	Inputs    []string `json:"inputs"`
+	Pattern   string   `json:"pattern"`
+	FullMatch bool     `json:"full_match"`
+}
+
+type Contains struct {
+	Inputs          []string `json:"inputs"`
+	Mode            string   `json:"mode"`
+	CaseInsensitive bool     `json:"case_insensitive"`
+}
+
+type NumericClose struct {
+	Inputs []string `json:"inputs"`
+	AbsTol *Number  `json:"abs_tol,omitempty"`
+	RelTol *Number  `json:"rel_tol,omitempty"`
+	Graded bool     `json:"graded"`
+}
+
+type StringSimilarity struct {
+	Inputs []string `json:"inputs"`
+	Method string   `json:"method"`
+}
+
+type JSONValid struct {
+	Inputs []string `json:"inputs"`
+}
+
+type JSONMatch struct {
+	Inputs []string `json:"inputs"`
+	Paths  []string `json:"paths,omitempty"`
+}
+
+type EmbeddingSimilarity struct {
+	Inputs []string `json:"inputs"`
+	Model  string   `json:"model,omitempty"`
+}
+
+// LLMJudge grades with a model (#LLMJudge).
+type LLMJudge struct {
+	Name         string            `json:"name,omitempty"`
+	Model        string            `json:"model"`
+	Instructions string            `json:"instructions"`
+	Inputs       []string          `json:"inputs"`
+	Fields       []JudgeField      `json:"fields"`
+	APIKey       *Secret           `json:"api_key,omitempty"`
+	BaseURL      string            `json:"base_url,omitempty"`
+	Completion   map[string]Scalar `json:"completion,omitempty"`
+}
+
+type JudgeField struct {
+	Name        string   `json:"name"`
+	Type        string   `json:"type"`
+	Range       []Number `json:"range,omitempty"`
+	Description string   `json:"description,omitempty"`
+}
+
+// Number keeps a JSON number exactly as written after canonicalization.
+type Number = json.Number
+
+// Scalar is a JSON string, number or boolean kept verbatim.
+type Scalar = json.RawMessage
+
+func isJSONString(b []byte) bool {
+	b = bytes.TrimLeft(b, " \t\r\n")
+	return len(b) > 0 && b[0] == '"'
+}

@@ -1,0 +1,137 @@
+package schema
+
+import (
+	"encoding/json"
+	"strings"
+
+	"cc.dev/cc/diag"
+)
+
+// FormatVersion is the version of the Desired state's JSON form. It changes
+// only when a consumer would misread the new form.
+const FormatVersion = 1
+
+// Kind is a kind of resource.
+type Kind string
+
+const (
+	KindImage      Kind = "image"
+	KindSecret     Kind = "secret"
+	KindVolume     Kind = "volume"
+	KindDataset    Kind = "dataset"
+	KindSandbox    Kind = "sandbox"
+	KindFunction   Kind = "function"
+	KindEvaluation Kind = "evaluation"
+)
+
+// Kinds lists every kind in dependency order: a kind only refers to kinds
+// before it.
+var Kinds = []Kind{KindImage, KindSecret, KindVolume, KindDataset, KindFunction, KindSandbox, KindEvaluation}
+
+// Plural is the kind's collection name in CUE ("sandboxes").
+func (k Kind) Plural() string {
+	if k == KindSandbox {
+		return "sandboxes"
+	}
+	return string(k) + "s"
+}
+
+// Versioned reports whether the service keeps immutable versions of the
+// kind: functions (versions) and datasets (revisions).
+func (k Kind) Versioned() bool { return k == KindFunction || k == KindDataset }
+
+// Valid reports whether k is one of Kinds.
+func (k Kind) Valid() bool {
+	for _, c := range Kinds {
+		if c == k {
+			return true
+		}
+	}
+	return false
+}
+
+// KindOf returns the kind of an address "kind.name".
+func KindOf(addr string) Kind {
+	k, _, _ := strings.Cut(addr, ".")
+	return Kind(k)
+}
+
+// Address makes "kind.name".
+func Address(k Kind, name string) string { return string(k) + "." + name }
+
+// Desired is a compiled project: every resource with its canonical spec,
+// content hash and dependencies. It holds no absolute path, timestamp or
+// source position in its JSON form, so the same configuration gives the same
+// bytes on every machine.
+type Desired struct {
+	FormatVersion int        `json:"format_version"`
+	Project       string     `json:"project"`
+	Resources     []Resource `json:"resources"`
+	// Trees lists, by tree digest, the files of every local directory (and
+	// copied file) the project reads.
+	Trees map[string][]TreeEntry `json:"trees,omitempty"`
+
+	// Root is the absolute project root local inputs are read from.
+	Root string `json:"-"`
+}
+
+// Resource is one compiled resource. Images are resources of kind image
+// addressed by their name (the first, when several names share one content)
+// or, when never named, by a prefix of their hash.
+type Resource struct {
+	Address string `json:"address"`
+	Kind    Kind   `json:"kind"`
+	Name    string `json:"name"`
+	// Aliases are the other names of an image with the same content.
+	Aliases []string `json:"aliases,omitempty"`
+	// Hash is "sha256:" + hex of sha256 over the canonical Spec, which holds
+	// the hashes of what the resource refers to (a Merkle tree).
+	Hash      string          `json:"hash"`
+	Spec      json.RawMessage `json:"spec"`
+	DependsOn []string        `json:"depends_on,omitempty"`
+	// Inputs are the local files and directories the resource reads.
+	Inputs []Input `json:"inputs,omitempty"`
+	// Sensitive lists JSON pointers into Spec whose values must never be
+	// shown (they came from sensitive variables).
+	Sensitive []string `json:"sensitive,omitempty"`
+
+	// Range is where the resource is declared; Ranges maps JSON pointers
+	// into Spec ("/steps/2") to where that part is declared.
+	Range  *diag.Range            `json:"-"`
+	Ranges map[string]*diag.Range `json:"-"`
+}
+
+// Input is a local file or directory a resource reads: its path relative to
+// the project root and its digest (a file's content digest, or a tree digest
+// for a directory, whose entries are in Desired.Trees).
+type Input struct {
+	Path   string `json:"path"`
+	Digest string `json:"digest"`
+	Tree   bool   `json:"tree,omitempty"`
+}
+
+// TreeEntry is one file of a tree. Mode is "0644", "0755" or "link"; for a
+// link, Digest is the digest of the link target text.
+type TreeEntry struct {
+	Path   string `json:"path"`
+	Mode   string `json:"mode"`
+	Size   int64  `json:"size"`
+	Digest string `json:"digest"`
+}
+
+// Lookup returns the resource at addr, or nil.
+func (d *Desired) Lookup(addr string) *Resource {
+	lo, hi := 0, len(d.Resources)
+	for lo < hi {
+		m := (lo + hi) / 2
+		if d.Resources[m].Address < addr {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	if lo < len(d.Resources) && d.Resources[lo].Address == addr {
+		return &d.Resources[lo]
+	}
+	return nil
+}

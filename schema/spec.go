@@ -1,0 +1,173 @@
+package schema
+
+import "encoding/json"
+
+// The types in this file are the canonical specs of compiled resources, the
+// Spec of a Resource. A reference to another resource is its hash (images)
+// or a Ref (everything else), never a copy; local inputs carry digests.
+
+// Ref refers to another resource by address; Hash is its content hash when
+// the referrer's identity depends on it (secrets, datasets, functions).
+type Ref struct {
+	Ref  string `json:"ref"`
+	Hash string `json:"hash,omitempty"`
+}
+
+// FileInput is a local file by path and content digest.
+type FileInput struct {
+	Path   string `json:"path"`
+	Digest string `json:"digest"`
+}
+
+// ImageSpec is a compiled image. Exactly one of From, FromImage and
+// FromDockerfile is set.
+type ImageSpec struct {
+	From           string     `json:"from,omitempty"`
+	FromImage      string     `json:"from_image,omitempty"`
+	FromDockerfile *FileInput `json:"from_dockerfile,omitempty"`
+	Steps          []Step     `json:"steps,omitempty"`
+	Entrypoint     []string   `json:"entrypoint,omitempty"`
+	Cmd            []string   `json:"cmd,omitempty"`
+	User           string     `json:"user,omitempty"`
+	Platform       string     `json:"platform,omitempty"`
+}
+
+// SecretSpec is a compiled secret: its source. For from_env_file the keys
+// are those selected, or all keys of the file when none were.
+type SecretSpec struct {
+	FromEnv         string             `json:"from_env,omitempty"`
+	FromEnvFile     *EnvFileSource     `json:"from_env_file,omitempty"`
+	FromService     string             `json:"from_service,omitempty"`
+	FromIntegration *IntegrationSource `json:"from_integration,omitempty"`
+	FromStore       *StoreSource       `json:"from_store,omitempty"`
+	EnvVar          string             `json:"env_var,omitempty"`
+}
+
+// VolumeSpec is a compiled volume.
+type VolumeSpec struct {
+	Size string `json:"size"`
+}
+
+// DatasetSpec is a compiled dataset.
+type DatasetSpec struct {
+	Files       []FileInput `json:"files"`
+	Format      string      `json:"format"`
+	Description string      `json:"description,omitempty"`
+}
+
+// EnvSpec is a literal value or a secret reference.
+type EnvSpec struct {
+	Value  string
+	Secret *Ref
+}
+
+func (e EnvSpec) MarshalJSON() ([]byte, error) {
+	if e.Secret != nil {
+		return json.Marshal(e.Secret)
+	}
+	return json.Marshal(e.Value)
+}
+
+func (e *EnvSpec) UnmarshalJSON(b []byte) error {
+	if isJSONString(b) {
+		return json.Unmarshal(b, &e.Value)
+	}
+	e.Secret = new(Ref)
+	return json.Unmarshal(b, e.Secret)
+}
+
+type CredentialSpec struct {
+	Hosts  []string `json:"hosts"`
+	Secret Ref      `json:"secret"`
+}
+
+type VolumeMountSpec struct {
+	Volume   Ref    `json:"volume"`
+	Path     string `json:"path"`
+	ReadOnly bool   `json:"read_only,omitempty"`
+}
+
+type MountedFileSpec struct {
+	Src    string `json:"src"`
+	Path   string `json:"path"`
+	Mode   string `json:"mode,omitempty"`
+	Digest string `json:"digest"`
+}
+
+// SandboxSpec is a compiled sandbox.
+type SandboxSpec struct {
+	Image        string             `json:"image"`
+	Command      []string           `json:"command,omitempty"`
+	Resources    *Resources         `json:"resources,omitempty"`
+	Env          map[string]EnvSpec `json:"env,omitempty"`
+	Secrets      []Ref              `json:"secrets,omitempty"`
+	Credentials  []CredentialSpec   `json:"credentials,omitempty"`
+	Network      *Network           `json:"network,omitempty"`
+	VolumeMounts []VolumeMountSpec  `json:"volume_mounts,omitempty"`
+	MountedFiles []MountedFileSpec  `json:"mounted_files,omitempty"`
+	Snapshot     *Snapshot          `json:"snapshot,omitempty"`
+	Lifetime     string             `json:"lifetime,omitempty"`
+	Tags         []string           `json:"tags,omitempty"`
+	Annotations  map[string]string  `json:"annotations,omitempty"`
+	Identity     bool               `json:"identity,omitempty"`
+	Profile      string             `json:"profile,omitempty"`
+}
+
+// SourceSpec is a function's source with the digest of its tree.
+type SourceSpec struct {
+	Paths   []string `json:"paths"`
+	Include []string `json:"include,omitempty"`
+	Exclude []string `json:"exclude,omitempty"`
+	Digest  string   `json:"digest"`
+}
+
+// FunctionSpec is a compiled function.
+type FunctionSpec struct {
+	Image        string             `json:"image"`
+	Source       SourceSpec         `json:"source"`
+	Handler      string             `json:"handler"`
+	Env          map[string]EnvSpec `json:"env,omitempty"`
+	Secrets      []Ref              `json:"secrets,omitempty"`
+	Resources    *Resources         `json:"resources,omitempty"`
+	VolumeMounts []VolumeMountSpec  `json:"volume_mounts,omitempty"`
+	Timeout      string             `json:"timeout"`
+	Retries      int                `json:"retries"`
+	Scaling      *Scaling           `json:"scaling,omitempty"`
+}
+
+// EvaluationSpec is a compiled evaluation.
+type EvaluationSpec struct {
+	Dataset      Ref               `json:"dataset"`
+	Task         *Ref              `json:"task,omitempty"`
+	ExternalTask *ExternalTask     `json:"external_task,omitempty"`
+	Scorers      []ScorerSpec      `json:"scorers"`
+	Suite        string            `json:"suite,omitempty"`
+	Metadata     map[string]string `json:"metadata,omitempty"`
+}
+
+// ScorerSpec is a compiled scorer: as Scorer, with references resolved.
+type ScorerSpec struct {
+	ExactMatch          *ExactMatch          `json:"exact_match,omitempty"`
+	Levenshtein         *Levenshtein         `json:"levenshtein,omitempty"`
+	RegexMatch          *RegexMatch          `json:"regex_match,omitempty"`
+	Contains            *Contains            `json:"contains,omitempty"`
+	NumericClose        *NumericClose        `json:"numeric_close,omitempty"`
+	StringSimilarity    *StringSimilarity    `json:"string_similarity,omitempty"`
+	JSONValid           *JSONValid           `json:"json_valid,omitempty"`
+	JSONMatch           *JSONMatch           `json:"json_match,omitempty"`
+	EmbeddingSimilarity *EmbeddingSimilarity `json:"embedding_similarity,omitempty"`
+	LLMJudge            *LLMJudgeSpec        `json:"llm_judge,omitempty"`
+	Function            *Ref                 `json:"function,omitempty"`
+}
+
+// LLMJudgeSpec is a compiled LLM judge.
+type LLMJudgeSpec struct {
+	Name         string            `json:"name"`
+	Model        string            `json:"model"`
+	Instructions string            `json:"instructions"`
+	Inputs       []string          `json:"inputs"`
+	Fields       []JudgeField      `json:"fields"`
+	APIKey       *Ref              `json:"api_key,omitempty"`
+	BaseURL      string            `json:"base_url,omitempty"`
+	Completion   map[string]Scalar `json:"completion,omitempty"`
+}
