@@ -1,0 +1,43 @@
+package schema
+
+import (
+	"strings"
+	"unicode"
+)
+
+// SupportedDockerfileInstructions lists the Dockerfile instructions a
+// dockerfile step may hold, upper case, sorted. They change the image's
+// file system (RUN) or its config; the others are refused because they read
+// files the content hash does not cover (COPY, ADD), start another stage
+// (FROM), or change how later steps are built (ARG, SHELL, ONBUILD).
+var SupportedDockerfileInstructions = []string{
+	"CMD", "ENTRYPOINT", "ENV", "EXPOSE", "HEALTHCHECK", "LABEL",
+	"RUN", "STOPSIGNAL", "USER", "VOLUME", "WORKDIR",
+}
+
+// DockerfileInstruction returns the instruction of one dockerfile step
+// command, upper case ("EXPOSE" for "expose 8080"), and the byte offset
+// where it starts in cmd; "" when cmd holds no instruction.
+func DockerfileInstruction(cmd string) (string, int) {
+	start := strings.IndexFunc(cmd, func(r rune) bool { return !unicode.IsSpace(r) })
+	if start < 0 {
+		return "", 0
+	}
+	end := strings.IndexFunc(cmd[start:], unicode.IsSpace)
+	if end < 0 {
+		end = len(cmd) - start
+	}
+	return strings.ToUpper(cmd[start : start+end]), start
+}
+
+// DockerfileInstructionSupported reports whether a dockerfile step may use
+// the instruction (any case).
+func DockerfileInstructionSupported(instr string) bool {
+	instr = strings.ToUpper(instr)
+	for _, s := range SupportedDockerfileInstructions {
+		if s == instr {
+			return true
+		}
+	}
+	return false
+}
