@@ -289,7 +289,7 @@ type Sandbox struct {
 	Command      []string            `json:"command,omitempty"`
 	Resources    *Resources          `json:"resources,omitempty"`
 	Env          map[string]EnvValue `json:"env,omitempty"`
-	Secrets      []*Secret           `json:"secrets,omitempty"`
+	EnvFrom      []*Secret           `json:"env_from,omitempty"`
 	Credentials  []Credential        `json:"credentials,omitempty"`
 	Network      *Network            `json:"network,omitempty"`
 	VolumeMounts []VolumeMount       `json:"volume_mounts,omitempty"`
@@ -323,7 +323,7 @@ type Function struct {
 	Source       Source              `json:"source"`
 	Handler      string              `json:"handler"`
 	Env          map[string]EnvValue `json:"env,omitempty"`
-	Secrets      []*Secret           `json:"secrets,omitempty"`
+	EnvFrom      []*Secret           `json:"env_from,omitempty"`
 	Resources    *Resources          `json:"resources,omitempty"`
 	VolumeMounts []VolumeMount       `json:"volume_mounts,omitempty"`
 	Timeout      string              `json:"timeout"`

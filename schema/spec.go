@@ -100,7 +100,7 @@ type SandboxSpec struct {
 	Command      []string           `json:"command,omitempty"`
 	Resources    *Resources         `json:"resources,omitempty"`
 	Env          map[string]EnvSpec `json:"env,omitempty"`
-	Secrets      []Ref              `json:"secrets,omitempty"`
+	EnvFrom      []Ref              `json:"env_from,omitempty"`
 	Credentials  []CredentialSpec   `json:"credentials,omitempty"`
 	Network      *Network           `json:"network,omitempty"`
 	VolumeMounts []VolumeMountSpec  `json:"volume_mounts,omitempty"`
@@ -127,7 +127,7 @@ type FunctionSpec struct {
 	Source       SourceSpec         `json:"source"`
 	Handler      string             `json:"handler"`
 	Env          map[string]EnvSpec `json:"env,omitempty"`
-	Secrets      []Ref              `json:"secrets,omitempty"`
+	EnvFrom      []Ref              `json:"env_from,omitempty"`
 	Resources    *Resources         `json:"resources,omitempty"`
 	VolumeMounts []VolumeMountSpec  `json:"volume_mounts,omitempty"`
 	Timeout      string             `json:"timeout"`
@@ -162,7 +162,7 @@ type ScorerSpec struct {
 
 // LLMJudgeSpec is a compiled LLM judge.
 type LLMJudgeSpec struct {
-	Name         string            `json:"name"`
+	Name         string            `json:"name,omitempty"`
 	Model        string            `json:"model"`
 	Instructions string            `json:"instructions"`
 	Inputs       []string          `json:"inputs"`

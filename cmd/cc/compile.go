@@ -1,0 +1,134 @@
+package main
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"cc.dev/cc/compiler"
+	"cc.dev/cc/schema"
+)
+
+func init() {
+	register(&command{
+		name:    "validate",
+		args:    "[flags] [PATH]",
+		summary: "check a project's configuration",
+		help: `Validate loads the project at PATH (a directory, or one .cue or .hcl file;
+default .), checks it against the schema and compiles it, reading and hashing
+every local file it uses, without contacting any service. It prints nothing
+and exits 0 when the configuration is valid, and prints positioned
+diagnostics and exits 1 when it is not.`,
+		run: runValidate,
+	})
+	register(&command{
+		name:    "compile",
+		args:    "[flags] [PATH]",
+		summary: "print a project's desired state",
+		help: `Compile compiles the project at PATH (a directory, or one .cue or .hcl
+file; default .) into its desired state: every resource with its canonical
+spec, content hash and dependencies.
+
+By default it prints a summary, one line per resource. With --json it prints
+the desired state as canonical JSON: the same configuration gives the same
+bytes on every machine and in either language.`,
+		run: runCompile,
+	})
+}
+
+func runValidate(e *env, args []string) int {
+	c := commands["validate"]
+	fs := e.flags(c)
+	var cf compileFlags
+	cf.register(fs)
+	fs.BoolVar(&cf.json, "json", false, "print diagnostics as JSON")
+	if rc := e.parse(c, fs, args); rc >= 0 {
+		return rc
+	}
+	path, rc := e.pathArg(c, fs)
+	if rc >= 0 {
+		return rc
+	}
+	_, rc = e.compile(c, path, compiler.Input{Vars: cf.vars, VarFiles: cf.varFiles}, cf.json)
+	if rc >= 0 {
+		return rc
+	}
+	return exitOK
+}
+
+func runCompile(e *env, args []string) int {
+	c := commands["compile"]
+	fs := e.flags(c)
+	var cf compileFlags
+	cf.register(fs)
+	fs.BoolVar(&cf.json, "json", false, "print the desired state (and diagnostics) as JSON")
+	offline := fs.Bool("offline", false, "fail when a base image is not pinned in cc.lock")
+	if rc := e.parse(c, fs, args); rc >= 0 {
+		return rc
+	}
+	path, rc := e.pathArg(c, fs)
+	if rc >= 0 {
+		return rc
+	}
+	res, rc := e.compile(c, path, compiler.Input{Vars: cf.vars, VarFiles: cf.varFiles, Offline: *offline}, cf.json)
+	if rc >= 0 {
+		return rc
+	}
+	if cf.json {
+		b, err := schema.Canonical(res.Desired)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "cc compile: %v\n", err)
+			return exitError
+		}
+		e.stdout.Write(append(b, '\n'))
+		return exitOK
+	}
+	printSummary(e, res)
+	return exitOK
+}
+
+// printSummary prints one line per resource: address, short hash, and
+// what it depends on.
+func printSummary(e *env, res *compiler.Result) {
+	d := res.Desired
+	counts := map[schema.Kind]int{}
+	width := 0
+	for _, r := range d.Resources {
+		counts[r.Kind]++
+		width = max(width, len(r.Address))
+	}
+	fmt.Fprintf(e.stdout, "project %s (%s)\n\n", d.Project, res.Lang)
+	for _, r := range d.Resources {
+		line := fmt.Sprintf("  %-*s  %s", width, r.Address, shortHash(r.Hash))
+		if len(r.Aliases) > 0 {
+			line += "  also " + strings.Join(r.Aliases, ", ")
+		}
+		if len(r.DependsOn) > 0 {
+			line += "  <- " + strings.Join(r.DependsOn, ", ")
+		}
+		fmt.Fprintln(e.stdout, line)
+	}
+	var parts []string
+	for _, k := range schema.Kinds {
+		if n := counts[k]; n > 0 {
+			word := string(k)
+			if n != 1 {
+				word = k.Plural()
+			}
+			parts = append(parts, fmt.Sprintf("%d %s", n, word))
+		}
+	}
+	sort.Strings(nil)
+	fmt.Fprintf(e.stdout, "\n%d resources: %s.\n", len(d.Resources), strings.Join(parts, ", "))
+	if len(res.Unlocked) > 0 {
+		fmt.Fprintf(e.stdout, "Not pinned in cc.lock (run cc lock): %s\n", strings.Join(res.Unlocked, ", "))
+	}
+}
+
+func shortHash(h string) string {
+	h = strings.TrimPrefix(h, "sha256:")
+	if len(h) > 12 {
+		h = h[:12]
+	}
+	return h
+}

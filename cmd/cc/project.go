@@ -1,0 +1,75 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"strings"
+
+	"cc.dev/cc/compiler"
+	"cc.dev/cc/diag"
+)
+
+// stringList is a repeatable flag.
+type stringList []string
+
+func (s *stringList) String() string     { return strings.Join(*s, ",") }
+func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
+
+// compileFlags are the flags of every command that compiles a project.
+type compileFlags struct {
+	vars     stringList
+	varFiles stringList
+	json     bool
+}
+
+func (f *compileFlags) register(fs *flag.FlagSet) {
+	fs.Var(&f.vars, "var", "set an HCL variable, `name=value` (repeatable)")
+	fs.Var(&f.varFiles, "var-file", "read HCL variable values from `FILE` (repeatable)")
+}
+
+// compile compiles the project at path and prints its diagnostics. It
+// returns the result and -1, or nil and the exit code to return.
+func (e *env) compile(c *command, path string, in compiler.Input, jsonDiags bool) (*compiler.Result, int) {
+	in.Path = path
+	res, err := compiler.Compile(e.ctx, in)
+	var cerr *compiler.Error
+	if errors.As(err, &cerr) {
+		e.printDiagnostics(cerr.Diagnostics, cerr.Files, jsonDiags)
+		return nil, exitError
+	}
+	if err != nil {
+		fmt.Fprintf(e.stderr, "cc %s: %v\n", c.name, err)
+		return nil, exitError
+	}
+	if len(res.Warnings) > 0 {
+		e.printDiagnostics(res.Warnings, res.Files, jsonDiags)
+	}
+	return res, -1
+}
+
+func (e *env) printDiagnostics(ds diag.Diagnostics, files map[string][]byte, asJSON bool) {
+	if asJSON {
+		diag.WriteJSON(e.stderr, ds)
+		return
+	}
+	diag.WriteText(e.stderr, ds, func(name string) []byte {
+		if b, ok := files[name]; ok {
+			return b
+		}
+		b, _ := os.ReadFile(name)
+		return b
+	})
+}
+
+// pathArg returns the single optional PATH argument.
+func (e *env) pathArg(c *command, fs *flag.FlagSet) (string, int) {
+	switch fs.NArg() {
+	case 0:
+		return ".", -1
+	case 1:
+		return fs.Arg(0), -1
+	}
+	return "", e.usageError(c, "want at most one PATH, got %d arguments", fs.NArg())
+}

@@ -1,0 +1,199 @@
+package compiler
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"cc.dev/cc/diag"
+	"cc.dev/cc/schema"
+)
+
+// check enforces the rules that span fields, which the schema lists in
+// comments: exactly one image base, step kind, secret source, scorer kind
+// and task; network combinations; judge fields. It runs on the decoded
+// configuration, so both languages get the same verdicts.
+func check(cfg *schema.Config, loc locator) diag.Diagnostics {
+	c := &checker{loc: loc}
+	for _, name := range sortedKeys(cfg.Images) {
+		c.image(cfg.Images[name], []string{"images", name}, true)
+	}
+	for _, name := range sortedKeys(cfg.Secrets) {
+		c.secret(cfg.Secrets[name], []string{"secrets", name})
+	}
+	for _, name := range sortedKeys(cfg.Sandboxes) {
+		s := cfg.Sandboxes[name]
+		path := []string{"sandboxes", name}
+		c.image(s.Image, appendPath(path, "image"), false)
+		if n := s.Network; n != nil {
+			np := appendPath(path, "network")
+			if len(n.ExposedPorts) > 0 && n.IngressMode == "" {
+				c.errorf(appendPath(np, "exposed_ports"), "network: exposed_ports needs an ingress_mode")
+			}
+			if n.EgressMode != "" && len(n.EgressAllow) > 0 {
+				c.errorf(appendPath(np, "egress_allow"), "network: set egress_mode or egress_allow, not both")
+			}
+		}
+	}
+	for _, name := range sortedKeys(cfg.Functions) {
+		c.image(cfg.Functions[name].Image, []string{"functions", name, "image"}, false)
+	}
+	for _, name := range sortedKeys(cfg.Evaluations) {
+		c.evaluation(cfg.Evaluations[name], []string{"evaluations", name})
+	}
+	return c.diags
+}
+
+type checker struct {
+	loc   locator
+	diags diag.Diagnostics
+}
+
+func (c *checker) errorf(path []string, format string, args ...any) *diag.Diagnostic {
+	d := diag.Errorf(c.loc.at(path), format, args...)
+	c.diags = append(c.diags, d)
+	return d
+}
+
+func (c *checker) image(img *schema.Image, path []string, declared bool) {
+	if img == nil || img.ID != "" && !declared {
+		return // a reference: checked where it is declared
+	}
+	what := "image"
+	if declared {
+		what = fmt.Sprintf("image %q", path[1])
+	}
+	switch {
+	case img.From == nil && img.FromDockerfile == "":
+		c.errorf(path, "%s needs a base: set from (a registry reference or another image) or from_dockerfile", what)
+	case img.From != nil && img.FromDockerfile != "":
+		c.errorf(appendPath(path, "from_dockerfile"), "%s sets both from and from_dockerfile; keep one", what)
+	}
+	for i, st := range img.Steps {
+		sp := appendPath(path, "steps", strconv.Itoa(i))
+		switch ks := st.Kinds(); len(ks) {
+		case 0:
+			c.errorf(sp, "step %d is empty: give it one of %s", i+1, strings.Join(schema.StepKinds, ", "))
+		case 1:
+			if st.Dockerfile != nil {
+				for j, cmd := range st.Dockerfile.Commands {
+					instr, _ := schema.DockerfileInstruction(cmd)
+					if instr != "" && !schema.DockerfileInstructionSupported(instr) {
+						d := c.errorf(appendPath(sp, "dockerfile", "commands", strconv.Itoa(j)),
+							"step %d: the Dockerfile instruction %s is not supported in a dockerfile step", i+1, instr)
+						if s := diag.Suggest(instr, schema.SupportedDockerfileInstructions); s != "" {
+							d.Summary += fmt.Sprintf("; did you mean %s?", s)
+						} else {
+							d.Detail = "supported: " + strings.Join(schema.SupportedDockerfileInstructions, ", ") +
+								"; use a copy step for files, and from for the base"
+						}
+					}
+				}
+			}
+		default:
+			c.errorf(sp, "step %d has %s: a step does one thing; split it into %d steps", i+1, strings.Join(ks, " and "), len(ks))
+		}
+	}
+	if img.From != nil && img.From.Image != nil {
+		c.image(img.From.Image, appendPath(path, "from"), false)
+	}
+}
+
+func (c *checker) secret(s *schema.Secret, path []string) {
+	switch srcs := s.Sources(); len(srcs) {
+	case 0:
+		c.errorf(path, "secret %q has no source: set one of %s", path[1], strings.Join(schema.SecretSources, ", "))
+	case 1:
+	default:
+		c.errorf(path, "secret %q has %d sources (%s); keep one", path[1], len(srcs), strings.Join(srcs, ", "))
+	}
+	if s.FromIntegration != nil && len(s.FromIntegration.Keys) > 0 {
+		c.dupes(appendPath(path, "from_integration", "keys"), s.FromIntegration.Keys)
+	}
+	if s.FromEnvFile != nil && len(s.FromEnvFile.Keys) > 0 {
+		c.dupes(appendPath(path, "from_env_file", "keys"), s.FromEnvFile.Keys)
+	}
+}
+
+func (c *checker) dupes(path []string, xs []string) {
+	seen := map[string]bool{}
+	for i, x := range xs {
+		if seen[x] {
+			c.errorf(appendPath(path, strconv.Itoa(i)), "%q is listed twice", x)
+		}
+		seen[x] = true
+	}
+}
+
+func (c *checker) evaluation(e *schema.Evaluation, path []string) {
+	switch {
+	case e.Task == nil && e.ExternalTask == nil:
+		c.errorf(path, "evaluation %q needs a task: a function of this project (task) or an external one (external_task)", path[1])
+	case e.Task != nil && e.ExternalTask != nil:
+		c.errorf(appendPath(path, "external_task"), "evaluation %q sets both task and external_task; keep one", path[1])
+	}
+	if x := e.ExternalTask; x != nil && (x.Name == "") == (x.VersionID == "") {
+		c.errorf(appendPath(path, "external_task"), "external_task needs exactly one of name or version_id")
+	}
+	for i, s := range e.Scorers {
+		sp := appendPath(path, "scorers", strconv.Itoa(i))
+		ks := s.Kinds()
+		if len(ks) != 1 {
+			if len(ks) == 0 {
+				c.errorf(sp, "scorer %d is empty: give it one of %s", i+1, strings.Join(schema.ScorerKinds, ", "))
+			} else {
+				c.errorf(sp, "scorer %d has %s; a scorer is one of them", i+1, strings.Join(ks, " and "))
+			}
+			continue
+		}
+		if j := s.LLMJudge; j != nil {
+			c.judge(j, appendPath(sp, "llm_judge"))
+		}
+		if n := s.NumericClose; n != nil && n.AbsTol == nil && n.RelTol == nil && !n.Graded {
+			c.errorf(appendPath(sp, "numeric_close"), "numeric_close needs abs_tol, rel_tol or graded")
+		}
+	}
+}
+
+func (c *checker) judge(j *schema.LLMJudge, path []string) {
+	names := map[string]bool{}
+	var score *schema.JudgeField
+	for i := range j.Fields {
+		f := &j.Fields[i]
+		fp := appendPath(path, "fields", strconv.Itoa(i))
+		if names[f.Name] {
+			c.errorf(appendPath(fp, "name"), "judge field %q is declared twice", f.Name)
+		}
+		names[f.Name] = true
+		if f.Name == "score" {
+			score = f
+		}
+		if len(f.Range) == 2 {
+			if f.Type != "float" && f.Type != "int" {
+				c.errorf(appendPath(fp, "range"), "judge field %q: a range needs a numeric type, not %s", f.Name, f.Type)
+			} else if lo, hi := f.Range[0], f.Range[1]; numLess(hi, lo) {
+				c.errorf(appendPath(fp, "range"), "judge field %q: range [%s, %s] is empty", f.Name, lo, hi)
+			}
+		}
+	}
+	if score == nil {
+		var have []string
+		for n := range names {
+			have = append(have, n)
+		}
+		sort.Strings(have)
+		d := c.errorf(appendPath(path, "fields"), `llm_judge needs a field named "score" (the score; other fields are row metadata)`)
+		if s := diag.Suggest("score", have); s != "" {
+			d.Summary += fmt.Sprintf("; did you mean to name %q score?", s)
+		}
+	} else if score.Type != "float" && score.Type != "int" {
+		c.errorf(appendPath(path, "fields"), `llm_judge field "score" must be float or int, not %s`, score.Type)
+	}
+}
+
+func numLess(a, b schema.Number) bool {
+	x, err1 := a.Float64()
+	y, err2 := b.Float64()
+	return err1 == nil && err2 == nil && x < y
+}

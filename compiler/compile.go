@@ -1,0 +1,120 @@
+// Package compiler turns a project's CUE or HCL configuration into the
+// Desired state: every resource with its canonical spec, content hash and
+// dependencies.
+//
+// Both languages end in the same place. CUE is unified with the embedded
+// schema; HCL is evaluated (variables, locals, functions, references) to
+// plain data that is then checked against the very same schema. What comes
+// out is decoded into the Go types of package schema, checked for the rules
+// that span fields, and compiled: references resolved, local files hashed,
+// specs canonicalized and hashed as a Merkle tree.
+//
+// This package is the only one that ever sees a cue.Value, hcl.Body or
+// cty.Value.
+package compiler
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"cc.dev/cc/diag"
+	"cc.dev/cc/schema"
+)
+
+// Input is what to compile.
+type Input struct {
+	// Path is a project directory or one .cue or .hcl file; "" means ".".
+	// The project root is the directory, or the file's directory.
+	Path string
+	// Vars are HCL variable values, "name=value", as -var gives them.
+	Vars []string
+	// VarFiles are HCL files of variable values, as -var-file gives them.
+	VarFiles []string
+	// Offline makes a floating base image reference that cc.lock does not
+	// pin an error instead of a warning.
+	Offline bool
+}
+
+// Result is a compiled project.
+type Result struct {
+	Desired *schema.Desired
+	// Lang is "cue" or "hcl".
+	Lang string
+	// Files holds the configuration sources by display name, for snippets
+	// in diagnostics.
+	Files map[string][]byte
+	// Warnings are problems that do not stop compilation.
+	Warnings diag.Diagnostics
+	// Unlocked lists base image references that cc.lock does not pin.
+	Unlocked []string
+}
+
+// Compile compiles the project at in.Path. A problem in the configuration
+// is returned as a *Error holding positioned diagnostics; anything else
+// (an unreadable directory, say) as a plain error.
+func Compile(ctx context.Context, in Input) (*Result, error) {
+	p, err := locate(in.Path)
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{Lang: p.lang, Files: map[string][]byte{}}
+	fail := func(ds diag.Diagnostics) (*Result, error) {
+		return res, &Error{Diagnostics: ds.Sort(), Files: res.Files}
+	}
+
+	var ld *loaded
+	var ds diag.Diagnostics
+	switch p.lang {
+	case "cue":
+		if len(in.Vars) > 0 || len(in.VarFiles) > 0 {
+			return nil, errors.New("-var and -var-file apply to HCL projects; a CUE project sets values in CUE (or with @tag attributes)")
+		}
+		ld, ds = loadCUE(ctx, p)
+	default:
+		ld, ds = loadHCL(ctx, p, in.Vars, in.VarFiles)
+	}
+	for name, b := range p.sources {
+		res.Files[name] = b
+	}
+	if ds.HasErrors() {
+		return fail(ds)
+	}
+	res.Warnings = append(res.Warnings, ds...)
+
+	var cfg schema.Config
+	if err := json.Unmarshal(ld.json, &cfg); err != nil {
+		// The schema admitted something the Go types cannot hold: a bug
+		// in cc, not in the user's configuration.
+		return nil, fmt.Errorf("internal error: decoding validated configuration: %w", err)
+	}
+	if ds := check(&cfg, ld.loc); ds.HasErrors() {
+		return fail(ds)
+	}
+	lock, err := readLock(p.root)
+	if err != nil {
+		return fail(diag.Diagnostics{diag.Errorf(&diag.Range{File: p.display(p.root + "/" + schema.LockFile)}, "%v", err)})
+	}
+	b := newBuilder(p, ld, lock, in.Offline)
+	d, ds := b.build(&cfg)
+	res.Warnings = append(res.Warnings, ds...)
+	if ds.HasErrors() {
+		return fail(ds)
+	}
+	res.Desired = d
+	res.Unlocked = b.unlocked()
+	return res, nil
+}
+
+// Error is a configuration error: diagnostics, and the sources they point
+// into so they can be shown with snippets.
+type Error struct {
+	Diagnostics diag.Diagnostics
+	Files       map[string][]byte
+}
+
+func (e *Error) Error() string { return e.Diagnostics.Error() }
+
+// Unwrap gives the diagnostics to errors.As.
+func (e *Error) Unwrap() error { return e.Diagnostics }

@@ -1,0 +1,187 @@
+package compiler
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"cuelang.org/go/cue"
+	"cuelang.org/go/cue/cuecontext"
+	cueerrors "cuelang.org/go/cue/errors"
+	"cuelang.org/go/cue/load"
+	"cuelang.org/go/cue/token"
+
+	"cc.dev/cc/diag"
+)
+
+// loaded is a configuration that passed the schema: its JSON with defaults
+// applied, and where each part of it came from.
+type loaded struct {
+	json []byte
+	loc  locator
+	// sensitive lists config paths of values that must never be shown.
+	sensitive [][]string
+}
+
+// locator maps a config path (["sandboxes", "dev", "image"]) to source.
+type locator interface {
+	// at returns where the value at path is written, or the nearest
+	// enclosing value that has a position.
+	at(path []string) *diag.Range
+	// key returns where the field name at path is written (for "unknown
+	// field"), falling back to at.
+	key(path []string) *diag.Range
+}
+
+// loadCUE loads a CUE package (a directory, with imports inside a cue.mod
+// module when present) or one file, and unifies it with the schema.
+func loadCUE(ctx context.Context, p *project) (*loaded, diag.Diagnostics) {
+	cctx := cuecontext.New()
+	sch, err := buildSchema(cctx)
+	if err != nil {
+		return nil, diag.Diagnostics{diag.Errorf(nil, "%v", err)}
+	}
+	args := []string{"."}
+	if p.single {
+		args = []string{"./" + filepath.Base(p.files[0])}
+	}
+	insts := load.Instances(args, &load.Config{Dir: p.root, Env: []string{}})
+	inst := insts[0]
+	for _, f := range inst.BuildFiles {
+		p.addSource(f.Filename)
+	}
+	tr := &cueTranslator{p: p, schema: sch, lang: "cue"}
+	if inst.Err != nil {
+		return nil, tr.translate(inst.Err)
+	}
+	for _, f := range inst.Files {
+		p.addSource(f.Filename)
+	}
+	v := cctx.BuildInstance(inst)
+	tr.user = v
+	tr.loc = &cueLocator{p: p, v: v}
+	if err := v.Err(); err != nil {
+		return nil, tr.translate(err)
+	}
+	u := sch.LookupPath(cue.MakePath(cue.Def("#Config"))).Unify(v)
+	if err := u.Validate(cue.Concrete(true)); err != nil {
+		return nil, tr.translate(err)
+	}
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil, tr.translate(err)
+	}
+	return &loaded{json: b, loc: tr.loc}, nil
+}
+
+// addSource records a configuration file's text under its display name.
+func (p *project) addSource(abs string) {
+	if abs == "" || abs == "-" {
+		return
+	}
+	name := p.display(abs)
+	if _, ok := p.sources[name]; ok {
+		return
+	}
+	if b, err := os.ReadFile(abs); err == nil {
+		p.sources[name] = b
+	}
+}
+
+// cueLocator finds config paths in the user's CUE value.
+type cueLocator struct {
+	p *project
+	v cue.Value
+}
+
+func (l *cueLocator) at(path []string) *diag.Range {
+	for n := len(path); n >= 0; n-- {
+		sels := make([]cue.Selector, 0, n)
+		for _, e := range path[:n] {
+			if isIndex(e) {
+				sels = append(sels, cue.Index(atoi(e)))
+			} else {
+				sels = append(sels, cue.Str(e))
+			}
+		}
+		if r := l.p.rangeOfPos(l.v.LookupPath(cue.MakePath(sels...)).Pos()); r != nil {
+			return r
+		}
+	}
+	return nil
+}
+
+func (l *cueLocator) key(path []string) *diag.Range { return l.at(path) }
+
+// rangeOfPos converts a CUE position in a user file to a range; positions
+// in the schema or nowhere give nil.
+func (p *project) rangeOfPos(pos token.Pos) *diag.Range {
+	if !pos.IsValid() || pos.Filename() == "" || strings.HasPrefix(pos.Filename(), schemaFile) {
+		return nil
+	}
+	file := p.display(pos.Filename())
+	start := diag.Pos{Line: pos.Line(), Col: pos.Column(), Byte: pos.Offset()}
+	end := start
+	// Extend to the end of the token at pos, for the snippet marker.
+	if src := p.sources[file]; src != nil && start.Byte < len(src) {
+		n := tokenLen(src[start.Byte:])
+		end.Col += len([]rune(string(src[start.Byte : start.Byte+n])))
+		end.Byte += n
+	}
+	return &diag.Range{File: file, Start: start, End: end}
+}
+
+// tokenLen is the length of the identifier, string or number at the start
+// of b, or 1.
+func tokenLen(b []byte) int {
+	if len(b) == 0 {
+		return 0
+	}
+	if b[0] == '"' {
+		for i := 1; i < len(b); i++ {
+			if b[i] == '\\' {
+				i++
+				continue
+			}
+			if b[i] == '"' || b[i] == '\n' {
+				return i + 1
+			}
+		}
+		return len(b)
+	}
+	i := 0
+	for i < len(b) && (isIdentByte(b[i]) || b[i] == '.' && i > 0 && i+1 < len(b) && b[i+1] >= '0' && b[i+1] <= '9') {
+		i++
+	}
+	return max(i, 1)
+}
+
+func isIdentByte(c byte) bool {
+	return c == '_' || c == '$' || c == '#' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c >= 0x80
+}
+
+func atoi(s string) int {
+	n := 0
+	for _, r := range s {
+		n = n*10 + int(r-'0')
+	}
+	return n
+}
+
+// cuePositions returns the user-file positions among an error's inputs.
+func (p *project) cuePositions(e cueerrors.Error) []*diag.Range {
+	var out []*diag.Range
+	seen := map[string]bool{}
+	add := func(pos token.Pos) {
+		if r := p.rangeOfPos(pos); r != nil && !seen[r.String()] {
+			seen[r.String()] = true
+			out = append(out, r)
+		}
+	}
+	add(e.Position())
+	for _, pos := range cueerrors.Positions(e) {
+		add(pos)
+	}
+	return out
+}

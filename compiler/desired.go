@@ -1,0 +1,710 @@
+package compiler
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+
+	"cc.dev/cc/diag"
+	"cc.dev/cc/schema"
+)
+
+// builder compiles a decoded configuration into the Desired state.
+type builder struct {
+	p       *project
+	ld      *loaded
+	lock    *schema.Lock
+	offline bool
+	fs      *fileHasher
+	fsErr   error
+	cfg     *schema.Config
+	diags   diag.Diagnostics
+
+	images    map[string]*imageEntry // by hash
+	imageHash map[string]string      // named image → hash
+	secrets   map[string]*schema.Resource
+	datasets  map[string]*schema.Resource
+	functions map[string]*schema.Resource
+	out       []*schema.Resource
+	floating  map[string]bool
+}
+
+type imageEntry struct {
+	hash   string
+	spec   []byte
+	names  []string
+	deps   []string // hashes of base images
+	inputs []schema.Input
+	rng    *diag.Range
+	ranges map[string]*diag.Range
+	parsed *schema.ImageSpec
+}
+
+func newBuilder(p *project, ld *loaded, lock *schema.Lock, offline bool) *builder {
+	b := &builder{
+		p: p, ld: ld, lock: lock, offline: offline,
+		images: map[string]*imageEntry{}, imageHash: map[string]string{},
+		secrets: map[string]*schema.Resource{}, datasets: map[string]*schema.Resource{},
+		functions: map[string]*schema.Resource{}, floating: map[string]bool{},
+	}
+	b.fs, b.fsErr = newFileHasher(p.root)
+	return b
+}
+
+func (b *builder) errorf(path []string, format string, args ...any) *diag.Diagnostic {
+	d := diag.Errorf(b.ld.loc.at(path), format, args...)
+	b.diags = append(b.diags, d)
+	return d
+}
+
+// unlocked lists floating base references cc.lock does not pin.
+func (b *builder) unlocked() []string { return sortedKeys(b.floating) }
+
+func (b *builder) build(cfg *schema.Config) (*schema.Desired, diag.Diagnostics) {
+	if b.fsErr != nil {
+		return nil, diag.Diagnostics{diag.Errorf(&diag.Range{File: b.p.display(filepath.Join(b.p.root, ".ccignore"))}, "%v", b.fsErr)}
+	}
+	b.cfg = cfg
+	for _, name := range sortedKeys(cfg.Images) {
+		b.namedImage(name)
+	}
+	for _, name := range sortedKeys(cfg.Secrets) {
+		b.secret(name)
+	}
+	for _, name := range sortedKeys(cfg.Volumes) {
+		v := cfg.Volumes[name]
+		b.emit(schema.KindVolume, name, schema.VolumeSpec{Size: v.Size}, nil, nil)
+	}
+	for _, name := range sortedKeys(cfg.Datasets) {
+		b.dataset(name)
+	}
+	for _, name := range sortedKeys(cfg.Functions) {
+		b.function(name)
+	}
+	for _, name := range sortedKeys(cfg.Sandboxes) {
+		b.sandbox(name)
+	}
+	for _, name := range sortedKeys(cfg.Evaluations) {
+		b.evaluation(name)
+	}
+	if b.diags.HasErrors() {
+		return nil, b.diags
+	}
+	d := &schema.Desired{FormatVersion: schema.FormatVersion, Project: cfg.Project, Root: b.p.root, Trees: b.fs.entries}
+	addr := b.imageAddresses()
+	for _, e := range b.images {
+		names := append([]string(nil), e.names...)
+		sort.Strings(names)
+		r := schema.Resource{Kind: schema.KindImage, Hash: e.hash, Spec: e.spec, Inputs: e.inputs, Range: e.rng, Ranges: e.ranges}
+		r.Address = addr[e.hash]
+		r.Name = strings.TrimPrefix(r.Address, "image.")
+		if len(names) > 1 {
+			r.Aliases = names[1:]
+		}
+		for _, h := range e.deps {
+			r.DependsOn = append(r.DependsOn, addr[h])
+		}
+		d.Resources = append(d.Resources, r)
+	}
+	for _, r := range b.out {
+		for i, dep := range r.DependsOn {
+			if h, ok := strings.CutPrefix(dep, "#"); ok {
+				r.DependsOn[i] = addr[h]
+			}
+		}
+		d.Resources = append(d.Resources, *r)
+	}
+	for i := range d.Resources {
+		d.Resources[i].DependsOn = uniqSorted(d.Resources[i].DependsOn)
+	}
+	sort.Slice(d.Resources, func(i, j int) bool { return d.Resources[i].Address < d.Resources[j].Address })
+	if len(d.Trees) == 0 {
+		d.Trees = nil
+	}
+	return d, b.diags
+}
+
+// imageAddresses names each image: image.NAME by its first name, or
+// image.HASHPREFIX when it was never named.
+func (b *builder) imageAddresses() map[string]string {
+	addr := map[string]string{}
+	for h, e := range b.images {
+		if len(e.names) > 0 {
+			names := append([]string(nil), e.names...)
+			sort.Strings(names)
+			addr[h] = "image." + names[0]
+		} else {
+			addr[h] = "image." + strings.TrimPrefix(h, "sha256:")[:12]
+		}
+	}
+	return addr
+}
+
+// emit records a resource (not an image) with its canonical spec.
+func (b *builder) emit(kind schema.Kind, name string, spec any, deps []string, inputs []schema.Input) *schema.Resource {
+	hash, canon, err := schema.HashOf(spec)
+	if err != nil {
+		b.errorf([]string{kind.Plural(), name}, "internal error: %v", err)
+		return nil
+	}
+	path := []string{kind.Plural(), name}
+	r := &schema.Resource{
+		Address: schema.Address(kind, name), Kind: kind, Name: name, Hash: hash, Spec: canon,
+		DependsOn: deps, Inputs: inputs, Range: b.ld.loc.key(path),
+	}
+	r.Sensitive = b.sensitiveIn(path)
+	b.out = append(b.out, r)
+	return r
+}
+
+// sensitiveIn returns JSON pointers into a resource's spec for the
+// sensitive values declared under its config path.
+func (b *builder) sensitiveIn(path []string) []string {
+	var out []string
+	for _, sp := range b.ld.sensitive {
+		if len(sp) < len(path) || pathKey(sp[:len(path)]) != pathKey(path) {
+			continue
+		}
+		var ptr strings.Builder
+		for _, e := range sp[len(path):] {
+			ptr.WriteByte('/')
+			ptr.WriteString(strings.NewReplacer("~", "~0", "/", "~1").Replace(e))
+		}
+		if ptr.Len() == 0 {
+			ptr.WriteByte('/')
+		}
+		out = append(out, ptr.String())
+	}
+	sort.Strings(out)
+	return out
+}
+
+// ---- images ----------------------------------------------------------
+
+func (b *builder) namedImage(name string) string {
+	if h, ok := b.imageHash[name]; ok {
+		return h
+	}
+	b.imageHash[name] = "" // in progress: a cycle resolves to no hash
+	img := b.cfg.Images[name]
+	h := b.image(img, []string{"images", name}, name)
+	b.imageHash[name] = h
+	return h
+}
+
+// imageRef compiles the image at a reference position: a named image by
+// its name, an inline one in place.
+func (b *builder) imageRef(img *schema.Image, path []string) string {
+	if img == nil {
+		return ""
+	}
+	if name, ok := strings.CutPrefix(img.ID, "image."); ok {
+		if b.cfg.Images[name] == nil {
+			b.errorf(path, "reference to undefined image %q", name)
+			return ""
+		}
+		return b.namedImage(name)
+	}
+	return b.image(img, path, "")
+}
+
+func (b *builder) image(img *schema.Image, path []string, name string) string {
+	spec := &schema.ImageSpec{
+		Entrypoint: img.Entrypoint, Cmd: img.Cmd, User: img.User, Platform: img.Platform,
+	}
+	var deps []string
+	var inputs []schema.Input
+	ranges := map[string]*diag.Range{}
+	if f := img.From; f != nil {
+		if f.Image != nil {
+			h := b.imageRef(f.Image, appendPath(path, "from"))
+			if h == "" {
+				return ""
+			}
+			spec.FromImage = h
+			deps = append(deps, h)
+		} else {
+			spec.From = b.base(f.Ref, appendPath(path, "from"))
+		}
+		ranges["/from"] = b.ld.loc.at(appendPath(path, "from"))
+	}
+	if img.FromDockerfile != "" {
+		p := appendPath(path, "from_dockerfile")
+		if s := b.inputFile(img.FromDockerfile, p, "Dockerfile"); s.digest != "" {
+			spec.FromDockerfile = &schema.FileInput{Path: cleanRel(img.FromDockerfile), Digest: s.digest}
+			inputs = append(inputs, schema.Input{Path: cleanRel(img.FromDockerfile), Digest: s.digest})
+		}
+		ranges["/from_dockerfile"] = b.ld.loc.at(p)
+	}
+	for i, st := range img.Steps {
+		sp := appendPath(path, "steps", strconv.Itoa(i))
+		ptr := "/steps/" + strconv.Itoa(i)
+		ranges[ptr] = b.ld.loc.at(sp)
+		switch {
+		case st.Copy != nil:
+			c := *st.Copy
+			c.Src = cleanRel(c.Src)
+			if c.Mode != "" {
+				c.Mode = normMode(c.Mode)
+			}
+			t := b.fs.tree([]string{c.Src}, c.Src, nil, nil)
+			if t.err != nil {
+				b.fileError(t.err, c.Src, appendPath(sp, "copy", "src"), "copy source")
+			} else {
+				c.Digest = t.digest
+				inputs = append(inputs, schema.Input{Path: c.Src, Digest: t.digest, Tree: true})
+			}
+			st.Copy = &c
+		case st.PipRequirements != nil:
+			r := *st.PipRequirements
+			r.File = cleanRel(r.File)
+			if s := b.inputFile(r.File, appendPath(sp, "pip_requirements", "file"), "requirements file"); s.digest != "" {
+				r.Digest = s.digest
+				inputs = append(inputs, schema.Input{Path: r.File, Digest: s.digest})
+			}
+			st.PipRequirements = &r
+		}
+		spec.Steps = append(spec.Steps, st)
+	}
+	hash, canon, err := schema.HashOf(spec)
+	if err != nil {
+		b.errorf(path, "internal error: %v", err)
+		return ""
+	}
+	if b.diags.HasErrors() {
+		return hash
+	}
+	e := b.images[hash]
+	if e == nil {
+		e = &imageEntry{hash: hash, spec: canon, deps: deps, inputs: inputs, rng: b.ld.loc.key(path), ranges: ranges, parsed: spec}
+		b.images[hash] = e
+	}
+	if name != "" {
+		if !contains(e.names, name) {
+			e.names = append(e.names, name)
+		}
+		if len(e.names) == 1 || name < e.names[0] {
+			// The image's address is its first name; point at that
+			// declaration.
+			e.rng, e.ranges = b.ld.loc.key(path), ranges
+		}
+	}
+	return hash
+}
+
+// base resolves a registry reference through cc.lock.
+func (b *builder) base(ref string, path []string) string {
+	if strings.Contains(ref, "@sha256:") {
+		return ref
+	}
+	if d, ok := b.lock.Bases[ref]; ok {
+		return ref + "@" + d
+	}
+	if !b.floating[ref] {
+		b.floating[ref] = true
+		if b.offline {
+			d := b.errorf(path, "base image %s is not in cc.lock, and --offline forbids resolving it", ref)
+			d.Detail = "run cc lock to pin it"
+		}
+	}
+	return ref
+}
+
+func normMode(m string) string {
+	if len(m) == 3 {
+		return "0" + m
+	}
+	return m
+}
+
+// ---- secrets, datasets ------------------------------------------------
+
+func (b *builder) secret(name string) *schema.Resource {
+	if r, ok := b.secrets[name]; ok {
+		return r
+	}
+	s := b.cfg.Secrets[name]
+	path := []string{"secrets", name}
+	spec := schema.SecretSpec{
+		FromEnv: s.FromEnv, FromService: s.FromService, FromIntegration: s.FromIntegration,
+		FromStore: s.FromStore, EnvVar: s.EnvVar,
+	}
+	var inputs []schema.Input
+	if f := s.FromEnvFile; f != nil {
+		fp := appendPath(path, "from_env_file", "path")
+		have, err := b.fs.envKeys(f.Path)
+		if err != nil {
+			b.fileError(err, f.Path, fp, "env file")
+		} else {
+			keys := f.Keys
+			if len(keys) == 0 {
+				keys = have
+			}
+			for i, k := range f.Keys {
+				if !contains(have, k) {
+					d := b.errorf(appendPath(path, "from_env_file", "keys", strconv.Itoa(i)), "env file %s has no key %s", f.Path, k)
+					if s := diag.Suggest(k, have); s != "" {
+						d.Summary += fmt.Sprintf("; did you mean %s?", s)
+					}
+				}
+			}
+			keys = append([]string(nil), keys...)
+			sort.Strings(keys)
+			spec.FromEnvFile = &schema.EnvFileSource{Path: cleanRel(f.Path), Keys: keys}
+		}
+	}
+	if in := spec.FromIntegration; in != nil && len(in.Keys) > 0 {
+		c := *in
+		c.Keys = append([]string(nil), in.Keys...)
+		sort.Strings(c.Keys)
+		spec.FromIntegration = &c
+	}
+	r := b.emit(schema.KindSecret, name, spec, nil, inputs)
+	b.secrets[name] = r
+	return r
+}
+
+// secretRef resolves a secret at a reference position.
+func (b *builder) secretRef(s *schema.Secret, path []string) (schema.Ref, bool) {
+	name, ok := strings.CutPrefix(s.ID, "secret.")
+	if !ok {
+		d := b.errorf(path, "a secret here must be a declared secret")
+		d.Detail = "declare it (secrets: NAME: {...} in CUE, secret \"NAME\" {...} in HCL) and refer to it (secrets.NAME, secret.NAME)"
+		return schema.Ref{}, false
+	}
+	if b.cfg.Secrets[name] == nil {
+		b.errorf(path, "reference to undefined secret %q", name)
+		return schema.Ref{}, false
+	}
+	r := b.secret(name)
+	if r == nil {
+		return schema.Ref{}, false
+	}
+	return schema.Ref{Ref: r.Address, Hash: r.Hash}, true
+}
+
+// singleValued reports whether a secret holds one value, so it can be the
+// value of one environment variable.
+func (b *builder) singleValued(name string) (bool, int) {
+	var spec schema.SecretSpec
+	r := b.secrets[name]
+	if r == nil || json.Unmarshal(r.Spec, &spec) != nil {
+		return true, 1
+	}
+	switch {
+	case spec.FromEnvFile != nil:
+		return len(spec.FromEnvFile.Keys) == 1, len(spec.FromEnvFile.Keys)
+	case spec.FromIntegration != nil:
+		return len(spec.FromIntegration.Keys) == 1, len(spec.FromIntegration.Keys)
+	}
+	return true, 1
+}
+
+func (b *builder) dataset(name string) *schema.Resource {
+	if r, ok := b.datasets[name]; ok {
+		return r
+	}
+	ds := b.cfg.Datasets[name]
+	path := []string{"datasets", name}
+	spec := schema.DatasetSpec{Format: ds.Format, Description: ds.Description}
+	var inputs []schema.Input
+	format := ""
+	for i, f := range ds.Files {
+		fp := appendPath(path, "files", strconv.Itoa(i))
+		f = cleanRel(f)
+		s := b.inputFile(f, fp, "dataset file")
+		if s.digest == "" {
+			continue
+		}
+		spec.Files = append(spec.Files, schema.FileInput{Path: f, Digest: s.digest})
+		inputs = append(inputs, schema.Input{Path: f, Digest: s.digest})
+		if ds.Format == "" {
+			ext := formatOf(f)
+			switch {
+			case ext == "":
+				b.errorf(fp, "dataset file %s: cannot tell its format from its extension; set format (csv, parquet or jsonl)", f)
+			case format == "":
+				format = ext
+			case ext != format:
+				b.errorf(fp, "dataset file %s is %s but the files before it are %s; a dataset's files share one format", f, ext, format)
+			}
+		}
+	}
+	if spec.Format == "" {
+		spec.Format = format
+	}
+	r := b.emit(schema.KindDataset, name, spec, nil, inputs)
+	b.datasets[name] = r
+	return r
+}
+
+func formatOf(name string) string {
+	switch strings.ToLower(filepath.Ext(name)) {
+	case ".csv":
+		return "csv"
+	case ".parquet", ".pq":
+		return "parquet"
+	case ".jsonl", ".ndjson":
+		return "jsonl"
+	}
+	return ""
+}
+
+// ---- files --------------------------------------------------------------
+
+// inputFile hashes one local file named at path, reporting problems there.
+func (b *builder) inputFile(rel string, path []string, what string) fileSum {
+	s := b.fs.file(rel)
+	if s.err != nil {
+		b.fileError(s.err, rel, path, what)
+		return fileSum{}
+	}
+	return s
+}
+
+func (b *builder) fileError(err error, rel string, path []string, what string) {
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		d := b.errorf(path, "%s %s does not exist", what, rel)
+		if s := diag.Suggest(filepath.Base(rel), b.fs.siblings(rel)); s != "" {
+			d.Summary += fmt.Sprintf("; did you mean %s?", filepath.ToSlash(filepath.Join(filepath.Dir(rel), s)))
+		}
+	case errors.Is(err, errOutsideRoot):
+		d := b.errorf(path, "%s %v", what, err)
+		d.Detail = "local inputs must be inside the project root, " + b.p.dir
+	default:
+		b.errorf(path, "%s %v", what, err)
+	}
+}
+
+// ---- sandboxes and functions ------------------------------------------
+
+// envSpec compiles an env map; deps collects the secrets it refers to.
+func (b *builder) envSpec(env map[string]schema.EnvValue, path []string, deps *[]string) map[string]schema.EnvSpec {
+	if len(env) == 0 {
+		return nil
+	}
+	out := map[string]schema.EnvSpec{}
+	for _, k := range sortedKeys(env) {
+		v := env[k]
+		if v.Secret == nil {
+			out[k] = schema.EnvSpec{Value: v.Value}
+			continue
+		}
+		p := appendPath(path, k)
+		ref, ok := b.secretRef(v.Secret, p)
+		if !ok {
+			continue
+		}
+		if single, n := b.singleValued(strings.TrimPrefix(ref.Ref, "secret.")); !single {
+			d := b.errorf(p, "env %s: %s holds %d values, and an environment variable holds one", k, ref.Ref, n)
+			d.Detail = "select one key, or inject all of them with env_from"
+			continue
+		}
+		*deps = append(*deps, ref.Ref)
+		out[k] = schema.EnvSpec{Secret: &ref}
+	}
+	return out
+}
+
+func (b *builder) secretRefs(ss []*schema.Secret, path []string, deps *[]string) []schema.Ref {
+	var out []schema.Ref
+	for i, s := range ss {
+		if ref, ok := b.secretRef(s, appendPath(path, strconv.Itoa(i))); ok {
+			out = append(out, ref)
+			*deps = append(*deps, ref.Ref)
+		}
+	}
+	return out
+}
+
+func (b *builder) volumeMounts(vms []schema.VolumeMount, path []string, deps *[]string) []schema.VolumeMountSpec {
+	var out []schema.VolumeMountSpec
+	seen := map[string]bool{}
+	for i, vm := range vms {
+		p := appendPath(path, strconv.Itoa(i))
+		name, ok := strings.CutPrefix(vm.Volume.ID, "volume.")
+		if !ok || b.cfg.Volumes[name] == nil {
+			d := b.errorf(appendPath(p, "volume"), "a volume mount needs a declared volume")
+			d.Detail = "refer to it as volumes.NAME (CUE) or volume.NAME (HCL)"
+			continue
+		}
+		if seen[vm.Path] {
+			b.errorf(appendPath(p, "path"), "two volumes are mounted at %s", vm.Path)
+		}
+		seen[vm.Path] = true
+		out = append(out, schema.VolumeMountSpec{Volume: schema.Ref{Ref: vm.Volume.ID}, Path: vm.Path, ReadOnly: vm.ReadOnly})
+		*deps = append(*deps, vm.Volume.ID)
+	}
+	return out
+}
+
+func (b *builder) sandbox(name string) {
+	s := b.cfg.Sandboxes[name]
+	path := []string{"sandboxes", name}
+	var deps []string
+	spec := schema.SandboxSpec{
+		Command: s.Command, Resources: s.Resources, Network: s.Network, Snapshot: s.Snapshot,
+		Lifetime: s.Lifetime, Tags: s.Tags, Annotations: s.Annotations, Identity: s.Identity, Profile: s.Profile,
+	}
+	if h := b.imageRef(s.Image, appendPath(path, "image")); h != "" {
+		spec.Image = h
+		deps = append(deps, "#"+h)
+	}
+	spec.Env = b.envSpec(s.Env, appendPath(path, "env"), &deps)
+	spec.EnvFrom = b.secretRefs(s.EnvFrom, appendPath(path, "env_from"), &deps)
+	for i, c := range s.Credentials {
+		p := appendPath(path, "credentials", strconv.Itoa(i), "secret")
+		if ref, ok := b.secretRef(c.Secret, p); ok {
+			spec.Credentials = append(spec.Credentials, schema.CredentialSpec{Hosts: c.Hosts, Secret: ref})
+			deps = append(deps, ref.Ref)
+		}
+	}
+	spec.VolumeMounts = b.volumeMounts(s.VolumeMounts, appendPath(path, "volume_mounts"), &deps)
+	var inputs []schema.Input
+	for i, m := range s.MountedFiles {
+		p := appendPath(path, "mounted_files", strconv.Itoa(i), "src")
+		src := cleanRel(m.Src)
+		fs := b.inputFile(src, p, "mounted file")
+		mode := m.Mode
+		if mode != "" {
+			mode = normMode(mode)
+		}
+		spec.MountedFiles = append(spec.MountedFiles, schema.MountedFileSpec{Src: src, Path: m.Path, Mode: mode, Digest: fs.digest})
+		if fs.digest != "" {
+			inputs = append(inputs, schema.Input{Path: src, Digest: fs.digest})
+		}
+	}
+	b.emit(schema.KindSandbox, name, spec, deps, inputs)
+}
+
+func (b *builder) function(name string) *schema.Resource {
+	if r, ok := b.functions[name]; ok {
+		return r
+	}
+	b.functions[name] = nil // in progress
+	f := b.cfg.Functions[name]
+	path := []string{"functions", name}
+	var deps []string
+	spec := schema.FunctionSpec{
+		Handler: f.Handler, Resources: f.Resources, Timeout: f.Timeout, Retries: f.Retries, Scaling: f.Scaling,
+	}
+	if h := b.imageRef(f.Image, appendPath(path, "image")); h != "" {
+		spec.Image = h
+		deps = append(deps, "#"+h)
+	}
+	var paths []string
+	for _, p := range f.Source.Paths {
+		paths = append(paths, cleanRel(p))
+	}
+	spec.Source = schema.SourceSpec{Paths: paths, Include: f.Source.Include, Exclude: f.Source.Exclude}
+	var inputs []schema.Input
+	t := b.fs.tree(paths, "", f.Source.Include, f.Source.Exclude)
+	if t.err != nil {
+		b.fileError(t.err, strings.Join(paths, ", "), appendPath(path, "source", "paths"), "function source")
+	} else {
+		spec.Source.Digest = t.digest
+		inputs = append(inputs, schema.Input{Path: strings.Join(paths, ","), Digest: t.digest, Tree: true})
+	}
+	spec.Env = b.envSpec(f.Env, appendPath(path, "env"), &deps)
+	spec.EnvFrom = b.secretRefs(f.EnvFrom, appendPath(path, "env_from"), &deps)
+	spec.VolumeMounts = b.volumeMounts(f.VolumeMounts, appendPath(path, "volume_mounts"), &deps)
+	r := b.emit(schema.KindFunction, name, spec, deps, inputs)
+	b.functions[name] = r
+	return r
+}
+
+// functionRef resolves a function at a reference position.
+func (b *builder) functionRef(fn *schema.Function, path []string) (schema.Ref, bool) {
+	name, ok := strings.CutPrefix(fn.ID, "function.")
+	if !ok || b.cfg.Functions[name] == nil {
+		d := b.errorf(path, "a function here must be a declared function of this project")
+		d.Detail = "refer to it as functions.NAME (CUE) or function.NAME (HCL)"
+		return schema.Ref{}, false
+	}
+	r := b.function(name)
+	if r == nil {
+		return schema.Ref{}, false
+	}
+	return schema.Ref{Ref: r.Address, Hash: r.Hash}, true
+}
+
+func (b *builder) evaluation(name string) {
+	e := b.cfg.Evaluations[name]
+	path := []string{"evaluations", name}
+	var deps []string
+	spec := schema.EvaluationSpec{ExternalTask: e.ExternalTask, Suite: e.Suite, Metadata: e.Metadata}
+	if dname, ok := strings.CutPrefix(e.Dataset.ID, "dataset."); ok && b.cfg.Datasets[dname] != nil {
+		r := b.dataset(dname)
+		spec.Dataset = schema.Ref{Ref: r.Address, Hash: r.Hash}
+		deps = append(deps, r.Address)
+	} else {
+		d := b.errorf(appendPath(path, "dataset"), "an evaluation's dataset must be a declared dataset")
+		d.Detail = "refer to it as datasets.NAME (CUE) or dataset.NAME (HCL)"
+	}
+	if e.Task != nil {
+		if ref, ok := b.functionRef(e.Task, appendPath(path, "task")); ok {
+			spec.Task = &ref
+			deps = append(deps, ref.Ref)
+		}
+	}
+	for i, s := range e.Scorers {
+		sp := appendPath(path, "scorers", strconv.Itoa(i))
+		out := schema.ScorerSpec{
+			ExactMatch: s.ExactMatch, Levenshtein: s.Levenshtein, RegexMatch: s.RegexMatch, Contains: s.Contains,
+			NumericClose: s.NumericClose, StringSimilarity: s.StringSimilarity, JSONValid: s.JSONValid,
+			JSONMatch: s.JSONMatch, EmbeddingSimilarity: s.EmbeddingSimilarity,
+		}
+		if s.Function != nil {
+			if ref, ok := b.functionRef(s.Function, appendPath(sp, "function")); ok {
+				out.Function = &ref
+				deps = append(deps, ref.Ref)
+			}
+		}
+		if j := s.LLMJudge; j != nil {
+			js := &schema.LLMJudgeSpec{
+				Name: j.Name, Model: j.Model, Instructions: j.Instructions, Inputs: j.Inputs,
+				Fields: j.Fields, BaseURL: j.BaseURL, Completion: j.Completion,
+			}
+			if j.APIKey != nil {
+				if ref, ok := b.secretRef(j.APIKey, appendPath(sp, "llm_judge", "api_key")); ok {
+					js.APIKey = &ref
+					deps = append(deps, ref.Ref)
+				}
+			}
+			out.LLMJudge = js
+		}
+		spec.Scorers = append(spec.Scorers, out)
+	}
+	b.emit(schema.KindEvaluation, name, spec, deps, nil)
+}
+
+func contains(ss []string, s string) bool {
+	for _, x := range ss {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func uniqSorted(ss []string) []string {
+	if len(ss) == 0 {
+		return nil
+	}
+	out := append([]string(nil), ss...)
+	sort.Strings(out)
+	j := 0
+	for i := range out {
+		if i == 0 || out[i] != out[j-1] {
+			out[j] = out[i]
+			j++
+		}
+	}
+	return out[:j]
+}

@@ -1,0 +1,342 @@
+package compiler
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/moby/patternmatcher"
+	"github.com/moby/patternmatcher/ignorefile"
+
+	"cc.dev/cc/schema"
+)
+
+// stateDir is cc's own directory in a project root; it is never an input.
+const stateDir = ".cc"
+
+// fileHasher hashes local inputs under the project root, once each.
+type fileHasher struct {
+	root   string
+	ignore *patternmatcher.PatternMatcher
+	files  map[string]fileSum
+	trees  map[string]treeSum
+	// entries holds every tree by digest, for Desired.Trees.
+	entries map[string][]schema.TreeEntry
+}
+
+type fileSum struct {
+	digest string
+	size   int64
+	mode   string
+	err    error
+}
+
+type treeSum struct {
+	digest string
+	err    error
+}
+
+func newFileHasher(root string) (*fileHasher, error) {
+	h := &fileHasher{root: root, files: map[string]fileSum{}, trees: map[string]treeSum{}, entries: map[string][]schema.TreeEntry{}}
+	for _, name := range []string{".ccignore", ".dockerignore"} {
+		f, err := os.Open(filepath.Join(root, name))
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		patterns, err := ignorefile.ReadAll(f)
+		f.Close()
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		if h.ignore, err = patternmatcher.New(patterns); err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		break // .ccignore wins over .dockerignore
+	}
+	return h, nil
+}
+
+// ignored reports whether a path relative to the root is excluded.
+func (h *fileHasher) ignored(rel string) bool {
+	if rel == stateDir || strings.HasPrefix(rel, stateDir+"/") {
+		return true
+	}
+	if h.ignore == nil {
+		return false
+	}
+	ok, _ := h.ignore.MatchesOrParentMatches(rel)
+	return ok
+}
+
+// errIsDir and errNotDir tell a caller that wanted one kind of path that it
+// found the other.
+var (
+	errIsDir    = errors.New("is a directory, not a file")
+	errIgnored  = errors.New("is excluded by .ccignore")
+	errNotFound = fs.ErrNotExist
+)
+
+// file hashes one regular file.
+func (h *fileHasher) file(rel string) fileSum {
+	rel = cleanRel(rel)
+	if s, ok := h.files[rel]; ok {
+		return s
+	}
+	s := h.hashFile(rel)
+	h.files[rel] = s
+	return s
+}
+
+func (h *fileHasher) hashFile(rel string) fileSum {
+	abs, err := insideRoot(h.root, rel)
+	if err != nil {
+		return fileSum{err: err}
+	}
+	fi, err := os.Stat(abs)
+	if err != nil {
+		return fileSum{err: unwrapPathError(err)}
+	}
+	if fi.IsDir() {
+		return fileSum{err: fmt.Errorf("%s %w", rel, errIsDir)}
+	}
+	if h.ignored(relTo(h.root, abs)) {
+		return fileSum{err: fmt.Errorf("%s %w", rel, errIgnored)}
+	}
+	f, err := os.Open(abs)
+	if err != nil {
+		return fileSum{err: unwrapPathError(err)}
+	}
+	defer f.Close()
+	sum := sha256.New()
+	n, err := io.Copy(sum, f)
+	if err != nil {
+		return fileSum{err: err}
+	}
+	return fileSum{digest: "sha256:" + hex.EncodeToString(sum.Sum(nil)), size: n, mode: modeOf(fi.Mode())}
+}
+
+// modeOf keeps only what is the same on every checkout: executable or not.
+func modeOf(m fs.FileMode) string {
+	if m&0o111 != 0 {
+		return "0755"
+	}
+	return "0644"
+}
+
+// tree hashes files and directories as one tree. With base "", entry paths
+// are relative to the root; otherwise relative to base (a copy step's src,
+// whose single-file form is named by its base name). include and exclude
+// are patterns over paths relative to the root.
+func (h *fileHasher) tree(paths []string, base string, include, exclude []string) treeSum {
+	key := strings.Join(paths, "\x00") + "\x01" + base + "\x01" + strings.Join(include, "\x00") + "\x01" + strings.Join(exclude, "\x00")
+	if s, ok := h.trees[key]; ok {
+		return s
+	}
+	s := h.hashTree(paths, base, include, exclude)
+	h.trees[key] = s
+	return s
+}
+
+func (h *fileHasher) hashTree(paths []string, base string, include, exclude []string) treeSum {
+	var inc, exc *patternmatcher.PatternMatcher
+	var err error
+	if len(include) > 0 {
+		if inc, err = patternmatcher.New(include); err != nil {
+			return treeSum{err: fmt.Errorf("include: %w", err)}
+		}
+	}
+	if len(exclude) > 0 {
+		if exc, err = patternmatcher.New(exclude); err != nil {
+			return treeSum{err: fmt.Errorf("exclude: %w", err)}
+		}
+	}
+	keep := func(rel string) bool {
+		if inc != nil {
+			if ok, _ := inc.MatchesOrParentMatches(rel); !ok {
+				return false
+			}
+		}
+		if exc != nil {
+			if ok, _ := exc.MatchesOrParentMatches(rel); ok {
+				return false
+			}
+		}
+		return true
+	}
+	entries := map[string]schema.TreeEntry{}
+	for _, p := range paths {
+		p = cleanRel(p)
+		abs, err := insideRoot(h.root, p)
+		if err != nil {
+			return treeSum{err: err}
+		}
+		fi, err := os.Stat(abs)
+		if err != nil {
+			return treeSum{err: unwrapPathError(err)}
+		}
+		realRel := relTo(h.root, abs)
+		if h.ignored(realRel) {
+			return treeSum{err: fmt.Errorf("%s %w", p, errIgnored)}
+		}
+		name := func(rel string) string {
+			if base == "" {
+				return rel
+			}
+			if !fi.IsDir() {
+				return path.Base(rel)
+			}
+			r, _ := filepath.Rel(realRel, rel)
+			return filepath.ToSlash(r)
+		}
+		if !fi.IsDir() {
+			s := h.file(realRel)
+			if s.err != nil {
+				return treeSum{err: s.err}
+			}
+			entries[name(realRel)] = schema.TreeEntry{Path: name(realRel), Mode: s.mode, Size: s.size, Digest: s.digest}
+			continue
+		}
+		err = filepath.WalkDir(abs, func(full string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			rel := relTo(h.root, full)
+			if full != abs && h.ignored(rel) {
+				if d.IsDir() {
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			switch {
+			case d.IsDir():
+				return nil
+			case d.Type()&fs.ModeSymlink != 0:
+				target, err := os.Readlink(full)
+				if err != nil {
+					return err
+				}
+				if err := h.linkInside(full, target, rel); err != nil {
+					return err
+				}
+				if keep(rel) {
+					sum := sha256.Sum256([]byte(target))
+					entries[name(rel)] = schema.TreeEntry{Path: name(rel), Mode: "link", Size: int64(len(target)),
+						Digest: "sha256:" + hex.EncodeToString(sum[:])}
+				}
+			case d.Type().IsRegular():
+				if !keep(rel) {
+					return nil
+				}
+				s := h.file(rel)
+				if s.err != nil {
+					return s.err
+				}
+				entries[name(rel)] = schema.TreeEntry{Path: name(rel), Mode: s.mode, Size: s.size, Digest: s.digest}
+			default:
+				return fmt.Errorf("%s: not a regular file, directory or link", rel)
+			}
+			return nil
+		})
+		if err != nil {
+			return treeSum{err: unwrapPathError(err)}
+		}
+	}
+	list := make([]schema.TreeEntry, 0, len(entries))
+	for _, e := range entries {
+		list = append(list, e)
+	}
+	sort.Slice(list, func(i, j int) bool { return list[i].Path < list[j].Path })
+	digest, _, err := schema.HashOf(list)
+	if err != nil {
+		return treeSum{err: err}
+	}
+	h.entries[digest] = list
+	return treeSum{digest: digest}
+}
+
+// linkInside refuses a symbolic link whose target leaves the root.
+func (h *fileHasher) linkInside(full, target, rel string) error {
+	resolved := target
+	if !filepath.IsAbs(resolved) {
+		resolved = filepath.Join(filepath.Dir(full), target)
+	}
+	if real, err := filepath.EvalSymlinks(resolved); err == nil {
+		resolved = real
+	}
+	resolved = filepath.Clean(resolved)
+	if resolved != h.root && !strings.HasPrefix(resolved, h.root+string(filepath.Separator)) {
+		return fmt.Errorf("%s: %w (through a symbolic link to %s)", rel, errOutsideRoot, target)
+	}
+	return nil
+}
+
+// envKeys reads the key names of an env file (never its values).
+func (h *fileHasher) envKeys(rel string) ([]string, error) {
+	abs, err := insideRoot(h.root, rel)
+	if err != nil {
+		return nil, err
+	}
+	b, err := os.ReadFile(abs)
+	if err != nil {
+		return nil, unwrapPathError(err)
+	}
+	var keys []string
+	seen := map[string]bool{}
+	sc := bufio.NewScanner(bytes.NewReader(b))
+	sc.Buffer(make([]byte, 0, 64*1024), 1<<20)
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		line = strings.TrimPrefix(line, "export ")
+		k, _, ok := strings.Cut(line, "=")
+		k = strings.TrimSpace(k)
+		if !ok || k == "" {
+			continue
+		}
+		if !seen[k] {
+			seen[k] = true
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	return keys, sc.Err()
+}
+
+// siblings lists the names next to a missing path, for did-you-mean.
+func (h *fileHasher) siblings(rel string) []string {
+	dir := filepath.Join(h.root, filepath.Dir(cleanRel(rel)))
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	var names []string
+	for _, e := range ents {
+		names = append(names, e.Name())
+	}
+	return names
+}
+
+func cleanRel(rel string) string { return filepath.ToSlash(filepath.Clean(rel)) }
+
+func relTo(root, abs string) string {
+	r, err := filepath.Rel(root, abs)
+	if err != nil {
+		return abs
+	}
+	return filepath.ToSlash(r)
+}

@@ -1,0 +1,511 @@
+package compiler
+
+import (
+	"context"
+
+	"cuelang.org/go/cue"
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/function"
+
+	"cc.dev/cc/diag"
+	"cc.dev/cc/schema"
+)
+
+// The HCL side: files are parsed, variables resolved, then locals and
+// resources evaluated in dependency order, each with an evaluation context
+// holding just what it refers to. The result is plain data, checked
+// against the CUE schema exactly as a CUE configuration is. Every value
+// keeps the source range of the expression it came from, keyed by its
+// config path, so schema errors point back into the HCL.
+
+// hclKinds are the top-level resource block types, by kind.
+var hclKinds = map[string]schema.Kind{
+	"image": schema.KindImage, "secret": schema.KindSecret, "volume": schema.KindVolume,
+	"dataset": schema.KindDataset, "sandbox": schema.KindSandbox, "function": schema.KindFunction,
+	"evaluation": schema.KindEvaluation,
+}
+
+// referable are the kinds other resources may refer to (image.base).
+var referable = map[string]bool{"image": true, "secret": true, "volume": true, "dataset": true, "function": true}
+
+// sensitiveMark marks values derived from sensitive variables.
+const sensitiveMark = "sensitive"
+
+type hclResource struct {
+	kind  string
+	name  string
+	block *hclsyntax.Block
+	value cty.Value
+	done  bool
+}
+
+type hclLocal struct {
+	name  string
+	attr  *hclsyntax.Attribute
+	value cty.Value
+	done  bool
+}
+
+type hclLoader struct {
+	p         *project
+	funcs     map[string]function.Function
+	vars      map[string]*hclVariable
+	varsObj   cty.Value
+	locals    map[string]*hclLocal
+	resources map[string]*hclResource // by "kind.name"
+	order     []string                // resources in source order
+	project   *hclsyntax.Attribute
+	ranges    *hclLocator
+	diags     diag.Diagnostics
+	cctx      *cue.Context
+	sch       cue.Value
+}
+
+func loadHCL(ctx context.Context, p *project, vars, varFiles []string) (*loaded, diag.Diagnostics) {
+	l := &hclLoader{
+		p:         p,
+		funcs:     hclFunctions(p.root),
+		vars:      map[string]*hclVariable{},
+		locals:    map[string]*hclLocal{},
+		resources: map[string]*hclResource{},
+		ranges:    newHCLLocator(),
+	}
+	var bodies []*hclsyntax.Body
+	for _, f := range p.files {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			return nil, diag.Diagnostics{diag.Errorf(nil, "reading %s: %v", p.display(f), unwrapPathError(err))}
+		}
+		name := p.display(f)
+		p.sources[name] = src
+		file, hd := hclsyntax.ParseConfig(src, name, hcl.InitialPos)
+		l.add(hd)
+		if file != nil && !hd.HasErrors() {
+			bodies = append(bodies, file.Body.(*hclsyntax.Body))
+		}
+	}
+	if l.diags.HasErrors() {
+		return nil, l.diags
+	}
+	var varBlocks []*hclsyntax.Block
+	for _, b := range bodies {
+		varBlocks = append(varBlocks, l.collect(b)...)
+	}
+	if l.diags.HasErrors() {
+		return nil, l.diags
+	}
+	l.declareVariables(varBlocks)
+	l.assignVariables(vars, varFiles)
+	if l.diags.HasErrors() {
+		return nil, l.diags
+	}
+	l.evaluate()
+	if l.diags.HasErrors() {
+		return nil, l.diags
+	}
+	cfg := l.config()
+	if l.diags.HasErrors() {
+		return nil, l.diags
+	}
+	return l.validate(cfg)
+}
+
+func (l *hclLoader) add(hd hcl.Diagnostics) {
+	for _, d := range hd {
+		l.diags = append(l.diags, fromHCL(d))
+	}
+}
+
+func (l *hclLoader) errorf(r hcl.Range, format string, args ...any) *diag.Diagnostic {
+	d := diag.Errorf(toRange(r), format, args...)
+	l.diags = append(l.diags, d)
+	return d
+}
+
+// collect sorts a file's top-level content into variables (returned),
+// locals, resources and the project attribute, refusing duplicates.
+func (l *hclLoader) collect(body *hclsyntax.Body) []*hclsyntax.Block {
+	for _, a := range sortedAttrs(body.Attributes) {
+		if a.Name != "project" {
+			d := l.errorf(a.NameRange, "unknown attribute %q", a.Name)
+			if s := diag.Suggest(a.Name, []string{"project"}); s != "" {
+				d.Summary += fmt.Sprintf("; did you mean %q?", s)
+			} else if _, ok := hclKinds[a.Name]; ok || a.Name == "locals" || a.Name == "variable" {
+				d.Summary = fmt.Sprintf("%s is a block, not an attribute", a.Name)
+			}
+			continue
+		}
+		if l.project != nil {
+			d := l.errorf(a.NameRange, "project is set twice")
+			d.Related = []diag.Range{*toRange(l.project.NameRange)}
+			continue
+		}
+		l.project = a
+	}
+	var vars []*hclsyntax.Block
+	for _, b := range body.Blocks {
+		switch b.Type {
+		case "variable":
+			if len(b.Labels) != 1 {
+				l.errorf(b.DefRange(), "a variable block has one label, its name: variable \"name\" { ... }")
+				continue
+			}
+			vars = append(vars, b)
+		case "locals":
+			if len(b.Labels) != 0 {
+				l.errorf(b.LabelRanges[0], "a locals block has no labels")
+				continue
+			}
+			for _, a := range sortedAttrs(b.Body.Attributes) {
+				if prev := l.locals[a.Name]; prev != nil {
+					d := l.errorf(a.NameRange, "local.%s is defined twice", a.Name)
+					d.Related = []diag.Range{*toRange(prev.attr.NameRange)}
+					continue
+				}
+				l.locals[a.Name] = &hclLocal{name: a.Name, attr: a}
+			}
+			for _, nb := range b.Body.Blocks {
+				l.errorf(nb.DefRange(), "a locals block holds only attributes, not %s blocks", nb.Type)
+			}
+		default:
+			kind, ok := hclKinds[b.Type]
+			if !ok {
+				cands := []string{"variable", "locals"}
+				for k := range hclKinds {
+					cands = append(cands, k)
+				}
+				d := l.errorf(b.TypeRange, "unknown block type %q", b.Type)
+				if s := diag.Suggest(b.Type, cands); s != "" {
+					d.Summary += fmt.Sprintf("; did you mean %q?", s)
+				} else if b.Type == "project" {
+					d.Summary = `project is an attribute: project = "name"`
+				}
+				continue
+			}
+			if len(b.Labels) != 1 {
+				l.errorf(b.DefRange(), "a %s block has one label, its name: %s \"name\" { ... }", b.Type, b.Type)
+				continue
+			}
+			addr := string(kind) + "." + b.Labels[0]
+			if prev := l.resources[addr]; prev != nil {
+				d := l.errorf(b.DefRange(), "%s %q is defined twice", b.Type, b.Labels[0])
+				d.Related = []diag.Range{*toRange(prev.block.DefRange())}
+				continue
+			}
+			l.resources[addr] = &hclResource{kind: b.Type, name: b.Labels[0], block: b}
+			l.order = append(l.order, addr)
+		}
+	}
+	return vars
+}
+
+func sortedAttrs(m hclsyntax.Attributes) []*hclsyntax.Attribute {
+	out := make([]*hclsyntax.Attribute, 0, len(m))
+	for _, a := range m {
+		out = append(out, a)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].SrcRange.Filename != out[j].SrcRange.Filename {
+			return out[i].SrcRange.Filename < out[j].SrcRange.Filename
+		}
+		return out[i].SrcRange.Start.Byte < out[j].SrcRange.Start.Byte
+	})
+	return out
+}
+
+// node names a local ("local.x") or a resource ("image.base").
+type node = string
+
+// deps finds what the expressions under a local or resource refer to, and
+// reports references to things that do not exist.
+func (l *hclLoader) deps(exprs []hclsyntax.Expression) []node {
+	var out []node
+	seen := map[node]bool{}
+	for _, e := range exprs {
+		for _, tr := range e.Variables() {
+			n := l.checkTraversal(tr)
+			if n != "" && !seen[n] {
+				seen[n] = true
+				out = append(out, n)
+			}
+		}
+	}
+	return out
+}
+
+var referenceRoots = []string{"var", "local", "image", "secret", "volume", "dataset", "function"}
+
+// checkTraversal validates a reference (var.x, local.y, image.base) and
+// returns the node it depends on, or "".
+func (l *hclLoader) checkTraversal(tr hcl.Traversal) node {
+	root := tr.RootName()
+	rng := tr.SourceRange()
+	attr := func() (string, hcl.Range, bool) {
+		if len(tr) < 2 {
+			return "", rng, false
+		}
+		switch s := tr[1].(type) {
+		case hcl.TraverseAttr:
+			return s.Name, s.SrcRange, true
+		case hcl.TraverseIndex:
+			if s.Key.Type() == cty.String {
+				return s.Key.AsString(), s.SrcRange, true
+			}
+		}
+		return "", rng, false
+	}
+	switch root {
+	case "var":
+		name, r, ok := attr()
+		if !ok {
+			l.errorf(rng, "a variable is referred to as var.NAME")
+			return ""
+		}
+		if l.vars[name] == nil {
+			d := l.errorf(hcl.RangeBetween(tr[0].SourceRange(), r), "reference to undeclared variable var.%s", name)
+			if s := diag.Suggest(name, keys(l.vars)); s != "" {
+				d.Summary += fmt.Sprintf("; did you mean var.%s?", s)
+			}
+		}
+		return ""
+	case "local":
+		name, r, ok := attr()
+		if !ok {
+			l.errorf(rng, "a local value is referred to as local.NAME")
+			return ""
+		}
+		if l.locals[name] == nil {
+			d := l.errorf(hcl.RangeBetween(tr[0].SourceRange(), r), "reference to undefined local.%s", name)
+			if s := diag.Suggest(name, keys(l.locals)); s != "" {
+				d.Summary += fmt.Sprintf("; did you mean local.%s?", s)
+			}
+			return ""
+		}
+		return "local." + name
+	}
+	if referable[root] {
+		name, r, ok := attr()
+		if !ok {
+			l.errorf(rng, "a %s is referred to as %s.NAME", root, root)
+			return ""
+		}
+		addr := root + "." + name
+		if l.resources[addr] == nil {
+			d := l.errorf(hcl.RangeBetween(tr[0].SourceRange(), r), "reference to undefined %s %q", root, name)
+			var names []string
+			for _, a := range l.order {
+				if k, n, _ := strings.Cut(a, "."); k == root {
+					names = append(names, n)
+				}
+			}
+			if s := diag.Suggest(name, names); s != "" {
+				d.Summary += fmt.Sprintf("; did you mean %s.%s?", root, s)
+			}
+			return ""
+		}
+		return addr
+	}
+	if root == "sandbox" || root == "evaluation" {
+		l.errorf(rng, "%ss cannot be referred to; only images, secrets, volumes, datasets and functions can", root)
+		return ""
+	}
+	d := l.errorf(tr[0].SourceRange(), "unknown name %q", root)
+	if s := diag.Suggest(root, referenceRoots); s != "" {
+		d.Summary += fmt.Sprintf("; did you mean %q?", s)
+	} else {
+		d.Detail = "a reference starts with one of: " + strings.Join(referenceRoots, ", ")
+	}
+	return ""
+}
+
+// evaluate evaluates locals and resources in dependency order.
+func (l *hclLoader) evaluate() {
+	graph := map[node][]node{}
+	var nodes []node
+	for _, name := range sortedKeys(l.locals) {
+		n := "local." + name
+		nodes = append(nodes, n)
+		graph[n] = l.deps([]hclsyntax.Expression{l.locals[name].attr.Expr})
+	}
+	for _, addr := range l.order {
+		nodes = append(nodes, addr)
+		graph[addr] = l.deps(bodyExprs(l.resources[addr].block.Body, nil))
+	}
+	if l.diags.HasErrors() {
+		return
+	}
+	// Cycles first, each reported once with its members.
+	reported := map[node]bool{}
+	for _, n := range nodes {
+		if reported[n] {
+			continue
+		}
+		cyc := findCycle(graph, n)
+		if cyc == nil {
+			continue
+		}
+		var members cycleMembers
+		for _, m := range cyc {
+			reported[m] = true
+			members = append(members, cycleMember{name: m, rng: l.nodeRange(m)})
+		}
+		d := diag.Errorf(members[0].rng, "reference cycle: %s", strings.Join(members.names(), " -> "))
+		d.Related = members.ranges()
+		l.diags = append(l.diags, d)
+	}
+	if l.diags.HasErrors() {
+		return
+	}
+	var visit func(n node)
+	visit = func(n node) {
+		if l.isDone(n) {
+			return
+		}
+		for _, d := range graph[n] {
+			visit(d)
+		}
+		l.evalNode(n, graph[n])
+	}
+	for _, n := range nodes {
+		visit(n)
+	}
+}
+
+func (l *hclLoader) nodeRange(n node) *diag.Range {
+	if name, ok := strings.CutPrefix(n, "local."); ok {
+		return toRange(l.locals[name].attr.NameRange)
+	}
+	return toRange(l.resources[n].block.DefRange())
+}
+
+func (l *hclLoader) isDone(n node) bool {
+	if name, ok := strings.CutPrefix(n, "local."); ok {
+		return l.locals[name].done
+	}
+	return l.resources[n].done
+}
+
+// evalContext holds the variables, functions and just the locals and
+// resources the node refers to.
+func (l *hclLoader) evalContext(deps []node) *hcl.EvalContext {
+	vars := map[string]cty.Value{"var": l.varsObj}
+	groups := map[string]map[string]cty.Value{}
+	for _, d := range deps {
+		root, name, _ := strings.Cut(d, ".")
+		if groups[root] == nil {
+			groups[root] = map[string]cty.Value{}
+		}
+		if root == "local" {
+			groups[root][name] = l.locals[name].value
+		} else {
+			groups[root][name] = l.resources[d].value
+		}
+	}
+	for root, m := range groups {
+		vars[root] = cty.ObjectVal(m)
+	}
+	return &hcl.EvalContext{Variables: vars, Functions: l.funcs}
+}
+
+func (l *hclLoader) evalNode(n node, deps []node) {
+	ectx := l.evalContext(deps)
+	if name, ok := strings.CutPrefix(n, "local."); ok {
+		lc := l.locals[name]
+		v, hd := lc.attr.Expr.Value(ectx)
+		l.add(hd)
+		if v.IsKnown() && !hd.HasErrors() {
+			lc.value = v
+		} else {
+			lc.value = cty.DynamicVal
+		}
+		lc.done = true
+		return
+	}
+	r := l.resources[n]
+	kind := hclKinds[r.kind]
+	path := []string{kind.Plural(), r.name}
+	l.ranges.set(path, r.block.DefRange(), r.block.DefRange())
+	obj := l.evalBody(r.block.Body, shapes[r.kind], path, ectx)
+	if referable[r.kind] {
+		obj["$id"] = cty.StringVal(n)
+	}
+	r.value = cty.ObjectVal(obj)
+	r.done = true
+}
+
+// config assembles the whole configuration as plain data, noting which
+// paths hold sensitive values.
+func (l *hclLoader) config() map[string]any {
+	cfg := map[string]any{}
+	if l.project == nil {
+		var file string
+		if len(l.p.files) > 0 {
+			file = l.p.display(l.p.files[0])
+		}
+		l.diags = append(l.diags, diag.Errorf(&diag.Range{File: file, Start: diag.Pos{Line: 1, Col: 1}, End: diag.Pos{Line: 1, Col: 1}},
+			`missing required attribute "project": add project = "name" at the top level`))
+		return nil
+	}
+	ectx := l.evalContext(l.deps([]hclsyntax.Expression{l.project.Expr}))
+	pv, hd := l.project.Expr.Value(ectx)
+	l.add(hd)
+	if hd.HasErrors() {
+		return nil
+	}
+	l.ranges.set([]string{"project"}, l.project.Expr.Range(), l.project.NameRange)
+	if pv.Type() == cty.String && pv.IsKnown() && !pv.IsNull() {
+		cfg["project"] = pv.AsString()
+	} else {
+		cfg["project"] = ctyToGo(pv, nil, nil)
+	}
+	for _, addr := range l.order {
+		r := l.resources[addr]
+		plural := hclKinds[r.kind].Plural()
+		m, _ := cfg[plural].(map[string]any)
+		if m == nil {
+			m = map[string]any{}
+			cfg[plural] = m
+		}
+		m[r.name] = ctyToGo(r.value, []string{plural, r.name}, &l.ranges.sensitive)
+	}
+	return cfg
+}
+
+func keys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func sortedKeys[V any](m map[string]V) []string { return keys(m) }
+
+// toRange converts an HCL range.
+func toRange(r hcl.Range) *diag.Range {
+	return &diag.Range{
+		File:  r.Filename,
+		Start: diag.Pos{Line: r.Start.Line, Col: r.Start.Column, Byte: r.Start.Byte},
+		End:   diag.Pos{Line: r.End.Line, Col: r.End.Column, Byte: r.End.Byte},
+	}
+}
+
+// fromHCL converts an HCL diagnostic.
+func fromHCL(d *hcl.Diagnostic) *diag.Diagnostic {
+	out := &diag.Diagnostic{Severity: diag.Error, Summary: d.Summary, Detail: d.Detail}
+	if d.Severity == hcl.DiagWarning {
+		out.Severity = diag.Warning
+	}
+	if d.Subject != nil {
+		out.Subject = toRange(*d.Subject)
+	}
+	return out
+}

@@ -1,0 +1,363 @@
+package compiler
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/big"
+	"sort"
+	"strconv"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+
+	"cc.dev/cc/diag"
+	"cc.dev/cc/schema"
+)
+
+// A shape says how the nested blocks of an HCL body map onto the schema's
+// fields. Attributes need no entry: every attribute is a field of the same
+// name, and the schema judges it. Blocks do: a block type is a single
+// object, one element of a list (credential -> credentials), an image step
+// (apt -> steps[i].apt) or a labelled element (scorer "exact_match").
+type shape struct {
+	blocks map[string]blockSpec
+}
+
+type blockMode int
+
+const (
+	blockSingle   blockMode = iota // field = object; at most one block
+	blockList                      // field = [object, ...]
+	blockStep                      // steps = [{type: object}, ...] in source order
+	blockLabelled                  // field = [{label: object}, ...]
+)
+
+type blockSpec struct {
+	field string
+	mode  blockMode
+	shape *shape
+	// labels lists the allowed labels of a labelled block, with the shape
+	// of each one's body.
+	labels map[string]*shape
+}
+
+var shapes = buildShapes()
+
+func buildShapes() map[string]*shape {
+	leaf := &shape{}
+	single := func(field string, s *shape) blockSpec { return blockSpec{field: field, mode: blockSingle, shape: s} }
+	list := func(field string) blockSpec { return blockSpec{field: field, mode: blockList, shape: leaf} }
+
+	image := &shape{blocks: map[string]blockSpec{}}
+	image.blocks["from"] = single("from", image)
+	for _, k := range schema.StepKinds {
+		image.blocks[k] = blockSpec{field: "steps", mode: blockStep, shape: leaf}
+	}
+	resources := &shape{blocks: map[string]blockSpec{
+		"requests": single("requests", leaf), "limits": single("limits", leaf), "gpu": single("gpu", leaf),
+	}}
+	sandbox := &shape{blocks: map[string]blockSpec{
+		"image":        single("image", image),
+		"resources":    single("resources", resources),
+		"network":      single("network", leaf),
+		"credential":   list("credentials"),
+		"volume_mount": list("volume_mounts"),
+		"mounted_file": list("mounted_files"),
+		"snapshot":     single("snapshot", leaf),
+	}}
+	function := &shape{blocks: map[string]blockSpec{
+		"image":        single("image", image),
+		"source":       single("source", leaf),
+		"resources":    single("resources", resources),
+		"volume_mount": list("volume_mounts"),
+		"scaling":      single("scaling", leaf),
+	}}
+	judge := &shape{blocks: map[string]blockSpec{"field": list("fields")}}
+	scorers := map[string]*shape{}
+	for _, k := range schema.ScorerKinds {
+		scorers[k] = leaf
+	}
+	scorers["llm_judge"] = judge
+	evaluation := &shape{blocks: map[string]blockSpec{
+		"external_task": single("external_task", leaf),
+		"scorer":        {field: "scorers", mode: blockLabelled, labels: scorers},
+	}}
+	secret := &shape{blocks: map[string]blockSpec{
+		"from_env_file":    single("from_env_file", leaf),
+		"from_integration": single("from_integration", leaf),
+		"from_store":       single("from_store", leaf),
+	}}
+	return map[string]*shape{
+		"image": image, "secret": secret, "volume": leaf, "dataset": leaf,
+		"sandbox": sandbox, "function": function, "evaluation": evaluation,
+	}
+}
+
+// bodyExprs lists every expression under a body, nested blocks included.
+func bodyExprs(b *hclsyntax.Body, out []hclsyntax.Expression) []hclsyntax.Expression {
+	for _, a := range sortedAttrs(b.Attributes) {
+		out = append(out, a.Expr)
+	}
+	for _, nb := range b.Blocks {
+		out = bodyExprs(nb.Body, out)
+	}
+	return out
+}
+
+// evalBody evaluates a resource body (or a nested block's) into an object's
+// attributes, recording the source range of everything by path.
+func (l *hclLoader) evalBody(body *hclsyntax.Body, sh *shape, path []string, ectx *hcl.EvalContext) map[string]cty.Value {
+	obj := map[string]cty.Value{}
+	attrAt := map[string]hcl.Range{}
+	for _, a := range sortedAttrs(body.Attributes) {
+		v, hd := a.Expr.Value(ectx)
+		l.add(hd)
+		if hd.HasErrors() {
+			continue
+		}
+		if !v.IsWhollyKnown() {
+			l.errorf(a.Expr.Range(), "%s: value is not known", a.Name)
+			continue
+		}
+		if v.IsNull() {
+			continue // null means unset, as in Terraform
+		}
+		p := appendPath(path, a.Name)
+		l.ranges.set(p, a.Expr.Range(), a.NameRange)
+		l.recordExpr(p, a.Expr)
+		obj[a.Name] = v
+		attrAt[a.Name] = a.NameRange
+	}
+	lists := map[string][]cty.Value{}
+	var listOrder []string
+	for _, b := range body.Blocks {
+		bs, ok := sh.blocks[b.Type]
+		if !ok {
+			l.unknownBlock(b, sh, path)
+			continue
+		}
+		if r, dup := attrAt[bs.field]; dup && bs.mode == blockSingle {
+			d := l.errorf(b.TypeRange, "%s is set both as an attribute and as a block", bs.field)
+			d.Related = []diag.Range{*toRange(r)}
+			continue
+		}
+		switch bs.mode {
+		case blockSingle:
+			if len(b.Labels) > 0 {
+				l.errorf(b.LabelRanges[0], "a %s block has no labels", b.Type)
+				continue
+			}
+			if _, dup := obj[bs.field]; dup {
+				l.errorf(b.TypeRange, "more than one %s block; there can be only one", b.Type)
+				continue
+			}
+			p := appendPath(path, bs.field)
+			l.ranges.set(p, b.DefRange(), b.TypeRange)
+			obj[bs.field] = cty.ObjectVal(l.evalBody(b.Body, bs.shape, p, ectx))
+			attrAt[bs.field] = b.TypeRange
+		case blockList, blockStep, blockLabelled:
+			if r, dup := attrAt[bs.field]; dup {
+				d := l.errorf(b.TypeRange, "%s is set both as an attribute and by %s blocks", bs.field, b.Type)
+				d.Related = []diag.Range{*toRange(r)}
+				continue
+			}
+			if _, seen := lists[bs.field]; !seen {
+				listOrder = append(listOrder, bs.field)
+			}
+			i := strconv.Itoa(len(lists[bs.field]))
+			p := appendPath(path, bs.field, i)
+			l.ranges.set(p, b.DefRange(), b.TypeRange)
+			var elem cty.Value
+			switch bs.mode {
+			case blockList:
+				if len(b.Labels) > 0 {
+					l.errorf(b.LabelRanges[0], "a %s block has no labels", b.Type)
+					continue
+				}
+				elem = cty.ObjectVal(l.evalBody(b.Body, bs.shape, p, ectx))
+			case blockStep:
+				if len(b.Labels) > 0 {
+					l.errorf(b.LabelRanges[0], "a %s step has no labels", b.Type)
+					continue
+				}
+				sp := appendPath(p, b.Type)
+				l.ranges.set(sp, b.DefRange(), b.TypeRange)
+				elem = cty.ObjectVal(map[string]cty.Value{b.Type: cty.ObjectVal(l.evalBody(b.Body, bs.shape, sp, ectx))})
+			case blockLabelled:
+				if len(b.Labels) != 1 {
+					l.errorf(b.DefRange(), "a %s block has one label, its kind: %s \"exact_match\" { ... }", b.Type, b.Type)
+					continue
+				}
+				label := b.Labels[0]
+				lsh, ok := bs.labels[label]
+				if !ok {
+					d := l.errorf(b.LabelRanges[0], "unknown %s kind %q", b.Type, label)
+					if s := diag.Suggest(label, keys(bs.labels)); s != "" {
+						d.Summary += fmt.Sprintf("; did you mean %q?", s)
+					} else {
+						d.Detail = "one of: " + joinSorted(keys(bs.labels))
+					}
+					continue
+				}
+				sp := appendPath(p, label)
+				l.ranges.set(sp, b.DefRange(), b.LabelRanges[0])
+				elem = cty.ObjectVal(map[string]cty.Value{label: cty.ObjectVal(l.evalBody(b.Body, lsh, sp, ectx))})
+			}
+			lists[bs.field] = append(lists[bs.field], elem)
+		}
+	}
+	for _, f := range listOrder {
+		obj[f] = cty.TupleVal(lists[f])
+	}
+	return obj
+}
+
+func (l *hclLoader) unknownBlock(b *hclsyntax.Block, sh *shape, path []string) {
+	cands := keys(sh.blocks)
+	d := l.errorf(b.TypeRange, "unknown block type %q", b.Type)
+	if s := diag.Suggest(b.Type, cands); s != "" {
+		d.Summary += fmt.Sprintf("; did you mean %q?", s)
+		return
+	}
+	for _, f := range fieldsAt(l.schemaValue(), path) {
+		if f == b.Type {
+			d.Summary = fmt.Sprintf("%s is an attribute, not a block: write %s = ...", b.Type, b.Type)
+			return
+		}
+	}
+	if len(cands) > 0 {
+		d.Detail = "blocks allowed here: " + joinSorted(cands)
+	}
+}
+
+// recordExpr records ranges inside object and tuple constructors, so an
+// error about env.KEY or exposed_ports[1] points at that item.
+func (l *hclLoader) recordExpr(path []string, e hclsyntax.Expression) {
+	switch e := e.(type) {
+	case *hclsyntax.ObjectConsExpr:
+		for _, item := range e.Items {
+			kv, hd := item.KeyExpr.Value(nil)
+			if hd.HasErrors() || kv.Type() != cty.String || kv.IsNull() {
+				continue
+			}
+			p := appendPath(path, kv.AsString())
+			l.ranges.set(p, item.ValueExpr.Range(), item.KeyExpr.Range())
+			l.recordExpr(p, item.ValueExpr)
+		}
+	case *hclsyntax.TupleConsExpr:
+		for i, x := range e.Exprs {
+			p := appendPath(path, strconv.Itoa(i))
+			l.ranges.set(p, x.Range(), x.Range())
+			l.recordExpr(p, x)
+		}
+	case *hclsyntax.ParenthesesExpr:
+		l.recordExpr(path, e.Expression)
+	}
+}
+
+func appendPath(path []string, elems ...string) []string {
+	out := make([]string, 0, len(path)+len(elems))
+	return append(append(out, path...), elems...)
+}
+
+func joinSorted(ss []string) string {
+	sort.Strings(ss)
+	out := ""
+	for i, s := range ss {
+		if i > 0 {
+			out += ", "
+		}
+		out += s
+	}
+	return out
+}
+
+// ctyToGo converts an evaluated value to plain data (map[string]any, []any,
+// string, json.Number, bool), dropping nulls (unset) and recording the
+// paths of values marked sensitive.
+func ctyToGo(v cty.Value, path []string, sensitive *[][]string) any {
+	if v.IsMarked() {
+		var marks cty.ValueMarks
+		v, marks = v.Unmark()
+		if _, ok := marks[sensitiveMark]; ok && sensitive != nil {
+			*sensitive = append(*sensitive, append([]string(nil), path...))
+		}
+	}
+	if v.IsNull() || !v.IsKnown() {
+		return nil
+	}
+	t := v.Type()
+	switch {
+	case t == cty.String:
+		return v.AsString()
+	case t == cty.Bool:
+		return v.True()
+	case t == cty.Number:
+		f := v.AsBigFloat()
+		if f.IsInt() {
+			if i, acc := f.Int64(); acc == big.Exact {
+				return i
+			}
+		}
+		x, _ := f.Float64()
+		return x
+	case t.IsObjectType() || t.IsMapType():
+		out := map[string]any{}
+		for it := v.ElementIterator(); it.Next(); {
+			k, e := it.Element()
+			k, _ = k.Unmark()
+			name := k.AsString()
+			if g := ctyToGo(e, appendPath(path, name), sensitive); g != nil {
+				out[name] = g
+			}
+		}
+		return out
+	case t.IsTupleType() || t.IsListType() || t.IsSetType():
+		out := []any{}
+		i := 0
+		for it := v.ElementIterator(); it.Next(); i++ {
+			_, e := it.Element()
+			g := ctyToGo(e, appendPath(path, strconv.Itoa(i)), sensitive)
+			if g == nil {
+				g = json.RawMessage("null")
+			}
+			out = append(out, g)
+		}
+		return out
+	}
+	return nil
+}
+
+// hclLocator maps config paths to HCL source ranges.
+type hclLocator struct {
+	vals      map[string]*diag.Range
+	keys      map[string]*diag.Range
+	sensitive [][]string
+}
+
+func newHCLLocator() *hclLocator {
+	return &hclLocator{vals: map[string]*diag.Range{}, keys: map[string]*diag.Range{}}
+}
+
+func (l *hclLocator) set(path []string, val, key hcl.Range) {
+	k := pathKey(path)
+	l.vals[k] = toRange(val)
+	l.keys[k] = toRange(key)
+}
+
+func (l *hclLocator) at(path []string) *diag.Range {
+	for n := len(path); n >= 0; n-- {
+		if r := l.vals[pathKey(path[:n])]; r != nil {
+			return r
+		}
+	}
+	return nil
+}
+
+func (l *hclLocator) key(path []string) *diag.Range {
+	if r := l.keys[pathKey(path)]; r != nil {
+		return r
+	}
+	return l.at(path)
+}

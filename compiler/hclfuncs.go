@@ -1,0 +1,159 @@
+package compiler
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/function"
+	"github.com/zclconf/go-cty/cty/function/stdlib"
+)
+
+// hclFunctions are the functions HCL configurations may call: cty's
+// standard library under Terraform's names, and file functions confined to
+// the project root.
+func hclFunctions(root string) map[string]function.Function {
+	fns := map[string]function.Function{
+		"abs":          stdlib.AbsoluteFunc,
+		"ceil":         stdlib.CeilFunc,
+		"chomp":        stdlib.ChompFunc,
+		"coalesce":     stdlib.CoalesceFunc,
+		"coalescelist": stdlib.CoalesceListFunc,
+		"compact":      stdlib.CompactFunc,
+		"concat":       stdlib.ConcatFunc,
+		"contains":     stdlib.ContainsFunc,
+		"distinct":     stdlib.DistinctFunc,
+		"element":      stdlib.ElementFunc,
+		"flatten":      stdlib.FlattenFunc,
+		"floor":        stdlib.FloorFunc,
+		"format":       stdlib.FormatFunc,
+		"formatlist":   stdlib.FormatListFunc,
+		"indent":       stdlib.IndentFunc,
+		"join":         stdlib.JoinFunc,
+		"jsondecode":   stdlib.JSONDecodeFunc,
+		"jsonencode":   stdlib.JSONEncodeFunc,
+		"keys":         stdlib.KeysFunc,
+		"length":       stdlib.LengthFunc,
+		"lookup":       stdlib.LookupFunc,
+		"lower":        stdlib.LowerFunc,
+		"max":          stdlib.MaxFunc,
+		"merge":        stdlib.MergeFunc,
+		"min":          stdlib.MinFunc,
+		"parseint":     stdlib.ParseIntFunc,
+		"range":        stdlib.RangeFunc,
+		"regex":        stdlib.RegexFunc,
+		"regexall":     stdlib.RegexAllFunc,
+		"replace":      stdlib.ReplaceFunc,
+		"reverse":      stdlib.ReverseListFunc,
+		"setunion":     stdlib.SetUnionFunc,
+		"slice":        stdlib.SliceFunc,
+		"sort":         stdlib.SortFunc,
+		"split":        stdlib.SplitFunc,
+		"strlen":       stdlib.StrlenFunc,
+		"substr":       stdlib.SubstrFunc,
+		"title":        stdlib.TitleFunc,
+		"tobool":       stdlib.MakeToFunc(cty.Bool),
+		"tolist":       stdlib.MakeToFunc(cty.List(cty.DynamicPseudoType)),
+		"tomap":        stdlib.MakeToFunc(cty.Map(cty.DynamicPseudoType)),
+		"tonumber":     stdlib.MakeToFunc(cty.Number),
+		"toset":        stdlib.MakeToFunc(cty.Set(cty.DynamicPseudoType)),
+		"tostring":     stdlib.MakeToFunc(cty.String),
+		"trim":         stdlib.TrimFunc,
+		"trimprefix":   stdlib.TrimPrefixFunc,
+		"trimspace":    stdlib.TrimSpaceFunc,
+		"trimsuffix":   stdlib.TrimSuffixFunc,
+		"upper":        stdlib.UpperFunc,
+		"values":       stdlib.ValuesFunc,
+		"zipmap":       stdlib.ZipmapFunc,
+	}
+	fns["file"] = fileFunc(root, func(b []byte, path string) (cty.Value, error) {
+		if !utf8.Valid(b) {
+			return cty.NilVal, fmt.Errorf("%s is not UTF-8 text", path)
+		}
+		return cty.StringVal(string(b)), nil
+	})
+	fns["filesha256"] = fileFunc(root, func(b []byte, _ string) (cty.Value, error) {
+		sum := sha256.Sum256(b)
+		return cty.StringVal(hex.EncodeToString(sum[:])), nil
+	})
+	fns["fileexists"] = function.New(&function.Spec{
+		Params: []function.Parameter{{Name: "path", Type: cty.String}},
+		Type:   function.StaticReturnType(cty.Bool),
+		RefineResult: func(b *cty.RefinementBuilder) *cty.RefinementBuilder {
+			return b.NotNull()
+		},
+		Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+			abs, err := insideRoot(root, args[0].AsString())
+			if errors.Is(err, fs.ErrNotExist) {
+				return cty.False, nil
+			}
+			if err != nil {
+				return cty.NilVal, function.NewArgError(0, err)
+			}
+			fi, err := os.Stat(abs)
+			if err != nil {
+				return cty.False, nil
+			}
+			return cty.BoolVal(fi.Mode().IsRegular()), nil
+		},
+	})
+	return fns
+}
+
+func fileFunc(root string, conv func([]byte, string) (cty.Value, error)) function.Function {
+	return function.New(&function.Spec{
+		Params: []function.Parameter{{Name: "path", Type: cty.String}},
+		Type:   function.StaticReturnType(cty.String),
+		Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+			path := args[0].AsString()
+			abs, err := insideRoot(root, path)
+			if err != nil {
+				return cty.NilVal, function.NewArgError(0, err)
+			}
+			b, err := os.ReadFile(abs)
+			if err != nil {
+				return cty.NilVal, function.NewArgError(0, fmt.Errorf("reading %s: %w", path, unwrapPathError(err)))
+			}
+			v, err := conv(b, path)
+			if err != nil {
+				return cty.NilVal, function.NewArgError(0, err)
+			}
+			return v, nil
+		},
+	})
+}
+
+// errOutsideRoot is returned for a path that leaves the project root.
+var errOutsideRoot = errors.New("leaves the project root")
+
+// insideRoot resolves a path relative to root (symlinks included) and
+// refuses one that ends up outside it. A path that does not exist is
+// fs.ErrNotExist.
+func insideRoot(root, rel string) (string, error) {
+	if filepath.IsAbs(rel) {
+		return "", fmt.Errorf("%s: %w (paths are relative to the project root)", rel, errOutsideRoot)
+	}
+	clean := filepath.Clean(rel)
+	if clean == ".." || strings.HasPrefix(clean, "../") {
+		return "", fmt.Errorf("%s: %w", rel, errOutsideRoot)
+	}
+	abs := filepath.Join(root, clean)
+	real, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return "", fmt.Errorf("%s: %w", rel, fs.ErrNotExist)
+		}
+		return "", fmt.Errorf("%s: %w", rel, unwrapPathError(err))
+	}
+	if real != root && !strings.HasPrefix(real, root+string(filepath.Separator)) {
+		return "", fmt.Errorf("%s: %w (through a symbolic link)", rel, errOutsideRoot)
+	}
+	return real, nil
+}

@@ -1,0 +1,264 @@
+package compiler
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/ext/typeexpr"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/hashicorp/hcl/v2/json"
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/convert"
+
+	"cc.dev/cc/diag"
+)
+
+// hclVariable is a declared input variable.
+type hclVariable struct {
+	name        string
+	block       *hclsyntax.Block
+	typ         cty.Type
+	defaults    *typeexpr.Defaults
+	description string
+	sensitive   bool
+	validations []hclValidation
+	value       cty.Value
+	set         bool
+	valueRange  hcl.Range
+}
+
+type hclValidation struct {
+	condition hcl.Expression
+	message   hcl.Expression
+}
+
+var variableSchema = &hcl.BodySchema{
+	Attributes: []hcl.AttributeSchema{
+		{Name: "type"}, {Name: "default"}, {Name: "description"}, {Name: "sensitive"}, {Name: "nullable"},
+	},
+	Blocks: []hcl.BlockHeaderSchema{{Type: "validation"}},
+}
+
+var validationSchema = &hcl.BodySchema{
+	Attributes: []hcl.AttributeSchema{
+		{Name: "condition", Required: true}, {Name: "error_message", Required: true},
+	},
+}
+
+// declareVariables reads variable blocks: type, default, description,
+// sensitive and validation rules.
+func (l *hclLoader) declareVariables(blocks []*hclsyntax.Block) {
+	for _, b := range blocks {
+		name := b.Labels[0]
+		if prev := l.vars[name]; prev != nil {
+			d := l.errorf(b.DefRange(), "variable %q is declared twice", name)
+			d.Related = []diag.Range{*toRange(prev.block.DefRange())}
+			continue
+		}
+		if !hclsyntax.ValidIdentifier(name) {
+			l.errorf(b.LabelRanges[0], "invalid variable name %q", name)
+			continue
+		}
+		v := &hclVariable{name: name, block: b, typ: cty.DynamicPseudoType}
+		l.vars[name] = v
+		content, hd := b.Body.Content(variableSchema)
+		l.add(hd)
+		if a := content.Attributes["type"]; a != nil {
+			ty, defs, hd := typeexpr.TypeConstraintWithDefaults(a.Expr)
+			l.add(hd)
+			if !hd.HasErrors() {
+				v.typ, v.defaults = ty, defs
+			}
+		}
+		if a := content.Attributes["description"]; a != nil {
+			dv, hd := a.Expr.Value(nil)
+			l.add(hd)
+			if !hd.HasErrors() && dv.Type() == cty.String && !dv.IsNull() {
+				v.description = dv.AsString()
+			}
+		}
+		if a := content.Attributes["sensitive"]; a != nil {
+			sv, hd := a.Expr.Value(nil)
+			l.add(hd)
+			if !hd.HasErrors() {
+				if sv.Type() != cty.Bool || sv.IsNull() {
+					l.errorf(a.Expr.Range(), "sensitive: want true or false")
+				} else {
+					v.sensitive = sv.True()
+				}
+			}
+		}
+		if a := content.Attributes["default"]; a != nil {
+			dv, hd := a.Expr.Value(&hcl.EvalContext{Functions: l.funcs})
+			l.add(hd)
+			if !hd.HasErrors() {
+				v.value, v.set, v.valueRange = dv, true, a.Expr.Range()
+			}
+		}
+		for _, vb := range content.Blocks {
+			vc, hd := vb.Body.Content(validationSchema)
+			l.add(hd)
+			if hd.HasErrors() {
+				continue
+			}
+			v.validations = append(v.validations, hclValidation{
+				condition: vc.Attributes["condition"].Expr,
+				message:   vc.Attributes["error_message"].Expr,
+			})
+		}
+	}
+}
+
+// assignVariables applies -var-file files, then -var flags, converts every
+// value to its declared type, runs the validation rules and builds var.
+func (l *hclLoader) assignVariables(flags, files []string) {
+	for _, f := range files {
+		l.readVarFile(f)
+	}
+	for _, kv := range flags {
+		name, raw, ok := strings.Cut(kv, "=")
+		if !ok {
+			l.diags = append(l.diags, diag.Errorf(nil, "-var %q: want name=value", kv))
+			continue
+		}
+		v := l.vars[name]
+		if v == nil {
+			l.undeclared(name, nil)
+			continue
+		}
+		if v.typ == cty.String || v.typ == cty.DynamicPseudoType {
+			v.value, v.set, v.valueRange = cty.StringVal(raw), true, hcl.Range{Filename: "-var " + name}
+			continue
+		}
+		expr, hd := hclsyntax.ParseExpression([]byte(raw), "-var "+name, hcl.InitialPos)
+		l.add(hd)
+		if hd.HasErrors() {
+			continue
+		}
+		val, hd := expr.Value(nil)
+		l.add(hd)
+		if !hd.HasErrors() {
+			v.value, v.set, v.valueRange = val, true, expr.Range()
+		}
+	}
+	if l.diags.HasErrors() {
+		return
+	}
+	obj := map[string]cty.Value{}
+	for _, name := range keys(l.vars) {
+		v := l.vars[name]
+		if !v.set {
+			d := l.errorf(v.block.DefRange(), "no value for required variable %q", name)
+			d.Detail = fmt.Sprintf("give it a default, or set it with -var %s=VALUE or in a -var-file", name)
+			continue
+		}
+		val := v.value
+		if v.defaults != nil {
+			val = v.defaults.Apply(val)
+		}
+		conv, err := convert.Convert(val, v.typ)
+		if err != nil {
+			d := diag.Errorf(rangeOrNil(v.valueRange), "invalid value for variable %q: %s", name, err)
+			if d.Subject == nil {
+				d.Subject = toRange(v.block.DefRange())
+			}
+			l.diags = append(l.diags, d)
+			continue
+		}
+		for _, rule := range v.validations {
+			ectx := &hcl.EvalContext{
+				Variables: map[string]cty.Value{"var": cty.ObjectVal(map[string]cty.Value{name: conv})},
+				Functions: l.funcs,
+			}
+			ok, hd := rule.condition.Value(ectx)
+			l.add(hd)
+			if hd.HasErrors() {
+				continue
+			}
+			ok, _ = ok.Unmark()
+			if ok.Type() != cty.Bool || ok.IsNull() {
+				l.errorf(rule.condition.Range(), "a validation condition must be true or false")
+				continue
+			}
+			if ok.False() {
+				msg, hd := rule.message.Value(ectx)
+				text := "the value is not valid"
+				if !hd.HasErrors() && msg.Type() == cty.String && !msg.IsNull() {
+					text = msg.AsString()
+				}
+				d := diag.Errorf(rangeOrNil(v.valueRange), "invalid value for variable %q: %s", name, text)
+				if d.Subject == nil {
+					d.Subject = toRange(rule.condition.Range())
+				}
+				d.Related = []diag.Range{*toRange(rule.condition.Range())}
+				l.diags = append(l.diags, d)
+			}
+		}
+		if v.sensitive {
+			conv = conv.Mark(sensitiveMark)
+		}
+		obj[name] = conv
+	}
+	l.varsObj = cty.ObjectVal(obj)
+}
+
+func rangeOrNil(r hcl.Range) *diag.Range {
+	if r.Start.Line == 0 {
+		return nil
+	}
+	return toRange(r)
+}
+
+func (l *hclLoader) undeclared(name string, at *hcl.Range) {
+	var rng *diag.Range
+	if at != nil {
+		rng = toRange(*at)
+	}
+	d := diag.Errorf(rng, "variable %q is not declared", name)
+	if s := diag.Suggest(name, keys(l.vars)); s != "" {
+		d.Summary += fmt.Sprintf("; did you mean %q?", s)
+	} else {
+		d.Detail = fmt.Sprintf(`declare it with variable %q { ... }`, name)
+	}
+	l.diags = append(l.diags, d)
+}
+
+// readVarFile reads a -var-file: HCL attributes (name = value), or JSON
+// for a .json file.
+func (l *hclLoader) readVarFile(path string) {
+	src, err := os.ReadFile(path)
+	if err != nil {
+		l.diags = append(l.diags, diag.Errorf(nil, "-var-file %s: %v", path, unwrapPathError(err)))
+		return
+	}
+	l.p.sources[path] = src
+	var f *hcl.File
+	var hd hcl.Diagnostics
+	if filepath.Ext(path) == ".json" {
+		f, hd = json.Parse(src, path)
+	} else {
+		f, hd = hclsyntax.ParseConfig(src, path, hcl.InitialPos)
+	}
+	l.add(hd)
+	if hd.HasErrors() {
+		return
+	}
+	attrs, hd := f.Body.JustAttributes()
+	l.add(hd)
+	for _, a := range attrs {
+		v := l.vars[a.Name]
+		if v == nil {
+			r := a.NameRange
+			l.undeclared(a.Name, &r)
+			continue
+		}
+		val, hd := a.Expr.Value(nil)
+		l.add(hd)
+		if !hd.HasErrors() {
+			v.value, v.set, v.valueRange = val, true, a.Expr.Range()
+		}
+	}
+}

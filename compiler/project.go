@@ -1,0 +1,137 @@
+package compiler
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"cc.dev/cc/schema"
+)
+
+// project is where a configuration lives.
+type project struct {
+	lang string // "cue" or "hcl"
+	// root is the absolute project root, symlinks resolved.
+	root string
+	// dir is the directory as the user named it, for display names.
+	dir string
+	// files are the configuration files to load (absolute); for CUE a
+	// directory load names none and lets cue/load find them.
+	files []string
+	// single is set when the user named one file.
+	single bool
+	// sources collects every loaded configuration file by display name.
+	sources map[string][]byte
+}
+
+// locate finds the project at path: a directory or one .cue/.hcl file.
+func locate(path string) (*project, error) {
+	if path == "" {
+		path = "."
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, fmt.Errorf("no project at %s: %w", path, unwrapPathError(err))
+	}
+	p := &project{sources: map[string][]byte{}}
+	if !fi.IsDir() {
+		switch filepath.Ext(path) {
+		case ".cue":
+			p.lang = "cue"
+		case ".hcl":
+			p.lang = "hcl"
+		default:
+			return nil, fmt.Errorf("%s: a project file ends in .cue or .hcl", path)
+		}
+		p.dir = filepath.Dir(path)
+		p.single = true
+		abs, err := filepath.Abs(path)
+		if err != nil {
+			return nil, err
+		}
+		p.files = []string{abs}
+	} else {
+		p.dir = path
+	}
+	absDir, err := filepath.Abs(p.dir)
+	if err != nil {
+		return nil, err
+	}
+	if p.root, err = filepath.EvalSymlinks(absDir); err != nil {
+		return nil, err
+	}
+	if p.single {
+		p.files[0] = filepath.Join(p.root, filepath.Base(p.files[0]))
+		return p, nil
+	}
+	entries, err := os.ReadDir(p.root)
+	if err != nil {
+		return nil, err
+	}
+	var cues, hcls []string
+	for _, e := range entries {
+		if e.IsDir() {
+			continue
+		}
+		switch filepath.Ext(e.Name()) {
+		case ".cue":
+			cues = append(cues, e.Name())
+		case ".hcl":
+			hcls = append(hcls, filepath.Join(p.root, e.Name()))
+		}
+	}
+	switch {
+	case len(cues) > 0 && len(hcls) > 0:
+		return nil, fmt.Errorf("%s holds both CUE and HCL files; name the one to use, as in %s",
+			path, filepath.Join(path, cues[0]))
+	case len(cues) > 0:
+		p.lang = "cue"
+	case len(hcls) > 0:
+		p.lang = "hcl"
+		sort.Strings(hcls)
+		p.files = hcls
+	default:
+		return nil, fmt.Errorf("no .cue or .hcl files in %s", path)
+	}
+	return p, nil
+}
+
+// display turns an absolute file name into the name to show: relative to
+// the directory the user named, joined to it as the user wrote it.
+func (p *project) display(abs string) string {
+	if !filepath.IsAbs(abs) {
+		return abs
+	}
+	rel, err := filepath.Rel(p.root, abs)
+	if err != nil {
+		return abs
+	}
+	return filepath.ToSlash(filepath.Join(p.dir, rel))
+}
+
+// readLock reads cc.lock from the project root; no file is an empty lock.
+func readLock(root string) (*schema.Lock, error) {
+	b, err := os.ReadFile(filepath.Join(root, schema.LockFile))
+	if errors.Is(err, fs.ErrNotExist) {
+		return &schema.Lock{Version: schema.LockVersion, Bases: map[string]string{}}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return schema.ParseLock(b)
+}
+
+func unwrapPathError(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// pathKey joins a config path for map keys.
+func pathKey(path []string) string { return strings.Join(path, "\x00") }

@@ -1,0 +1,230 @@
+package compiler
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+	"sync"
+
+	"cuelang.org/go/cue"
+	"cuelang.org/go/cue/ast"
+	"cuelang.org/go/cue/build"
+	"cuelang.org/go/cue/parser"
+
+	"cc.dev/cc/schema"
+)
+
+// schemaFile is the prefix of the schema's file names in CUE positions;
+// a position in such a file is never the user's.
+const schemaFile = "schema/"
+
+// buildSchema builds the embedded schema in ctx.
+func buildSchema(ctx *cue.Context) (cue.Value, error) {
+	inst := build.NewContext().NewInstance("schema", nil)
+	for _, name := range schema.FileNames {
+		b, err := schema.Files.ReadFile(name)
+		if err != nil {
+			return cue.Value{}, err
+		}
+		if err := inst.AddFile(schemaFile+name, b); err != nil {
+			return cue.Value{}, err
+		}
+	}
+	v := ctx.BuildInstance(inst)
+	if err := v.Err(); err != nil {
+		return cue.Value{}, fmt.Errorf("internal error: building the schema: %w", err)
+	}
+	return v, nil
+}
+
+// defInfo is one #Definition of the schema: where it is and what its doc
+// comment says it is.
+type defInfo struct {
+	name       string
+	file       string
+	start, end int // lines
+	what       string
+}
+
+var schemaIndex = sync.OnceValue(func() []defInfo {
+	var defs []defInfo
+	for _, name := range schema.FileNames {
+		b, _ := schema.Files.ReadFile(name)
+		f, err := parser.ParseFile(schemaFile+name, b, parser.ParseComments)
+		if err != nil {
+			panic(fmt.Sprintf("schema %s: %v", name, err)) // embedded; tested
+		}
+		for _, d := range f.Decls {
+			fd, ok := d.(*ast.Field)
+			if !ok {
+				continue
+			}
+			label, _, _ := ast.LabelName(fd.Label)
+			if !strings.HasPrefix(label, "#") {
+				continue
+			}
+			defs = append(defs, defInfo{
+				name:  label,
+				file:  schemaFile + name,
+				start: fd.Pos().Line(),
+				end:   fd.End().Line(),
+				what:  docWhat(label, ast.Comments(fd)),
+			})
+		}
+	}
+	return defs
+})
+
+var docIsRE = regexp.MustCompile(`^#\w+ (is|are|names|says) `)
+
+// docWhat turns "#CPU is a Kubernetes CPU quantity: "500m", "2"." into
+// `a Kubernetes CPU quantity: "500m", "2"`.
+func docWhat(name string, groups []*ast.CommentGroup) string {
+	for _, g := range groups {
+		text := strings.Join(strings.Fields(g.Text()), " ")
+		loc := docIsRE.FindStringIndex(text)
+		if loc == nil {
+			continue
+		}
+		verb := strings.TrimSpace(text[len(name)+1 : loc[1]])
+		rest := text[loc[1]:]
+		if i := strings.Index(rest, ". "); i >= 0 {
+			rest = rest[:i]
+		}
+		rest = strings.TrimSuffix(rest, ".")
+		if verb == "names" {
+			return "the name of " + rest
+		}
+		if verb == "says" {
+			return ""
+		}
+		return rest
+	}
+	return ""
+}
+
+// defAt returns the innermost definition containing a schema position.
+func defAt(file string, line int) *defInfo {
+	defs := schemaIndex()
+	var best *defInfo
+	for i := range defs {
+		d := &defs[i]
+		if d.file == file && d.start <= line && line <= d.end {
+			if best == nil || d.end-d.start < best.end-best.start {
+				best = d
+			}
+		}
+	}
+	return best
+}
+
+// fieldsAt lists the fields the schema allows in the struct at a config
+// path, for did-you-mean suggestions. It follows pattern constraints
+// (images.NAME), list elements and disjunctions (from: ref | image).
+func fieldsAt(root cue.Value, path []string) []string {
+	v := root.LookupPath(cue.MakePath(cue.Def("#Config")))
+	for _, elem := range path {
+		v = lookupSchema(v, elem)
+		if !v.Exists() {
+			return nil
+		}
+	}
+	return structFields(v)
+}
+
+func lookupSchema(v cue.Value, elem string) cue.Value {
+	for _, d := range disjuncts(v) {
+		if isIndex(elem) {
+			if e := d.LookupPath(cue.MakePath(cue.AnyIndex)); e.Exists() {
+				return e
+			}
+			continue
+		}
+		if e := d.LookupPath(cue.MakePath(cue.Str(elem).Optional())); e.Exists() {
+			return e
+		}
+		if e := d.LookupPath(cue.MakePath(cue.Str(elem).Required())); e.Exists() {
+			return e
+		}
+		if e := d.LookupPath(cue.MakePath(cue.Str(elem))); e.Exists() {
+			return e
+		}
+		if e := d.LookupPath(cue.MakePath(cue.AnyString)); e.Exists() {
+			return e
+		}
+	}
+	return cue.Value{}
+}
+
+func disjuncts(v cue.Value) []cue.Value {
+	if d, ok := v.Default(); ok {
+		v = d
+	}
+	op, args := v.Expr()
+	if op == cue.OrOp {
+		var out []cue.Value
+		for _, a := range args {
+			out = append(out, disjuncts(a)...)
+		}
+		return out
+	}
+	return []cue.Value{v}
+}
+
+func structFields(v cue.Value) []string {
+	seen := map[string]bool{}
+	for _, d := range disjuncts(v) {
+		if d.IncompleteKind()&cue.StructKind == 0 {
+			continue
+		}
+		it, err := d.Fields(cue.Optional(true))
+		if err != nil {
+			continue
+		}
+		for it.Next() {
+			name := it.Selector().Unquoted()
+			if !strings.HasPrefix(name, "$") {
+				seen[name] = true
+			}
+		}
+	}
+	out := make([]string, 0, len(seen))
+	for n := range seen {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func isIndex(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+func schemaFS(name string) ([]byte, error) { return schema.Files.ReadFile(name) }
+
+// kindOfCollection maps "sandboxes" to "sandbox".
+func kindOfCollection(c string) string {
+	for _, k := range schema.Kinds {
+		if k.Plural() == c {
+			return string(k)
+		}
+	}
+	return ""
+}
+
+// collectionFromKind maps "sandbox" to "sandboxes".
+func collectionFromKind(k string) string {
+	if schema.Kind(k).Valid() {
+		return schema.Kind(k).Plural()
+	}
+	return ""
+}
