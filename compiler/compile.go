@@ -89,6 +89,9 @@ func Compile(ctx context.Context, in Input) (*Result, error) {
 		// in cc, not in the user's configuration.
 		return nil, fmt.Errorf("internal error: decoding validated configuration: %w", err)
 	}
+	if p.lang == "cue" {
+		markCUERefs(&cfg, ld.user)
+	}
 	if ds := check(&cfg, ld.loc); ds.HasErrors() {
 		return fail(ds)
 	}

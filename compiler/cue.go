@@ -22,6 +22,8 @@ type loaded struct {
 	loc  locator
 	// sensitive lists config paths of values that must never be shown.
 	sensitive [][]string
+	// user is the user's CUE value (CUE only), to find references in.
+	user cue.Value
 }
 
 // locator maps a config path (["sandboxes", "dev", "image"]) to source.
@@ -72,7 +74,7 @@ func loadCUE(ctx context.Context, p *project) (*loaded, diag.Diagnostics) {
 	if err != nil {
 		return nil, tr.translate(err)
 	}
-	return &loaded{json: b, loc: tr.loc}, nil
+	return &loaded{json: b, loc: tr.loc, user: v}, nil
 }
 
 // addSource records a configuration file's text under its display name.

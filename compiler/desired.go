@@ -32,6 +32,7 @@ type builder struct {
 	functions map[string]*schema.Resource
 	out       []*schema.Resource
 	floating  map[string]bool
+	content   contentIndex
 }
 
 type imageEntry struct {
@@ -70,6 +71,7 @@ func (b *builder) build(cfg *schema.Config) (*schema.Desired, diag.Diagnostics) 
 		return nil, diag.Diagnostics{diag.Errorf(&diag.Range{File: b.p.display(filepath.Join(b.p.root, ".ccignore"))}, "%v", b.fsErr)}
 	}
 	b.cfg = cfg
+	b.content = newContentIndex(cfg)
 	for _, name := range sortedKeys(cfg.Images) {
 		b.namedImage(name)
 	}
@@ -369,16 +371,34 @@ func (b *builder) secret(name string) *schema.Resource {
 	return r
 }
 
+// resolve finds the declared resource of kind k at a reference position:
+// by the reference's ID, or failing that by equal content. It returns ""
+// (after reporting why) when there is none.
+func (b *builder) resolve(k schema.Kind, id string, v any, path []string, declared func(string) bool) string {
+	if name, ok := strings.CutPrefix(id, string(k)+"."); ok {
+		if !declared(name) {
+			b.errorf(path, "reference to undefined %s %q", k, name)
+			return ""
+		}
+		return name
+	}
+	switch names := b.content.lookup(k, v); len(names) {
+	case 1:
+		return names[0]
+	case 0:
+		plural := k.Plural()
+		d := b.errorf(path, "a %s here must be a declared %s of this project", k, k)
+		d.Detail = fmt.Sprintf("declare it and refer to it as %s.NAME (CUE) or %s.NAME (HCL)", plural, k)
+	default:
+		b.errorf(path, "this %s equals %s.%s and %s.%s; refer to one of them directly", k, k, names[0], k, names[1])
+	}
+	return ""
+}
+
 // secretRef resolves a secret at a reference position.
 func (b *builder) secretRef(s *schema.Secret, path []string) (schema.Ref, bool) {
-	name, ok := strings.CutPrefix(s.ID, "secret.")
-	if !ok {
-		d := b.errorf(path, "a secret here must be a declared secret")
-		d.Detail = "declare it (secrets: NAME: {...} in CUE, secret \"NAME\" {...} in HCL) and refer to it (secrets.NAME, secret.NAME)"
-		return schema.Ref{}, false
-	}
-	if b.cfg.Secrets[name] == nil {
-		b.errorf(path, "reference to undefined secret %q", name)
+	name := b.resolve(schema.KindSecret, s.ID, s, path, func(n string) bool { return b.cfg.Secrets[n] != nil })
+	if name == "" {
 		return schema.Ref{}, false
 	}
 	r := b.secret(name)
@@ -528,18 +548,17 @@ func (b *builder) volumeMounts(vms []schema.VolumeMount, path []string, deps *[]
 	seen := map[string]bool{}
 	for i, vm := range vms {
 		p := appendPath(path, strconv.Itoa(i))
-		name, ok := strings.CutPrefix(vm.Volume.ID, "volume.")
-		if !ok || b.cfg.Volumes[name] == nil {
-			d := b.errorf(appendPath(p, "volume"), "a volume mount needs a declared volume")
-			d.Detail = "refer to it as volumes.NAME (CUE) or volume.NAME (HCL)"
+		name := b.resolve(schema.KindVolume, vm.Volume.ID, vm.Volume, appendPath(p, "volume"), func(n string) bool { return b.cfg.Volumes[n] != nil })
+		if name == "" {
 			continue
 		}
 		if seen[vm.Path] {
 			b.errorf(appendPath(p, "path"), "two volumes are mounted at %s", vm.Path)
 		}
 		seen[vm.Path] = true
-		out = append(out, schema.VolumeMountSpec{Volume: schema.Ref{Ref: vm.Volume.ID}, Path: vm.Path, ReadOnly: vm.ReadOnly})
-		*deps = append(*deps, vm.Volume.ID)
+		addr := schema.Address(schema.KindVolume, name)
+		out = append(out, schema.VolumeMountSpec{Volume: schema.Ref{Ref: addr}, Path: vm.Path, ReadOnly: vm.ReadOnly})
+		*deps = append(*deps, addr)
 	}
 	return out
 }
@@ -621,10 +640,8 @@ func (b *builder) function(name string) *schema.Resource {
 
 // functionRef resolves a function at a reference position.
 func (b *builder) functionRef(fn *schema.Function, path []string) (schema.Ref, bool) {
-	name, ok := strings.CutPrefix(fn.ID, "function.")
-	if !ok || b.cfg.Functions[name] == nil {
-		d := b.errorf(path, "a function here must be a declared function of this project")
-		d.Detail = "refer to it as functions.NAME (CUE) or function.NAME (HCL)"
+	name := b.resolve(schema.KindFunction, fn.ID, fn, path, func(n string) bool { return b.cfg.Functions[n] != nil })
+	if name == "" {
 		return schema.Ref{}, false
 	}
 	r := b.function(name)
@@ -639,13 +656,10 @@ func (b *builder) evaluation(name string) {
 	path := []string{"evaluations", name}
 	var deps []string
 	spec := schema.EvaluationSpec{ExternalTask: e.ExternalTask, Suite: e.Suite, Metadata: e.Metadata}
-	if dname, ok := strings.CutPrefix(e.Dataset.ID, "dataset."); ok && b.cfg.Datasets[dname] != nil {
+	if dname := b.resolve(schema.KindDataset, e.Dataset.ID, e.Dataset, appendPath(path, "dataset"), func(n string) bool { return b.cfg.Datasets[n] != nil }); dname != "" {
 		r := b.dataset(dname)
 		spec.Dataset = schema.Ref{Ref: r.Address, Hash: r.Hash}
 		deps = append(deps, r.Address)
-	} else {
-		d := b.errorf(appendPath(path, "dataset"), "an evaluation's dataset must be a declared dataset")
-		d.Detail = "refer to it as datasets.NAME (CUE) or dataset.NAME (HCL)"
 	}
 	if e.Task != nil {
 		if ref, ok := b.functionRef(e.Task, appendPath(path, "task")); ok {

@@ -1,0 +1,194 @@
+package compiler
+
+import (
+	"encoding/json"
+	"strconv"
+
+	"cuelang.org/go/cue"
+
+	"cc.dev/cc/schema"
+)
+
+// refSite is a place in a configuration where a resource may be referred
+// to: its config path, the kind it takes, and the ID to stamp.
+type refSite struct {
+	path []string
+	kind schema.Kind
+	id   *string
+}
+
+// refSites lists every reference position of cfg, outside the resources
+// that are themselves copies (a reference's insides are its target's).
+func refSites(cfg *schema.Config) []refSite {
+	var out []refSite
+	var image func(img *schema.Image, path []string)
+	image = func(img *schema.Image, path []string) {
+		if img == nil {
+			return
+		}
+		out = append(out, refSite{path, schema.KindImage, &img.ID})
+		if img.From != nil && img.From.Image != nil {
+			image(img.From.Image, appendPath(path, "from"))
+		}
+	}
+	secret := func(s *schema.Secret, path []string) {
+		if s != nil {
+			out = append(out, refSite{path, schema.KindSecret, &s.ID})
+		}
+	}
+	workload := func(path []string, env map[string]schema.EnvValue, envFrom []*schema.Secret, vms []schema.VolumeMount) {
+		for _, k := range sortedKeys(env) {
+			secret(env[k].Secret, appendPath(path, "env", k))
+		}
+		for i, s := range envFrom {
+			secret(s, appendPath(path, "env_from", strconv.Itoa(i)))
+		}
+		for i := range vms {
+			if v := vms[i].Volume; v != nil {
+				out = append(out, refSite{appendPath(path, "volume_mounts", strconv.Itoa(i), "volume"), schema.KindVolume, &v.ID})
+			}
+		}
+	}
+	for _, n := range sortedKeys(cfg.Images) {
+		if f := cfg.Images[n].From; f != nil && f.Image != nil {
+			image(f.Image, []string{"images", n, "from"})
+		}
+	}
+	for _, n := range sortedKeys(cfg.Sandboxes) {
+		s, p := cfg.Sandboxes[n], []string{"sandboxes", n}
+		image(s.Image, appendPath(p, "image"))
+		workload(p, s.Env, s.EnvFrom, s.VolumeMounts)
+		for i := range s.Credentials {
+			secret(s.Credentials[i].Secret, appendPath(p, "credentials", strconv.Itoa(i), "secret"))
+		}
+	}
+	for _, n := range sortedKeys(cfg.Functions) {
+		f, p := cfg.Functions[n], []string{"functions", n}
+		image(f.Image, appendPath(p, "image"))
+		workload(p, f.Env, f.EnvFrom, f.VolumeMounts)
+	}
+	for _, n := range sortedKeys(cfg.Evaluations) {
+		e, p := cfg.Evaluations[n], []string{"evaluations", n}
+		if e.Dataset != nil {
+			out = append(out, refSite{appendPath(p, "dataset"), schema.KindDataset, &e.Dataset.ID})
+		}
+		if e.Task != nil {
+			out = append(out, refSite{appendPath(p, "task"), schema.KindFunction, &e.Task.ID})
+		}
+		for i, s := range e.Scorers {
+			sp := appendPath(p, "scorers", strconv.Itoa(i))
+			if s.Function != nil {
+				out = append(out, refSite{appendPath(sp, "function"), schema.KindFunction, &s.Function.ID})
+			}
+			if s.LLMJudge != nil {
+				secret(s.LLMJudge.APIKey, appendPath(sp, "llm_judge", "api_key"))
+			}
+		}
+	}
+	return out
+}
+
+// markCUERefs stamps the ID of every reference written as one in CUE
+// (images.base, or through hidden fields and definitions). What is not
+// recognisably a reference is left for resolveByContent.
+func markCUERefs(cfg *schema.Config, user cue.Value) {
+	for _, site := range refSites(cfg) {
+		if *site.id != "" {
+			continue
+		}
+		if addr := cueReference(user, site.path, site.kind); addr != "" {
+			*site.id = addr
+		}
+	}
+}
+
+// cueReference follows the reference at path (through up to a few hops of
+// hidden fields or lets) to a resource collection entry of kind k.
+func cueReference(user cue.Value, path []string, k schema.Kind) string {
+	sels := make([]cue.Selector, 0, len(path))
+	for _, e := range path {
+		if isIndex(e) {
+			sels = append(sels, cue.Index(atoi(e)))
+		} else {
+			sels = append(sels, cue.Str(e))
+		}
+	}
+	v := user.LookupPath(cue.MakePath(sels...))
+	for hop := 0; hop < 8 && v.Exists(); hop++ {
+		root, p := v.ReferencePath()
+		s := p.Selectors()
+		if len(s) == 0 {
+			return ""
+		}
+		if len(s) == 2 && s[0].String() == k.Plural() && s[1].IsString() {
+			return schema.Address(k, s[1].Unquoted())
+		}
+		v = root.LookupPath(p)
+	}
+	return ""
+}
+
+// contentIndex finds declared resources by content, for references CUE
+// cannot name (a value built with & or through a let): a value equal to
+// exactly one declared resource of its kind refers to it.
+type contentIndex map[string][]string // kind + canonical content → names
+
+func newContentIndex(cfg *schema.Config) contentIndex {
+	idx := contentIndex{}
+	add := func(k schema.Kind, name string, v any) {
+		if key := contentKey(k, v); key != "" {
+			idx[key] = append(idx[key], name)
+		}
+	}
+	for _, n := range sortedKeys(cfg.Secrets) {
+		add(schema.KindSecret, n, cfg.Secrets[n])
+	}
+	for _, n := range sortedKeys(cfg.Volumes) {
+		add(schema.KindVolume, n, cfg.Volumes[n])
+	}
+	for _, n := range sortedKeys(cfg.Datasets) {
+		add(schema.KindDataset, n, cfg.Datasets[n])
+	}
+	for _, n := range sortedKeys(cfg.Functions) {
+		add(schema.KindFunction, n, cfg.Functions[n])
+	}
+	return idx
+}
+
+// contentKey is the kind and JSON of v without its "$id".
+func contentKey(k schema.Kind, v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return ""
+	}
+	var m any
+	if json.Unmarshal(b, &m) != nil {
+		return ""
+	}
+	c, err := schema.Canonical(stripIDs(m))
+	if err != nil {
+		return ""
+	}
+	return string(k) + "\x00" + string(c)
+}
+
+// lookup returns the names of declared resources equal to v.
+func (idx contentIndex) lookup(k schema.Kind, v any) []string {
+	return idx[contentKey(k, v)]
+}
+
+// stripIDs removes every "$id" from a decoded JSON value.
+func stripIDs(v any) any {
+	switch v := v.(type) {
+	case map[string]any:
+		delete(v, "$id")
+		for k, e := range v {
+			v[k] = stripIDs(e)
+		}
+	case []any:
+		for i, e := range v {
+			v[i] = stripIDs(e)
+		}
+	}
+	return v
+}

@@ -1,0 +1,2 @@
+def normalize(text: str) -> str:
+    return " ".join(text.split()).lower()
