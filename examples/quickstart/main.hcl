@@ -38,9 +38,9 @@ sandbox "dev" {
 }
 
 function "support-answer" {
-  image   = image.app
+  image = image.app
   source { paths = ["src"] }
-  handler = "src.support:answer"
+  handler  = "src.support:answer"
   env_from = [secret.openai]
 }
 
