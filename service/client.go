@@ -1,0 +1,478 @@
+package service
+
+import (
+	"context"
+	"crypto/tls"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/credentials"
+	"google.golang.org/grpc/credentials/insecure"
+	healthpb "google.golang.org/grpc/health/grpc_health_v1"
+	"google.golang.org/protobuf/types/known/durationpb"
+
+	ccv1 "cc.dev/cc/service/proto/cc/v1"
+)
+
+// Client calls a cc service. Its methods return the typed errors of this
+// package (NotFoundError, StaleError, LockedError, UnauthenticatedError,
+// PermissionDeniedError, MissingBlobsError, *Error) for service failures.
+// It is safe for concurrent use.
+type Client struct {
+	conn      *grpc.ClientConn // nil when the caller owns the connection
+	projects  ccv1.ProjectServiceClient
+	blobs     ccv1.BlobServiceClient
+	resources ccv1.ResourceServiceClient
+	health    healthpb.HealthClient
+}
+
+// DialOption configures Dial.
+type DialOption func(*dialConfig) error
+
+type dialConfig struct {
+	token string
+	tls   *tls.Config
+	extra []grpc.DialOption
+}
+
+// WithToken sends token as "authorization: Bearer TOKEN" on every call.
+func WithToken(token string) DialOption {
+	return func(c *dialConfig) error {
+		if token == "" {
+			return errors.New("empty token")
+		}
+		c.token = token
+		return nil
+	}
+}
+
+// WithTLSConfig connects with TLS. Without it the connection is plain,
+// which only a local server without --tls-cert accepts.
+func WithTLSConfig(cfg *tls.Config) DialOption {
+	return func(c *dialConfig) error {
+		if cfg == nil {
+			return errors.New("nil TLS configuration")
+		}
+		c.tls = cfg
+		return nil
+	}
+}
+
+// WithGRPCOptions adds gRPC dial options (interceptors, for instance).
+func WithGRPCOptions(opts ...grpc.DialOption) DialOption {
+	return func(c *dialConfig) error {
+		c.extra = append(c.extra, opts...)
+		return nil
+	}
+}
+
+// maxStateSize bounds a state read: a project's whole state is one message.
+const maxStateSize = 1 << 30
+
+// Dial connects to the service at target: "host:port" or
+// "unix:///path/to/socket". It does not wait for the connection.
+func Dial(target string, opts ...DialOption) (*Client, error) {
+	var c dialConfig
+	for _, o := range opts {
+		if err := o(&c); err != nil {
+			return nil, err
+		}
+	}
+	gopts := []grpc.DialOption{grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(maxStateSize))}
+	if c.tls != nil {
+		gopts = append(gopts, grpc.WithTransportCredentials(credentials.NewTLS(c.tls)))
+	} else {
+		gopts = append(gopts, grpc.WithTransportCredentials(insecure.NewCredentials()))
+	}
+	if c.token != "" {
+		gopts = append(gopts, grpc.WithPerRPCCredentials(bearer(c.token)))
+	}
+	gopts = append(gopts, c.extra...)
+	conn, err := grpc.NewClient(target, gopts...)
+	if err != nil {
+		return nil, fmt.Errorf("dial %s: %w", target, err)
+	}
+	cl := NewClient(conn)
+	cl.conn = conn
+	return cl, nil
+}
+
+// NewClient uses a connection the caller owns; Close does not close it.
+func NewClient(conn grpc.ClientConnInterface) *Client {
+	return &Client{
+		projects:  ccv1.NewProjectServiceClient(conn),
+		blobs:     ccv1.NewBlobServiceClient(conn),
+		resources: ccv1.NewResourceServiceClient(conn),
+		health:    healthpb.NewHealthClient(conn),
+	}
+}
+
+// Close closes the connection Dial made.
+func (c *Client) Close() error {
+	if c.conn == nil {
+		return nil
+	}
+	return c.conn.Close()
+}
+
+type bearer string
+
+func (b bearer) GetRequestMetadata(context.Context, ...string) (map[string]string, error) {
+	return map[string]string{"authorization": "Bearer " + string(b)}, nil
+}
+
+// RequireTransportSecurity is false so that a token also works over a unix
+// socket or loopback; over the network, use TLS.
+func (bearer) RequireTransportSecurity() bool { return false }
+
+// Ping checks that the service answers and is serving.
+func (c *Client) Ping(ctx context.Context) error {
+	resp, err := c.health.Check(ctx, &healthpb.HealthCheckRequest{})
+	if err != nil {
+		return fromStatus(err)
+	}
+	if resp.GetStatus() != healthpb.HealthCheckResponse_SERVING {
+		return &Error{Code: codes.Unavailable, Msg: "service is " + resp.GetStatus().String()}
+	}
+	return nil
+}
+
+// GetState reads a project's whole state in one call. A project never
+// written has an empty state at serial 0.
+func (c *Client) GetState(ctx context.Context, project string) (*State, error) {
+	resp, err := c.projects.GetState(ctx, &ccv1.GetStateRequest{Project: project})
+	if err != nil {
+		return nil, fromStatus(err)
+	}
+	return stateFromProto(resp), nil
+}
+
+// GetStateIfChanged reads a project's state unless its serial is still
+// known; then it returns nil and changed false.
+func (c *Client) GetStateIfChanged(ctx context.Context, project string, known int64) (st *State, changed bool, err error) {
+	resp, err := c.projects.GetState(ctx, &ccv1.GetStateRequest{Project: project, KnownSerial: known})
+	if err != nil {
+		return nil, false, fromStatus(err)
+	}
+	if resp.GetUnchanged() {
+		return nil, false, nil
+	}
+	return stateFromProto(resp), true, nil
+}
+
+func stateFromProto(resp *ccv1.GetStateResponse) *State {
+	st := &State{Project: resp.GetProject(), Serial: resp.GetSerial(), FingerprintSalt: resp.GetFingerprintSalt()}
+	st.Resources = make([]Resource, 0, len(resp.GetResources()))
+	for _, r := range resp.GetResources() {
+		st.Resources = append(st.Resources, resourceFromProto(r))
+	}
+	for _, im := range resp.GetImages() {
+		st.Images = append(st.Images, imageFromProto(im))
+	}
+	for _, v := range resp.GetSecretValues() {
+		st.SecretValues = append(st.SecretValues, secretValueFromProto(v))
+	}
+	if l := resp.GetLock(); l != nil {
+		lease := leaseFromProto(l)
+		st.Lock = &lease
+	}
+	return st
+}
+
+// Lock takes the project's lease for ttl (0 means the server's default,
+// a minute) and returns it with the project's serial. A live lease of
+// another holder gives a *LockedError naming it.
+func (c *Client) Lock(ctx context.Context, project string, h Holder, ttl time.Duration) (Lease, int64, error) {
+	req := &ccv1.LockRequest{Project: project, Holder: holderToProto(h)}
+	if ttl != 0 {
+		req.Ttl = durationpb.New(ttl)
+	}
+	resp, err := c.projects.Lock(ctx, req)
+	if err != nil {
+		return Lease{}, 0, fromStatus(err)
+	}
+	return leaseFromProto(resp.GetLease()), resp.GetSerial(), nil
+}
+
+// RenewLock extends the lease to ttl from now.
+func (c *Client) RenewLock(ctx context.Context, project, leaseID string, ttl time.Duration) (Lease, error) {
+	req := &ccv1.RenewLockRequest{Project: project, LeaseId: leaseID}
+	if ttl != 0 {
+		req.Ttl = durationpb.New(ttl)
+	}
+	resp, err := c.projects.RenewLock(ctx, req)
+	if err != nil {
+		return Lease{}, fromStatus(err)
+	}
+	return leaseFromProto(resp.GetLease()), nil
+}
+
+// Unlock releases the caller's lease.
+func (c *Client) Unlock(ctx context.Context, project, leaseID string) error {
+	_, err := c.projects.Unlock(ctx, &ccv1.UnlockRequest{Project: project, LeaseId: leaseID})
+	return fromStatus(err)
+}
+
+// ForceUnlock releases whatever lease the project has, and returns it (nil
+// when there was none).
+func (c *Client) ForceUnlock(ctx context.Context, project string) (*Lease, error) {
+	resp, err := c.projects.Unlock(ctx, &ccv1.UnlockRequest{Project: project, Force: true})
+	if err != nil {
+		return nil, fromStatus(err)
+	}
+	if resp.GetReleased() == nil {
+		return nil, nil
+	}
+	l := leaseFromProto(resp.GetReleased())
+	return &l, nil
+}
+
+// MissingBlobs returns those of digests the project lacks, sorted.
+func (c *Client) MissingBlobs(ctx context.Context, project string, digests []string) ([]string, error) {
+	resp, err := c.blobs.FindMissingBlobs(ctx, &ccv1.FindMissingBlobsRequest{Project: project, Digests: digests})
+	if err != nil {
+		return nil, fromStatus(err)
+	}
+	return resp.GetMissing(), nil
+}
+
+const uploadChunk = 256 << 10
+
+// UploadBlob streams size bytes from r as the blob with digest. The
+// service verifies both; existed reports that it already had the blob.
+func (c *Client) UploadBlob(ctx context.Context, project, digest string, size int64, r io.Reader) (existed bool, err error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	stream, err := c.blobs.UploadBlob(ctx)
+	if err != nil {
+		return false, fromStatus(err)
+	}
+	header := &ccv1.UploadBlobRequest{Part: &ccv1.UploadBlobRequest_Header_{Header: &ccv1.UploadBlobRequest_Header{Project: project, Digest: digest, Size: size}}}
+	if err := stream.Send(header); err != nil && err != io.EOF {
+		return false, fromStatus(err)
+	}
+	buf := make([]byte, uploadChunk)
+	for {
+		n, rerr := r.Read(buf)
+		if n > 0 {
+			// io.EOF from Send means the server has answered already
+			// (it had the blob, or refused it): CloseAndRecv tells.
+			if err := stream.Send(&ccv1.UploadBlobRequest{Part: &ccv1.UploadBlobRequest_Data{Data: buf[:n]}}); err != nil {
+				if err == io.EOF {
+					break
+				}
+				return false, fromStatus(err)
+			}
+		}
+		if rerr == io.EOF {
+			break
+		}
+		if rerr != nil {
+			return false, fmt.Errorf("upload %s: %w", digest, rerr)
+		}
+	}
+	resp, err := stream.CloseAndRecv()
+	if err != nil {
+		return false, fromStatus(err)
+	}
+	return resp.GetExisted(), nil
+}
+
+// ImageRequest ensures an image at an address.
+type ImageRequest struct {
+	Project   string
+	Address   string // "image.name"
+	Hash      string
+	Spec      json.RawMessage // canonical JSON whose sha256 is Hash
+	DependsOn []string
+
+	ExpectedSerial int64
+	IdempotencyKey string
+	LeaseID        string
+}
+
+// ImageResult is what EnsureImage did.
+type ImageResult struct {
+	Image    Image
+	Resource Resource
+	Serial   int64
+	// Created: the image value was new to the project. Changed: the state
+	// (and its serial) changed.
+	Created, Changed bool
+}
+
+// EnsureImage records an image; the same hash again changes nothing.
+func (c *Client) EnsureImage(ctx context.Context, req ImageRequest) (*ImageResult, error) {
+	resp, err := c.resources.EnsureImage(ctx, &ccv1.EnsureImageRequest{
+		Project: req.Project, Address: req.Address, Hash: req.Hash, Spec: req.Spec, DependsOn: req.DependsOn,
+		ExpectedSerial: req.ExpectedSerial, IdempotencyKey: req.IdempotencyKey, LeaseId: req.LeaseID,
+	})
+	if err != nil {
+		return nil, fromStatus(err)
+	}
+	return &ImageResult{Image: imageFromProto(resp.GetImage()), Resource: resourceFromProto(resp.GetResource()),
+		Serial: resp.GetSerial(), Created: resp.GetCreated(), Changed: resp.GetChanged()}, nil
+}
+
+// ApplyRequest creates, updates or replaces a resource. A replace is one
+// request with ActionReplace, not a delete and a create: the second of those
+// would be stale against the plan's serial.
+type ApplyRequest struct {
+	Project   string
+	Address   string
+	Action    Action
+	Spec      json.RawMessage // canonical JSON whose sha256 is Hash
+	Hash      string
+	DependsOn []string
+	// Blobs are the digests of uploaded content the resource needs.
+	Blobs []string
+
+	// ExpectedSerial is the serial the plan was made at: the apply is
+	// refused with a *StaleError if the resource changed after it.
+	ExpectedSerial int64
+	// IdempotencyKey makes a retry return the first answer.
+	IdempotencyKey string
+	LeaseID        string
+}
+
+// ApplyResult is what an apply did.
+type ApplyResult struct {
+	Resource Resource
+	Serial   int64
+	// Version is the resource's version for versioned kinds; Reused says
+	// an existing version with the same hash was made current.
+	Version int64
+	Reused  bool
+	Changed bool
+}
+
+// Apply creates, updates or replaces a resource.
+func (c *Client) Apply(ctx context.Context, req ApplyRequest) (*ApplyResult, error) {
+	resp, err := c.resources.ApplyResource(ctx, &ccv1.ApplyResourceRequest{
+		Project: req.Project, Address: req.Address, Action: ccv1.Action(req.Action), Spec: req.Spec, Hash: req.Hash,
+		DependsOn: req.DependsOn, Blobs: req.Blobs,
+		ExpectedSerial: req.ExpectedSerial, IdempotencyKey: req.IdempotencyKey, LeaseId: req.LeaseID,
+	})
+	if err != nil {
+		return nil, fromStatus(err)
+	}
+	return &ApplyResult{Resource: resourceFromProto(resp.GetResource()), Serial: resp.GetSerial(), Version: resp.GetVersion(),
+		Reused: resp.GetReused(), Changed: resp.GetChanged()}, nil
+}
+
+// DeleteRequest deletes a resource, its versions and its secret revisions.
+type DeleteRequest struct {
+	Project string
+	Address string
+
+	ExpectedSerial int64
+	IdempotencyKey string
+	LeaseID        string
+}
+
+// DeleteResult is what a delete removed.
+type DeleteResult struct {
+	// Deleted is the resource as it was; nil when only secret revisions
+	// were stored at the address.
+	Deleted *Resource
+	Serial  int64
+}
+
+// Delete deletes a resource. One that does not exist gives a
+// *NotFoundError.
+func (c *Client) Delete(ctx context.Context, req DeleteRequest) (*DeleteResult, error) {
+	resp, err := c.resources.DeleteResource(ctx, &ccv1.DeleteResourceRequest{
+		Project: req.Project, Address: req.Address,
+		ExpectedSerial: req.ExpectedSerial, IdempotencyKey: req.IdempotencyKey, LeaseId: req.LeaseID,
+	})
+	if err != nil {
+		return nil, fromStatus(err)
+	}
+	out := &DeleteResult{Serial: resp.GetSerial()}
+	if d := resp.GetDeleted(); d != nil {
+		r := resourceFromProto(d)
+		out.Deleted = &r
+	}
+	return out, nil
+}
+
+// Versions lists a function's or dataset's versions, or a secret's
+// revisions, oldest first.
+func (c *Client) Versions(ctx context.Context, project, address string) ([]Version, error) {
+	resp, err := c.resources.ListVersions(ctx, &ccv1.ListVersionsRequest{Project: project, Address: address})
+	if err != nil {
+		return nil, fromStatus(err)
+	}
+	out := make([]Version, 0, len(resp.GetVersions()))
+	for _, v := range resp.GetVersions() {
+		out = append(out, Version{Version: v.GetVersion(), Hash: v.GetHash(), Spec: json.RawMessage(v.GetSpec()),
+			CreatedAt: ts(v.GetCreatedAt()), Current: v.GetCurrent()})
+	}
+	return out, nil
+}
+
+// RollbackRequest makes an existing version current.
+type RollbackRequest struct {
+	Project string
+	Address string
+	Version int64
+
+	ExpectedSerial int64
+	IdempotencyKey string
+	LeaseID        string
+}
+
+// RollbackResult is the resource after a rollback.
+type RollbackResult struct {
+	Resource Resource
+	Serial   int64
+	Changed  bool
+}
+
+// Rollback makes an existing version of a function or dataset current.
+func (c *Client) Rollback(ctx context.Context, req RollbackRequest) (*RollbackResult, error) {
+	resp, err := c.resources.Rollback(ctx, &ccv1.RollbackRequest{
+		Project: req.Project, Address: req.Address, Version: req.Version,
+		ExpectedSerial: req.ExpectedSerial, IdempotencyKey: req.IdempotencyKey, LeaseId: req.LeaseID,
+	})
+	if err != nil {
+		return nil, fromStatus(err)
+	}
+	return &RollbackResult{Resource: resourceFromProto(resp.GetResource()), Serial: resp.GetSerial(), Changed: resp.GetChanged()}, nil
+}
+
+// SecretRequest stores a secret's value.
+type SecretRequest struct {
+	Project string
+	Address string // "secret.name"
+	Value   []byte
+
+	ExpectedSerial int64
+	IdempotencyKey string
+	LeaseID        string
+}
+
+// SecretResult is the revision a value got: a new one only when it
+// differs from the current one.
+type SecretResult struct {
+	SecretValue SecretValue
+	Serial      int64
+	Changed     bool
+}
+
+// PutSecretValue stores a secret's value, encrypted; no call returns it.
+func (c *Client) PutSecretValue(ctx context.Context, req SecretRequest) (*SecretResult, error) {
+	resp, err := c.resources.PutSecretValue(ctx, &ccv1.PutSecretValueRequest{
+		Project: req.Project, Address: req.Address, Value: req.Value,
+		ExpectedSerial: req.ExpectedSerial, IdempotencyKey: req.IdempotencyKey, LeaseId: req.LeaseID,
+	})
+	if err != nil {
+		return nil, fromStatus(err)
+	}
+	return &SecretResult{SecretValue: secretValueFromProto(resp.GetSecretValue()), Serial: resp.GetSerial(), Changed: resp.GetChanged()}, nil
+}

@@ -1,0 +1,166 @@
+package service
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/protoadapt"
+
+	ccv1 "cc.dev/cc/service/proto/cc/v1"
+)
+
+// Sentinels for errors.Is; every typed error below matches one.
+var (
+	ErrNotFound         = errors.New("not found")
+	ErrStale            = errors.New("stale serial")
+	ErrLocked           = errors.New("locked")
+	ErrUnauthenticated  = errors.New("unauthenticated")
+	ErrPermissionDenied = errors.New("permission denied")
+	ErrAlreadyExists    = errors.New("already exists")
+	ErrMissingBlobs     = errors.New("missing blobs")
+	ErrInvalid          = errors.New("invalid argument")
+	ErrUnavailable      = errors.New("service unavailable")
+)
+
+// NotFoundError: the project has no such resource, version or lease.
+type NotFoundError struct{ Msg string }
+
+func (e *NotFoundError) Error() string        { return e.Msg }
+func (e *NotFoundError) Is(target error) bool { return target == ErrNotFound }
+
+// UnauthenticatedError: the call had no valid token, or came from another
+// machine to a server that serves only local clients.
+type UnauthenticatedError struct{ Msg string }
+
+func (e *UnauthenticatedError) Error() string        { return e.Msg }
+func (e *UnauthenticatedError) Is(target error) bool { return target == ErrUnauthenticated }
+
+// PermissionDeniedError: the token may not use the project.
+type PermissionDeniedError struct{ Msg string }
+
+func (e *PermissionDeniedError) Error() string        { return e.Msg }
+func (e *PermissionDeniedError) Is(target error) bool { return target == ErrPermissionDenied }
+
+// StaleError: the resource changed after the serial the caller planned
+// against.
+type StaleError struct {
+	Project        string
+	Address        string
+	ExpectedSerial int64
+	ResourceSerial int64
+	ProjectSerial  int64
+}
+
+func (e *StaleError) Error() string {
+	return fmt.Sprintf("%s in project %s changed at serial %d, after the expected serial %d (the project is now at %d): plan again",
+		e.Address, e.Project, e.ResourceSerial, e.ExpectedSerial, e.ProjectSerial)
+}
+func (e *StaleError) Is(target error) bool { return target == ErrStale }
+
+// LockedError: another holder's lease on the project is live.
+type LockedError struct {
+	Project string
+	Lease   Lease
+}
+
+func (e *LockedError) Error() string {
+	return fmt.Sprintf("project %s is locked by %s since %s, until %s",
+		e.Project, e.Lease.Holder, e.Lease.AcquiredAt.UTC().Format(time.RFC3339), e.Lease.ExpiresAt.UTC().Format(time.RFC3339))
+}
+func (e *LockedError) Is(target error) bool { return target == ErrLocked }
+
+// MissingBlobsError: an apply named blobs that were never uploaded.
+type MissingBlobsError struct{ Digests []string }
+
+func (e *MissingBlobsError) Error() string {
+	return fmt.Sprintf("%d blob(s) not uploaded: %s", len(e.Digests), strings.Join(e.Digests, ", "))
+}
+func (e *MissingBlobsError) Is(target error) bool { return target == ErrMissingBlobs }
+
+// Error is any other failure the service reported, with its gRPC code.
+type Error struct {
+	Code codes.Code
+	Msg  string
+}
+
+func (e *Error) Error() string { return e.Msg }
+
+func (e *Error) Is(target error) bool {
+	switch e.Code {
+	case codes.AlreadyExists:
+		return target == ErrAlreadyExists
+	case codes.InvalidArgument, codes.OutOfRange:
+		return target == ErrInvalid
+	case codes.Unavailable:
+		return target == ErrUnavailable
+	}
+	return false
+}
+
+// fromStatus turns an error from a gRPC call into one of the typed errors.
+// Context cancellation stays itself.
+func fromStatus(err error) error {
+	if err == nil {
+		return nil
+	}
+	st, ok := status.FromError(err)
+	if !ok {
+		return err
+	}
+	msg := st.Message()
+	for _, d := range st.Details() {
+		switch d := d.(type) {
+		case *ccv1.Stale:
+			return &StaleError{Project: d.GetProject(), Address: d.GetAddress(), ExpectedSerial: d.GetExpectedSerial(),
+				ResourceSerial: d.GetResourceSerial(), ProjectSerial: d.GetProjectSerial()}
+		case *ccv1.LockHeld:
+			return &LockedError{Project: d.GetProject(), Lease: leaseFromProto(d.GetLease())}
+		case *ccv1.MissingBlobs:
+			return &MissingBlobsError{Digests: d.GetDigests()}
+		}
+	}
+	switch st.Code() {
+	case codes.NotFound:
+		return &NotFoundError{Msg: msg}
+	case codes.Unauthenticated:
+		return &UnauthenticatedError{Msg: msg}
+	case codes.PermissionDenied:
+		return &PermissionDeniedError{Msg: msg}
+	case codes.Canceled:
+		return fmt.Errorf("%s: %w", msg, context.Canceled)
+	case codes.DeadlineExceeded:
+		return fmt.Errorf("%s: %w", msg, context.DeadlineExceeded)
+	}
+	return &Error{Code: st.Code(), Msg: msg}
+}
+
+// Server side: statuses with details.
+
+func staleStatus(d *ccv1.Stale) error {
+	e := &StaleError{Project: d.GetProject(), Address: d.GetAddress(), ExpectedSerial: d.GetExpectedSerial(),
+		ResourceSerial: d.GetResourceSerial(), ProjectSerial: d.GetProjectSerial()}
+	return withDetail(codes.Aborted, e.Error(), d)
+}
+
+func lockedStatus(project string, l *ccv1.Lease) error {
+	e := &LockedError{Project: project, Lease: leaseFromProto(l)}
+	return withDetail(codes.FailedPrecondition, e.Error(), &ccv1.LockHeld{Project: project, Lease: l})
+}
+
+func missingBlobsStatus(digests []string) error {
+	e := &MissingBlobsError{Digests: digests}
+	return withDetail(codes.FailedPrecondition, e.Error(), &ccv1.MissingBlobs{Digests: digests})
+}
+
+func withDetail(c codes.Code, msg string, d protoadapt.MessageV1) error {
+	st, err := status.New(c, msg).WithDetails(d)
+	if err != nil {
+		return status.Error(c, msg)
+	}
+	return st.Err()
+}

@@ -1,0 +1,296 @@
+package service
+
+import (
+	"context"
+	"crypto/hmac"
+	"crypto/rand"
+	"database/sql"
+	"errors"
+	"regexp"
+	"strings"
+
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/types/known/timestamppb"
+
+	"cc.dev/cc/schema"
+	ccv1 "cc.dev/cc/service/proto/cc/v1"
+)
+
+// writeRequest is what every mutation request carries.
+type writeRequest interface {
+	proto.Message
+	GetProject() string
+	GetExpectedSerial() int64
+	GetIdempotencyKey() string
+	GetLeaseId() string
+}
+
+// mtx is one mutation's transaction.
+type mtx struct {
+	tx      *sql.Tx
+	ctx     context.Context
+	s       *Server
+	project string
+	serial  int64 // the project's serial, bumped at most once
+	salt    []byte
+	now     int64 // unix nanoseconds
+	bumped  bool
+}
+
+// bump marks the state changed and returns the mutation's serial: the
+// project's serial plus one, however many rows the mutation writes.
+func (t *mtx) bump() int64 {
+	if !t.bumped {
+		t.serial++
+		t.bumped = true
+	}
+	return t.serial
+}
+
+func (t *mtx) exec(q string, args ...any) error {
+	_, err := t.tx.ExecContext(t.ctx, q, args...)
+	return err
+}
+
+// mutate runs do in one write transaction, after replaying a known
+// idempotency key, making sure the project exists, and refusing a caller
+// that does not hold a live lease on it. The idempotency record, the serial
+// and do's writes commit together or not at all.
+func (s *Server) mutate(ctx context.Context, method string, req writeRequest, resp proto.Message, do func(t *mtx) error) error {
+	project := req.GetProject()
+	if !validName(project) {
+		return status.Errorf(codes.InvalidArgument, "project %q is not a lowercase DNS label", project)
+	}
+	if req.GetExpectedSerial() < 0 {
+		return status.Errorf(codes.InvalidArgument, "expected serial %d is negative", req.GetExpectedSerial())
+	}
+	key := req.GetIdempotencyKey()
+	if len(key) > 256 {
+		return status.Error(codes.InvalidArgument, "idempotency key longer than 256 bytes")
+	}
+	var mac []byte
+	if key != "" {
+		c := proto.Clone(req)
+		m := c.ProtoReflect()
+		fields := m.Descriptor().Fields()
+		m.Clear(fields.ByName("idempotency_key"))
+		m.Clear(fields.ByName("lease_id"))
+		b, err := proto.MarshalOptions{Deterministic: true}.Marshal(c)
+		if err != nil {
+			return status.Errorf(codes.Internal, "marshal request: %v", err)
+		}
+		mac = s.keys.mac(append([]byte(method+"\x00"), b...))
+	}
+
+	tx, err := s.st.w.BeginTx(ctx, nil)
+	if err != nil {
+		return dbError(err)
+	}
+	defer tx.Rollback()
+	t := &mtx{tx: tx, ctx: ctx, s: s, project: project, now: s.now().UnixNano()}
+
+	if key != "" {
+		var gotMethod string
+		var gotMAC, gotResp []byte
+		err := tx.QueryRowContext(ctx, "SELECT method, request_mac, response FROM idempotency WHERE project = ? AND key = ?", project, key).
+			Scan(&gotMethod, &gotMAC, &gotResp)
+		switch {
+		case err == nil:
+			if gotMethod != method || !hmac.Equal(gotMAC, mac) {
+				return status.Errorf(codes.InvalidArgument, "idempotency key %q was used for a different request", key)
+			}
+			if err := proto.Unmarshal(gotResp, resp); err != nil {
+				return status.Errorf(codes.Internal, "stored response for idempotency key %q: %v", key, err)
+			}
+			return nil
+		case !errors.Is(err, sql.ErrNoRows):
+			return dbError(err)
+		}
+	}
+
+	err = tx.QueryRowContext(ctx, "SELECT serial, salt FROM projects WHERE name = ?", project).Scan(&t.serial, &t.salt)
+	if errors.Is(err, sql.ErrNoRows) {
+		t.salt = make([]byte, 32)
+		rand.Read(t.salt)
+		err = t.exec("INSERT INTO projects (name, serial, salt, created_at) VALUES (?, 0, ?, ?)", project, t.salt, t.now)
+	}
+	if err != nil {
+		return dbError(err)
+	}
+	lease, err := liveLease(ctx, tx, project, t.now)
+	if err != nil {
+		return dbError(err)
+	}
+	if lease != nil && lease.GetId() != req.GetLeaseId() {
+		return lockedStatus(project, lease)
+	}
+	if req.GetExpectedSerial() > t.serial {
+		return status.Errorf(codes.InvalidArgument, "expected serial %d is beyond project %s's serial %d: was the plan made against another server?",
+			req.GetExpectedSerial(), project, t.serial)
+	}
+
+	if err := do(t); err != nil {
+		return err
+	}
+	if t.bumped {
+		if err := t.exec("UPDATE projects SET serial = ? WHERE name = ?", t.serial, project); err != nil {
+			return dbError(err)
+		}
+	}
+	if key != "" {
+		b, err := proto.MarshalOptions{Deterministic: true}.Marshal(resp)
+		if err != nil {
+			return status.Errorf(codes.Internal, "marshal response: %v", err)
+		}
+		if err := t.exec("INSERT INTO idempotency (project, key, method, request_mac, response, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+			project, key, method, mac, b, t.now); err != nil {
+			return dbError(err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return dbError(err)
+	}
+	return nil
+}
+
+// dbError reports a database failure without its details to the client;
+// they go to the log through the status message only when harmless.
+func dbError(err error) error {
+	if errors.Is(err, context.Canceled) {
+		return status.Error(codes.Canceled, "canceled")
+	}
+	if errors.Is(err, context.DeadlineExceeded) {
+		return status.Error(codes.DeadlineExceeded, "deadline exceeded")
+	}
+	return status.Errorf(codes.Internal, "database: %v", err)
+}
+
+// stale refuses a change to address when it changed after the caller's
+// expected serial.
+func (t *mtx) stale(address string, expected, last int64) error {
+	if last > expected {
+		return staleStatus(&ccv1.Stale{Project: t.project, Address: address, ExpectedSerial: expected, ResourceSerial: last, ProjectSerial: t.serial})
+	}
+	return nil
+}
+
+// tombstone is the serial at which address was last deleted, or 0.
+func (t *mtx) tombstone(address string) (int64, error) {
+	var serial int64
+	err := t.tx.QueryRowContext(t.ctx, "SELECT serial FROM tombstones WHERE project = ? AND address = ?", t.project, address).Scan(&serial)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, nil
+	}
+	return serial, err
+}
+
+// row is a resource as stored.
+type row struct {
+	address, kind, name, hash string
+	spec                      []byte
+	version                   int64
+	status                    int64
+	created, updated, serial  int64
+	deps, pins                string
+}
+
+const rowColumns = "address, kind, name, hash, spec, version, status, created_at, updated_at, serial, depends_on, pins"
+
+func (r *row) scan(sc interface{ Scan(...any) error }) error {
+	return sc.Scan(&r.address, &r.kind, &r.name, &r.hash, &r.spec, &r.version, &r.status, &r.created, &r.updated, &r.serial, &r.deps, &r.pins)
+}
+
+func (t *mtx) resource(address string) (*row, error) {
+	r := &row{}
+	err := r.scan(t.tx.QueryRowContext(t.ctx, "SELECT "+rowColumns+" FROM resources WHERE project = ? AND address = ?", t.project, address))
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+func (t *mtx) put(r *row) error {
+	if err := t.exec("INSERT OR REPLACE INTO resources (project, "+rowColumns+") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+		t.project, r.address, r.kind, r.name, r.hash, r.spec, r.version, r.status, r.created, r.updated, r.serial, r.deps, r.pins); err != nil {
+		return err
+	}
+	return t.exec("DELETE FROM tombstones WHERE project = ? AND address = ?", t.project, r.address)
+}
+
+func (r *row) proto() *ccv1.Resource {
+	out := &ccv1.Resource{
+		Address:   r.address,
+		Kind:      r.kind,
+		Name:      r.name,
+		Spec:      r.spec,
+		Hash:      r.hash,
+		Version:   r.version,
+		Status:    ccv1.Status(r.status),
+		CreatedAt: timestamppb.New(unixTime(r.created)),
+		UpdatedAt: timestamppb.New(unixTime(r.updated)),
+		Serial:    r.serial,
+		DependsOn: splitLines(r.deps),
+	}
+	for _, p := range splitLines(r.pins) {
+		addr, v, _ := strings.Cut(p, "@")
+		out.Pins = append(out.Pins, &ccv1.Pin{Address: addr, Version: atoi(v)})
+	}
+	return out
+}
+
+var (
+	digestRE  = regexp.MustCompile(`^sha256:[0-9a-f]{64}$`)
+	resNameRE = regexp.MustCompile(`^[a-z0-9]([-a-z0-9_.]{0,126}[a-z0-9])?$`)
+)
+
+// parseAddress checks "kind.name".
+func parseAddress(addr string) (schema.Kind, string, error) {
+	k, name, ok := strings.Cut(addr, ".")
+	if !ok || !schema.Kind(k).Valid() || !resNameRE.MatchString(name) {
+		return "", "", status.Errorf(codes.InvalidArgument, "address %q is not KIND.NAME with a known kind and a lowercase name", addr)
+	}
+	return schema.Kind(k), name, nil
+}
+
+// checkSpec makes sure spec is canonical JSON whose hash is hash.
+func checkSpec(spec []byte, hash string) error {
+	if len(spec) > 16<<20 {
+		return status.Error(codes.InvalidArgument, "spec larger than 16 MiB")
+	}
+	c, err := schema.Canonical(json_(spec))
+	if err != nil {
+		return status.Errorf(codes.InvalidArgument, "spec is not JSON: %v", err)
+	}
+	if string(c) != string(spec) {
+		return status.Error(codes.InvalidArgument, "spec is not canonical JSON (sorted keys, no insignificant whitespace)")
+	}
+	if got := schema.Hash(spec); got != hash {
+		return status.Errorf(codes.InvalidArgument, "hash %s does not match the spec's %s", hash, got)
+	}
+	return nil
+}
+
+// checkDeps checks and sorts dependency addresses.
+func checkDeps(self string, deps []string) ([]string, error) {
+	out := make([]string, 0, len(deps))
+	seen := map[string]bool{}
+	for _, d := range deps {
+		if _, _, err := parseAddress(d); err != nil {
+			return nil, err
+		}
+		if d == self {
+			return nil, status.Errorf(codes.InvalidArgument, "%s depends on itself", self)
+		}
+		if !seen[d] {
+			seen[d] = true
+			out = append(out, d)
+		}
+	}
+	sortStrings(out)
+	return out, nil
+}

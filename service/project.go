@@ -1,0 +1,317 @@
+package service
+
+import (
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"encoding/hex"
+	"errors"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/types/known/timestamppb"
+
+	ccv1 "cc.dev/cc/service/proto/cc/v1"
+)
+
+type projectAPI struct {
+	ccv1.UnimplementedProjectServiceServer
+	s *Server
+}
+
+var _ ccv1.ProjectServiceServer = (*projectAPI)(nil)
+
+// GetState reads everything in one read transaction, so the serial and the
+// resources are one consistent snapshot.
+func (a *projectAPI) GetState(ctx context.Context, req *ccv1.GetStateRequest) (*ccv1.GetStateResponse, error) {
+	project := req.GetProject()
+	if !validName(project) {
+		return nil, status.Errorf(codes.InvalidArgument, "project %q is not a lowercase DNS label", project)
+	}
+	tx, err := a.s.st.r.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return nil, dbError(err)
+	}
+	defer tx.Rollback()
+	resp := &ccv1.GetStateResponse{Project: project}
+	err = tx.QueryRowContext(ctx, "SELECT serial, salt FROM projects WHERE name = ?", project).Scan(&resp.Serial, &resp.FingerprintSalt)
+	if errors.Is(err, sql.ErrNoRows) {
+		return resp, nil
+	}
+	if err != nil {
+		return nil, dbError(err)
+	}
+	if req.GetKnownSerial() != 0 && req.GetKnownSerial() == resp.Serial {
+		resp.Unchanged = true
+		resp.FingerprintSalt = nil
+		return resp, nil
+	}
+	rows, err := tx.QueryContext(ctx, "SELECT "+rowColumns+" FROM resources WHERE project = ? ORDER BY address", project)
+	if err != nil {
+		return nil, dbError(err)
+	}
+	for rows.Next() {
+		var r row
+		if err := r.scan(rows); err != nil {
+			rows.Close()
+			return nil, dbError(err)
+		}
+		resp.Resources = append(resp.Resources, r.proto())
+	}
+	if err := closeRows(rows); err != nil {
+		return nil, err
+	}
+	rows, err = tx.QueryContext(ctx, "SELECT hash, spec, created_at FROM images WHERE project = ? ORDER BY hash", project)
+	if err != nil {
+		return nil, dbError(err)
+	}
+	for rows.Next() {
+		var im ccv1.Image
+		var created int64
+		if err := rows.Scan(&im.Hash, &im.Spec, &created); err != nil {
+			rows.Close()
+			return nil, dbError(err)
+		}
+		im.CreatedAt = timestamppb.New(unixTime(created))
+		resp.Images = append(resp.Images, &im)
+	}
+	if err := closeRows(rows); err != nil {
+		return nil, err
+	}
+	rows, err = tx.QueryContext(ctx, `SELECT address, revision, fingerprint, created_at FROM secret_revisions AS s
+		WHERE project = ? AND revision = (SELECT MAX(revision) FROM secret_revisions WHERE project = s.project AND address = s.address)
+		ORDER BY address`, project)
+	if err != nil {
+		return nil, dbError(err)
+	}
+	for rows.Next() {
+		var v ccv1.SecretValue
+		var created int64
+		if err := rows.Scan(&v.Address, &v.Revision, &v.Fingerprint, &created); err != nil {
+			rows.Close()
+			return nil, dbError(err)
+		}
+		v.UpdatedAt = timestamppb.New(unixTime(created))
+		resp.SecretValues = append(resp.SecretValues, &v)
+	}
+	if err := closeRows(rows); err != nil {
+		return nil, err
+	}
+	if resp.Lock, err = liveLease(ctx, tx, project, a.s.now().UnixNano()); err != nil {
+		return nil, dbError(err)
+	}
+	return resp, nil
+}
+
+func closeRows(rows *sql.Rows) error {
+	err := rows.Err()
+	if cerr := rows.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return dbError(err)
+	}
+	return nil
+}
+
+const (
+	defaultTTL = time.Minute
+	maxTTL     = time.Hour
+)
+
+func leaseTTL(d interface {
+	AsDuration() time.Duration
+	IsValid() bool
+}, set bool) (time.Duration, error) {
+	if !set {
+		return defaultTTL, nil
+	}
+	if !d.IsValid() {
+		return 0, status.Error(codes.InvalidArgument, "invalid ttl")
+	}
+	ttl := d.AsDuration()
+	if ttl < time.Second || ttl > maxTTL {
+		return 0, status.Errorf(codes.InvalidArgument, "ttl %s: want between 1s and %s", ttl, maxTTL)
+	}
+	return ttl, nil
+}
+
+func (a *projectAPI) Lock(ctx context.Context, req *ccv1.LockRequest) (*ccv1.LockResponse, error) {
+	project := req.GetProject()
+	if !validName(project) {
+		return nil, status.Errorf(codes.InvalidArgument, "project %q is not a lowercase DNS label", project)
+	}
+	ttl, err := leaseTTL(req.GetTtl(), req.Ttl != nil)
+	if err != nil {
+		return nil, err
+	}
+	h := req.GetHolder()
+	if h == nil || h.GetUser() == "" {
+		return nil, status.Error(codes.InvalidArgument, "a lock needs a holder with a user")
+	}
+	if len(h.GetUser()) > 256 || len(h.GetHost()) > 256 || len(h.GetCommand()) > 1024 {
+		return nil, status.Error(codes.InvalidArgument, "holder description too long")
+	}
+	tx, err := a.s.st.w.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, dbError(err)
+	}
+	defer tx.Rollback()
+	now := a.s.now()
+	held, err := liveLease(ctx, tx, project, now.UnixNano())
+	if err != nil {
+		return nil, dbError(err)
+	}
+	if held != nil {
+		return nil, lockedStatus(project, held)
+	}
+	id := make([]byte, 16)
+	rand.Read(id)
+	l := &ccv1.Lease{
+		Id:         hex.EncodeToString(id),
+		Holder:     &ccv1.Holder{User: h.GetUser(), Host: h.GetHost(), Command: h.GetCommand(), Pid: h.GetPid()},
+		AcquiredAt: timestamppb.New(now),
+		ExpiresAt:  timestamppb.New(now.Add(ttl)),
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO locks (project, lease_id, user, host, command, pid, acquired_at, expires_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, project, l.Id, h.GetUser(), h.GetHost(), h.GetCommand(), h.GetPid(), now.UnixNano(), now.Add(ttl).UnixNano()); err != nil {
+		return nil, dbError(err)
+	}
+	var serial int64
+	if err := tx.QueryRowContext(ctx, "SELECT serial FROM projects WHERE name = ?", project).Scan(&serial); err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return nil, dbError(err)
+	}
+	if err := tx.Commit(); err != nil {
+		return nil, dbError(err)
+	}
+	return &ccv1.LockResponse{Lease: l, Serial: serial}, nil
+}
+
+func (a *projectAPI) RenewLock(ctx context.Context, req *ccv1.RenewLockRequest) (*ccv1.RenewLockResponse, error) {
+	project := req.GetProject()
+	if !validName(project) {
+		return nil, status.Errorf(codes.InvalidArgument, "project %q is not a lowercase DNS label", project)
+	}
+	ttl, err := leaseTTL(req.GetTtl(), req.Ttl != nil)
+	if err != nil {
+		return nil, err
+	}
+	tx, err := a.s.st.w.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, dbError(err)
+	}
+	defer tx.Rollback()
+	now := a.s.now()
+	l, err := lease(ctx, tx, project)
+	if err != nil {
+		return nil, dbError(err)
+	}
+	if l == nil {
+		return nil, status.Errorf(codes.NotFound, "project %s is not locked: lease %s was released", project, req.GetLeaseId())
+	}
+	if l.GetId() != req.GetLeaseId() {
+		if l.GetExpiresAt().AsTime().After(now) {
+			return nil, lockedStatus(project, l)
+		}
+		return nil, status.Errorf(codes.NotFound, "lease %s on project %s was taken over and has expired since", req.GetLeaseId(), project)
+	}
+	// A lease that expired but that nobody took over is still the
+	// holder's to renew.
+	l.ExpiresAt = timestamppb.New(now.Add(ttl))
+	if _, err := tx.ExecContext(ctx, "UPDATE locks SET expires_at = ? WHERE project = ?", now.Add(ttl).UnixNano(), project); err != nil {
+		return nil, dbError(err)
+	}
+	if err := tx.Commit(); err != nil {
+		return nil, dbError(err)
+	}
+	return &ccv1.RenewLockResponse{Lease: l}, nil
+}
+
+func (a *projectAPI) Unlock(ctx context.Context, req *ccv1.UnlockRequest) (*ccv1.UnlockResponse, error) {
+	project := req.GetProject()
+	if !validName(project) {
+		return nil, status.Errorf(codes.InvalidArgument, "project %q is not a lowercase DNS label", project)
+	}
+	if !req.GetForce() && req.GetLeaseId() == "" {
+		return nil, status.Error(codes.InvalidArgument, "unlock needs the lease id, or force")
+	}
+	tx, err := a.s.st.w.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, dbError(err)
+	}
+	defer tx.Rollback()
+	l, err := lease(ctx, tx, project)
+	if err != nil {
+		return nil, dbError(err)
+	}
+	resp := &ccv1.UnlockResponse{}
+	switch {
+	case l == nil:
+		return resp, nil
+	case req.GetForce() || l.GetId() == req.GetLeaseId():
+		resp.Released = l
+	case l.GetExpiresAt().AsTime().After(a.s.now()):
+		return nil, lockedStatus(project, l)
+	default:
+		// Another holder's lease, expired: not ours to release, and it
+		// holds nothing any more.
+		return resp, nil
+	}
+	if _, err := tx.ExecContext(ctx, "DELETE FROM locks WHERE project = ?", project); err != nil {
+		return nil, dbError(err)
+	}
+	if err := tx.Commit(); err != nil {
+		return nil, dbError(err)
+	}
+	return resp, nil
+}
+
+type querier interface {
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+// lease returns the project's lease, live or expired, or nil.
+func lease(ctx context.Context, q querier, project string) (*ccv1.Lease, error) {
+	var l ccv1.Lease
+	var h ccv1.Holder
+	var acquired, expires int64
+	err := q.QueryRowContext(ctx, "SELECT lease_id, user, host, command, pid, acquired_at, expires_at FROM locks WHERE project = ?", project).
+		Scan(&l.Id, &h.User, &h.Host, &h.Command, &h.Pid, &acquired, &expires)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	l.Holder = &h
+	l.AcquiredAt = timestamppb.New(unixTime(acquired))
+	l.ExpiresAt = timestamppb.New(unixTime(expires))
+	return &l, nil
+}
+
+// liveLease returns the project's lease if it has not expired at now.
+func liveLease(ctx context.Context, q querier, project string, now int64) (*ccv1.Lease, error) {
+	l, err := lease(ctx, q, project)
+	if err != nil || l == nil {
+		return nil, err
+	}
+	if l.GetExpiresAt().AsTime().UnixNano() <= now {
+		return nil, nil
+	}
+	return l, nil
+}
+
+func unixTime(ns int64) time.Time { return time.Unix(0, ns).UTC() }
+
+func atoi(s string) int64 {
+	n, _ := strconv.ParseInt(s, 10, 64)
+	return n
+}
+
+func sortStrings(s []string) { sort.Strings(s) }
+
+func joinLines(s []string) string { return strings.Join(s, "\n") }

@@ -1,0 +1,466 @@
+package service
+
+import (
+	"context"
+	"crypto/hmac"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/types/known/timestamppb"
+
+	"cc.dev/cc/schema"
+	ccv1 "cc.dev/cc/service/proto/cc/v1"
+)
+
+type resourceAPI struct {
+	ccv1.UnimplementedResourceServiceServer
+	s *Server
+}
+
+var _ ccv1.ResourceServiceServer = (*resourceAPI)(nil)
+
+// maxSecretValue bounds a secret value's size.
+const maxSecretValue = 1 << 20
+
+func json_(b []byte) json.RawMessage { return json.RawMessage(b) }
+
+func (a *resourceAPI) EnsureImage(ctx context.Context, req *ccv1.EnsureImageRequest) (*ccv1.EnsureImageResponse, error) {
+	kind, name, err := parseAddress(req.GetAddress())
+	if err != nil {
+		return nil, err
+	}
+	if kind != schema.KindImage {
+		return nil, status.Errorf(codes.InvalidArgument, "EnsureImage takes an image address, not %s", req.GetAddress())
+	}
+	if err := checkSpec(req.GetSpec(), req.GetHash()); err != nil {
+		return nil, err
+	}
+	deps, err := checkDeps(req.GetAddress(), req.GetDependsOn())
+	if err != nil {
+		return nil, err
+	}
+	resp := &ccv1.EnsureImageResponse{}
+	err = a.s.mutate(ctx, ccv1.ResourceService_EnsureImage_FullMethodName, req, resp, func(t *mtx) error {
+		cur, err := t.resource(req.GetAddress())
+		if err != nil {
+			return dbError(err)
+		}
+		if err := t.staleRow(req.GetAddress(), req.GetExpectedSerial(), cur); err != nil {
+			return err
+		}
+		var created int64
+		err = t.tx.QueryRowContext(ctx, "SELECT created_at FROM images WHERE project = ? AND hash = ?", t.project, req.GetHash()).Scan(&created)
+		switch {
+		case errors.Is(err, sql.ErrNoRows):
+			created = t.now
+			resp.Created = true
+			t.bump()
+			if err := t.exec("INSERT INTO images (project, hash, spec, created_at) VALUES (?, ?, ?, ?)", t.project, req.GetHash(), req.GetSpec(), t.now); err != nil {
+				return dbError(err)
+			}
+		case err != nil:
+			return dbError(err)
+		}
+		resp.Image = &ccv1.Image{Hash: req.GetHash(), Spec: req.GetSpec(), CreatedAt: timestamppb.New(unixTime(created))}
+		if cur != nil && cur.hash == req.GetHash() && cur.deps == joinLines(deps) && !resp.Created {
+			resp.Resource, resp.Serial = cur.proto(), t.serial
+			return nil
+		}
+		r := &row{address: req.GetAddress(), kind: string(kind), name: name, hash: req.GetHash(), spec: req.GetSpec(),
+			status: int64(ccv1.Status_STATUS_READY), created: t.now, updated: t.now, serial: t.bump(), deps: joinLines(deps)}
+		if cur != nil {
+			r.created = cur.created
+		}
+		if err := t.put(r); err != nil {
+			return dbError(err)
+		}
+		resp.Resource, resp.Serial, resp.Changed = r.proto(), t.serial, true
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return resp, nil
+}
+
+// staleRow refuses a change to a resource that was changed or deleted after
+// the expected serial.
+func (t *mtx) staleRow(address string, expected int64, cur *row) error {
+	last, err := t.tombstone(address)
+	if err != nil {
+		return dbError(err)
+	}
+	if cur != nil {
+		last = max(last, cur.serial)
+	}
+	return t.stale(address, expected, last)
+}
+
+func (a *resourceAPI) ApplyResource(ctx context.Context, req *ccv1.ApplyResourceRequest) (*ccv1.ApplyResourceResponse, error) {
+	kind, name, err := parseAddress(req.GetAddress())
+	if err != nil {
+		return nil, err
+	}
+	if kind == schema.KindImage {
+		return nil, status.Errorf(codes.InvalidArgument, "%s: images are ensured with EnsureImage, not applied", req.GetAddress())
+	}
+	action := req.GetAction()
+	if action != ccv1.Action_ACTION_CREATE && action != ccv1.Action_ACTION_UPDATE && action != ccv1.Action_ACTION_REPLACE {
+		return nil, status.Errorf(codes.InvalidArgument, "%s: unknown action %v", req.GetAddress(), action)
+	}
+	if err := checkSpec(req.GetSpec(), req.GetHash()); err != nil {
+		return nil, err
+	}
+	deps, err := checkDeps(req.GetAddress(), req.GetDependsOn())
+	if err != nil {
+		return nil, err
+	}
+	for _, d := range req.GetBlobs() {
+		if !digestRE.MatchString(d) {
+			return nil, status.Errorf(codes.InvalidArgument, "blob digest %q is not sha256:HEX", d)
+		}
+	}
+	resp := &ccv1.ApplyResourceResponse{}
+	err = a.s.mutate(ctx, ccv1.ResourceService_ApplyResource_FullMethodName, req, resp, func(t *mtx) error {
+		addr := req.GetAddress()
+		cur, err := t.resource(addr)
+		if err != nil {
+			return dbError(err)
+		}
+		if err := t.staleRow(addr, req.GetExpectedSerial(), cur); err != nil {
+			return err
+		}
+		switch {
+		case action == ccv1.Action_ACTION_CREATE && cur != nil:
+			return status.Errorf(codes.AlreadyExists, "project %s already has %s", t.project, addr)
+		case action != ccv1.Action_ACTION_CREATE && cur == nil:
+			return status.Errorf(codes.NotFound, "project %s has no %s to %s", t.project, addr, actionVerb(action))
+		}
+		if missing, err := t.missingBlobs(req.GetBlobs()); err != nil {
+			return err
+		} else if len(missing) > 0 {
+			return missingBlobsStatus(missing)
+		}
+		var pins []string
+		for _, d := range deps {
+			if !schema.KindOf(d).Versioned() {
+				continue
+			}
+			dep, err := t.resource(d)
+			if err != nil {
+				return dbError(err)
+			}
+			if dep == nil {
+				return status.Errorf(codes.FailedPrecondition, "%s depends on %s, which project %s does not have: apply it first", addr, d, t.project)
+			}
+			pins = append(pins, fmt.Sprintf("%s@%d", d, dep.version))
+		}
+		var version int64
+		if kind.Versioned() {
+			if version, resp.Reused, err = t.version(addr, req.GetHash(), req.GetSpec()); err != nil {
+				return err
+			}
+		}
+		if cur != nil && action == ccv1.Action_ACTION_UPDATE && cur.hash == req.GetHash() && cur.version == version &&
+			cur.deps == joinLines(deps) && cur.pins == joinLines(pins) {
+			resp.Resource, resp.Serial, resp.Version = cur.proto(), t.serial, version
+			return nil
+		}
+		r := &row{address: addr, kind: string(kind), name: name, hash: req.GetHash(), spec: req.GetSpec(), version: version,
+			status: int64(ccv1.Status_STATUS_READY), created: t.now, updated: t.now, serial: t.bump(),
+			deps: joinLines(deps), pins: joinLines(pins)}
+		if action == ccv1.Action_ACTION_UPDATE {
+			r.created = cur.created
+		}
+		if err := t.put(r); err != nil {
+			return dbError(err)
+		}
+		resp.Resource, resp.Serial, resp.Version, resp.Changed = r.proto(), t.serial, version, true
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return resp, nil
+}
+
+func actionVerb(a ccv1.Action) string {
+	if a == ccv1.Action_ACTION_REPLACE {
+		return "replace"
+	}
+	return "update"
+}
+
+// version finds the version of address with hash, or adds one.
+func (t *mtx) version(address, hash string, spec []byte) (v int64, reused bool, err error) {
+	err = t.tx.QueryRowContext(t.ctx, "SELECT version FROM versions WHERE project = ? AND address = ? AND hash = ? ORDER BY version LIMIT 1",
+		t.project, address, hash).Scan(&v)
+	if err == nil {
+		return v, true, nil
+	}
+	if !errors.Is(err, sql.ErrNoRows) {
+		return 0, false, dbError(err)
+	}
+	if err := t.tx.QueryRowContext(t.ctx, "SELECT COALESCE(MAX(version), 0) + 1 FROM versions WHERE project = ? AND address = ?",
+		t.project, address).Scan(&v); err != nil {
+		return 0, false, dbError(err)
+	}
+	t.bump()
+	if err := t.exec("INSERT INTO versions (project, address, version, hash, spec, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+		t.project, address, v, hash, spec, t.now); err != nil {
+		return 0, false, dbError(err)
+	}
+	return v, false, nil
+}
+
+// missingBlobs returns those of digests the project lacks, sorted.
+func (t *mtx) missingBlobs(digests []string) ([]string, error) {
+	if len(digests) == 0 {
+		return nil, nil
+	}
+	return findMissing(t.ctx, t.tx, t.project, digests)
+}
+
+func (a *resourceAPI) DeleteResource(ctx context.Context, req *ccv1.DeleteResourceRequest) (*ccv1.DeleteResourceResponse, error) {
+	if _, _, err := parseAddress(req.GetAddress()); err != nil {
+		return nil, err
+	}
+	resp := &ccv1.DeleteResourceResponse{}
+	err := a.s.mutate(ctx, ccv1.ResourceService_DeleteResource_FullMethodName, req, resp, func(t *mtx) error {
+		addr := req.GetAddress()
+		cur, err := t.resource(addr)
+		if err != nil {
+			return dbError(err)
+		}
+		rev, err := t.latestRevision(addr)
+		if err != nil {
+			return err
+		}
+		if cur == nil && rev == nil {
+			return status.Errorf(codes.NotFound, "project %s has no %s to delete", t.project, addr)
+		}
+		last, err := t.tombstone(addr)
+		if err != nil {
+			return dbError(err)
+		}
+		if cur != nil {
+			last = max(last, cur.serial)
+		}
+		if rev != nil {
+			last = max(last, rev.serial)
+		}
+		if err := t.stale(addr, req.GetExpectedSerial(), last); err != nil {
+			return err
+		}
+		serial := t.bump()
+		for _, q := range []string{
+			"DELETE FROM resources WHERE project = ? AND address = ?",
+			"DELETE FROM versions WHERE project = ? AND address = ?",
+			"DELETE FROM secret_revisions WHERE project = ? AND address = ?",
+		} {
+			if err := t.exec(q, t.project, addr); err != nil {
+				return dbError(err)
+			}
+		}
+		if err := t.exec("INSERT OR REPLACE INTO tombstones (project, address, serial) VALUES (?, ?, ?)", t.project, addr, serial); err != nil {
+			return dbError(err)
+		}
+		if cur != nil {
+			resp.Deleted = cur.proto()
+		}
+		resp.Serial = serial
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return resp, nil
+}
+
+func (a *resourceAPI) ListVersions(ctx context.Context, req *ccv1.ListVersionsRequest) (*ccv1.ListVersionsResponse, error) {
+	project := req.GetProject()
+	if !validName(project) {
+		return nil, status.Errorf(codes.InvalidArgument, "project %q is not a lowercase DNS label", project)
+	}
+	kind, _, err := parseAddress(req.GetAddress())
+	if err != nil {
+		return nil, err
+	}
+	if !kind.Versioned() && kind != schema.KindSecret {
+		return nil, status.Errorf(codes.InvalidArgument, "%s: %ss have no versions", req.GetAddress(), kind)
+	}
+	tx, err := a.s.st.r.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return nil, dbError(err)
+	}
+	defer tx.Rollback()
+	var current int64
+	q := "SELECT version, hash, spec, created_at FROM versions WHERE project = ? AND address = ? ORDER BY version"
+	if kind == schema.KindSecret {
+		q = "SELECT revision, fingerprint, x'', created_at FROM secret_revisions WHERE project = ? AND address = ? ORDER BY revision"
+	} else {
+		err := tx.QueryRowContext(ctx, "SELECT version FROM resources WHERE project = ? AND address = ?", project, req.GetAddress()).Scan(&current)
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return nil, dbError(err)
+		}
+	}
+	rows, err := tx.QueryContext(ctx, q, project, req.GetAddress())
+	if err != nil {
+		return nil, dbError(err)
+	}
+	resp := &ccv1.ListVersionsResponse{}
+	for rows.Next() {
+		var v ccv1.Version
+		var created int64
+		if err := rows.Scan(&v.Version, &v.Hash, &v.Spec, &created); err != nil {
+			rows.Close()
+			return nil, dbError(err)
+		}
+		if len(v.Spec) == 0 {
+			v.Spec = nil
+		}
+		v.CreatedAt = timestamppb.New(unixTime(created))
+		v.Current = v.Version == current
+		resp.Versions = append(resp.Versions, &v)
+	}
+	if err := closeRows(rows); err != nil {
+		return nil, err
+	}
+	if len(resp.Versions) == 0 {
+		return nil, status.Errorf(codes.NotFound, "project %s has no %s", project, req.GetAddress())
+	}
+	if kind == schema.KindSecret {
+		resp.Versions[len(resp.Versions)-1].Current = true
+	}
+	return resp, nil
+}
+
+func (a *resourceAPI) Rollback(ctx context.Context, req *ccv1.RollbackRequest) (*ccv1.RollbackResponse, error) {
+	kind, _, err := parseAddress(req.GetAddress())
+	if err != nil {
+		return nil, err
+	}
+	if !kind.Versioned() {
+		return nil, status.Errorf(codes.InvalidArgument, "%s: only functions and datasets have versions to roll back to", req.GetAddress())
+	}
+	resp := &ccv1.RollbackResponse{}
+	err = a.s.mutate(ctx, ccv1.ResourceService_Rollback_FullMethodName, req, resp, func(t *mtx) error {
+		addr := req.GetAddress()
+		cur, err := t.resource(addr)
+		if err != nil {
+			return dbError(err)
+		}
+		if cur == nil {
+			return status.Errorf(codes.NotFound, "project %s has no %s", t.project, addr)
+		}
+		if err := t.staleRow(addr, req.GetExpectedSerial(), cur); err != nil {
+			return err
+		}
+		var hash string
+		var spec []byte
+		err = t.tx.QueryRowContext(ctx, "SELECT hash, spec FROM versions WHERE project = ? AND address = ? AND version = ?",
+			t.project, addr, req.GetVersion()).Scan(&hash, &spec)
+		if errors.Is(err, sql.ErrNoRows) {
+			return status.Errorf(codes.NotFound, "%s in project %s has no version %d", addr, t.project, req.GetVersion())
+		}
+		if err != nil {
+			return dbError(err)
+		}
+		if cur.version == req.GetVersion() {
+			resp.Resource, resp.Serial = cur.proto(), t.serial
+			return nil
+		}
+		cur.hash, cur.spec, cur.version, cur.updated, cur.serial = hash, spec, req.GetVersion(), t.now, t.bump()
+		if err := t.put(cur); err != nil {
+			return dbError(err)
+		}
+		resp.Resource, resp.Serial, resp.Changed = cur.proto(), t.serial, true
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return resp, nil
+}
+
+// revision is a stored secret revision, without its value.
+type revision struct {
+	revision    int64
+	fingerprint string
+	created     int64
+	serial      int64
+}
+
+func (t *mtx) latestRevision(address string) (*revision, error) {
+	var r revision
+	err := t.tx.QueryRowContext(t.ctx, `SELECT revision, fingerprint, created_at, serial FROM secret_revisions
+		WHERE project = ? AND address = ? ORDER BY revision DESC LIMIT 1`, t.project, address).Scan(&r.revision, &r.fingerprint, &r.created, &r.serial)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, dbError(err)
+	}
+	return &r, nil
+}
+
+func (a *resourceAPI) PutSecretValue(ctx context.Context, req *ccv1.PutSecretValueRequest) (*ccv1.PutSecretValueResponse, error) {
+	kind, _, err := parseAddress(req.GetAddress())
+	if err != nil {
+		return nil, err
+	}
+	if kind != schema.KindSecret {
+		return nil, status.Errorf(codes.InvalidArgument, "%s is not a secret", req.GetAddress())
+	}
+	if len(req.GetValue()) > maxSecretValue {
+		return nil, status.Errorf(codes.InvalidArgument, "%s: value larger than %d bytes", req.GetAddress(), maxSecretValue)
+	}
+	resp := &ccv1.PutSecretValueResponse{}
+	err = a.s.mutate(ctx, ccv1.ResourceService_PutSecretValue_FullMethodName, req, resp, func(t *mtx) error {
+		addr := req.GetAddress()
+		rev, err := t.latestRevision(addr)
+		if err != nil {
+			return err
+		}
+		last, err := t.tombstone(addr)
+		if err != nil {
+			return dbError(err)
+		}
+		if rev != nil {
+			last = max(last, rev.serial)
+		}
+		if err := t.stale(addr, req.GetExpectedSerial(), last); err != nil {
+			return err
+		}
+		fp := Fingerprint(t.salt, addr, req.GetValue())
+		if rev != nil && hmac.Equal([]byte(rev.fingerprint), []byte(fp)) {
+			resp.SecretValue = &ccv1.SecretValue{Address: addr, Revision: rev.revision, Fingerprint: rev.fingerprint, UpdatedAt: timestamppb.New(unixTime(rev.created))}
+			resp.Serial = t.serial
+			return nil
+		}
+		n := int64(1)
+		if rev != nil {
+			n = rev.revision + 1
+		}
+		nonce, ct := t.s.keys.seal(req.GetValue(), t.project, addr, n)
+		serial := t.bump()
+		if err := t.exec(`INSERT INTO secret_revisions (project, address, revision, nonce, ciphertext, fingerprint, created_at, serial)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, t.project, addr, n, nonce, ct, fp, t.now, serial); err != nil {
+			return dbError(err)
+		}
+		if err := t.exec("DELETE FROM tombstones WHERE project = ? AND address = ?", t.project, addr); err != nil {
+			return dbError(err)
+		}
+		resp.SecretValue = &ccv1.SecretValue{Address: addr, Revision: n, Fingerprint: fp, UpdatedAt: timestamppb.New(unixTime(t.now))}
+		resp.Serial, resp.Changed = serial, true
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return resp, nil
+}

@@ -1,0 +1,144 @@
+package service
+
+import (
+	"bytes"
+	"context"
+	"crypto/aes"
+	"crypto/cipher"
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"strings"
+)
+
+// keys are what the server derives from its secret key file: the AES-GCM
+// cipher for secret values and the HMAC key for idempotency records.
+type keys struct {
+	aead   cipher.AEAD
+	macKey []byte
+}
+
+// DefaultSecretKeyFile is where the secret key lives when none is given:
+// beside the database.
+func DefaultSecretKeyFile(dbPath string) string { return dbPath + ".key" }
+
+// loadKeys reads the key file (64 hex digits), or, when generate is set and
+// the database has never held a key, creates one with mode 0600. It refuses
+// a key that is not the one the database was first used with.
+func loadKeys(ctx context.Context, st *store, path string, generate bool) (*keys, error) {
+	var check []byte
+	err := st.w.QueryRowContext(ctx, "SELECT value FROM meta WHERE key = 'key_check'").Scan(&check)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return nil, err
+	}
+	raw, err := os.ReadFile(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist) && generate && check == nil:
+		raw, err = generateKeyFile(path)
+		if err != nil {
+			return nil, err
+		}
+	case errors.Is(err, fs.ErrNotExist) && check != nil:
+		return nil, fmt.Errorf("secret key file %s is missing; the database's secret values were encrypted with it", path)
+	case err != nil:
+		return nil, fmt.Errorf("secret key file: %w", err)
+	}
+	key, err := hex.DecodeString(strings.TrimSpace(string(raw)))
+	if err != nil || len(key) != 32 {
+		return nil, fmt.Errorf("secret key file %s: want 64 hex digits (32 bytes)", path)
+	}
+	sum := derive(key, "cc key check")
+	if check == nil {
+		if _, err := st.w.ExecContext(ctx, "INSERT INTO meta (key, value) VALUES ('key_check', ?)", sum); err != nil {
+			return nil, err
+		}
+	} else if !hmac.Equal(check, sum) {
+		return nil, fmt.Errorf("secret key file %s is not the key this database was created with", path)
+	}
+	block, err := aes.NewCipher(derive(key, "cc secret values"))
+	if err != nil {
+		return nil, err
+	}
+	aead, err := cipher.NewGCM(block)
+	if err != nil {
+		return nil, err
+	}
+	return &keys{aead: aead, macKey: derive(key, "cc idempotency")}, nil
+}
+
+func generateKeyFile(path string) ([]byte, error) {
+	key := make([]byte, 32)
+	rand.Read(key)
+	text := []byte(hex.EncodeToString(key) + "\n")
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("create secret key file: %w", err)
+	}
+	if _, err := f.Write(text); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("create secret key file: %w", err)
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("create secret key file: %w", err)
+	}
+	if err := f.Close(); err != nil {
+		return nil, fmt.Errorf("create secret key file: %w", err)
+	}
+	return text, nil
+}
+
+func derive(key []byte, label string) []byte {
+	m := hmac.New(sha256.New, key)
+	m.Write([]byte(label))
+	return m.Sum(nil)
+}
+
+// secretAD is the additional data that binds a ciphertext to its place.
+func secretAD(project, address string, revision int64) []byte {
+	var b bytes.Buffer
+	b.WriteString(project)
+	b.WriteByte(0)
+	b.WriteString(address)
+	b.WriteByte(0)
+	binary.Write(&b, binary.BigEndian, revision)
+	return b.Bytes()
+}
+
+func (k *keys) seal(value []byte, project, address string, revision int64) (nonce, ciphertext []byte) {
+	nonce = make([]byte, k.aead.NonceSize())
+	rand.Read(nonce)
+	return nonce, k.aead.Seal(nil, nonce, value, secretAD(project, address, revision))
+}
+
+func (k *keys) open(nonce, ciphertext []byte, project, address string, revision int64) ([]byte, error) {
+	return k.aead.Open(nil, nonce, ciphertext, secretAD(project, address, revision))
+}
+
+// mac is the HMAC of b under the idempotency key.
+func (k *keys) mac(b []byte) []byte {
+	m := hmac.New(sha256.New, k.macKey)
+	m.Write(b)
+	return m.Sum(nil)
+}
+
+// Fingerprint is "hmac-sha256:" + hex of HMAC-SHA256 keyed with a project's
+// fingerprint salt over the secret's address, a zero byte and the value: what
+// SecretValue.Fingerprint holds, so a client can tell whether a local value
+// differs from the service's without sending it. Anyone who can read the
+// project's state can test guesses against it, so it protects a
+// high-entropy value, not a guessable one.
+func Fingerprint(salt []byte, address string, value []byte) string {
+	m := hmac.New(sha256.New, salt)
+	m.Write([]byte(address))
+	m.Write([]byte{0})
+	m.Write(value)
+	return "hmac-sha256:" + hex.EncodeToString(m.Sum(nil))
+}

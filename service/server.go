@@ -1,0 +1,321 @@
+package service
+
+import (
+	"context"
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"path/filepath"
+	"regexp"
+	"runtime/debug"
+	"time"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/credentials"
+	"google.golang.org/grpc/health"
+	healthpb "google.golang.org/grpc/health/grpc_health_v1"
+	"google.golang.org/grpc/peer"
+	"google.golang.org/grpc/reflection"
+	"google.golang.org/grpc/status"
+
+	ccv1 "cc.dev/cc/service/proto/cc/v1"
+)
+
+// Server is the reference server: the cc.v1 API over a SQLite database,
+// with health checking and server reflection.
+type Server struct {
+	st      *store
+	keys    *keys
+	tokens  *Tokens
+	log     *slog.Logger
+	now     func() time.Time
+	grpc    *grpc.Server
+	health  *health.Server
+	tmpDir  string
+	maxBlob int64
+}
+
+// Option configures a Server.
+type Option func(*config) error
+
+type config struct {
+	keyFile string
+	tokens  *Tokens
+	tls     *tls.Config
+	log     *slog.Logger
+	now     func() time.Time
+	sync    Sync
+	maxBlob int64
+}
+
+// WithSecretKeyFile sets the file holding the key that encrypts secret
+// values (64 hex digits). Without it the key is DefaultSecretKeyFile(db),
+// generated with mode 0600 on first start.
+func WithSecretKeyFile(path string) Option {
+	return func(c *config) error {
+		if path == "" {
+			return errors.New("empty secret key file name")
+		}
+		c.keyFile = path
+		return nil
+	}
+}
+
+// WithTokens makes every call need one of the tokens, and each token see
+// only its projects. Without tokens only local clients (loopback, unix
+// socket, in-process) are served.
+func WithTokens(t *Tokens) Option {
+	return func(c *config) error {
+		if t == nil {
+			return errors.New("nil tokens")
+		}
+		c.tokens = t
+		return nil
+	}
+}
+
+// WithTLS serves TLS with the given configuration.
+func WithTLS(cfg *tls.Config) Option {
+	return func(c *config) error {
+		if cfg == nil {
+			return errors.New("nil TLS configuration")
+		}
+		c.tls = cfg
+		return nil
+	}
+}
+
+// WithLogger logs each call (method, project, address, code, duration) to
+// l. The default discards logs.
+func WithLogger(l *slog.Logger) Option {
+	return func(c *config) error {
+		if l == nil {
+			return errors.New("nil logger")
+		}
+		c.log = l
+		return nil
+	}
+}
+
+// WithClock replaces time.Now, for lease expiry in tests.
+func WithClock(now func() time.Time) Option {
+	return func(c *config) error {
+		if now == nil {
+			return errors.New("nil clock")
+		}
+		c.now = now
+		return nil
+	}
+}
+
+// WithSync sets how commits reach the disk (default SyncNormal).
+func WithSync(s Sync) Option {
+	return func(c *config) error {
+		if s != SyncNormal && s != SyncFull {
+			return fmt.Errorf("unknown sync mode %d", s)
+		}
+		c.sync = s
+		return nil
+	}
+}
+
+// WithMaxBlobSize limits an uploaded blob's size (default 4 GiB).
+func WithMaxBlobSize(n int64) Option {
+	return func(c *config) error {
+		if n <= 0 {
+			return fmt.Errorf("max blob size %d: want > 0", n)
+		}
+		c.maxBlob = n
+		return nil
+	}
+}
+
+// Open opens (creating and migrating as needed) the database at dbPath and
+// returns a server ready to Serve.
+func Open(ctx context.Context, dbPath string, opts ...Option) (*Server, error) {
+	c := config{
+		log:     slog.New(slog.DiscardHandler),
+		now:     time.Now,
+		maxBlob: 4 << 30,
+	}
+	for _, o := range opts {
+		if err := o(&c); err != nil {
+			return nil, err
+		}
+	}
+	st, err := openStore(ctx, dbPath, c.sync)
+	if err != nil {
+		return nil, err
+	}
+	keyFile, generate := c.keyFile, false
+	if keyFile == "" {
+		keyFile, generate = DefaultSecretKeyFile(dbPath), true
+	}
+	k, err := loadKeys(ctx, st, keyFile, generate)
+	if err != nil {
+		st.close()
+		return nil, err
+	}
+	s := &Server{
+		st:      st,
+		keys:    k,
+		tokens:  c.tokens,
+		log:     c.log,
+		now:     c.now,
+		health:  health.NewServer(),
+		tmpDir:  filepath.Dir(dbPath),
+		maxBlob: c.maxBlob,
+	}
+	gopts := []grpc.ServerOption{
+		grpc.ChainUnaryInterceptor(s.unaryInterceptor),
+		grpc.ChainStreamInterceptor(s.streamInterceptor),
+		grpc.MaxRecvMsgSize(64 << 20),
+	}
+	if c.tls != nil {
+		gopts = append(gopts, grpc.Creds(credentials.NewTLS(c.tls)))
+	}
+	s.grpc = grpc.NewServer(gopts...)
+	ccv1.RegisterProjectServiceServer(s.grpc, &projectAPI{s: s})
+	ccv1.RegisterBlobServiceServer(s.grpc, &blobAPI{s: s})
+	ccv1.RegisterResourceServiceServer(s.grpc, &resourceAPI{s: s})
+	healthpb.RegisterHealthServer(s.grpc, s.health)
+	reflection.Register(s.grpc)
+	for name := range s.grpc.GetServiceInfo() {
+		s.health.SetServingStatus(name, healthpb.HealthCheckResponse_SERVING)
+	}
+	s.health.SetServingStatus("", healthpb.HealthCheckResponse_SERVING)
+	return s, nil
+}
+
+// Serve serves lis until Stop or Close. It may be called for several
+// listeners.
+func (s *Server) Serve(lis net.Listener) error { return s.grpc.Serve(lis) }
+
+// Stop stops serving, letting calls in progress finish first unless ctx
+// ends.
+func (s *Server) Stop(ctx context.Context) {
+	s.health.Shutdown()
+	done := make(chan struct{})
+	go func() {
+		s.grpc.GracefulStop()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-ctx.Done():
+		s.grpc.Stop()
+		<-done
+	}
+}
+
+// Close stops serving at once and closes the database.
+func (s *Server) Close() error {
+	s.grpc.Stop()
+	return s.st.close()
+}
+
+// unaryInterceptor authenticates, authorizes by the request's project,
+// recovers from panics and logs the call.
+func (s *Server) unaryInterceptor(ctx context.Context, req any, info *grpc.UnaryServerInfo, next grpc.UnaryHandler) (resp any, err error) {
+	start := time.Now()
+	project, address := "", ""
+	if r, ok := req.(interface{ GetProject() string }); ok {
+		project = r.GetProject()
+	}
+	if r, ok := req.(interface{ GetAddress() string }); ok {
+		address = r.GetAddress()
+	}
+	p, err := s.authenticate(ctx)
+	if err == nil {
+		ctx = context.WithValue(ctx, principalKey{}, p)
+		if _, ok := req.(interface{ GetProject() string }); ok {
+			err = authorize(ctx, project)
+		}
+	}
+	if err == nil {
+		resp, err = s.guard(ctx, func(ctx context.Context) (any, error) { return next(ctx, req) })
+	}
+	s.logCall(ctx, info.FullMethod, p, project, address, start, err)
+	return resp, err
+}
+
+func (s *Server) streamInterceptor(srv any, ss grpc.ServerStream, info *grpc.StreamServerInfo, next grpc.StreamHandler) error {
+	start := time.Now()
+	ctx := ss.Context()
+	p, err := s.authenticate(ctx)
+	ci := &callInfo{}
+	if err == nil {
+		ws := &wrappedStream{ServerStream: ss, ctx: context.WithValue(context.WithValue(ctx, principalKey{}, p), callInfoKey{}, ci)}
+		_, err = s.guard(ws.ctx, func(context.Context) (any, error) { return nil, next(srv, ws) })
+	}
+	s.logCall(ctx, info.FullMethod, p, ci.project, "", start, err)
+	return err
+}
+
+// callInfo is where a stream handler notes the project it serves, for the
+// log.
+type callInfo struct{ project string }
+
+type callInfoKey struct{}
+
+// wrappedStream carries the principal and the callInfo in its context.
+type wrappedStream struct {
+	grpc.ServerStream
+	ctx context.Context
+}
+
+func (w *wrappedStream) Context() context.Context { return w.ctx }
+
+// guard turns a panic into an Internal error, so that no input can bring
+// the server down.
+func (s *Server) guard(ctx context.Context, f func(context.Context) (any, error)) (resp any, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			s.log.Error("panic", "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
+			resp, err = nil, status.Error(codes.Internal, "internal error")
+		}
+	}()
+	return f(ctx)
+}
+
+func (s *Server) logCall(ctx context.Context, method string, p *principal, project, address string, start time.Time, err error) {
+	code := status.Code(err)
+	attrs := []slog.Attr{
+		slog.String("method", method),
+		slog.String("code", code.String()),
+		slog.Duration("duration", time.Since(start)),
+	}
+	if project != "" {
+		attrs = append(attrs, slog.String("project", project))
+	}
+	if address != "" {
+		attrs = append(attrs, slog.String("address", address))
+	}
+	if p != nil {
+		attrs = append(attrs, slog.String("token", p.name))
+	}
+	if pr, ok := peer.FromContext(ctx); ok && pr.Addr != nil {
+		attrs = append(attrs, slog.String("peer", pr.Addr.String()))
+	}
+	level := slog.LevelInfo
+	switch {
+	case code == codes.Internal || code == codes.Unknown || code == codes.DataLoss:
+		level = slog.LevelError
+	case err != nil:
+		level = slog.LevelWarn
+	}
+	if err != nil {
+		// Status messages are built by this package and never hold a
+		// secret value.
+		attrs = append(attrs, slog.String("error", status.Convert(err).Message()))
+	}
+	s.log.LogAttrs(ctx, level, "call", attrs...)
+}
+
+var nameRE = regexp.MustCompile(`^[a-z]([-a-z0-9]{0,61}[a-z0-9])?$`)
+
+// validName reports whether s is a project name: a lowercase DNS label.
+func validName(s string) bool { return nameRE.MatchString(s) }

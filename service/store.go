@@ -1,0 +1,254 @@
+package service
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+
+	_ "modernc.org/sqlite" // the pure-Go SQLite driver
+)
+
+// Sync is how hard a commit waits for the disk.
+type Sync int
+
+const (
+	// SyncNormal (SQLite's synchronous=NORMAL in WAL mode) writes each commit
+	// to the WAL before the commit returns and fsyncs at checkpoints. A
+	// killed process loses nothing committed, since the written pages are
+	// in the operating system's cache; a power cut or kernel crash may lose
+	// the last commits but never leaves a half-applied one.
+	SyncNormal Sync = iota
+	// SyncFull (synchronous=FULL) also fsyncs the WAL at every commit, so a
+	// commit survives a power cut too, at the cost of one fsync per mutation.
+	SyncFull
+)
+
+func (s Sync) String() string {
+	if s == SyncFull {
+		return "full"
+	}
+	return "normal"
+}
+
+// ParseSync parses "normal" or "full".
+func ParseSync(v string) (Sync, error) {
+	switch v {
+	case "normal":
+		return SyncNormal, nil
+	case "full":
+		return SyncFull, nil
+	}
+	return 0, fmt.Errorf("sync %q: want normal or full", v)
+}
+
+// store is the SQLite database: one connection for writes, so that
+// mutations queue in the process instead of retrying on SQLITE_BUSY, and a
+// pool of readers that see committed snapshots (WAL).
+type store struct {
+	w, r *sql.DB
+}
+
+// migrations are applied in order; PRAGMA user_version counts those done.
+// Never edit one that has shipped: append a new one.
+var migrations = []string{
+	`
+CREATE TABLE meta (
+	key   TEXT PRIMARY KEY,
+	value BLOB NOT NULL
+) STRICT;
+
+CREATE TABLE projects (
+	name       TEXT PRIMARY KEY,
+	serial     INTEGER NOT NULL,
+	salt       BLOB NOT NULL,
+	created_at INTEGER NOT NULL
+) STRICT;
+
+CREATE TABLE resources (
+	project    TEXT NOT NULL,
+	address    TEXT NOT NULL,
+	kind       TEXT NOT NULL,
+	name       TEXT NOT NULL,
+	hash       TEXT NOT NULL,
+	spec       BLOB NOT NULL,
+	version    INTEGER NOT NULL,
+	status     INTEGER NOT NULL,
+	created_at INTEGER NOT NULL,
+	updated_at INTEGER NOT NULL,
+	serial     INTEGER NOT NULL,
+	depends_on TEXT NOT NULL,
+	pins       TEXT NOT NULL,
+	PRIMARY KEY (project, address)
+) STRICT;
+
+-- tombstones remember the serial at which an address was deleted, so that a
+-- change planned before the deletion is refused as stale.
+CREATE TABLE tombstones (
+	project TEXT NOT NULL,
+	address TEXT NOT NULL,
+	serial  INTEGER NOT NULL,
+	PRIMARY KEY (project, address)
+) STRICT;
+
+CREATE TABLE versions (
+	project    TEXT NOT NULL,
+	address    TEXT NOT NULL,
+	version    INTEGER NOT NULL,
+	hash       TEXT NOT NULL,
+	spec       BLOB NOT NULL,
+	created_at INTEGER NOT NULL,
+	PRIMARY KEY (project, address, version)
+) STRICT;
+CREATE INDEX versions_by_hash ON versions (project, address, hash);
+
+CREATE TABLE images (
+	project    TEXT NOT NULL,
+	hash       TEXT NOT NULL,
+	spec       BLOB NOT NULL,
+	created_at INTEGER NOT NULL,
+	PRIMARY KEY (project, hash)
+) STRICT;
+
+-- secret_revisions hold values encrypted with AES-256-GCM; the additional
+-- data binds each ciphertext to its project, address and revision.
+CREATE TABLE secret_revisions (
+	project     TEXT NOT NULL,
+	address     TEXT NOT NULL,
+	revision    INTEGER NOT NULL,
+	nonce       BLOB NOT NULL,
+	ciphertext  BLOB NOT NULL,
+	fingerprint TEXT NOT NULL,
+	created_at  INTEGER NOT NULL,
+	serial      INTEGER NOT NULL,
+	PRIMARY KEY (project, address, revision)
+) STRICT;
+
+CREATE TABLE blobs (
+	project    TEXT NOT NULL,
+	digest     TEXT NOT NULL,
+	size       INTEGER NOT NULL,
+	created_at INTEGER NOT NULL,
+	PRIMARY KEY (project, digest)
+) STRICT;
+
+CREATE TABLE blob_chunks (
+	project TEXT NOT NULL,
+	digest  TEXT NOT NULL,
+	seq     INTEGER NOT NULL,
+	data    BLOB NOT NULL,
+	PRIMARY KEY (project, digest, seq)
+) STRICT;
+
+CREATE TABLE locks (
+	project     TEXT PRIMARY KEY,
+	lease_id    TEXT NOT NULL,
+	user        TEXT NOT NULL,
+	host        TEXT NOT NULL,
+	command     TEXT NOT NULL,
+	pid         INTEGER NOT NULL,
+	acquired_at INTEGER NOT NULL,
+	expires_at  INTEGER NOT NULL
+) STRICT;
+
+-- idempotency keeps the response of each keyed mutation; request_mac is an
+-- HMAC of the request (never the request, which may hold a secret value).
+CREATE TABLE idempotency (
+	project     TEXT NOT NULL,
+	key         TEXT NOT NULL,
+	method      TEXT NOT NULL,
+	request_mac BLOB NOT NULL,
+	response    BLOB NOT NULL,
+	created_at  INTEGER NOT NULL,
+	PRIMARY KEY (project, key)
+) STRICT;
+`,
+}
+
+func openStore(ctx context.Context, path string, sync Sync) (*store, error) {
+	if path == "" {
+		return nil, errors.New("no database file")
+	}
+	if strings.ContainsAny(path, "?#") {
+		return nil, fmt.Errorf("database file %q: the name must not contain ? or #", path)
+	}
+	pragmas := "_pragma=busy_timeout(10000)&_pragma=foreign_keys(1)&_pragma=synchronous(" + strings.ToUpper(sync.String()) + ")"
+	w, err := sql.Open("sqlite", "file:"+path+"?"+pragmas+"&_pragma=journal_mode(WAL)&_txlock=immediate")
+	if err != nil {
+		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
+	w.SetMaxOpenConns(1)
+	w.SetMaxIdleConns(1)
+	w.SetConnMaxLifetime(0)
+	w.SetConnMaxIdleTime(0)
+	st := &store{w: w}
+	if err := st.migrate(ctx); err != nil {
+		w.Close()
+		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
+	r, err := sql.Open("sqlite", "file:"+path+"?"+pragmas+"&_pragma=query_only(1)")
+	if err != nil {
+		w.Close()
+		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
+	r.SetMaxOpenConns(8)
+	r.SetMaxIdleConns(8)
+	r.SetConnMaxIdleTime(0)
+	r.SetConnMaxLifetime(0)
+	st.r = r
+	return st, nil
+}
+
+func (st *store) migrate(ctx context.Context) error {
+	var mode string
+	if err := st.w.QueryRowContext(ctx, "PRAGMA journal_mode").Scan(&mode); err != nil {
+		return err
+	}
+	if mode != "wal" {
+		return fmt.Errorf("journal mode is %q, not wal", mode)
+	}
+	var have int
+	if err := st.w.QueryRowContext(ctx, "PRAGMA user_version").Scan(&have); err != nil {
+		return err
+	}
+	if have > len(migrations) {
+		return fmt.Errorf("the database has schema version %d; this cc knows up to %d: use a newer cc", have, len(migrations))
+	}
+	for i := have; i < len(migrations); i++ {
+		tx, err := st.w.BeginTx(ctx, nil)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, migrations[i]); err != nil {
+			tx.Rollback()
+			return fmt.Errorf("migration %d: %w", i+1, err)
+		}
+		if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", i+1)); err != nil {
+			tx.Rollback()
+			return fmt.Errorf("migration %d: %w", i+1, err)
+		}
+		if err := tx.Commit(); err != nil {
+			return fmt.Errorf("migration %d: %w", i+1, err)
+		}
+	}
+	return nil
+}
+
+func (st *store) close() error {
+	var errs []error
+	if st.r != nil {
+		errs = append(errs, st.r.Close())
+	}
+	// A clean close checkpoints the WAL into the database file.
+	errs = append(errs, st.w.Close())
+	return errors.Join(errs...)
+}
+
+// splitLines is the inverse of strings.Join(s, "\n") for stored lists.
+func splitLines(s string) []string {
+	if s == "" {
+		return nil
+	}
+	return strings.Split(s, "\n")
+}

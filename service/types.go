@@ -1,0 +1,243 @@
+package service
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/user"
+	"sort"
+	"time"
+
+	"google.golang.org/protobuf/types/known/timestamppb"
+
+	"cc.dev/cc/schema"
+	ccv1 "cc.dev/cc/service/proto/cc/v1"
+)
+
+// State is a project's whole state as the service holds it.
+type State struct {
+	Project string
+	// Serial counts the project's mutations.
+	Serial int64
+	// Resources are sorted by address.
+	Resources []Resource
+	// Images are the image values, sorted by hash.
+	Images []Image
+	// SecretValues are the current revisions of secret values, sorted by
+	// address.
+	SecretValues []SecretValue
+	// Lock is the live lease, or nil.
+	Lock *Lease
+	// FingerprintSalt keys secret value fingerprints (see Fingerprint).
+	FingerprintSalt []byte
+}
+
+// Lookup returns the resource at addr, or nil.
+func (s *State) Lookup(addr string) *Resource {
+	i := sort.Search(len(s.Resources), func(i int) bool { return s.Resources[i].Address >= addr })
+	if i < len(s.Resources) && s.Resources[i].Address == addr {
+		return &s.Resources[i]
+	}
+	return nil
+}
+
+// SecretValue returns the current revision of the secret at addr, or nil.
+func (s *State) SecretValue(addr string) *SecretValue {
+	i := sort.Search(len(s.SecretValues), func(i int) bool { return s.SecretValues[i].Address >= addr })
+	if i < len(s.SecretValues) && s.SecretValues[i].Address == addr {
+		return &s.SecretValues[i]
+	}
+	return nil
+}
+
+// Fingerprint is the fingerprint a value of the secret at addr would have
+// in this project; compare it with SecretValue(addr).Fingerprint.
+func (s *State) Fingerprint(addr string, value []byte) string {
+	return Fingerprint(s.FingerprintSalt, addr, value)
+}
+
+// Resource is one resource's state.
+type Resource struct {
+	Address string
+	Kind    schema.Kind
+	Name    string
+	// Spec is the canonical JSON the resource was applied with; Hash is
+	// "sha256:" + hex of its sha256.
+	Spec json.RawMessage
+	Hash string
+	// Version is the current version of a versioned kind, else 0.
+	Version   int64
+	Status    Status
+	CreatedAt time.Time
+	UpdatedAt time.Time
+	// Serial is the project serial of the resource's last change.
+	Serial    int64
+	DependsOn []string
+	// Pins are the versions of versioned dependencies it was applied with.
+	Pins []Pin
+}
+
+// Pin is the version of a versioned resource another was applied with.
+type Pin struct {
+	Address string
+	Version int64
+}
+
+// Status is what the platform reports about a resource.
+type Status int
+
+const (
+	StatusUnknown Status = iota
+	StatusReady
+	StatusPending
+	StatusFailed
+)
+
+func (s Status) String() string {
+	switch s {
+	case StatusReady:
+		return "ready"
+	case StatusPending:
+		return "pending"
+	case StatusFailed:
+		return "failed"
+	}
+	return "unknown"
+}
+
+// Image is an image value.
+type Image struct {
+	Hash      string
+	Spec      json.RawMessage
+	CreatedAt time.Time
+}
+
+// SecretValue is the current revision of a secret's value: never the
+// value itself.
+type SecretValue struct {
+	Address     string
+	Revision    int64
+	Fingerprint string
+	UpdatedAt   time.Time
+}
+
+// Holder describes who holds a lock.
+type Holder struct {
+	User    string
+	Host    string
+	Command string
+	PID     int64
+}
+
+func (h Holder) String() string {
+	s := h.User + "@" + h.Host
+	switch {
+	case h.Command != "" && h.PID != 0:
+		s += fmt.Sprintf(" (%s, pid %d)", h.Command, h.PID)
+	case h.Command != "":
+		s += " (" + h.Command + ")"
+	case h.PID != 0:
+		s += fmt.Sprintf(" (pid %d)", h.PID)
+	}
+	return s
+}
+
+// CurrentHolder describes this process running command.
+func CurrentHolder(command string) Holder {
+	h := Holder{Command: command, PID: int64(os.Getpid()), User: "unknown", Host: "unknown"}
+	if u, err := user.Current(); err == nil && u.Username != "" {
+		h.User = u.Username
+	}
+	if n, err := os.Hostname(); err == nil && n != "" {
+		h.Host = n
+	}
+	return h
+}
+
+// Lease is a held lock.
+type Lease struct {
+	ID         string
+	Holder     Holder
+	AcquiredAt time.Time
+	ExpiresAt  time.Time
+}
+
+// Action is what an apply does to the resource at an address.
+type Action int
+
+const (
+	ActionCreate Action = iota + 1
+	ActionUpdate
+	ActionReplace
+)
+
+func (a Action) String() string {
+	switch a {
+	case ActionCreate:
+		return "create"
+	case ActionUpdate:
+		return "update"
+	case ActionReplace:
+		return "replace"
+	}
+	return fmt.Sprintf("Action(%d)", int(a))
+}
+
+// Version is one immutable version of a resource, or one revision of a
+// secret's value (whose Hash is the value's fingerprint and Spec empty).
+type Version struct {
+	Version   int64
+	Hash      string
+	Spec      json.RawMessage
+	CreatedAt time.Time
+	Current   bool
+}
+
+func ts(t *timestamppb.Timestamp) time.Time {
+	if t == nil {
+		return time.Time{}
+	}
+	return t.AsTime()
+}
+
+func resourceFromProto(r *ccv1.Resource) Resource {
+	out := Resource{
+		Address:   r.GetAddress(),
+		Kind:      schema.Kind(r.GetKind()),
+		Name:      r.GetName(),
+		Spec:      json.RawMessage(r.GetSpec()),
+		Hash:      r.GetHash(),
+		Version:   r.GetVersion(),
+		Status:    Status(r.GetStatus()),
+		CreatedAt: ts(r.GetCreatedAt()),
+		UpdatedAt: ts(r.GetUpdatedAt()),
+		Serial:    r.GetSerial(),
+		DependsOn: r.GetDependsOn(),
+	}
+	for _, p := range r.GetPins() {
+		out.Pins = append(out.Pins, Pin{Address: p.GetAddress(), Version: p.GetVersion()})
+	}
+	return out
+}
+
+func imageFromProto(i *ccv1.Image) Image {
+	return Image{Hash: i.GetHash(), Spec: json.RawMessage(i.GetSpec()), CreatedAt: ts(i.GetCreatedAt())}
+}
+
+func secretValueFromProto(v *ccv1.SecretValue) SecretValue {
+	return SecretValue{Address: v.GetAddress(), Revision: v.GetRevision(), Fingerprint: v.GetFingerprint(), UpdatedAt: ts(v.GetUpdatedAt())}
+}
+
+func leaseFromProto(l *ccv1.Lease) Lease {
+	h := l.GetHolder()
+	return Lease{
+		ID:         l.GetId(),
+		Holder:     Holder{User: h.GetUser(), Host: h.GetHost(), Command: h.GetCommand(), PID: h.GetPid()},
+		AcquiredAt: ts(l.GetAcquiredAt()),
+		ExpiresAt:  ts(l.GetExpiresAt()),
+	}
+}
+
+func holderToProto(h Holder) *ccv1.Holder {
+	return &ccv1.Holder{User: h.User, Host: h.Host, Command: h.Command, Pid: h.PID}
+}
