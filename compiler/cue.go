@@ -44,9 +44,21 @@ func loadCUE(ctx context.Context, p *project) (*loaded, diag.Diagnostics) {
 	if err != nil {
 		return nil, diag.Diagnostics{diag.Errorf(nil, "%v", err)}
 	}
-	args := []string{"."}
+	// Name the files rather than the package, so files without a package
+	// clause load too, and only this directory's files are the project.
+	var args []string
 	if p.single {
 		args = []string{"./" + filepath.Base(p.files[0])}
+	} else {
+		ents, err := os.ReadDir(p.root)
+		if err != nil {
+			return nil, diag.Diagnostics{diag.Errorf(nil, "%v", err)}
+		}
+		for _, e := range ents {
+			if !e.IsDir() && filepath.Ext(e.Name()) == ".cue" {
+				args = append(args, "./"+e.Name())
+			}
+		}
 	}
 	insts := load.Instances(args, &load.Config{Dir: p.root, Env: []string{}})
 	inst := insts[0]

@@ -134,6 +134,11 @@ func (t *cueTranslator) one(e cueErr) *diag.Diagnostic {
 	d := &diag.Diagnostic{Severity: diag.Error}
 	what := t.what(e.path)
 	switch {
+	case e.msg == "field not allowed" && len(e.path) == 2 && kindOfCollection(e.path[0]) != "":
+		// A collection's entries are constrained by name only.
+		d.Subject, _ = t.rangeFor(e, true)
+		d.Summary = fmt.Sprintf("invalid %s name %q: want %s", kindOfCollection(e.path[0]), e.path[1], defWhat("#Name"))
+		return d
 	case e.msg == "field not allowed":
 		name := e.path[len(e.path)-1]
 		d.Subject, _ = t.rangeFor(e, true)
@@ -170,6 +175,10 @@ func (t *cueTranslator) one(e cueErr) *diag.Diagnostic {
 		d.Summary = fmt.Sprintf("%s refers to itself (a reference cycle)", what)
 		if t.lang == "cue" {
 			if members := cueCycle(t.p, e.path); len(members) > 0 {
+				for i := range members {
+					coll, name, _ := strings.Cut(members[i].name, ".")
+					members[i].name = kindOfCollection(coll) + "." + name
+				}
 				d.Summary = "reference cycle: " + strings.Join(members.names(), " -> ")
 				d.Subject = members[0].rng
 				d.Related = members.ranges()
@@ -188,7 +197,11 @@ func (t *cueTranslator) one(e cueErr) *diag.Diagnostic {
 		}
 		return d
 	}
-	d.Summary = what + ": " + t.describe(e)
+	if len(e.path) == 0 {
+		d.Summary = t.describe(e)
+	} else {
+		d.Summary = what + ": " + t.describe(e)
+	}
 	return d
 }
 

@@ -496,7 +496,7 @@ func (b *builder) fileError(err error, rel string, path []string, what string) {
 		}
 	case errors.Is(err, errOutsideRoot):
 		d := b.errorf(path, "%s %v", what, err)
-		d.Detail = "local inputs must be inside the project root, " + b.p.dir
+		d.Detail = "local inputs must be inside the project root (" + b.p.dir + ")"
 	default:
 		b.errorf(path, "%s %v", what, err)
 	}

@@ -158,11 +158,8 @@ func lookupSchema(v cue.Value, elem string) cue.Value {
 }
 
 func disjuncts(v cue.Value) []cue.Value {
-	if d, ok := v.Default(); ok {
-		v = d
-	}
 	op, args := v.Expr()
-	if op == cue.OrOp {
+	if op == cue.OrOp || op == cue.AndOp {
 		var out []cue.Value
 		for _, a := range args {
 			out = append(out, disjuncts(a)...)
@@ -227,4 +224,14 @@ func collectionFromKind(k string) string {
 		return schema.Kind(k).Plural()
 	}
 	return ""
+}
+
+// defWhat is the doc of a schema definition by name.
+func defWhat(name string) string {
+	for _, d := range schemaIndex() {
+		if d.name == name {
+			return d.what
+		}
+	}
+	return name
 }

@@ -1,0 +1,29 @@
+package compiler
+
+import (
+	"testing"
+
+	"cuelang.org/go/cue/cuecontext"
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestFieldsAt(t *testing.T) {
+	sch, err := buildSchema(cuecontext.New())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		path []string
+		want []string
+	}{
+		{[]string{"sandboxes", "x", "resources"}, []string{"gpu", "limits", "requests"}},
+		{[]string{"images", "x", "steps", "0"}, []string{"apt", "copy", "dockerfile", "env", "pip", "pip_requirements", "run", "workdir"}},
+		{[]string{"evaluations", "x", "scorers", "3", "llm_judge", "fields", "0"}, []string{"description", "name", "range", "type"}},
+		{[]string{"images", "x", "from"}, []string{"cmd", "entrypoint", "from", "from_dockerfile", "platform", "steps", "user"}},
+		{[]string{"secrets", "x", "from_store"}, []string{"field", "name", "store"}},
+	} {
+		if got := fieldsAt(sch, tc.path); !cmp.Equal(got, tc.want) {
+			t.Errorf("fieldsAt(%v) = %v, want %v", tc.path, got, tc.want)
+		}
+	}
+}
