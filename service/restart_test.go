@@ -1,0 +1,170 @@
+package service_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"cc.dev/cc/service"
+)
+
+// snapshot is everything a project holds, as calls show it.
+type snapshot struct {
+	State    *service.State
+	Versions map[string][]service.Version
+}
+
+func takeSnapshot(t *testing.T, c *service.Client, project string, versioned ...string) snapshot {
+	t.Helper()
+	ctx := context.Background()
+	st, err := c.GetState(ctx, project)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := snapshot{State: st, Versions: map[string][]service.Version{}}
+	for _, addr := range versioned {
+		vs, err := c.Versions(ctx, project, addr)
+		if err != nil {
+			t.Fatalf("Versions(%s) = %v", addr, err)
+		}
+		s.Versions[addr] = vs
+	}
+	return s
+}
+
+func TestRestartKeepsEverything(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	db := filepath.Join(dir, "state.db")
+
+	c, closeFn, err := service.OpenEmbedded(ctx, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := int64(0)
+	for _, v := range []string{"a", "b", "c"} {
+		action := service.ActionUpdate
+		if v == "a" {
+			action = service.ActionCreate
+		}
+		s = mustApply(t, c, applyReq(t, "p", "function.f", action, map[string]any{"src": v}, s)).Serial
+	}
+	s = mustApply(t, c, applyReq(t, "p", "dataset.d", service.ActionCreate, map[string]any{"files": 1}, s)).Serial
+	for _, v := range []string{"one", "two"} {
+		r, err := c.PutSecretValue(ctx, service.SecretRequest{Project: "p", Address: "secret.k", Value: []byte(v), ExpectedSerial: s})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s = r.Serial
+	}
+	img, h := spec(t, map[string]any{"from": "busybox"})
+	if _, err := c.EnsureImage(ctx, service.ImageRequest{Project: "p", Address: "image.base", Spec: img, Hash: h, ExpectedSerial: s}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.UploadBlob(ctx, "p", blobDigest, int64(len(blobData)), bytes.NewReader(blobData)); err != nil {
+		t.Fatal(err)
+	}
+	lease, _, err := c.Lock(ctx, "p", service.Holder{User: "u", Host: "h"}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := takeSnapshot(t, c, "p", "function.f", "dataset.d", "secret.k")
+	if err := closeFn(); err != nil {
+		t.Fatal(err)
+	}
+
+	fi, err := os.Stat(service.DefaultSecretKeyFile(db))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi.Mode().Perm() != 0o600 {
+		t.Errorf("secret key file mode = %v, want 0600", fi.Mode().Perm())
+	}
+
+	c2 := open(t, db)
+	after := takeSnapshot(t, c2, "p", "function.f", "dataset.d", "secret.k")
+	if diff := cmp.Diff(before, after); diff != "" {
+		t.Fatalf("state after restart (-before +after):\n%s", diff)
+	}
+	if before.State.Serial != 7 || len(before.Versions["function.f"]) != 3 || len(before.Versions["secret.k"]) != 2 || before.State.Lock == nil {
+		t.Fatalf("snapshot before restart = serial %d, %d function versions, %d secret revisions, lock %v",
+			before.State.Serial, len(before.Versions["function.f"]), len(before.Versions["secret.k"]), before.State.Lock)
+	}
+	if missing, err := c2.MissingBlobs(ctx, "p", []string{blobDigest}); err != nil || len(missing) != 0 {
+		t.Fatalf("MissingBlobs() after restart = %v, %v; want the blob kept", missing, err)
+	}
+	// The serial goes on from where it was; the lease is still held.
+	req := applyReq(t, "p", "volume.v", service.ActionCreate, map[string]any{"size": "1Gi"}, 7)
+	if _, err := c2.Apply(ctx, req); !errors.Is(err, service.ErrLocked) {
+		t.Fatalf("Apply() without the lease after restart = %v, want locked", err)
+	}
+	req.LeaseID = lease.ID
+	if r := mustApply(t, c2, req); r.Serial != 8 {
+		t.Fatalf("first apply after restart at serial %d, want 8", r.Serial)
+	}
+	// Reverting the function still reuses its first version.
+	revert := applyReq(t, "p", "function.f", service.ActionUpdate, map[string]any{"src": "a"}, 8)
+	revert.LeaseID = lease.ID
+	if r := mustApply(t, c2, revert); r.Version != 1 || !r.Reused {
+		t.Fatalf("revert after restart = version %d reused %v, want 1 reused", r.Version, r.Reused)
+	}
+}
+
+func TestSecretKeyFile(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	db := filepath.Join(dir, "state.db")
+	key := filepath.Join(dir, "key")
+	if err := os.WriteFile(key, []byte(strings.Repeat("ab", 32)+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c, closeFn, err := service.OpenEmbedded(ctx, db, service.WithSecretKeyFile(key))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.PutSecretValue(ctx, service.SecretRequest{Project: "p", Address: "secret.s", Value: []byte("v")}); err != nil {
+		t.Fatal(err)
+	}
+	if err := closeFn(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(service.DefaultSecretKeyFile(db)); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("a key file was generated beside the database although one was given: %v", err)
+	}
+
+	other := filepath.Join(dir, "other")
+	if err := os.WriteFile(other, []byte(strings.Repeat("cd", 32)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	bad := filepath.Join(dir, "bad")
+	if err := os.WriteFile(bad, []byte("not hex"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		name string
+		opts []service.Option
+		want string
+	}{
+		{"another key", []service.Option{service.WithSecretKeyFile(other)}, "not the key this database was created with"},
+		{"no key file", nil, "is missing"},
+		{"bad key file", []service.Option{service.WithSecretKeyFile(bad)}, "64 hex digits"},
+		{"absent key file", []service.Option{service.WithSecretKeyFile(filepath.Join(dir, "absent"))}, "is missing"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			_, closeFn, err := service.OpenEmbedded(ctx, db, tt.opts...)
+			if err == nil {
+				closeFn()
+				t.Fatalf("OpenEmbedded() = nil error, want %q", tt.want)
+			}
+			if !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("OpenEmbedded() = %v, want %q", err, tt.want)
+			}
+		})
+	}
+}
