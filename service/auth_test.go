@@ -100,7 +100,10 @@ var calls = []struct {
 		return err
 	}},
 	{"Unlock", func(ctx context.Context, c *service.Client, p string) error { return c.Unlock(ctx, p, "lease") }},
-	{"ForceUnlock", func(ctx context.Context, c *service.Client, p string) error { _, err := c.ForceUnlock(ctx, p); return err }},
+	{"ForceUnlock", func(ctx context.Context, c *service.Client, p string) error {
+		_, err := c.ForceUnlock(ctx, p)
+		return err
+	}},
 	{"FindMissingBlobs", func(ctx context.Context, c *service.Client, p string) error {
 		_, err := c.MissingBlobs(ctx, p, []string{blobDigest})
 		return err
@@ -229,7 +232,9 @@ func (l remoteListener) Accept() (net.Conn, error) {
 
 type remoteConn struct{ net.Conn }
 
-func (remoteConn) RemoteAddr() net.Addr { return &net.TCPAddr{IP: net.IPv4(192, 0, 2, 10), Port: 40000} }
+func (remoteConn) RemoteAddr() net.Addr {
+	return &net.TCPAddr{IP: net.IPv4(192, 0, 2, 10), Port: 40000}
+}
 
 func TestWithoutTokensOnlyLocalClients(t *testing.T) {
 	ctx := context.Background()

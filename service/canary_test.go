@@ -87,7 +87,7 @@ func TestCanarySecretNeverStoredOrShown(t *testing.T) {
 	put(service.SecretRequest{Project: "p", Address: "secret.canary", Value: []byte(canary), IdempotencyKey: "k1"}) // replayed
 	put(service.SecretRequest{Project: "p", Address: "secret.canary", Value: []byte(canary), IdempotencyKey: "k2"}) // unchanged
 	put(service.SecretRequest{Project: "p", Address: "secret.canary", Value: []byte(canary), ExpectedSerial: 99})   // refused
-	put(service.SecretRequest{Project: "p", Address: "volume.canary", Value: []byte(canary)})                      // refused
+	put(service.SecretRequest{Project: "p", Address: "volume.canary", Value: []byte(canary)})                       // refused
 	put(service.SecretRequest{Project: "p", Address: "secret.other", Value: []byte(canary + "-2")})
 	if _, err := c.GetState(ctx, "p"); err != nil {
 		t.Fatal(err)
