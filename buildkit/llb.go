@@ -432,6 +432,10 @@ func (c *Converter) excludes(dir string) ([]string, error) {
 		}
 		break
 	}
+	if dir == "." {
+		// The project's own state never goes into an image.
+		patterns = append(patterns, ".cc")
+	}
 	c.ignore[dir] = patterns
 	return patterns, nil
 }

@@ -1,0 +1,212 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+
+	"cc.dev/cc/buildkit"
+	"cc.dev/cc/compiler"
+	"cc.dev/cc/diag"
+)
+
+func init() {
+	register(&command{
+		name:    "build",
+		args:    "[flags] [PATH] [ADDR...]",
+		summary: "build a project's images locally with BuildKit",
+		help: `Build builds the images of the project at PATH (a directory, or one .cue or
+.hcl file; default .) with BuildKit, the same recipe the platform builds:
+the images named by ADDR ("image.app" or "app"), with the images they are
+built from, or every image of the project. Bases are built before the images
+built from them, and shared.
+
+Each image is pushed to --push REPO as REPO:cc-<hash prefix>, or written as an
+OCI tarball by --output type=oci,dest=FILE (a directory, one NAME.tar per
+image, when several are built). Before solving, build looks for the image's
+content hash: the tag in REPO, or the record of the tarball it wrote. When it
+is there the image is "reused" and not built at all; --force builds anyway.
+
+Builds are reproducible: file and config times are clamped to
+SOURCE_DATE_EPOCH (0 unless set), so the same hash gives the same digest.
+
+--print prints the equivalent Dockerfile of each image instead, and needs no
+daemon. BuildKit is reached at --buildkit, else $BUILDKIT_HOST, else
+` + buildkit.DefaultAddress + `.`,
+		run: runBuild,
+	})
+}
+
+func runBuild(e *env, args []string) int {
+	c := commands["build"]
+	fs := e.flags(c)
+	var cf compileFlags
+	cf.register(fs)
+	addr := fs.String("buildkit", "", "BuildKit daemon `ADDR` (default $BUILDKIT_HOST or "+buildkit.DefaultAddress+")")
+	output := fs.String("output", "", "write OCI tarballs: `type=oci,dest=FILE`")
+	push := fs.String("push", "", "push to `REPO`, tagged cc-<hash prefix>")
+	print := fs.Bool("print", false, "print the equivalent Dockerfile; no daemon")
+	force := fs.Bool("force", false, "build even images that are already built")
+	progress := fs.String("progress", "auto", "progress display: auto, tty, plain, quiet or rawjson")
+	offline := fs.Bool("offline", false, "fail when a base image is not pinned in cc.lock")
+	var insecure stringList
+	fs.Var(&insecure, "insecure-registry", "reach registry `HOST` over plain HTTP (repeatable; localhost needs none)")
+	if rc := e.parse(c, fs, args); rc >= 0 {
+		return rc
+	}
+	path, addrs := splitPathArgs(fs.Args())
+	dest, err := parseOutput(*output)
+	if err != nil {
+		return e.usageError(c, "%v", err)
+	}
+	switch *progress {
+	case "auto", "tty", "plain", "quiet", "rawjson":
+	default:
+		return e.usageError(c, "--progress %q: want auto, tty, plain, quiet or rawjson", *progress)
+	}
+	epoch := int64(0)
+	if s := e.getenv("SOURCE_DATE_EPOCH"); s != "" {
+		epoch, err = strconv.ParseInt(s, 10, 64)
+		if err != nil || epoch < 0 {
+			return e.usageError(c, "SOURCE_DATE_EPOCH=%q: want a number of seconds", s)
+		}
+	}
+	if *print && (*push != "" || dest != "") {
+		return e.usageError(c, "--print builds nothing; it takes no --push or --output")
+	}
+
+	res, rc := e.compile(c, path, compiler.Input{Vars: cf.vars, VarFiles: cf.varFiles, Offline: *offline}, false)
+	if rc >= 0 {
+		return rc
+	}
+	all, err := buildkit.Images(res.Desired)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "cc build: %v\n", err)
+		return exitError
+	}
+	imgs, err := buildkit.Select(all, addrs)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "cc build: %v\n", err)
+		return exitError
+	}
+	if len(imgs) == 0 {
+		fmt.Fprintln(e.stderr, "cc build: the project has no images")
+		return exitOK
+	}
+
+	if *print {
+		// Print what was named; bases appear as stages of their images.
+		named := imgs
+		if len(addrs) > 0 {
+			named = named[:0:0]
+			for _, img := range imgs {
+				if isNamed(img, addrs) {
+					named = append(named, img)
+				}
+			}
+		}
+		for i, img := range named {
+			df, err := buildkit.Dockerfile(img, all, res.Desired.Root)
+			if err != nil {
+				fmt.Fprintf(e.stderr, "cc build: %v\n", err)
+				return exitError
+			}
+			if i > 0 {
+				fmt.Fprintln(e.stdout)
+			}
+			e.stdout.Write(df)
+		}
+		return exitOK
+	}
+
+	if *addr == "" {
+		*addr = e.getenv("BUILDKIT_HOST")
+	}
+	reg := &buildkit.Registry{Insecure: insecure}
+	b := buildkit.New(*addr, buildkit.WithRegistry(reg))
+	defer b.Close()
+	_, err = b.Build(e.ctx, buildkit.Request{
+		Root:            res.Desired.Root,
+		Images:          imgs,
+		All:             all,
+		Push:            *push,
+		OCI:             dest,
+		Force:           *force,
+		SourceDateEpoch: epoch,
+		Progress:        *progress,
+		Out:             e.stderr,
+		Log:             e.stdout,
+	})
+	var be *buildkit.BuildError
+	if errors.As(err, &be) {
+		e.printDiagnostics(diag.Diagnostics{be.Diagnostic()}, res.Files, false)
+		return exitError
+	}
+	if err != nil {
+		fmt.Fprintf(e.stderr, "cc build: %v\n", err)
+		return exitError
+	}
+	return exitOK
+}
+
+// splitPathArgs takes the first argument as PATH when it names a file or
+// directory (or a .cue/.hcl file) and is not an image address.
+func splitPathArgs(args []string) (string, []string) {
+	if len(args) == 0 {
+		return ".", nil
+	}
+	first := args[0]
+	if strings.HasPrefix(first, "image.") {
+		return ".", args
+	}
+	if _, err := os.Stat(first); err == nil || strings.HasSuffix(first, ".cue") || strings.HasSuffix(first, ".hcl") {
+		return first, args[1:]
+	}
+	return ".", args
+}
+
+func isNamed(img *buildkit.Image, addrs []string) bool {
+	for _, a := range addrs {
+		a = strings.TrimPrefix(a, "image.")
+		if strings.TrimPrefix(img.Address, "image.") == a {
+			return true
+		}
+		for _, al := range img.Aliases {
+			if strings.TrimPrefix(al, "image.") == a {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// parseOutput reads --output type=oci,dest=FILE and returns FILE.
+func parseOutput(s string) (string, error) {
+	if s == "" {
+		return "", nil
+	}
+	var typ, dest string
+	for _, kv := range strings.Split(s, ",") {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok {
+			return "", fmt.Errorf("--output %q: want type=oci,dest=FILE", s)
+		}
+		switch k {
+		case "type":
+			typ = v
+		case "dest":
+			dest = v
+		default:
+			return "", fmt.Errorf("--output %q: unknown key %q (want type and dest)", s, k)
+		}
+	}
+	if typ != "oci" {
+		return "", fmt.Errorf("--output %q: only type=oci is supported", s)
+	}
+	if dest == "" {
+		return "", fmt.Errorf("--output %q: dest=FILE is missing", s)
+	}
+	return dest, nil
+}
