@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/convert"
 	"github.com/zclconf/go-cty/cty/function"
 	"github.com/zclconf/go-cty/cty/function/stdlib"
 )
@@ -24,7 +25,7 @@ func hclFunctions(root string) map[string]function.Function {
 		"abs":          stdlib.AbsoluteFunc,
 		"ceil":         stdlib.CeilFunc,
 		"chomp":        stdlib.ChompFunc,
-		"coalesce":     stdlib.CoalesceFunc,
+		"coalesce":     coalesceFunc,
 		"coalescelist": stdlib.CoalesceListFunc,
 		"compact":      stdlib.CompactFunc,
 		"concat":       stdlib.ConcatFunc,
@@ -106,6 +107,39 @@ func hclFunctions(root string) map[string]function.Function {
 	})
 	return fns
 }
+
+// coalesceFunc is Terraform's coalesce: the first argument that is neither
+// null nor an empty string.
+var coalesceFunc = function.New(&function.Spec{
+	VarParam: &function.Parameter{Name: "vals", Type: cty.DynamicPseudoType, AllowNull: true, AllowUnknown: true},
+	Type: func(args []cty.Value) (cty.Type, error) {
+		types := make([]cty.Type, len(args))
+		for i, a := range args {
+			types[i] = a.Type()
+		}
+		ty, _ := convert.UnifyUnsafe(types)
+		if ty == cty.NilType {
+			return cty.NilType, errors.New("all arguments must have the same type")
+		}
+		return ty, nil
+	},
+	Impl: func(args []cty.Value, ty cty.Type) (cty.Value, error) {
+		for _, a := range args {
+			v, err := convert.Convert(a, ty)
+			if err != nil {
+				return cty.NilVal, err
+			}
+			if !v.IsKnown() {
+				return cty.UnknownVal(ty), nil
+			}
+			if v.IsNull() || ty == cty.String && v.AsString() == "" {
+				continue
+			}
+			return v, nil
+		}
+		return cty.NilVal, errors.New("no non-null, non-empty-string arguments")
+	},
+})
 
 func fileFunc(root string, conv func([]byte, string) (cty.Value, error)) function.Function {
 	return function.New(&function.Spec{
