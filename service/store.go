@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 
 	_ "modernc.org/sqlite" // the pure-Go SQLite driver
@@ -173,6 +174,13 @@ func openStore(ctx context.Context, path string, sync Sync) (*store, error) {
 	if strings.ContainsAny(path, "?#") {
 		return nil, fmt.Errorf("database file %q: the name must not contain ? or #", path)
 	}
+	// The database holds specs and encrypted secrets: only its owner reads
+	// it. SQLite gives the -wal and -shm files the database's mode.
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
+	f.Close()
 	pragmas := "_pragma=busy_timeout(10000)&_pragma=foreign_keys(1)&_pragma=synchronous(" + strings.ToUpper(sync.String()) + ")"
 	w, err := sql.Open("sqlite", "file:"+path+"?"+pragmas+"&_pragma=journal_mode(WAL)&_txlock=immediate")
 	if err != nil {
