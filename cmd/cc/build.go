@@ -96,17 +96,18 @@ func runBuild(e *env, args []string) int {
 		return exitOK
 	}
 
-	if *print {
-		// Print what was named; bases appear as stages of their images.
-		named := imgs
-		if len(addrs) > 0 {
-			named = named[:0:0]
-			for _, img := range imgs {
-				if isNamed(img, addrs) {
-					named = append(named, img)
-				}
+	// The images named, without the bases Select added.
+	named := imgs
+	if len(addrs) > 0 {
+		named = named[:0:0]
+		for _, img := range imgs {
+			if isNamed(img, addrs) {
+				named = append(named, img)
 			}
 		}
+	}
+	if *print {
+		// Bases appear as stages of the images built from them.
 		for i, img := range named {
 			df, err := buildkit.Dockerfile(img, all, res.Desired.Root)
 			if err != nil {
@@ -127,6 +128,11 @@ func runBuild(e *env, args []string) int {
 	reg := &buildkit.Registry{Insecure: insecure}
 	b := buildkit.New(*addr, buildkit.WithRegistry(reg))
 	defer b.Close()
+	if *push == "" {
+		// Without a registry, an image's LLB holds its bases' LLB: only
+		// the images named are exported.
+		imgs = named
+	}
 	_, err = b.Build(e.ctx, buildkit.Request{
 		Root:            res.Desired.Root,
 		Images:          imgs,
