@@ -134,61 +134,65 @@ func fieldsAt(root cue.Value, path []string) []string {
 }
 
 func lookupSchema(v cue.Value, elem string) cue.Value {
-	for _, d := range disjuncts(v) {
-		if isIndex(elem) {
+	if isIndex(elem) {
+		for _, d := range disjuncts(v) {
 			if e := d.LookupPath(cue.MakePath(cue.AnyIndex)); e.Exists() {
 				return e
 			}
-			continue
 		}
-		if e := d.LookupPath(cue.MakePath(cue.Str(elem).Optional())); e.Exists() {
-			return e
-		}
-		if e := d.LookupPath(cue.MakePath(cue.Str(elem).Required())); e.Exists() {
-			return e
-		}
-		if e := d.LookupPath(cue.MakePath(cue.Str(elem))); e.Exists() {
-			return e
-		}
-		if e := d.LookupPath(cue.MakePath(cue.AnyString)); e.Exists() {
+		return cue.Value{}
+	}
+	v = asStruct(v)
+	for _, sel := range []cue.Selector{cue.Str(elem).Optional(), cue.Str(elem).Required(), cue.Str(elem), cue.AnyString} {
+		if e := v.LookupPath(cue.MakePath(sel)); e.Exists() {
+			if elem == "from" && e.IncompleteKind()&cue.StructKind == 0 {
+				// An image's from is "#ImageRef | #Image", and CUE does
+				// not unroll the recursive #Image here: the base image
+				// has the fields of the image it is the base of.
+				return v
+			}
 			return e
 		}
 	}
 	return cue.Value{}
 }
 
+// asStruct narrows a value that may be a struct or something else
+// (string | #Secret) to its struct alternative.
+func asStruct(v cue.Value) cue.Value {
+	k := v.IncompleteKind()
+	if k&cue.StructKind == 0 || k == cue.StructKind {
+		return v
+	}
+	return v.Unify(v.Context().CompileString("{}"))
+}
+
+// disjuncts returns a value and the operands of its disjunctions and
+// conjunctions, to find the list among "[...T] & list.MinItems(1)".
 func disjuncts(v cue.Value) []cue.Value {
-	op, args := v.Expr()
-	if op == cue.OrOp || op == cue.AndOp {
-		var out []cue.Value
+	out := []cue.Value{v}
+	if op, args := v.Expr(); op == cue.OrOp || op == cue.AndOp {
 		for _, a := range args {
 			out = append(out, disjuncts(a)...)
 		}
-		return out
 	}
-	return []cue.Value{v}
+	return out
 }
 
 func structFields(v cue.Value) []string {
-	seen := map[string]bool{}
-	for _, d := range disjuncts(v) {
-		if d.IncompleteKind()&cue.StructKind == 0 {
-			continue
-		}
-		it, err := d.Fields(cue.Optional(true))
-		if err != nil {
-			continue
-		}
-		for it.Next() {
-			name := it.Selector().Unquoted()
-			if !strings.HasPrefix(name, "$") {
-				seen[name] = true
-			}
-		}
+	v = asStruct(v)
+	if v.IncompleteKind()&cue.StructKind == 0 {
+		return nil
 	}
-	out := make([]string, 0, len(seen))
-	for n := range seen {
-		out = append(out, n)
+	it, err := v.Fields(cue.Optional(true))
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for it.Next() {
+		if name := it.Selector().Unquoted(); !strings.HasPrefix(name, "$") {
+			out = append(out, name)
+		}
 	}
 	sort.Strings(out)
 	return out
