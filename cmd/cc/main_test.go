@@ -1,0 +1,36 @@
+package main
+
+import (
+	"flag"
+	"path/filepath"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+var updateScripts = flag.Bool("update", false, "update testscript cmp files and golden files")
+
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"cc": main,
+	})
+}
+
+// TestScripts runs the CLI behaviour scripts in testdata/script, one
+// behaviour each. $EXAMPLES is the repository's examples directory.
+func TestScripts(t *testing.T) {
+	examples, err := filepath.Abs("../../examples")
+	if err != nil {
+		t.Fatal(err)
+	}
+	testscript.Run(t, testscript.Params{
+		Dir:                 "testdata/script",
+		RequireExplicitExec: true,
+		UpdateScripts:       *updateScripts,
+		Setup: func(env *testscript.Env) error {
+			env.Setenv("EXAMPLES", examples)
+			env.Setenv("NO_COLOR", "1")
+			return nil
+		},
+	})
+}
