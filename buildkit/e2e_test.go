@@ -296,6 +296,23 @@ func TestE2EProject(t *testing.T) {
 	if !slices.Equal(cf.Config.Entrypoint, []string{"/usr/local/bin/run"}) || !slices.Equal(cf.Config.Cmd, []string{"serve"}) {
 		t.Errorf("Entrypoint, Cmd = %q, %q", cf.Config.Entrypoint, cf.Config.Cmd)
 	}
+	// app is built on the pushed base: its layers start with the base's.
+	base, err := reg.Image(context.Background(), r.results[0].Ref)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bl, _ := base.Layers()
+	al, _ := img.Layers()
+	if len(al) <= len(bl) {
+		t.Fatalf("app has %d layers, base %d", len(al), len(bl))
+	}
+	for i := range bl {
+		bd, _ := bl[i].Digest()
+		ad, _ := al[i].Digest()
+		if bd != ad {
+			t.Errorf("layer %d: app %s, base %s; want app built on the base", i, ad, bd)
+		}
+	}
 	fs := files(t, img)
 	if e := fs["/usr/local/bin/run"]; e.mode != 0o755 || !strings.Contains(e.data, "run $*") {
 		t.Errorf("/usr/local/bin/run = %o %q, want mode 755 and the script", e.mode, e.data)

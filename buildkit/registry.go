@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"sync"
 
 	"github.com/google/go-containerregistry/pkg/authn"
 	"github.com/google/go-containerregistry/pkg/name"
@@ -29,6 +30,17 @@ type Registry struct {
 	// Mirrors maps a registry ("docker.io") to a mirror host that
 	// Resolve asks instead, as buildkitd's registry mirrors do.
 	Mirrors map[string]string
+
+	once   sync.Once
+	pull   *remote.Puller
+	pullEr error
+}
+
+// puller is one Puller for all requests, so the registry's ping and token
+// are fetched once, not per request.
+func (r *Registry) puller() (*remote.Puller, error) {
+	r.once.Do(func() { r.pull, r.pullEr = remote.NewPuller(r.options(context.Background())...) })
+	return r.pull, r.pullEr
 }
 
 // mirrored rewrites ref to its registry's mirror, if it has one.
@@ -89,7 +101,11 @@ func (r *Registry) Head(ctx context.Context, ref string) (*v1.Descriptor, error)
 	if err != nil {
 		return nil, err
 	}
-	desc, err := remote.Head(parsed, r.options(ctx)...)
+	p, err := r.puller()
+	if err != nil {
+		return nil, err
+	}
+	desc, err := p.Head(ctx, parsed)
 	if err != nil {
 		if isNotFound(err) {
 			return nil, nil
@@ -109,11 +125,15 @@ func (r *Registry) Resolve(ctx context.Context, ref string) (string, error) {
 	if parsed, err = r.mirrored(parsed); err != nil {
 		return "", err
 	}
-	desc, err := remote.Head(parsed, r.options(ctx)...)
+	p, err := r.puller()
+	if err != nil {
+		return "", err
+	}
+	desc, err := p.Head(ctx, parsed)
 	if err != nil && !isNotFound(err) {
 		// Some registries refuse HEAD; GET is what a pull does.
 		var d *remote.Descriptor
-		d, err = remote.Get(parsed, r.options(ctx)...)
+		d, err = p.Get(ctx, parsed)
 		if err == nil {
 			desc = &d.Descriptor
 		}
@@ -133,7 +153,11 @@ func (r *Registry) Image(ctx context.Context, ref string) (v1.Image, error) {
 	if err != nil {
 		return nil, err
 	}
-	return remote.Image(parsed, r.options(ctx)...)
+	p, err := r.puller()
+	if err != nil {
+		return nil, err
+	}
+	return remote.Image(parsed, remote.WithContext(ctx), remote.Reuse(p))
 }
 
 func isNotFound(err error) bool {
