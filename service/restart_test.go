@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -166,5 +167,38 @@ func TestSecretKeyFile(t *testing.T) {
 				t.Fatalf("OpenEmbedded() = %v, want %q", err, tt.want)
 			}
 		})
+	}
+}
+
+func TestIdempotencyKeysExpire(t *testing.T) {
+	ctx := context.Background()
+	db := filepath.Join(t.TempDir(), "state.db")
+	clk := newClock()
+	req := applyReq(t, "p", "volume.v", service.ActionCreate, map[string]any{"size": "1Gi"}, 0)
+	req.IdempotencyKey = "k"
+	reopen := func() (*service.Client, func() error) {
+		c, closeFn, err := service.OpenEmbedded(ctx, db, service.WithClock(clk.Now))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c, closeFn
+	}
+	c, closeFn := reopen()
+	first := mustApply(t, c, req)
+	closeFn()
+
+	// A day later the key still replays the first answer ...
+	clk.Advance(24 * time.Hour)
+	c, closeFn = reopen()
+	if again := mustApply(t, c, req); !cmp.Equal(first, again) {
+		t.Fatalf("replay after a day = %+v, want %+v", again, first)
+	}
+	closeFn()
+	// ... a week later it is forgotten: the old request is now stale.
+	clk.Advance(7 * 24 * time.Hour)
+	c, closeFn = reopen()
+	defer closeFn()
+	if _, err := c.Apply(ctx, req); !errors.Is(err, service.ErrStale) {
+		t.Fatalf("Apply() with a key from 8 days ago = %v, want stale", err)
 	}
 }

@@ -24,6 +24,9 @@ import (
 	ccv1 "cc.dev/cc/service/proto/cc/v1"
 )
 
+// idempotencyTTL is how long idempotency keys are kept.
+const idempotencyTTL = 7 * 24 * time.Hour
+
 // Server is the reference server: the cc.v1 API over a SQLite database,
 // with health checking and server reflection.
 type Server struct {
@@ -158,6 +161,11 @@ func Open(ctx context.Context, dbPath string, opts ...Option) (*Server, error) {
 	if err != nil {
 		st.close()
 		return nil, err
+	}
+	// Idempotency keys protect retries, which come within minutes.
+	if _, err := st.w.ExecContext(ctx, "DELETE FROM idempotency WHERE created_at < ?", c.now().Add(-idempotencyTTL).UnixNano()); err != nil {
+		st.close()
+		return nil, fmt.Errorf("open %s: %w", dbPath, err)
 	}
 	s := &Server{
 		st:      st,

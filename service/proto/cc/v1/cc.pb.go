@@ -16,6 +16,7 @@
 //   - idempotency_key: when non-empty, a retry with the same key and the same
 //     request returns the first call's response without doing anything
 //     again; the same key with a different request is INVALID_ARGUMENT.
+//     Keys are kept for seven days.
 //   - lease_id: the caller's lock lease. While another holder's lease on the
 //     project is live, a mutation without it is refused (FAILED_PRECONDITION
 //     with a LockHeld detail naming the holder).
