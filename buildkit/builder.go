@@ -89,8 +89,14 @@ func (b *Builder) dial(ctx context.Context) (*client.Client, error) {
 		return b.client, nil
 	}
 	c, err := client.New(ctx, b.addr, b.clientOp...)
+	if err == nil {
+		_, err = c.ListWorkers(ctx)
+		if err != nil {
+			c.Close()
+		}
+	}
 	if err != nil {
-		return nil, fmt.Errorf("connect to buildkitd at %s: %w", b.addr, err)
+		return nil, fmt.Errorf("no buildkitd at %s (start one, or name it with --buildkit or BUILDKIT_HOST): %w", b.addr, err)
 	}
 	b.client = c
 	return c, nil
