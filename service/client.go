@@ -410,8 +410,7 @@ func (c *Client) Versions(ctx context.Context, project, address string) ([]Versi
 	}
 	out := make([]Version, 0, len(resp.GetVersions()))
 	for _, v := range resp.GetVersions() {
-		out = append(out, Version{Version: v.GetVersion(), Hash: v.GetHash(), Spec: json.RawMessage(v.GetSpec()),
-			CreatedAt: ts(v.GetCreatedAt()), Current: v.GetCurrent()})
+		out = append(out, versionFromProto(v))
 	}
 	return out, nil
 }

@@ -15,6 +15,7 @@ import (
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/types/known/timestamppb"
 
+	"cc.dev/cc/schema"
 	ccv1 "cc.dev/cc/service/proto/cc/v1"
 )
 
@@ -65,6 +66,9 @@ func (a *projectAPI) GetState(ctx context.Context, req *ccv1.GetStateRequest) (*
 	if err := closeRows(rows); err != nil {
 		return nil, err
 	}
+	if err := addVersions(ctx, tx, project, resp.Resources); err != nil {
+		return nil, err
+	}
 	rows, err = tx.QueryContext(ctx, "SELECT hash, spec, created_at FROM images WHERE project = ? ORDER BY hash", project)
 	if err != nil {
 		return nil, dbError(err)
@@ -105,6 +109,40 @@ func (a *projectAPI) GetState(ctx context.Context, req *ccv1.GetStateRequest) (*
 		return nil, dbError(err)
 	}
 	return resp, nil
+}
+
+// addVersions lists each versioned resource's versions, without specs.
+func addVersions(ctx context.Context, tx *sql.Tx, project string, resources []*ccv1.Resource) error {
+	byAddr := make(map[string]*ccv1.Resource)
+	for _, r := range resources {
+		if schema.Kind(r.GetKind()).Versioned() {
+			byAddr[r.GetAddress()] = r
+		}
+	}
+	if len(byAddr) == 0 {
+		return nil
+	}
+	rows, err := tx.QueryContext(ctx, "SELECT address, version, hash, created_at FROM versions WHERE project = ? ORDER BY address, version", project)
+	if err != nil {
+		return dbError(err)
+	}
+	for rows.Next() {
+		var addr string
+		var v ccv1.Version
+		var created int64
+		if err := rows.Scan(&addr, &v.Version, &v.Hash, &created); err != nil {
+			rows.Close()
+			return dbError(err)
+		}
+		r := byAddr[addr]
+		if r == nil {
+			continue
+		}
+		v.CreatedAt = timestamppb.New(unixTime(created))
+		v.Current = v.Version == r.GetVersion()
+		r.Versions = append(r.Versions, &v)
+	}
+	return closeRows(rows)
 }
 
 func closeRows(rows *sql.Rows) error {

@@ -303,6 +303,18 @@ func TestVersionReuse(t *testing.T) {
 		t.Fatalf("Versions() (-want +got):\n%s", diff)
 	}
 
+	// The state carries the version history, so a plan can tell "reuse
+	// version V" from "new version" with no other call.
+	st, err := c.GetState(ctx, "p")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := st.Lookup("function.rank")
+	if r.Version != 1 || len(r.Versions) != 2 || r.VersionWithHash(hash1) != 1 || r.VersionWithHash(hash2) != 2 ||
+		r.VersionWithHash("sha256:0") != 0 || r.Versions[0].Spec != nil || !r.Versions[0].Current || r.Versions[1].Current {
+		t.Fatalf("state of function.rank = version %d, versions %+v", r.Version, r.Versions)
+	}
+
 	// Roll back to v2, then to v2 again (no change).
 	rb, err := c.Rollback(ctx, service.RollbackRequest{Project: "p", Address: "function.rank", Version: 2, ExpectedSerial: serial})
 	if err != nil {

@@ -75,6 +75,20 @@ type Resource struct {
 	DependsOn []string
 	// Pins are the versions of versioned dependencies it was applied with.
 	Pins []Pin
+	// Versions, in a State, are every version of a versioned resource,
+	// oldest first, without specs.
+	Versions []Version
+}
+
+// VersionWithHash returns the number of the version of r whose hash is
+// hash, or 0: the version an apply of that content would reuse.
+func (r *Resource) VersionWithHash(hash string) int64 {
+	for _, v := range r.Versions {
+		if v.Hash == hash {
+			return v.Version
+		}
+	}
+	return 0
 }
 
 // Pin is the version of a versioned resource another was applied with.
@@ -216,6 +230,17 @@ func resourceFromProto(r *ccv1.Resource) Resource {
 	}
 	for _, p := range r.GetPins() {
 		out.Pins = append(out.Pins, Pin{Address: p.GetAddress(), Version: p.GetVersion()})
+	}
+	for _, v := range r.GetVersions() {
+		out.Versions = append(out.Versions, versionFromProto(v))
+	}
+	return out
+}
+
+func versionFromProto(v *ccv1.Version) Version {
+	out := Version{Version: v.GetVersion(), Hash: v.GetHash(), CreatedAt: ts(v.GetCreatedAt()), Current: v.GetCurrent()}
+	if len(v.GetSpec()) > 0 {
+		out.Spec = json.RawMessage(v.GetSpec())
 	}
 	return out
 }

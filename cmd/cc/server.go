@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"os"
 	"os/signal"
 	"strings"
 	"syscall"
@@ -130,6 +131,9 @@ func runServer(e *env, args []string) int {
 		return exitError
 	}
 	defer srv.Close()
+	if network == "unix" {
+		removeStaleSocket(address)
+	}
 	lis, err := net.Listen(network, address)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "cc server: %v\n", err)
@@ -170,4 +174,18 @@ func listenString(lis net.Listener) string {
 		return "unix://" + lis.Addr().String()
 	}
 	return lis.Addr().String()
+}
+
+// removeStaleSocket removes a unix socket that a killed server left behind;
+// one that a live server answers on stays, and Listen reports it in use.
+func removeStaleSocket(path string) {
+	fi, err := os.Lstat(path)
+	if err != nil || fi.Mode()&os.ModeSocket == 0 {
+		return
+	}
+	if conn, err := net.DialTimeout("unix", path, time.Second); err == nil {
+		conn.Close()
+		return
+	}
+	os.Remove(path)
 }

@@ -187,7 +187,10 @@ type Resource struct {
 	// pins are the versions of the versioned resources it depends on, as they
 	// were when it was last created, updated or replaced (an evaluation's
 	// dataset revision).
-	Pins          []*Pin `protobuf:"bytes,12,rep,name=pins,proto3" json:"pins,omitempty"`
+	Pins []*Pin `protobuf:"bytes,12,rep,name=pins,proto3" json:"pins,omitempty"`
+	// versions, in GetState, are every version of a versioned resource,
+	// oldest first, without their specs: enough to plan "reuse version V".
+	Versions      []*Version `protobuf:"bytes,13,rep,name=versions,proto3" json:"versions,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -302,6 +305,13 @@ func (x *Resource) GetDependsOn() []string {
 func (x *Resource) GetPins() []*Pin {
 	if x != nil {
 		return x.Pins
+	}
+	return nil
+}
+
+func (x *Resource) GetVersions() []*Version {
+	if x != nil {
+		return x.Versions
 	}
 	return nil
 }
@@ -2572,7 +2582,7 @@ var File_cc_v1_cc_proto protoreflect.FileDescriptor
 
 const file_cc_v1_cc_proto_rawDesc = "" +
 	"\n" +
-	"\x0ecc/v1/cc.proto\x12\x05cc.v1\x1a\x1egoogle/protobuf/duration.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\x82\x03\n" +
+	"\x0ecc/v1/cc.proto\x12\x05cc.v1\x1a\x1egoogle/protobuf/duration.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xae\x03\n" +
 	"\bResource\x12\x18\n" +
 	"\aaddress\x18\x01 \x01(\tR\aaddress\x12\x12\n" +
 	"\x04kind\x18\x02 \x01(\tR\x04kind\x12\x12\n" +
@@ -2590,7 +2600,8 @@ const file_cc_v1_cc_proto_rawDesc = "" +
 	"\n" +
 	"depends_on\x18\v \x03(\tR\tdependsOn\x12\x1e\n" +
 	"\x04pins\x18\f \x03(\v2\n" +
-	".cc.v1.PinR\x04pins\"9\n" +
+	".cc.v1.PinR\x04pins\x12*\n" +
+	"\bversions\x18\r \x03(\v2\x0e.cc.v1.VersionR\bversions\"9\n" +
 	"\x03Pin\x12\x18\n" +
 	"\aaddress\x18\x01 \x01(\tR\aaddress\x12\x18\n" +
 	"\aversion\x18\x02 \x01(\x03R\aversion\"j\n" +
@@ -2841,61 +2852,62 @@ var file_cc_v1_cc_proto_depIdxs = []int32{
 	37, // 1: cc.v1.Resource.created_at:type_name -> google.protobuf.Timestamp
 	37, // 2: cc.v1.Resource.updated_at:type_name -> google.protobuf.Timestamp
 	3,  // 3: cc.v1.Resource.pins:type_name -> cc.v1.Pin
-	37, // 4: cc.v1.Image.created_at:type_name -> google.protobuf.Timestamp
-	37, // 5: cc.v1.SecretValue.updated_at:type_name -> google.protobuf.Timestamp
-	6,  // 6: cc.v1.Lease.holder:type_name -> cc.v1.Holder
-	37, // 7: cc.v1.Lease.acquired_at:type_name -> google.protobuf.Timestamp
-	37, // 8: cc.v1.Lease.expires_at:type_name -> google.protobuf.Timestamp
-	7,  // 9: cc.v1.LockHeld.lease:type_name -> cc.v1.Lease
-	2,  // 10: cc.v1.GetStateResponse.resources:type_name -> cc.v1.Resource
-	4,  // 11: cc.v1.GetStateResponse.images:type_name -> cc.v1.Image
-	5,  // 12: cc.v1.GetStateResponse.secret_values:type_name -> cc.v1.SecretValue
-	7,  // 13: cc.v1.GetStateResponse.lock:type_name -> cc.v1.Lease
-	6,  // 14: cc.v1.LockRequest.holder:type_name -> cc.v1.Holder
-	38, // 15: cc.v1.LockRequest.ttl:type_name -> google.protobuf.Duration
-	7,  // 16: cc.v1.LockResponse.lease:type_name -> cc.v1.Lease
-	38, // 17: cc.v1.RenewLockRequest.ttl:type_name -> google.protobuf.Duration
-	7,  // 18: cc.v1.RenewLockResponse.lease:type_name -> cc.v1.Lease
-	7,  // 19: cc.v1.UnlockResponse.released:type_name -> cc.v1.Lease
-	36, // 20: cc.v1.UploadBlobRequest.header:type_name -> cc.v1.UploadBlobRequest.Header
-	4,  // 21: cc.v1.EnsureImageResponse.image:type_name -> cc.v1.Image
-	2,  // 22: cc.v1.EnsureImageResponse.resource:type_name -> cc.v1.Resource
-	1,  // 23: cc.v1.ApplyResourceRequest.action:type_name -> cc.v1.Action
-	2,  // 24: cc.v1.ApplyResourceResponse.resource:type_name -> cc.v1.Resource
-	2,  // 25: cc.v1.DeleteResourceResponse.deleted:type_name -> cc.v1.Resource
-	37, // 26: cc.v1.Version.created_at:type_name -> google.protobuf.Timestamp
-	30, // 27: cc.v1.ListVersionsResponse.versions:type_name -> cc.v1.Version
-	2,  // 28: cc.v1.RollbackResponse.resource:type_name -> cc.v1.Resource
-	5,  // 29: cc.v1.PutSecretValueResponse.secret_value:type_name -> cc.v1.SecretValue
-	11, // 30: cc.v1.ProjectService.GetState:input_type -> cc.v1.GetStateRequest
-	13, // 31: cc.v1.ProjectService.Lock:input_type -> cc.v1.LockRequest
-	15, // 32: cc.v1.ProjectService.RenewLock:input_type -> cc.v1.RenewLockRequest
-	17, // 33: cc.v1.ProjectService.Unlock:input_type -> cc.v1.UnlockRequest
-	19, // 34: cc.v1.BlobService.FindMissingBlobs:input_type -> cc.v1.FindMissingBlobsRequest
-	21, // 35: cc.v1.BlobService.UploadBlob:input_type -> cc.v1.UploadBlobRequest
-	23, // 36: cc.v1.ResourceService.EnsureImage:input_type -> cc.v1.EnsureImageRequest
-	25, // 37: cc.v1.ResourceService.ApplyResource:input_type -> cc.v1.ApplyResourceRequest
-	27, // 38: cc.v1.ResourceService.DeleteResource:input_type -> cc.v1.DeleteResourceRequest
-	29, // 39: cc.v1.ResourceService.ListVersions:input_type -> cc.v1.ListVersionsRequest
-	32, // 40: cc.v1.ResourceService.Rollback:input_type -> cc.v1.RollbackRequest
-	34, // 41: cc.v1.ResourceService.PutSecretValue:input_type -> cc.v1.PutSecretValueRequest
-	12, // 42: cc.v1.ProjectService.GetState:output_type -> cc.v1.GetStateResponse
-	14, // 43: cc.v1.ProjectService.Lock:output_type -> cc.v1.LockResponse
-	16, // 44: cc.v1.ProjectService.RenewLock:output_type -> cc.v1.RenewLockResponse
-	18, // 45: cc.v1.ProjectService.Unlock:output_type -> cc.v1.UnlockResponse
-	20, // 46: cc.v1.BlobService.FindMissingBlobs:output_type -> cc.v1.FindMissingBlobsResponse
-	22, // 47: cc.v1.BlobService.UploadBlob:output_type -> cc.v1.UploadBlobResponse
-	24, // 48: cc.v1.ResourceService.EnsureImage:output_type -> cc.v1.EnsureImageResponse
-	26, // 49: cc.v1.ResourceService.ApplyResource:output_type -> cc.v1.ApplyResourceResponse
-	28, // 50: cc.v1.ResourceService.DeleteResource:output_type -> cc.v1.DeleteResourceResponse
-	31, // 51: cc.v1.ResourceService.ListVersions:output_type -> cc.v1.ListVersionsResponse
-	33, // 52: cc.v1.ResourceService.Rollback:output_type -> cc.v1.RollbackResponse
-	35, // 53: cc.v1.ResourceService.PutSecretValue:output_type -> cc.v1.PutSecretValueResponse
-	42, // [42:54] is the sub-list for method output_type
-	30, // [30:42] is the sub-list for method input_type
-	30, // [30:30] is the sub-list for extension type_name
-	30, // [30:30] is the sub-list for extension extendee
-	0,  // [0:30] is the sub-list for field type_name
+	30, // 4: cc.v1.Resource.versions:type_name -> cc.v1.Version
+	37, // 5: cc.v1.Image.created_at:type_name -> google.protobuf.Timestamp
+	37, // 6: cc.v1.SecretValue.updated_at:type_name -> google.protobuf.Timestamp
+	6,  // 7: cc.v1.Lease.holder:type_name -> cc.v1.Holder
+	37, // 8: cc.v1.Lease.acquired_at:type_name -> google.protobuf.Timestamp
+	37, // 9: cc.v1.Lease.expires_at:type_name -> google.protobuf.Timestamp
+	7,  // 10: cc.v1.LockHeld.lease:type_name -> cc.v1.Lease
+	2,  // 11: cc.v1.GetStateResponse.resources:type_name -> cc.v1.Resource
+	4,  // 12: cc.v1.GetStateResponse.images:type_name -> cc.v1.Image
+	5,  // 13: cc.v1.GetStateResponse.secret_values:type_name -> cc.v1.SecretValue
+	7,  // 14: cc.v1.GetStateResponse.lock:type_name -> cc.v1.Lease
+	6,  // 15: cc.v1.LockRequest.holder:type_name -> cc.v1.Holder
+	38, // 16: cc.v1.LockRequest.ttl:type_name -> google.protobuf.Duration
+	7,  // 17: cc.v1.LockResponse.lease:type_name -> cc.v1.Lease
+	38, // 18: cc.v1.RenewLockRequest.ttl:type_name -> google.protobuf.Duration
+	7,  // 19: cc.v1.RenewLockResponse.lease:type_name -> cc.v1.Lease
+	7,  // 20: cc.v1.UnlockResponse.released:type_name -> cc.v1.Lease
+	36, // 21: cc.v1.UploadBlobRequest.header:type_name -> cc.v1.UploadBlobRequest.Header
+	4,  // 22: cc.v1.EnsureImageResponse.image:type_name -> cc.v1.Image
+	2,  // 23: cc.v1.EnsureImageResponse.resource:type_name -> cc.v1.Resource
+	1,  // 24: cc.v1.ApplyResourceRequest.action:type_name -> cc.v1.Action
+	2,  // 25: cc.v1.ApplyResourceResponse.resource:type_name -> cc.v1.Resource
+	2,  // 26: cc.v1.DeleteResourceResponse.deleted:type_name -> cc.v1.Resource
+	37, // 27: cc.v1.Version.created_at:type_name -> google.protobuf.Timestamp
+	30, // 28: cc.v1.ListVersionsResponse.versions:type_name -> cc.v1.Version
+	2,  // 29: cc.v1.RollbackResponse.resource:type_name -> cc.v1.Resource
+	5,  // 30: cc.v1.PutSecretValueResponse.secret_value:type_name -> cc.v1.SecretValue
+	11, // 31: cc.v1.ProjectService.GetState:input_type -> cc.v1.GetStateRequest
+	13, // 32: cc.v1.ProjectService.Lock:input_type -> cc.v1.LockRequest
+	15, // 33: cc.v1.ProjectService.RenewLock:input_type -> cc.v1.RenewLockRequest
+	17, // 34: cc.v1.ProjectService.Unlock:input_type -> cc.v1.UnlockRequest
+	19, // 35: cc.v1.BlobService.FindMissingBlobs:input_type -> cc.v1.FindMissingBlobsRequest
+	21, // 36: cc.v1.BlobService.UploadBlob:input_type -> cc.v1.UploadBlobRequest
+	23, // 37: cc.v1.ResourceService.EnsureImage:input_type -> cc.v1.EnsureImageRequest
+	25, // 38: cc.v1.ResourceService.ApplyResource:input_type -> cc.v1.ApplyResourceRequest
+	27, // 39: cc.v1.ResourceService.DeleteResource:input_type -> cc.v1.DeleteResourceRequest
+	29, // 40: cc.v1.ResourceService.ListVersions:input_type -> cc.v1.ListVersionsRequest
+	32, // 41: cc.v1.ResourceService.Rollback:input_type -> cc.v1.RollbackRequest
+	34, // 42: cc.v1.ResourceService.PutSecretValue:input_type -> cc.v1.PutSecretValueRequest
+	12, // 43: cc.v1.ProjectService.GetState:output_type -> cc.v1.GetStateResponse
+	14, // 44: cc.v1.ProjectService.Lock:output_type -> cc.v1.LockResponse
+	16, // 45: cc.v1.ProjectService.RenewLock:output_type -> cc.v1.RenewLockResponse
+	18, // 46: cc.v1.ProjectService.Unlock:output_type -> cc.v1.UnlockResponse
+	20, // 47: cc.v1.BlobService.FindMissingBlobs:output_type -> cc.v1.FindMissingBlobsResponse
+	22, // 48: cc.v1.BlobService.UploadBlob:output_type -> cc.v1.UploadBlobResponse
+	24, // 49: cc.v1.ResourceService.EnsureImage:output_type -> cc.v1.EnsureImageResponse
+	26, // 50: cc.v1.ResourceService.ApplyResource:output_type -> cc.v1.ApplyResourceResponse
+	28, // 51: cc.v1.ResourceService.DeleteResource:output_type -> cc.v1.DeleteResourceResponse
+	31, // 52: cc.v1.ResourceService.ListVersions:output_type -> cc.v1.ListVersionsResponse
+	33, // 53: cc.v1.ResourceService.Rollback:output_type -> cc.v1.RollbackResponse
+	35, // 54: cc.v1.ResourceService.PutSecretValue:output_type -> cc.v1.PutSecretValueResponse
+	43, // [43:55] is the sub-list for method output_type
+	31, // [31:43] is the sub-list for method input_type
+	31, // [31:31] is the sub-list for extension type_name
+	31, // [31:31] is the sub-list for extension extendee
+	0,  // [0:31] is the sub-list for field type_name
 }
 
 func init() { file_cc_v1_cc_proto_init() }
