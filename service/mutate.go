@@ -5,8 +5,10 @@ import (
 	"crypto/hmac"
 	"crypto/rand"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"regexp"
+	"sort"
 	"strings"
 
 	"google.golang.org/grpc/codes"
@@ -262,7 +264,7 @@ func checkSpec(spec []byte, hash string) error {
 	if len(spec) > 16<<20 {
 		return status.Error(codes.InvalidArgument, "spec larger than 16 MiB")
 	}
-	c, err := schema.Canonical(json_(spec))
+	c, err := schema.Canonical(json.RawMessage(spec))
 	if err != nil {
 		return status.Errorf(codes.InvalidArgument, "spec is not JSON: %v", err)
 	}
@@ -291,6 +293,6 @@ func checkDeps(self string, deps []string) ([]string, error) {
 			out = append(out, d)
 		}
 	}
-	sortStrings(out)
+	sort.Strings(out)
 	return out, nil
 }

@@ -6,7 +6,6 @@ import (
 	"database/sql"
 	"encoding/hex"
 	"errors"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -349,7 +348,5 @@ func atoi(s string) int64 {
 	n, _ := strconv.ParseInt(s, 10, 64)
 	return n
 }
-
-func sortStrings(s []string) { sort.Strings(s) }
 
 func joinLines(s []string) string { return strings.Join(s, "\n") }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/hmac"
 	"database/sql"
-	"encoding/json"
 	"errors"
 	"fmt"
 
@@ -25,8 +24,6 @@ var _ ccv1.ResourceServiceServer = (*resourceAPI)(nil)
 
 // maxSecretValue bounds a secret value's size.
 const maxSecretValue = 1 << 20
-
-func json_(b []byte) json.RawMessage { return json.RawMessage(b) }
 
 func (a *resourceAPI) EnsureImage(ctx context.Context, req *ccv1.EnsureImageRequest) (*ccv1.EnsureImageResponse, error) {
 	kind, name, err := parseAddress(req.GetAddress())
