@@ -1,7 +1,10 @@
 package compiler
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,6 +16,7 @@ import (
 	"cuelang.org/go/cue/token"
 
 	"cc.dev/cc/diag"
+	"cc.dev/cc/schema"
 )
 
 // loaded is a configuration that passed the schema: its JSON with defaults
@@ -78,15 +82,61 @@ func loadCUE(ctx context.Context, p *project) (*loaded, diag.Diagnostics) {
 	if err := v.Err(); err != nil {
 		return nil, tr.translate(err)
 	}
+	// The fast way: export the user's value as it stands (what cue export
+	// does) and give it to the fast check. When it is not concrete on its
+	// own, or the fast check finds fault, unify with the schema and let
+	// CUE judge.
+	var fast []byte
+	if b, err := v.MarshalJSON(); err == nil {
+		var data any
+		dec := json.NewDecoder(bytes.NewReader(b))
+		dec.UseNumber()
+		if dec.Decode(&data) == nil {
+			if out, err := compiledSchema().validate(data); err == nil {
+				if fast, err = json.Marshal(out); err == nil && !crossCheck {
+					return &loaded{json: fast, loc: tr.loc, user: v}, nil
+				}
+			}
+		}
+	}
 	u := sch.LookupPath(cue.MakePath(cue.Def("#Config"))).Unify(v)
 	if err := u.Validate(cue.Concrete(true)); err != nil {
+		if fast != nil {
+			return nil, diag.Diagnostics{diag.Errorf(nil, "internal error: the fast check accepts what CUE rejects: %v", err)}
+		}
 		return nil, tr.translate(err)
 	}
 	b, err := u.MarshalJSON()
 	if err != nil {
 		return nil, tr.translate(err)
 	}
+	if fast != nil {
+		if err := sameJSON(fast, b); err != nil {
+			return nil, diag.Diagnostics{diag.Errorf(nil, "internal error: the fast check and CUE disagree: %v", err)}
+		}
+	}
 	return &loaded{json: b, loc: tr.loc, user: v}, nil
+}
+
+// crossCheck makes every validation run both the fast check and CUE and
+// compare them; tests and fuzz targets set it.
+var crossCheck = false
+
+// sameJSON reports how two JSON documents differ, or nil when they are the
+// same value.
+func sameJSON(a, b []byte) error {
+	ca, err := schema.Canonical(json.RawMessage(a))
+	if err != nil {
+		return err
+	}
+	cb, err := schema.Canonical(json.RawMessage(b))
+	if err != nil {
+		return err
+	}
+	if !bytes.Equal(ca, cb) {
+		return fmt.Errorf("fast check gives\n%s\nCUE gives\n%s", ca, cb)
+	}
+	return nil
 }
 
 // addSource records a configuration file's text under its display name.

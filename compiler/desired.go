@@ -71,7 +71,6 @@ func (b *builder) build(cfg *schema.Config) (*schema.Desired, diag.Diagnostics) 
 		return nil, diag.Diagnostics{diag.Errorf(&diag.Range{File: b.p.display(filepath.Join(b.p.root, ".ccignore"))}, "%v", b.fsErr)}
 	}
 	b.cfg = cfg
-	b.content = newContentIndex(cfg)
 	for _, name := range sortedKeys(cfg.Images) {
 		b.namedImage(name)
 	}
@@ -381,6 +380,9 @@ func (b *builder) resolve(k schema.Kind, id string, v any, path []string, declar
 			return ""
 		}
 		return name
+	}
+	if b.content == nil {
+		b.content = newContentIndex(b.cfg) // only when some value is not written as a reference
 	}
 	switch names := b.content.lookup(k, v); len(names) {
 	case 1:

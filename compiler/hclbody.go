@@ -331,33 +331,33 @@ func ctyToGo(v cty.Value, path []string, sensitive *[][]string) any {
 
 // hclLocator maps config paths to HCL source ranges.
 type hclLocator struct {
-	vals      map[string]*diag.Range
-	keys      map[string]*diag.Range
+	ranges    map[string]rangePair
 	sensitive [][]string
 }
 
+// rangePair is where a value is written and where its name is.
+type rangePair struct{ val, key hcl.Range }
+
 func newHCLLocator() *hclLocator {
-	return &hclLocator{vals: map[string]*diag.Range{}, keys: map[string]*diag.Range{}}
+	return &hclLocator{ranges: map[string]rangePair{}}
 }
 
 func (l *hclLocator) set(path []string, val, key hcl.Range) {
-	k := pathKey(path)
-	l.vals[k] = toRange(val)
-	l.keys[k] = toRange(key)
+	l.ranges[pathKey(path)] = rangePair{val, key}
 }
 
 func (l *hclLocator) at(path []string) *diag.Range {
 	for n := len(path); n >= 0; n-- {
-		if r := l.vals[pathKey(path[:n])]; r != nil {
-			return r
+		if r, ok := l.ranges[pathKey(path[:n])]; ok {
+			return toRange(r.val)
 		}
 	}
 	return nil
 }
 
 func (l *hclLocator) key(path []string) *diag.Range {
-	if r := l.keys[pathKey(path)]; r != nil {
-		return r
+	if r, ok := l.ranges[pathKey(path)]; ok {
+		return toRange(r.key)
 	}
 	return l.at(path)
 }

@@ -1,0 +1,136 @@
+package compiler
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"cuelang.org/go/cue"
+	"cuelang.org/go/cue/cuecontext"
+	"cuelang.org/go/cue/load"
+
+	"cc.dev/cc/compiler/workload"
+	"cc.dev/cc/schema"
+)
+
+// TestWorkloadBothLanguages: the generated CUE and HCL are one project.
+func TestWorkloadBothLanguages(t *testing.T) {
+	dir := t.TempDir()
+	if err := workload.Write(dir, workload.Options{N: 200}); err != nil {
+		t.Fatal(err)
+	}
+	c := compileJSON(t, filepath.Join(dir, "main.cue"), Input{})
+	h := compileJSON(t, filepath.Join(dir, "main.hcl"), Input{})
+	if !bytes.Equal(c, h) {
+		t.Fatal("generated CUE and HCL compile differently")
+	}
+	res, err := Compile(context.Background(), Input{Path: filepath.Join(dir, "main.hcl")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	counts := map[schema.Kind]int{}
+	for _, r := range res.Desired.Resources {
+		counts[r.Kind]++
+	}
+	want := workload.CountsFor(200)
+	if counts[schema.KindImage] != want.Images || counts[schema.KindSandbox] != want.Sandboxes ||
+		counts[schema.KindFunction] != want.Functions || counts[schema.KindSecret] != want.Secrets {
+		t.Errorf("kinds = %v, want %+v", counts, want)
+	}
+	if n := len(res.Desired.Resources); n != 200 {
+		t.Errorf("%d resources, want 200", n)
+	}
+}
+
+var benchDirs = map[int]string{}
+
+func benchProject(b *testing.B, n int) string {
+	if dir, ok := benchDirs[n]; ok {
+		return dir
+	}
+	dir, err := os.MkdirTemp("", fmt.Sprintf("cc-bench-%d-", n))
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := workload.Write(dir, workload.Options{N: n}); err != nil {
+		b.Fatal(err)
+	}
+	benchDirs[n] = dir
+	return dir
+}
+
+// peakRSS resets the process's peak resident set size (Linux) and returns
+// a function that reads it, in MB.
+func peakRSS() func() float64 {
+	os.WriteFile("/proc/self/clear_refs", []byte("5"), 0)
+	return func() float64 {
+		b, err := os.ReadFile("/proc/self/status")
+		if err != nil {
+			return 0
+		}
+		for _, line := range strings.Split(string(b), "\n") {
+			if f := strings.Fields(line); len(f) >= 2 && f[0] == "VmHWM:" {
+				kb, _ := strconv.ParseFloat(f[1], 64)
+				return kb / 1024
+			}
+		}
+		return 0
+	}
+}
+
+// BenchmarkCompile compiles generated projects of N resources in each
+// language, reporting the peak RSS of the process.
+//
+//	go test ./compiler -run '^$' -bench 'Compile|CUEExport' -count 6
+func BenchmarkCompile(b *testing.B) {
+	defer func(c bool) { crossCheck = c }(crossCheck)
+	crossCheck = false
+	for _, n := range []int{1000, 10000} {
+		for _, lang := range []string{"cue", "hcl"} {
+			b.Run(fmt.Sprintf("%s/%d", lang, n), func(b *testing.B) {
+				path := filepath.Join(benchProject(b, n), "main."+lang)
+				peak := peakRSS()
+				b.ResetTimer()
+				for i := 0; i < b.N; i++ {
+					if _, err := Compile(context.Background(), Input{Path: path}); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportMetric(peak(), "peak-MB")
+			})
+		}
+	}
+}
+
+// BenchmarkCUEExport does what `cue export` does with the same file (load,
+// build, validate concrete, marshal JSON), as the baseline the CUE path is
+// measured against in the same run.
+func BenchmarkCUEExport(b *testing.B) {
+	for _, n := range []int{1000, 10000} {
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
+			dir := benchProject(b, n)
+			peak := peakRSS()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				ctx := cuecontext.New()
+				inst := load.Instances([]string{"./main.cue"}, &load.Config{Dir: dir})[0]
+				if inst.Err != nil {
+					b.Fatal(inst.Err)
+				}
+				v := ctx.BuildInstance(inst)
+				if err := v.Validate(cue.Concrete(true)); err != nil {
+					b.Fatal(err)
+				}
+				if _, err := v.MarshalJSON(); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(peak(), "peak-MB")
+		})
+	}
+}

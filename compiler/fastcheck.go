@@ -1,0 +1,702 @@
+package compiler
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+
+	"cuelang.org/go/cue/ast"
+	"cuelang.org/go/cue/literal"
+	"cuelang.org/go/cue/parser"
+	"cuelang.org/go/cue/token"
+
+	"cc.dev/cc/schema"
+)
+
+// The fast check: the embedded CUE schema, compiled from its syntax into
+// plain Go checks (kinds, literals, regular expressions, bounds, closed
+// structs, patterns, lists, disjunctions with defaults). A configuration
+// the fast check accepts comes out exactly as CUE's unification would
+// give it, defaults filled in; one it rejects goes to CUE itself, which
+// says precisely what is wrong and where. So CUE stays the judge and the
+// one source of the rules, and valid configurations do not pay for a full
+// unification. Tests and the fuzz targets run both and compare
+// (crossCheck); the schema compiler refuses any construct it does not
+// know, and a test requires it to compile the whole schema.
+
+type kinds uint8
+
+const (
+	kString kinds = 1 << iota
+	kInt
+	kFloat
+	kBool
+	kStruct
+	kList
+	kNull
+	kNumber = kInt | kFloat
+	kAll    = kString | kNumber | kBool | kStruct | kList | kNull
+)
+
+type stype struct {
+	kinds  kinds
+	lit    any // string, float64 or bool
+	hasLit bool
+	res    []*regexp.Regexp
+	nres   []*regexp.Regexp
+	bounds []bound
+	neq    []any
+
+	// A disjunction: alts, with the default's index or -1.
+	alts   []*stype
+	defIdx int
+
+	// A reference to a definition, resolved when used (#Image is recursive).
+	ref string
+
+	fields   map[string]*sfield
+	patterns []spattern
+	closed   bool
+
+	prefix   []*stype
+	elem     *stype
+	open     bool
+	minItems int
+}
+
+type sfield struct {
+	t        *stype
+	optional bool
+	required bool
+}
+
+type spattern struct {
+	key *stype
+	t   *stype
+}
+
+type bound struct {
+	op      token.Token
+	num     float64
+	sibling string // compare with this field of the same struct
+}
+
+// fastSchema is the compiled schema; err says why it could not be.
+type fastSchema struct {
+	defs map[string]*stype
+	err  error
+}
+
+var compiledSchema = sync.OnceValue(func() *fastSchema {
+	fs := &fastSchema{defs: map[string]*stype{}}
+	var decls []*ast.Field
+	for _, name := range schema.FileNames {
+		b, _ := schema.Files.ReadFile(name)
+		f, err := parser.ParseFile(schemaFile+name, b)
+		if err != nil {
+			fs.err = err
+			return fs
+		}
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.Field); ok {
+				decls = append(decls, fd)
+			}
+		}
+	}
+	for _, fd := range decls {
+		name, _, _ := ast.LabelName(fd.Label)
+		fs.defs[name] = &stype{}
+	}
+	for _, fd := range decls {
+		name, _, _ := ast.LabelName(fd.Label)
+		t, err := fs.compile(fd.Value)
+		if err != nil {
+			fs.err = fmt.Errorf("%s: %w", name, err)
+			return fs
+		}
+		*fs.defs[name] = *t
+	}
+	return fs
+})
+
+func (fs *fastSchema) compile(e ast.Expr) (*stype, error) {
+	switch e := e.(type) {
+	case *ast.ParenExpr:
+		return fs.compile(e.X)
+	case *ast.Ident:
+		switch e.Name {
+		case "string":
+			return &stype{kinds: kString, defIdx: -1}, nil
+		case "int":
+			return &stype{kinds: kInt, defIdx: -1}, nil
+		case "number":
+			return &stype{kinds: kNumber, defIdx: -1}, nil
+		case "float":
+			return &stype{kinds: kFloat, defIdx: -1}, nil
+		case "bool":
+			return &stype{kinds: kBool, defIdx: -1}, nil
+		case "null":
+			return &stype{kinds: kNull, defIdx: -1}, nil
+		case "_":
+			return &stype{kinds: kAll, defIdx: -1}, nil
+		}
+		if strings.HasPrefix(e.Name, "#") {
+			if fs.defs[e.Name] == nil {
+				return nil, fmt.Errorf("undefined %s", e.Name)
+			}
+			return &stype{ref: e.Name, kinds: kAll, defIdx: -1}, nil
+		}
+		return nil, fmt.Errorf("unsupported reference %s", e.Name)
+	case *ast.BasicLit:
+		v, err := basicLit(e)
+		if err != nil {
+			return nil, err
+		}
+		t := &stype{lit: v, hasLit: true, defIdx: -1}
+		switch v.(type) {
+		case string:
+			t.kinds = kString
+		case float64:
+			t.kinds = kNumber
+			if e.Kind == token.FLOAT {
+				t.kinds = kFloat
+			}
+		case bool:
+			t.kinds = kBool
+		}
+		return t, nil
+	case *ast.UnaryExpr:
+		switch e.Op {
+		case token.MUL:
+			return nil, fmt.Errorf("a default marker outside a disjunction")
+		case token.MAT, token.NMAT:
+			lit, ok := e.X.(*ast.BasicLit)
+			if !ok {
+				return nil, fmt.Errorf("regular expression is not a literal")
+			}
+			s, err := literal.Unquote(lit.Value)
+			if err != nil {
+				return nil, err
+			}
+			re, err := regexp.Compile(s)
+			if err != nil {
+				return nil, err
+			}
+			t := &stype{kinds: kString, defIdx: -1}
+			if e.Op == token.MAT {
+				t.res = []*regexp.Regexp{re}
+			} else {
+				t.nres = []*regexp.Regexp{re}
+			}
+			return t, nil
+		case token.GEQ, token.LEQ, token.GTR, token.LSS:
+			t := &stype{kinds: kNumber, defIdx: -1}
+			switch x := e.X.(type) {
+			case *ast.BasicLit:
+				v, err := basicLit(x)
+				n, ok := v.(float64)
+				if err != nil || !ok {
+					return nil, fmt.Errorf("bound is not a number")
+				}
+				t.bounds = []bound{{op: e.Op, num: n}}
+			case *ast.Ident:
+				t.bounds = []bound{{op: e.Op, sibling: x.Name}}
+			default:
+				return nil, fmt.Errorf("unsupported bound")
+			}
+			return t, nil
+		case token.NEQ:
+			lit, ok := e.X.(*ast.BasicLit)
+			if !ok {
+				return nil, fmt.Errorf("!= of a non-literal")
+			}
+			v, err := basicLit(lit)
+			if err != nil {
+				return nil, err
+			}
+			return &stype{kinds: kAll, neq: []any{v}, defIdx: -1}, nil
+		}
+		return nil, fmt.Errorf("unsupported operator %s", e.Op)
+	case *ast.BinaryExpr:
+		switch e.Op {
+		case token.AND:
+			a, err := fs.compile(e.X)
+			if err != nil {
+				return nil, err
+			}
+			b, err := fs.compile(e.Y)
+			if err != nil {
+				return nil, err
+			}
+			return fs.and(a, b), nil
+		case token.OR:
+			t := &stype{defIdx: -1}
+			for _, x := range []ast.Expr{e.X, e.Y} {
+				isDef := false
+				if u, ok := x.(*ast.UnaryExpr); ok && u.Op == token.MUL {
+					x, isDef = u.X, true
+				}
+				a, err := fs.compile(x)
+				if err != nil {
+					return nil, err
+				}
+				if len(a.alts) > 0 {
+					if a.defIdx >= 0 {
+						if t.defIdx >= 0 {
+							return nil, fmt.Errorf("two defaults")
+						}
+						t.defIdx = len(t.alts) + a.defIdx
+					}
+					t.alts = append(t.alts, a.alts...)
+					continue
+				}
+				if isDef {
+					if t.defIdx >= 0 {
+						return nil, fmt.Errorf("two defaults")
+					}
+					t.defIdx = len(t.alts)
+				}
+				t.alts = append(t.alts, a)
+			}
+			return t, nil
+		}
+		return nil, fmt.Errorf("unsupported operator %s", e.Op)
+	case *ast.StructLit:
+		t := &stype{kinds: kStruct, fields: map[string]*sfield{}, closed: true, defIdx: -1}
+		for _, d := range e.Elts {
+			switch d := d.(type) {
+			case *ast.Field:
+				ft, err := fs.compile(d.Value)
+				if err != nil {
+					return nil, err
+				}
+				if ll, ok := d.Label.(*ast.ListLit); ok {
+					if len(ll.Elts) != 1 {
+						return nil, fmt.Errorf("unsupported pattern")
+					}
+					kx := ll.Elts[0]
+					if a, ok := kx.(*ast.Alias); ok {
+						kx = a.Expr
+					}
+					kt, err := fs.compile(kx)
+					if err != nil {
+						return nil, err
+					}
+					t.patterns = append(t.patterns, spattern{key: kt, t: ft})
+					continue
+				}
+				name, _, err := ast.LabelName(d.Label)
+				if err != nil {
+					return nil, err
+				}
+				f := &sfield{t: ft, optional: d.Constraint == token.OPTION, required: d.Constraint == token.NOT}
+				if prev := t.fields[name]; prev != nil {
+					f.t = fs.and(prev.t, f.t)
+					f.optional = prev.optional && f.optional
+					f.required = prev.required || f.required
+				}
+				t.fields[name] = f
+			case *ast.EmbedDecl:
+				et, err := fs.compile(d.Expr)
+				if err != nil {
+					return nil, err
+				}
+				t = fs.and(t, et)
+			case *ast.CommentGroup:
+			default:
+				return nil, fmt.Errorf("unsupported declaration %T", d)
+			}
+		}
+		return t, nil
+	case *ast.ListLit:
+		t := &stype{kinds: kList, defIdx: -1}
+		for _, x := range e.Elts {
+			if el, ok := x.(*ast.Ellipsis); ok {
+				t.open = true
+				t.elem = &stype{kinds: kAll, defIdx: -1}
+				if el.Type != nil {
+					et, err := fs.compile(el.Type)
+					if err != nil {
+						return nil, err
+					}
+					t.elem = et
+				}
+				continue
+			}
+			et, err := fs.compile(x)
+			if err != nil {
+				return nil, err
+			}
+			t.prefix = append(t.prefix, et)
+		}
+		return t, nil
+	case *ast.CallExpr:
+		switch fn := e.Fun.(type) {
+		case *ast.Ident:
+			if fn.Name == "close" && len(e.Args) == 1 {
+				return fs.compile(e.Args[0])
+			}
+		case *ast.SelectorExpr:
+			if x, ok := fn.X.(*ast.Ident); ok && x.Name == "list" && fn.Sel.(*ast.Ident).Name == "MinItems" && len(e.Args) == 1 {
+				v, err := basicLit(e.Args[0].(*ast.BasicLit))
+				n, ok := v.(float64)
+				if err != nil || !ok {
+					return nil, fmt.Errorf("list.MinItems of a non-number")
+				}
+				return &stype{kinds: kList, open: true, elem: &stype{kinds: kAll, defIdx: -1}, minItems: int(n), defIdx: -1}, nil
+			}
+		}
+		return nil, fmt.Errorf("unsupported call")
+	}
+	return nil, fmt.Errorf("unsupported expression %T", e)
+}
+
+func basicLit(l *ast.BasicLit) (any, error) {
+	switch l.Kind {
+	case token.STRING:
+		return literal.Unquote(l.Value)
+	case token.INT, token.FLOAT:
+		return strconv.ParseFloat(l.Value, 64)
+	case token.TRUE:
+		return true, nil
+	case token.FALSE:
+		return false, nil
+	}
+	return nil, fmt.Errorf("unsupported literal %s", l.Value)
+}
+
+func (fs *fastSchema) resolve(t *stype) *stype {
+	for t.ref != "" {
+		t = fs.defs[t.ref]
+	}
+	return t
+}
+
+// and is the conjunction of two types.
+func (fs *fastSchema) and(a, b *stype) *stype {
+	a, b = fs.resolve(a), fs.resolve(b)
+	if len(a.alts) > 0 || len(b.alts) > 0 {
+		if len(a.alts) == 0 {
+			a, b = b, a
+		}
+		t := &stype{defIdx: a.defIdx}
+		for _, alt := range a.alts {
+			t.alts = append(t.alts, fs.and(alt, b))
+		}
+		return t
+	}
+	t := &stype{
+		kinds: a.kinds & b.kinds, defIdx: -1,
+		res:      append(append([]*regexp.Regexp(nil), a.res...), b.res...),
+		nres:     append(append([]*regexp.Regexp(nil), a.nres...), b.nres...),
+		bounds:   append(append([]bound(nil), a.bounds...), b.bounds...),
+		neq:      append(append([]any(nil), a.neq...), b.neq...),
+		minItems: max(a.minItems, b.minItems),
+	}
+	switch {
+	case a.hasLit && b.hasLit:
+		t.lit, t.hasLit = a.lit, true
+		if a.lit != b.lit {
+			t.kinds = 0
+		}
+	case a.hasLit:
+		t.lit, t.hasLit = a.lit, true
+	case b.hasLit:
+		t.lit, t.hasLit = b.lit, true
+	}
+	if a.fields != nil || b.fields != nil {
+		t.fields = map[string]*sfield{}
+		for _, s := range []*stype{a, b} {
+			for n, f := range s.fields {
+				if prev := t.fields[n]; prev != nil {
+					t.fields[n] = &sfield{t: fs.and(prev.t, f.t), optional: prev.optional && f.optional, required: prev.required || f.required}
+				} else {
+					t.fields[n] = f
+				}
+			}
+		}
+		t.patterns = append(append([]spattern(nil), a.patterns...), b.patterns...)
+		t.closed = a.closed || b.closed
+	}
+	// Lists: one side may be list.MinItems (open, any elements).
+	switch {
+	case a.kinds&kList != 0 && len(a.prefix) == 0 && a.open && a.elem != nil && a.elem.kinds == kAll && a.elem.ref == "":
+		t.prefix, t.elem, t.open = b.prefix, b.elem, b.open
+	default:
+		t.prefix, t.elem, t.open = a.prefix, a.elem, a.open
+		if b.kinds&kList != 0 && !(len(b.prefix) == 0 && b.open && b.elem != nil && b.elem.kinds == kAll) {
+			t.prefix, t.elem, t.open = b.prefix, b.elem, b.open
+		}
+	}
+	return t
+}
+
+// validate checks a whole configuration (plain data) against #Config and
+// returns it with defaults filled in.
+func (fs *fastSchema) validate(cfg any) (any, error) {
+	if fs.err != nil {
+		return nil, fs.err
+	}
+	return fs.check(fs.defs["#Config"], cfg, nil, "")
+}
+
+type fastError struct{ path, msg string }
+
+func (e *fastError) Error() string { return e.path + ": " + e.msg }
+
+func fail(path, format string, args ...any) error {
+	return &fastError{path, fmt.Sprintf(format, args...)}
+}
+
+func kindOfValue(v any) kinds {
+	switch v := v.(type) {
+	case string:
+		return kString
+	case bool:
+		return kBool
+	case int, int64:
+		return kInt
+	case float64:
+		return kFloat // as cue.Context.Encode sees it
+	case json.Number:
+		if strings.ContainsAny(string(v), ".eE") {
+			return kFloat
+		}
+		return kInt
+	case map[string]any:
+		return kStruct
+	case []any:
+		return kList
+	case nil:
+		return kNull
+	}
+	return 0
+}
+
+func number(v any) (float64, bool) {
+	switch v := v.(type) {
+	case int:
+		return float64(v), true
+	case int64:
+		return float64(v), true
+	case float64:
+		return v, true
+	case json.Number:
+		f, err := v.Float64()
+		return f, err == nil
+	}
+	return 0, false
+}
+
+func sameScalar(v, lit any) bool {
+	if s, ok := v.(string); ok {
+		return s == lit
+	}
+	if b, ok := v.(bool); ok {
+		return b == lit
+	}
+	if n, ok := number(v); ok {
+		l, ok := lit.(float64)
+		return ok && n == l
+	}
+	return false
+}
+
+func (fs *fastSchema) check(t *stype, v any, siblings map[string]any, path string) (any, error) {
+	t = fs.resolve(t)
+	if len(t.alts) > 0 {
+		var out any
+		var outKey string
+		n := 0
+		var first error
+		for _, alt := range t.alts {
+			y, err := fs.check(alt, v, siblings, path)
+			if err != nil {
+				if first == nil {
+					first = err
+				}
+				continue
+			}
+			key, _ := json.Marshal(y)
+			if n > 0 && string(key) == outKey {
+				continue
+			}
+			out, outKey = y, string(key)
+			n++
+		}
+		switch n {
+		case 0:
+			return nil, first
+		case 1:
+			return out, nil
+		}
+		return nil, fail(path, "ambiguous")
+	}
+	k := kindOfValue(v)
+	if k&t.kinds == 0 {
+		return nil, fail(path, "kind")
+	}
+	if t.hasLit && !sameScalar(v, t.lit) {
+		return nil, fail(path, "literal")
+	}
+	for _, x := range t.neq {
+		if sameScalar(v, x) {
+			return nil, fail(path, "!=")
+		}
+	}
+	if s, ok := v.(string); ok {
+		for _, re := range t.res {
+			if !re.MatchString(s) {
+				return nil, fail(path, "regexp")
+			}
+		}
+		for _, re := range t.nres {
+			if re.MatchString(s) {
+				return nil, fail(path, "regexp")
+			}
+		}
+	}
+	if len(t.bounds) > 0 {
+		n, ok := number(v)
+		if !ok {
+			return nil, fail(path, "bound on a non-number")
+		}
+		for _, b := range t.bounds {
+			lim := b.num
+			if b.sibling != "" {
+				s, ok := number(siblings[b.sibling])
+				if !ok {
+					return nil, fail(path, "bound on %s", b.sibling)
+				}
+				lim = s
+			}
+			if !(b.op == token.GEQ && n >= lim || b.op == token.LEQ && n <= lim || b.op == token.GTR && n > lim || b.op == token.LSS && n < lim) {
+				return nil, fail(path, "bound")
+			}
+		}
+	}
+	switch v := v.(type) {
+	case map[string]any:
+		return fs.checkStruct(t, v, path)
+	case []any:
+		if len(v) < t.minItems || len(v) < len(t.prefix) || !t.open && len(v) > len(t.prefix) {
+			return nil, fail(path, "length")
+		}
+		out := make([]any, len(v))
+		for i, x := range v {
+			et := t.elem
+			if i < len(t.prefix) {
+				et = t.prefix[i]
+			}
+			y, err := fs.check(et, x, nil, path+"."+strconv.Itoa(i))
+			if err != nil {
+				return nil, err
+			}
+			out[i] = y
+		}
+		return out, nil
+	}
+	return v, nil
+}
+
+func (fs *fastSchema) checkStruct(t *stype, v map[string]any, path string) (any, error) {
+	// Fill defaults first: a bound may refer to a defaulted sibling.
+	filled := make(map[string]any, len(v)+len(t.fields))
+	for k, x := range v {
+		filled[k] = x
+	}
+	for _, name := range sortedKeys(t.fields) {
+		f := t.fields[name]
+		if _, ok := v[name]; ok {
+			continue
+		}
+		switch {
+		case f.required:
+			return nil, fail(path, "missing %s", name)
+		case f.optional:
+			continue
+		}
+		d, ok := fs.defaultOf(f.t)
+		if !ok {
+			return nil, fail(path, "no value for %s", name)
+		}
+		filled[name] = d
+	}
+	out := make(map[string]any, len(filled))
+	keys := make([]string, 0, len(filled))
+	for k := range filled {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		x := filled[k]
+		p := path + "." + k
+		if f := t.fields[k]; f != nil {
+			y, err := fs.check(f.t, x, filled, p)
+			if err != nil {
+				return nil, err
+			}
+			out[k] = y
+			continue
+		}
+		matched := false
+		for _, pat := range t.patterns {
+			if _, err := fs.check(pat.key, k, nil, p); err != nil {
+				continue
+			}
+			y, err := fs.check(pat.t, x, nil, p)
+			if err != nil {
+				return nil, err
+			}
+			out[k], matched = y, true
+			break
+		}
+		if !matched {
+			if t.closed {
+				return nil, fail(p, "not allowed")
+			}
+			out[k] = x
+		}
+	}
+	return out, nil
+}
+
+// defaultOf is the value of an absent regular field: its marked default,
+// or the one value it allows.
+func (fs *fastSchema) defaultOf(t *stype) (any, bool) {
+	t = fs.resolve(t)
+	if len(t.alts) > 0 {
+		if t.defIdx < 0 {
+			return nil, false
+		}
+		return fs.concrete(t.alts[t.defIdx])
+	}
+	return fs.concrete(t)
+}
+
+func (fs *fastSchema) concrete(t *stype) (any, bool) {
+	t = fs.resolve(t)
+	if t.hasLit {
+		if f, ok := t.lit.(float64); ok && t.kinds&kInt != 0 && f == math.Trunc(f) {
+			return int64(f), true
+		}
+		return t.lit, true
+	}
+	if t.kinds == kList && !t.open {
+		out := make([]any, len(t.prefix))
+		for i, e := range t.prefix {
+			v, ok := fs.concrete(e)
+			if !ok {
+				return nil, false
+			}
+			out[i] = v
+		}
+		return out, true
+	}
+	return nil, false
+}

@@ -1,0 +1,96 @@
+package compiler
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/txtar"
+)
+
+// fuzzDir is one project directory per fuzzing process, rewritten for each
+// input: a temporary directory per input would cost more than the compile.
+var fuzzDir = sync.OnceValues(func() (string, error) {
+	dir, err := os.MkdirTemp("", "cc-fuzz-")
+	if err != nil {
+		return "", err
+	}
+	// Files the seeds refer to, so inputs get past the file checks.
+	for name, content := range map[string]string{
+		"src/support.py": "def answer(x): return x\n", "data/goldens.csv": "input,expected\n",
+		"requirements.txt": "x\n", "dev.env": "A=1\nDATABASE_URL=x\n", "config/agent.yaml": "a: 1\n",
+		"api/server.py": "x\n", "worker/jobs.py": "x\n", "shared/util.py": "x\n", "VERSION": "1\n",
+	} {
+		p := filepath.Join(dir, name)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		os.WriteFile(p, []byte(content), 0o644)
+	}
+	return dir, nil
+})
+
+// seeds adds the examples and the bad corpus of one language.
+func seeds(f *testing.F, ext string) {
+	for _, ex := range []string{"quickstart", "multi-service"} {
+		b, err := os.ReadFile(filepath.Join("../examples", ex, "main"+ext))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
+	files, _ := filepath.Glob("../testdata/bad/*.txtar")
+	for _, file := range files {
+		ar, err := txtar.ParseFile(file)
+		if err != nil {
+			f.Fatal(err)
+		}
+		for _, af := range ar.Files {
+			if filepath.Ext(af.Name) == ext {
+				f.Add(af.Data)
+			}
+		}
+	}
+}
+
+// fuzzCompile compiles src as the project's one configuration file: it may
+// fail, but only with positioned configuration diagnostics, never with a
+// panic or an internal error.
+func fuzzCompile(t *testing.T, name string, src []byte) {
+	dir, err := fuzzDir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, name)
+	if err := os.WriteFile(path, src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err = Compile(context.Background(), Input{Path: path})
+	if err == nil {
+		return
+	}
+	var cerr *Error
+	if !errors.As(err, &cerr) {
+		t.Fatalf("Compile() error = %v, want configuration diagnostics", err)
+	}
+	for _, d := range cerr.Diagnostics {
+		if d.Summary == "" || strings.Contains(d.Summary, "internal error") {
+			t.Fatalf("bad diagnostic: %q", d.Error())
+		}
+		if d.Subject == nil || d.Subject.Start.Line == 0 {
+			t.Fatalf("diagnostic without a position: %q", d.Error())
+		}
+	}
+}
+
+func FuzzCompileCUE(f *testing.F) {
+	seeds(f, ".cue")
+	f.Fuzz(func(t *testing.T, src []byte) { fuzzCompile(t, "main.cue", src) })
+}
+
+func FuzzCompileHCL(f *testing.F) {
+	seeds(f, ".hcl")
+	f.Fuzz(func(t *testing.T, src []byte) { fuzzCompile(t, "main.hcl", src) })
+}
