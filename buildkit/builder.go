@@ -155,7 +155,7 @@ type BuildError struct {
 }
 
 func (e *BuildError) Error() string {
-	if e.Step >= 0 {
+	if e.Step >= 0 && e.Step < len(e.Image.Spec.Steps) {
 		return fmt.Sprintf("build %s: step %d (%s): %v", e.Image.Address, e.Step+1, e.Image.Spec.Steps[e.Step].Kind(), e.Err)
 	}
 	return fmt.Sprintf("build %s: %v", e.Image.Address, e.Err)
@@ -168,7 +168,7 @@ func (e *BuildError) Unwrap() error { return e.Err }
 func (e *BuildError) Diagnostic() *diag.Diagnostic {
 	summary := fmt.Sprintf("building %s failed", e.Image.Address)
 	ptr := ""
-	if e.Step >= 0 {
+	if e.Step >= 0 && e.Step < len(e.Image.Spec.Steps) {
 		summary = fmt.Sprintf("building %s failed at step %d (%s)", e.Image.Address, e.Step+1, e.Image.Spec.Steps[e.Step].Kind())
 		ptr = "/steps/" + strconv.Itoa(e.Step)
 	}
@@ -433,7 +433,7 @@ func (b *Builder) build(ctx context.Context, req Request, img *Image, byHash map
 		step := stepOf(err)
 		var ve *errdefs.VertexError
 		if step < 0 && marshalled != nil && errors.As(err, &ve) {
-			if s, ok := StepOf(marshalled, ve.Digest); ok {
+			if s, ok := StepOf(marshalled, ve.Digest); ok && s < len(img.Spec.Steps) {
 				step = s
 			}
 		}
