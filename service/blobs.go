@@ -214,3 +214,56 @@ func (a *blobAPI) UploadBlob(stream ccv1.BlobService_UploadBlobServer) error {
 	}
 	return stream.SendAndClose(&ccv1.UploadBlobResponse{Digest: digest, Size: size})
 }
+
+const (
+	defaultReadLimit = 1 << 20
+	maxReadLimit     = 4 << 20
+)
+
+// ReadBlob returns a blob's first bytes, up to the request's limit.
+func (a *blobAPI) ReadBlob(ctx context.Context, req *ccv1.ReadBlobRequest) (*ccv1.ReadBlobResponse, error) {
+	project, digest := req.GetProject(), req.GetDigest()
+	if !validName(project) {
+		return nil, status.Errorf(codes.InvalidArgument, "project %q is not a lowercase DNS label", project)
+	}
+	if !digestRE.MatchString(digest) {
+		return nil, status.Errorf(codes.InvalidArgument, "digest %q is not sha256:HEX", digest)
+	}
+	limit := req.GetLimit()
+	switch {
+	case limit < 0 || limit > maxReadLimit:
+		return nil, status.Errorf(codes.InvalidArgument, "limit %d: want 0 to %d bytes", limit, maxReadLimit)
+	case limit == 0:
+		limit = defaultReadLimit
+	}
+	tx, err := a.s.st.r.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return nil, dbError(err)
+	}
+	defer tx.Rollback()
+	resp := &ccv1.ReadBlobResponse{Digest: digest}
+	err = tx.QueryRowContext(ctx, "SELECT size FROM blobs WHERE project = ? AND digest = ?", project, digest).Scan(&resp.Size)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, status.Errorf(codes.NotFound, "project %s has no blob %s", project, digest)
+	}
+	if err != nil {
+		return nil, dbError(err)
+	}
+	rows, err := tx.QueryContext(ctx, "SELECT data FROM blob_chunks WHERE project = ? AND digest = ? ORDER BY seq", project, digest)
+	if err != nil {
+		return nil, dbError(err)
+	}
+	for rows.Next() && int64(len(resp.Data)) < limit {
+		var chunk []byte
+		if err := rows.Scan(&chunk); err != nil {
+			rows.Close()
+			return nil, dbError(err)
+		}
+		resp.Data = append(resp.Data, chunk[:min(int64(len(chunk)), limit-int64(len(resp.Data)))]...)
+	}
+	if err := closeRows(rows); err != nil {
+		return nil, err
+	}
+	resp.Truncated = int64(len(resp.Data)) < resp.Size
+	return resp, nil
+}

@@ -283,6 +283,25 @@ func (c *Client) UploadBlob(ctx context.Context, project, digest string, size in
 	return resp.GetExisted(), nil
 }
 
+// Blob is the first bytes of a stored blob.
+type Blob struct {
+	Digest string
+	// Size is the whole blob's size; Data is all of it unless Truncated.
+	Size      int64
+	Data      []byte
+	Truncated bool
+}
+
+// ReadBlob returns the first limit bytes of a blob (1 MiB when limit is 0,
+// at most 4 MiB). A blob the project lacks gives a *NotFoundError.
+func (c *Client) ReadBlob(ctx context.Context, project, digest string, limit int64) (*Blob, error) {
+	resp, err := c.blobs.ReadBlob(ctx, &ccv1.ReadBlobRequest{Project: project, Digest: digest, Limit: limit})
+	if err != nil {
+		return nil, fromStatus(err)
+	}
+	return &Blob{Digest: resp.GetDigest(), Size: resp.GetSize(), Data: resp.GetData(), Truncated: resp.GetTruncated()}, nil
+}
+
 // ImageRequest ensures an image at an address.
 type ImageRequest struct {
 	Project   string
@@ -290,6 +309,8 @@ type ImageRequest struct {
 	Hash      string
 	Spec      json.RawMessage // canonical JSON whose sha256 is Hash
 	DependsOn []string
+	// Sensitive are JSON pointers into Spec of values never to be shown.
+	Sensitive []string
 
 	ExpectedSerial int64
 	IdempotencyKey string
@@ -311,6 +332,7 @@ func (c *Client) EnsureImage(ctx context.Context, req ImageRequest) (*ImageResul
 	resp, err := c.resources.EnsureImage(ctx, &ccv1.EnsureImageRequest{
 		Project: req.Project, Address: req.Address, Hash: req.Hash, Spec: req.Spec, DependsOn: req.DependsOn,
 		ExpectedSerial: req.ExpectedSerial, IdempotencyKey: req.IdempotencyKey, LeaseId: req.LeaseID,
+		Sensitive: req.Sensitive,
 	})
 	if err != nil {
 		return nil, fromStatus(err)
@@ -331,6 +353,9 @@ type ApplyRequest struct {
 	DependsOn []string
 	// Blobs are the digests of uploaded content the resource needs.
 	Blobs []string
+	// Sensitive are JSON pointers into Spec of values that came from
+	// sensitive variables; the service keeps them so no reader shows them.
+	Sensitive []string
 
 	// ExpectedSerial is the serial the plan was made at: the apply is
 	// refused with a *StaleError if the resource changed after it.
@@ -355,7 +380,7 @@ type ApplyResult struct {
 func (c *Client) Apply(ctx context.Context, req ApplyRequest) (*ApplyResult, error) {
 	resp, err := c.resources.ApplyResource(ctx, &ccv1.ApplyResourceRequest{
 		Project: req.Project, Address: req.Address, Action: ccv1.Action(req.Action), Spec: req.Spec, Hash: req.Hash,
-		DependsOn: req.DependsOn, Blobs: req.Blobs,
+		DependsOn: req.DependsOn, Blobs: req.Blobs, Sensitive: req.Sensitive,
 		ExpectedSerial: req.ExpectedSerial, IdempotencyKey: req.IdempotencyKey, LeaseId: req.LeaseID,
 	})
 	if err != nil {

@@ -196,12 +196,13 @@ type row struct {
 	status                    int64
 	created, updated, serial  int64
 	deps, pins                string
+	sensitive                 string
 }
 
-const rowColumns = "address, kind, name, hash, spec, version, status, created_at, updated_at, serial, depends_on, pins"
+const rowColumns = "address, kind, name, hash, spec, version, status, created_at, updated_at, serial, depends_on, pins, sensitive"
 
 func (r *row) scan(sc interface{ Scan(...any) error }) error {
-	return sc.Scan(&r.address, &r.kind, &r.name, &r.hash, &r.spec, &r.version, &r.status, &r.created, &r.updated, &r.serial, &r.deps, &r.pins)
+	return sc.Scan(&r.address, &r.kind, &r.name, &r.hash, &r.spec, &r.version, &r.status, &r.created, &r.updated, &r.serial, &r.deps, &r.pins, &r.sensitive)
 }
 
 func (t *mtx) resource(address string) (*row, error) {
@@ -217,8 +218,8 @@ func (t *mtx) resource(address string) (*row, error) {
 }
 
 func (t *mtx) put(r *row) error {
-	if err := t.exec("INSERT OR REPLACE INTO resources (project, "+rowColumns+") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-		t.project, r.address, r.kind, r.name, r.hash, r.spec, r.version, r.status, r.created, r.updated, r.serial, r.deps, r.pins); err != nil {
+	if err := t.exec("INSERT OR REPLACE INTO resources (project, "+rowColumns+") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+		t.project, r.address, r.kind, r.name, r.hash, r.spec, r.version, r.status, r.created, r.updated, r.serial, r.deps, r.pins, r.sensitive); err != nil {
 		return err
 	}
 	return t.exec("DELETE FROM tombstones WHERE project = ? AND address = ?", t.project, r.address)
@@ -237,6 +238,7 @@ func (r *row) proto() *ccv1.Resource {
 		UpdatedAt: timestamppb.New(unixTime(r.updated)),
 		Serial:    r.serial,
 		DependsOn: splitLines(r.deps),
+		Sensitive: splitLines(r.sensitive),
 	}
 	for _, p := range splitLines(r.pins) {
 		addr, v, _ := strings.Cut(p, "@")
@@ -275,6 +277,22 @@ func checkSpec(spec []byte, hash string) error {
 		return status.Errorf(codes.InvalidArgument, "hash %s does not match the spec's %s", hash, got)
 	}
 	return nil
+}
+
+// checkSensitive checks and sorts the JSON pointers of sensitive values.
+func checkSensitive(ptrs []string) ([]string, error) {
+	if len(ptrs) > 10_000 {
+		return nil, status.Error(codes.InvalidArgument, "more than 10000 sensitive pointers")
+	}
+	out := make([]string, 0, len(ptrs))
+	for _, p := range ptrs {
+		if !strings.HasPrefix(p, "/") || len(p) > 4096 || strings.ContainsAny(p, "\n\x00") {
+			return nil, status.Errorf(codes.InvalidArgument, "sensitive pointer %q is not a JSON pointer", p)
+		}
+		out = append(out, p)
+	}
+	sort.Strings(out)
+	return compactStrings(out), nil
 }
 
 // checkDeps checks and sorts dependency addresses.

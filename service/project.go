@@ -68,18 +68,20 @@ func (a *projectAPI) GetState(ctx context.Context, req *ccv1.GetStateRequest) (*
 	if err := addVersions(ctx, tx, project, resp.Resources); err != nil {
 		return nil, err
 	}
-	rows, err = tx.QueryContext(ctx, "SELECT hash, spec, created_at FROM images WHERE project = ? ORDER BY hash", project)
+	rows, err = tx.QueryContext(ctx, "SELECT hash, spec, created_at, sensitive FROM images WHERE project = ? ORDER BY hash", project)
 	if err != nil {
 		return nil, dbError(err)
 	}
 	for rows.Next() {
 		var im ccv1.Image
 		var created int64
-		if err := rows.Scan(&im.Hash, &im.Spec, &created); err != nil {
+		var sens string
+		if err := rows.Scan(&im.Hash, &im.Spec, &created, &sens); err != nil {
 			rows.Close()
 			return nil, dbError(err)
 		}
 		im.CreatedAt = timestamppb.New(unixTime(created))
+		im.Sensitive = splitLines(sens)
 		resp.Images = append(resp.Images, &im)
 	}
 	if err := closeRows(rows); err != nil {

@@ -40,6 +40,10 @@ func (a *resourceAPI) EnsureImage(ctx context.Context, req *ccv1.EnsureImageRequ
 	if err != nil {
 		return nil, err
 	}
+	sens, err := checkSensitive(req.GetSensitive())
+	if err != nil {
+		return nil, err
+	}
 	resp := &ccv1.EnsureImageResponse{}
 	err = a.s.mutate(ctx, ccv1.ResourceService_EnsureImage_FullMethodName, req, resp, func(t *mtx) error {
 		cur, err := t.resource(req.GetAddress())
@@ -50,25 +54,39 @@ func (a *resourceAPI) EnsureImage(ctx context.Context, req *ccv1.EnsureImageRequ
 			return err
 		}
 		var created int64
-		err = t.tx.QueryRowContext(ctx, "SELECT created_at FROM images WHERE project = ? AND hash = ?", t.project, req.GetHash()).Scan(&created)
+		var imgSens string
+		err = t.tx.QueryRowContext(ctx, "SELECT created_at, sensitive FROM images WHERE project = ? AND hash = ?", t.project, req.GetHash()).Scan(&created, &imgSens)
 		switch {
 		case errors.Is(err, sql.ErrNoRows):
 			created = t.now
 			resp.Created = true
 			t.bump()
-			if err := t.exec("INSERT INTO images (project, hash, spec, created_at) VALUES (?, ?, ?, ?)", t.project, req.GetHash(), req.GetSpec(), t.now); err != nil {
+			imgSens = joinLines(sens)
+			if err := t.exec("INSERT INTO images (project, hash, spec, created_at, sensitive) VALUES (?, ?, ?, ?, ?)",
+				t.project, req.GetHash(), req.GetSpec(), t.now, imgSens); err != nil {
 				return dbError(err)
 			}
 		case err != nil:
 			return dbError(err)
+		default:
+			// The same content always has the same sensitive values; keep
+			// every pointer any caller named.
+			if u := joinLines(unionSorted(splitLines(imgSens), sens)); u != imgSens {
+				imgSens = u
+				t.bump()
+				if err := t.exec("UPDATE images SET sensitive = ? WHERE project = ? AND hash = ?", imgSens, t.project, req.GetHash()); err != nil {
+					return dbError(err)
+				}
+			}
 		}
-		resp.Image = &ccv1.Image{Hash: req.GetHash(), Spec: req.GetSpec(), CreatedAt: timestamppb.New(unixTime(created))}
-		if cur != nil && cur.hash == req.GetHash() && cur.deps == joinLines(deps) && !resp.Created {
+		resp.Image = &ccv1.Image{Hash: req.GetHash(), Spec: req.GetSpec(), CreatedAt: timestamppb.New(unixTime(created)), Sensitive: splitLines(imgSens)}
+		if cur != nil && cur.hash == req.GetHash() && cur.deps == joinLines(deps) && cur.sensitive == joinLines(sens) && !resp.Created {
 			resp.Resource, resp.Serial = cur.proto(), t.serial
 			return nil
 		}
 		r := &row{address: req.GetAddress(), kind: string(kind), name: name, hash: req.GetHash(), spec: req.GetSpec(),
-			status: int64(ccv1.Status_STATUS_READY), created: t.now, updated: t.now, serial: t.bump(), deps: joinLines(deps)}
+			status: int64(ccv1.Status_STATUS_READY), created: t.now, updated: t.now, serial: t.bump(), deps: joinLines(deps),
+			sensitive: joinLines(sens)}
 		if cur != nil {
 			r.created = cur.created
 		}
@@ -121,6 +139,10 @@ func (a *resourceAPI) ApplyResource(ctx context.Context, req *ccv1.ApplyResource
 			return nil, status.Errorf(codes.InvalidArgument, "blob digest %q is not sha256:HEX", d)
 		}
 	}
+	sens, err := checkSensitive(req.GetSensitive())
+	if err != nil {
+		return nil, err
+	}
 	resp := &ccv1.ApplyResourceResponse{}
 	err = a.s.mutate(ctx, ccv1.ResourceService_ApplyResource_FullMethodName, req, resp, func(t *mtx) error {
 		addr := req.GetAddress()
@@ -158,18 +180,18 @@ func (a *resourceAPI) ApplyResource(ctx context.Context, req *ccv1.ApplyResource
 		}
 		var version int64
 		if kind.Versioned() {
-			if version, resp.Reused, err = t.version(addr, req.GetHash(), req.GetSpec()); err != nil {
+			if version, resp.Reused, err = t.version(addr, req.GetHash(), req.GetSpec(), joinLines(sens)); err != nil {
 				return err
 			}
 		}
 		if cur != nil && action == ccv1.Action_ACTION_UPDATE && cur.hash == req.GetHash() && cur.version == version &&
-			cur.deps == joinLines(deps) && cur.pins == joinLines(pins) {
+			cur.deps == joinLines(deps) && cur.pins == joinLines(pins) && cur.sensitive == joinLines(sens) {
 			resp.Resource, resp.Serial, resp.Version = cur.proto(), t.serial, version
 			return nil
 		}
 		r := &row{address: addr, kind: string(kind), name: name, hash: req.GetHash(), spec: req.GetSpec(), version: version,
 			status: int64(ccv1.Status_STATUS_READY), created: t.now, updated: t.now, serial: t.bump(),
-			deps: joinLines(deps), pins: joinLines(pins)}
+			deps: joinLines(deps), pins: joinLines(pins), sensitive: joinLines(sens)}
 		if action == ccv1.Action_ACTION_UPDATE {
 			r.created = cur.created
 		}
@@ -193,7 +215,7 @@ func actionVerb(a ccv1.Action) string {
 }
 
 // version finds the version of address with hash, or adds one.
-func (t *mtx) version(address, hash string, spec []byte) (v int64, reused bool, err error) {
+func (t *mtx) version(address, hash string, spec []byte, sensitive string) (v int64, reused bool, err error) {
 	err = t.tx.QueryRowContext(t.ctx, "SELECT version FROM versions WHERE project = ? AND address = ? AND hash = ? ORDER BY version LIMIT 1",
 		t.project, address, hash).Scan(&v)
 	if err == nil {
@@ -207,8 +229,8 @@ func (t *mtx) version(address, hash string, spec []byte) (v int64, reused bool, 
 		return 0, false, dbError(err)
 	}
 	t.bump()
-	if err := t.exec("INSERT INTO versions (project, address, version, hash, spec, created_at) VALUES (?, ?, ?, ?, ?, ?)",
-		t.project, address, v, hash, spec, t.now); err != nil {
+	if err := t.exec("INSERT INTO versions (project, address, version, hash, spec, created_at, sensitive) VALUES (?, ?, ?, ?, ?, ?, ?)",
+		t.project, address, v, hash, spec, t.now, sensitive); err != nil {
 		return 0, false, dbError(err)
 	}
 	return v, false, nil
@@ -357,10 +379,10 @@ func (a *resourceAPI) Rollback(ctx context.Context, req *ccv1.RollbackRequest) (
 		if err := t.staleRow(addr, req.GetExpectedSerial(), cur); err != nil {
 			return err
 		}
-		var hash string
+		var hash, sens string
 		var spec []byte
-		err = t.tx.QueryRowContext(ctx, "SELECT hash, spec FROM versions WHERE project = ? AND address = ? AND version = ?",
-			t.project, addr, req.GetVersion()).Scan(&hash, &spec)
+		err = t.tx.QueryRowContext(ctx, "SELECT hash, spec, sensitive FROM versions WHERE project = ? AND address = ? AND version = ?",
+			t.project, addr, req.GetVersion()).Scan(&hash, &spec, &sens)
 		if errors.Is(err, sql.ErrNoRows) {
 			return status.Errorf(codes.NotFound, "%s in project %s has no version %d", addr, t.project, req.GetVersion())
 		}
@@ -372,6 +394,7 @@ func (a *resourceAPI) Rollback(ctx context.Context, req *ccv1.RollbackRequest) (
 			return nil
 		}
 		cur.hash, cur.spec, cur.version, cur.updated, cur.serial = hash, spec, req.GetVersion(), t.now, t.bump()
+		cur.sensitive = sens
 		if err := t.put(cur); err != nil {
 			return dbError(err)
 		}

@@ -52,6 +52,8 @@ type config struct {
 	now     func() time.Time
 	sync    Sync
 	maxBlob int64
+	unary   []grpc.UnaryServerInterceptor
+	stream  []grpc.StreamServerInterceptor
 }
 
 // WithSecretKeyFile sets the file holding the key that encrypts secret
@@ -136,6 +138,31 @@ func WithMaxBlobSize(n int64) Option {
 	}
 }
 
+// WithUnaryInterceptor wraps every unary call of the server in i,
+// outermost, before authentication: to count or fail calls in tests
+// around the real server.
+func WithUnaryInterceptor(i grpc.UnaryServerInterceptor) Option {
+	return func(c *config) error {
+		if i == nil {
+			return errors.New("nil interceptor")
+		}
+		c.unary = append(c.unary, i)
+		return nil
+	}
+}
+
+// WithStreamInterceptor wraps every streaming call of the server in i,
+// outermost, as WithUnaryInterceptor does for unary calls.
+func WithStreamInterceptor(i grpc.StreamServerInterceptor) Option {
+	return func(c *config) error {
+		if i == nil {
+			return errors.New("nil interceptor")
+		}
+		c.stream = append(c.stream, i)
+		return nil
+	}
+}
+
 // Open opens (creating and migrating as needed) the database at dbPath and
 // returns a server ready to Serve.
 func Open(ctx context.Context, dbPath string, opts ...Option) (*Server, error) {
@@ -178,8 +205,8 @@ func Open(ctx context.Context, dbPath string, opts ...Option) (*Server, error) {
 		maxBlob: c.maxBlob,
 	}
 	gopts := []grpc.ServerOption{
-		grpc.ChainUnaryInterceptor(s.unaryInterceptor),
-		grpc.ChainStreamInterceptor(s.streamInterceptor),
+		grpc.ChainUnaryInterceptor(append(c.unary, s.unaryInterceptor)...),
+		grpc.ChainStreamInterceptor(append(c.stream, s.streamInterceptor)...),
 		grpc.MaxRecvMsgSize(64 << 20),
 	}
 	if c.tls != nil {

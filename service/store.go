@@ -165,6 +165,13 @@ CREATE TABLE idempotency (
 	PRIMARY KEY (project, key)
 ) STRICT;
 `,
+	// 2: the JSON pointers of values in a spec that came from sensitive
+	// variables, one per line, so that no reader of the state shows them.
+	`
+ALTER TABLE resources ADD COLUMN sensitive TEXT NOT NULL DEFAULT '';
+ALTER TABLE images ADD COLUMN sensitive TEXT NOT NULL DEFAULT '';
+ALTER TABLE versions ADD COLUMN sensitive TEXT NOT NULL DEFAULT '';
+`,
 }
 
 func openStore(ctx context.Context, path string, sync Sync) (*store, error) {
@@ -259,4 +266,25 @@ func splitLines(s string) []string {
 		return nil
 	}
 	return strings.Split(s, "\n")
+}
+
+// unionSorted merges two sorted lists without duplicates.
+func unionSorted(a, b []string) []string {
+	out := make([]string, 0, len(a)+len(b))
+	i, j := 0, 0
+	for i < len(a) || j < len(b) {
+		switch {
+		case j == len(b) || (i < len(a) && a[i] < b[j]):
+			out = append(out, a[i])
+			i++
+		case i == len(a) || b[j] < a[i]:
+			out = append(out, b[j])
+			j++
+		default:
+			out = append(out, a[i])
+			i++
+			j++
+		}
+	}
+	return out
 }

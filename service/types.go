@@ -78,6 +78,8 @@ type Resource struct {
 	// Versions, in a State, are every version of a versioned resource,
 	// oldest first, without specs.
 	Versions []Version
+	// Sensitive are JSON pointers into Spec of values never to be shown.
+	Sensitive []string
 }
 
 // VersionWithHash returns the number of the version of r whose hash is
@@ -124,6 +126,8 @@ type Image struct {
 	Hash      string
 	Spec      json.RawMessage
 	CreatedAt time.Time
+	// Sensitive are JSON pointers into Spec of values never to be shown.
+	Sensitive []string
 }
 
 // SecretValue is the current revision of a secret's value: never the
@@ -227,6 +231,7 @@ func resourceFromProto(r *ccv1.Resource) Resource {
 		UpdatedAt: ts(r.GetUpdatedAt()),
 		Serial:    r.GetSerial(),
 		DependsOn: r.GetDependsOn(),
+		Sensitive: r.GetSensitive(),
 	}
 	for _, p := range r.GetPins() {
 		out.Pins = append(out.Pins, Pin{Address: p.GetAddress(), Version: p.GetVersion()})
@@ -246,7 +251,7 @@ func versionFromProto(v *ccv1.Version) Version {
 }
 
 func imageFromProto(i *ccv1.Image) Image {
-	return Image{Hash: i.GetHash(), Spec: json.RawMessage(i.GetSpec()), CreatedAt: ts(i.GetCreatedAt())}
+	return Image{Hash: i.GetHash(), Spec: json.RawMessage(i.GetSpec()), CreatedAt: ts(i.GetCreatedAt()), Sensitive: i.GetSensitive()}
 }
 
 func secretValueFromProto(v *ccv1.SecretValue) SecretValue {

@@ -190,7 +190,10 @@ type Resource struct {
 	Pins []*Pin `protobuf:"bytes,12,rep,name=pins,proto3" json:"pins,omitempty"`
 	// versions, in GetState, are every version of a versioned resource,
 	// oldest first, without their specs: enough to plan "reuse version V".
-	Versions      []*Version `protobuf:"bytes,13,rep,name=versions,proto3" json:"versions,omitempty"`
+	Versions []*Version `protobuf:"bytes,13,rep,name=versions,proto3" json:"versions,omitempty"`
+	// sensitive are JSON pointers into spec of values that must never be
+	// shown (they came from sensitive variables), as the caller applied them.
+	Sensitive     []string `protobuf:"bytes,14,rep,name=sensitive,proto3" json:"sensitive,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -316,6 +319,13 @@ func (x *Resource) GetVersions() []*Version {
 	return nil
 }
 
+func (x *Resource) GetSensitive() []string {
+	if x != nil {
+		return x.Sensitive
+	}
+	return nil
+}
+
 // Pin is the version of a versioned resource another one was applied with.
 type Pin struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
@@ -371,10 +381,12 @@ func (x *Pin) GetVersion() int64 {
 
 // Image is an image value, content-addressed.
 type Image struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Hash          string                 `protobuf:"bytes,1,opt,name=hash,proto3" json:"hash,omitempty"`
-	Spec          []byte                 `protobuf:"bytes,2,opt,name=spec,proto3" json:"spec,omitempty"`
-	CreatedAt     *timestamppb.Timestamp `protobuf:"bytes,3,opt,name=created_at,json=createdAt,proto3" json:"created_at,omitempty"`
+	state     protoimpl.MessageState `protogen:"open.v1"`
+	Hash      string                 `protobuf:"bytes,1,opt,name=hash,proto3" json:"hash,omitempty"`
+	Spec      []byte                 `protobuf:"bytes,2,opt,name=spec,proto3" json:"spec,omitempty"`
+	CreatedAt *timestamppb.Timestamp `protobuf:"bytes,3,opt,name=created_at,json=createdAt,proto3" json:"created_at,omitempty"`
+	// sensitive are JSON pointers into spec of values never to be shown.
+	Sensitive     []string `protobuf:"bytes,4,rep,name=sensitive,proto3" json:"sensitive,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -426,6 +438,13 @@ func (x *Image) GetSpec() []byte {
 func (x *Image) GetCreatedAt() *timestamppb.Timestamp {
 	if x != nil {
 		return x.CreatedAt
+	}
+	return nil
+}
+
+func (x *Image) GetSensitive() []string {
+	if x != nil {
+		return x.Sensitive
 	}
 	return nil
 }
@@ -1547,6 +1566,139 @@ func (x *UploadBlobResponse) GetExisted() bool {
 	return false
 }
 
+type ReadBlobRequest struct {
+	state   protoimpl.MessageState `protogen:"open.v1"`
+	Project string                 `protobuf:"bytes,1,opt,name=project,proto3" json:"project,omitempty"`
+	// digest is "sha256:" + hex.
+	Digest string `protobuf:"bytes,2,opt,name=digest,proto3" json:"digest,omitempty"`
+	// limit is how many bytes to return at most: 1 MiB when 0, at most
+	// 4 MiB.
+	Limit         int64 `protobuf:"varint,3,opt,name=limit,proto3" json:"limit,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ReadBlobRequest) Reset() {
+	*x = ReadBlobRequest{}
+	mi := &file_cc_v1_cc_proto_msgTypes[21]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ReadBlobRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ReadBlobRequest) ProtoMessage() {}
+
+func (x *ReadBlobRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_cc_v1_cc_proto_msgTypes[21]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ReadBlobRequest.ProtoReflect.Descriptor instead.
+func (*ReadBlobRequest) Descriptor() ([]byte, []int) {
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{21}
+}
+
+func (x *ReadBlobRequest) GetProject() string {
+	if x != nil {
+		return x.Project
+	}
+	return ""
+}
+
+func (x *ReadBlobRequest) GetDigest() string {
+	if x != nil {
+		return x.Digest
+	}
+	return ""
+}
+
+func (x *ReadBlobRequest) GetLimit() int64 {
+	if x != nil {
+		return x.Limit
+	}
+	return 0
+}
+
+type ReadBlobResponse struct {
+	state  protoimpl.MessageState `protogen:"open.v1"`
+	Digest string                 `protobuf:"bytes,1,opt,name=digest,proto3" json:"digest,omitempty"`
+	// size is the whole blob's size; data holds its first bytes, all of them
+	// unless truncated.
+	Size          int64  `protobuf:"varint,2,opt,name=size,proto3" json:"size,omitempty"`
+	Data          []byte `protobuf:"bytes,3,opt,name=data,proto3" json:"data,omitempty"`
+	Truncated     bool   `protobuf:"varint,4,opt,name=truncated,proto3" json:"truncated,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ReadBlobResponse) Reset() {
+	*x = ReadBlobResponse{}
+	mi := &file_cc_v1_cc_proto_msgTypes[22]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ReadBlobResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ReadBlobResponse) ProtoMessage() {}
+
+func (x *ReadBlobResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_cc_v1_cc_proto_msgTypes[22]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ReadBlobResponse.ProtoReflect.Descriptor instead.
+func (*ReadBlobResponse) Descriptor() ([]byte, []int) {
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{22}
+}
+
+func (x *ReadBlobResponse) GetDigest() string {
+	if x != nil {
+		return x.Digest
+	}
+	return ""
+}
+
+func (x *ReadBlobResponse) GetSize() int64 {
+	if x != nil {
+		return x.Size
+	}
+	return 0
+}
+
+func (x *ReadBlobResponse) GetData() []byte {
+	if x != nil {
+		return x.Data
+	}
+	return nil
+}
+
+func (x *ReadBlobResponse) GetTruncated() bool {
+	if x != nil {
+		return x.Truncated
+	}
+	return false
+}
+
 type EnsureImageRequest struct {
 	state   protoimpl.MessageState `protogen:"open.v1"`
 	Project string                 `protobuf:"bytes,1,opt,name=project,proto3" json:"project,omitempty"`
@@ -1558,13 +1710,15 @@ type EnsureImageRequest struct {
 	ExpectedSerial int64    `protobuf:"varint,6,opt,name=expected_serial,json=expectedSerial,proto3" json:"expected_serial,omitempty"`
 	IdempotencyKey string   `protobuf:"bytes,7,opt,name=idempotency_key,json=idempotencyKey,proto3" json:"idempotency_key,omitempty"`
 	LeaseId        string   `protobuf:"bytes,8,opt,name=lease_id,json=leaseId,proto3" json:"lease_id,omitempty"`
-	unknownFields  protoimpl.UnknownFields
-	sizeCache      protoimpl.SizeCache
+	// sensitive are JSON pointers into spec of values never to be shown.
+	Sensitive     []string `protobuf:"bytes,9,rep,name=sensitive,proto3" json:"sensitive,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *EnsureImageRequest) Reset() {
 	*x = EnsureImageRequest{}
-	mi := &file_cc_v1_cc_proto_msgTypes[21]
+	mi := &file_cc_v1_cc_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1576,7 +1730,7 @@ func (x *EnsureImageRequest) String() string {
 func (*EnsureImageRequest) ProtoMessage() {}
 
 func (x *EnsureImageRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[21]
+	mi := &file_cc_v1_cc_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1589,7 +1743,7 @@ func (x *EnsureImageRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EnsureImageRequest.ProtoReflect.Descriptor instead.
 func (*EnsureImageRequest) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{21}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *EnsureImageRequest) GetProject() string {
@@ -1648,6 +1802,13 @@ func (x *EnsureImageRequest) GetLeaseId() string {
 	return ""
 }
 
+func (x *EnsureImageRequest) GetSensitive() []string {
+	if x != nil {
+		return x.Sensitive
+	}
+	return nil
+}
+
 type EnsureImageResponse struct {
 	state    protoimpl.MessageState `protogen:"open.v1"`
 	Image    *Image                 `protobuf:"bytes,1,opt,name=image,proto3" json:"image,omitempty"`
@@ -1663,7 +1824,7 @@ type EnsureImageResponse struct {
 
 func (x *EnsureImageResponse) Reset() {
 	*x = EnsureImageResponse{}
-	mi := &file_cc_v1_cc_proto_msgTypes[22]
+	mi := &file_cc_v1_cc_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1675,7 +1836,7 @@ func (x *EnsureImageResponse) String() string {
 func (*EnsureImageResponse) ProtoMessage() {}
 
 func (x *EnsureImageResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[22]
+	mi := &file_cc_v1_cc_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1688,7 +1849,7 @@ func (x *EnsureImageResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EnsureImageResponse.ProtoReflect.Descriptor instead.
 func (*EnsureImageResponse) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{22}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *EnsureImageResponse) GetImage() *Image {
@@ -1741,13 +1902,17 @@ type ApplyResourceRequest struct {
 	ExpectedSerial int64    `protobuf:"varint,8,opt,name=expected_serial,json=expectedSerial,proto3" json:"expected_serial,omitempty"`
 	IdempotencyKey string   `protobuf:"bytes,9,opt,name=idempotency_key,json=idempotencyKey,proto3" json:"idempotency_key,omitempty"`
 	LeaseId        string   `protobuf:"bytes,10,opt,name=lease_id,json=leaseId,proto3" json:"lease_id,omitempty"`
-	unknownFields  protoimpl.UnknownFields
-	sizeCache      protoimpl.SizeCache
+	// sensitive are JSON pointers into spec of values that came from
+	// sensitive variables: the service keeps them with the spec so that no
+	// later reader shows those values.
+	Sensitive     []string `protobuf:"bytes,11,rep,name=sensitive,proto3" json:"sensitive,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *ApplyResourceRequest) Reset() {
 	*x = ApplyResourceRequest{}
-	mi := &file_cc_v1_cc_proto_msgTypes[23]
+	mi := &file_cc_v1_cc_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1759,7 +1924,7 @@ func (x *ApplyResourceRequest) String() string {
 func (*ApplyResourceRequest) ProtoMessage() {}
 
 func (x *ApplyResourceRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[23]
+	mi := &file_cc_v1_cc_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1772,7 +1937,7 @@ func (x *ApplyResourceRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ApplyResourceRequest.ProtoReflect.Descriptor instead.
 func (*ApplyResourceRequest) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{23}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *ApplyResourceRequest) GetProject() string {
@@ -1845,6 +2010,13 @@ func (x *ApplyResourceRequest) GetLeaseId() string {
 	return ""
 }
 
+func (x *ApplyResourceRequest) GetSensitive() []string {
+	if x != nil {
+		return x.Sensitive
+	}
+	return nil
+}
+
 type ApplyResourceResponse struct {
 	state    protoimpl.MessageState `protogen:"open.v1"`
 	Resource *Resource              `protobuf:"bytes,1,opt,name=resource,proto3" json:"resource,omitempty"`
@@ -1862,7 +2034,7 @@ type ApplyResourceResponse struct {
 
 func (x *ApplyResourceResponse) Reset() {
 	*x = ApplyResourceResponse{}
-	mi := &file_cc_v1_cc_proto_msgTypes[24]
+	mi := &file_cc_v1_cc_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1874,7 +2046,7 @@ func (x *ApplyResourceResponse) String() string {
 func (*ApplyResourceResponse) ProtoMessage() {}
 
 func (x *ApplyResourceResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[24]
+	mi := &file_cc_v1_cc_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1887,7 +2059,7 @@ func (x *ApplyResourceResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ApplyResourceResponse.ProtoReflect.Descriptor instead.
 func (*ApplyResourceResponse) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{24}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *ApplyResourceResponse) GetResource() *Resource {
@@ -1938,7 +2110,7 @@ type DeleteResourceRequest struct {
 
 func (x *DeleteResourceRequest) Reset() {
 	*x = DeleteResourceRequest{}
-	mi := &file_cc_v1_cc_proto_msgTypes[25]
+	mi := &file_cc_v1_cc_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1950,7 +2122,7 @@ func (x *DeleteResourceRequest) String() string {
 func (*DeleteResourceRequest) ProtoMessage() {}
 
 func (x *DeleteResourceRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[25]
+	mi := &file_cc_v1_cc_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1963,7 +2135,7 @@ func (x *DeleteResourceRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DeleteResourceRequest.ProtoReflect.Descriptor instead.
 func (*DeleteResourceRequest) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{25}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *DeleteResourceRequest) GetProject() string {
@@ -2012,7 +2184,7 @@ type DeleteResourceResponse struct {
 
 func (x *DeleteResourceResponse) Reset() {
 	*x = DeleteResourceResponse{}
-	mi := &file_cc_v1_cc_proto_msgTypes[26]
+	mi := &file_cc_v1_cc_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2024,7 +2196,7 @@ func (x *DeleteResourceResponse) String() string {
 func (*DeleteResourceResponse) ProtoMessage() {}
 
 func (x *DeleteResourceResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[26]
+	mi := &file_cc_v1_cc_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2037,7 +2209,7 @@ func (x *DeleteResourceResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DeleteResourceResponse.ProtoReflect.Descriptor instead.
 func (*DeleteResourceResponse) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{26}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *DeleteResourceResponse) GetDeleted() *Resource {
@@ -2064,7 +2236,7 @@ type ListVersionsRequest struct {
 
 func (x *ListVersionsRequest) Reset() {
 	*x = ListVersionsRequest{}
-	mi := &file_cc_v1_cc_proto_msgTypes[27]
+	mi := &file_cc_v1_cc_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2076,7 +2248,7 @@ func (x *ListVersionsRequest) String() string {
 func (*ListVersionsRequest) ProtoMessage() {}
 
 func (x *ListVersionsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[27]
+	mi := &file_cc_v1_cc_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2089,7 +2261,7 @@ func (x *ListVersionsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListVersionsRequest.ProtoReflect.Descriptor instead.
 func (*ListVersionsRequest) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{27}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *ListVersionsRequest) GetProject() string {
@@ -2121,7 +2293,7 @@ type Version struct {
 
 func (x *Version) Reset() {
 	*x = Version{}
-	mi := &file_cc_v1_cc_proto_msgTypes[28]
+	mi := &file_cc_v1_cc_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2133,7 +2305,7 @@ func (x *Version) String() string {
 func (*Version) ProtoMessage() {}
 
 func (x *Version) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[28]
+	mi := &file_cc_v1_cc_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2146,7 +2318,7 @@ func (x *Version) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Version.ProtoReflect.Descriptor instead.
 func (*Version) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{28}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *Version) GetVersion() int64 {
@@ -2193,7 +2365,7 @@ type ListVersionsResponse struct {
 
 func (x *ListVersionsResponse) Reset() {
 	*x = ListVersionsResponse{}
-	mi := &file_cc_v1_cc_proto_msgTypes[29]
+	mi := &file_cc_v1_cc_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2205,7 +2377,7 @@ func (x *ListVersionsResponse) String() string {
 func (*ListVersionsResponse) ProtoMessage() {}
 
 func (x *ListVersionsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[29]
+	mi := &file_cc_v1_cc_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2218,7 +2390,7 @@ func (x *ListVersionsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListVersionsResponse.ProtoReflect.Descriptor instead.
 func (*ListVersionsResponse) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{29}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *ListVersionsResponse) GetVersions() []*Version {
@@ -2242,7 +2414,7 @@ type RollbackRequest struct {
 
 func (x *RollbackRequest) Reset() {
 	*x = RollbackRequest{}
-	mi := &file_cc_v1_cc_proto_msgTypes[30]
+	mi := &file_cc_v1_cc_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2254,7 +2426,7 @@ func (x *RollbackRequest) String() string {
 func (*RollbackRequest) ProtoMessage() {}
 
 func (x *RollbackRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[30]
+	mi := &file_cc_v1_cc_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2267,7 +2439,7 @@ func (x *RollbackRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RollbackRequest.ProtoReflect.Descriptor instead.
 func (*RollbackRequest) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{30}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *RollbackRequest) GetProject() string {
@@ -2323,7 +2495,7 @@ type RollbackResponse struct {
 
 func (x *RollbackResponse) Reset() {
 	*x = RollbackResponse{}
-	mi := &file_cc_v1_cc_proto_msgTypes[31]
+	mi := &file_cc_v1_cc_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2335,7 +2507,7 @@ func (x *RollbackResponse) String() string {
 func (*RollbackResponse) ProtoMessage() {}
 
 func (x *RollbackResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[31]
+	mi := &file_cc_v1_cc_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2348,7 +2520,7 @@ func (x *RollbackResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RollbackResponse.ProtoReflect.Descriptor instead.
 func (*RollbackResponse) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{31}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{33}
 }
 
 func (x *RollbackResponse) GetResource() *Resource {
@@ -2387,7 +2559,7 @@ type PutSecretValueRequest struct {
 
 func (x *PutSecretValueRequest) Reset() {
 	*x = PutSecretValueRequest{}
-	mi := &file_cc_v1_cc_proto_msgTypes[32]
+	mi := &file_cc_v1_cc_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2399,7 +2571,7 @@ func (x *PutSecretValueRequest) String() string {
 func (*PutSecretValueRequest) ProtoMessage() {}
 
 func (x *PutSecretValueRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[32]
+	mi := &file_cc_v1_cc_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2412,7 +2584,7 @@ func (x *PutSecretValueRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PutSecretValueRequest.ProtoReflect.Descriptor instead.
 func (*PutSecretValueRequest) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{32}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{34}
 }
 
 func (x *PutSecretValueRequest) GetProject() string {
@@ -2469,7 +2641,7 @@ type PutSecretValueResponse struct {
 
 func (x *PutSecretValueResponse) Reset() {
 	*x = PutSecretValueResponse{}
-	mi := &file_cc_v1_cc_proto_msgTypes[33]
+	mi := &file_cc_v1_cc_proto_msgTypes[35]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2481,7 +2653,7 @@ func (x *PutSecretValueResponse) String() string {
 func (*PutSecretValueResponse) ProtoMessage() {}
 
 func (x *PutSecretValueResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[33]
+	mi := &file_cc_v1_cc_proto_msgTypes[35]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2494,7 +2666,7 @@ func (x *PutSecretValueResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PutSecretValueResponse.ProtoReflect.Descriptor instead.
 func (*PutSecretValueResponse) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{33}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{35}
 }
 
 func (x *PutSecretValueResponse) GetSecretValue() *SecretValue {
@@ -2529,7 +2701,7 @@ type UploadBlobRequest_Header struct {
 
 func (x *UploadBlobRequest_Header) Reset() {
 	*x = UploadBlobRequest_Header{}
-	mi := &file_cc_v1_cc_proto_msgTypes[34]
+	mi := &file_cc_v1_cc_proto_msgTypes[36]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2541,7 +2713,7 @@ func (x *UploadBlobRequest_Header) String() string {
 func (*UploadBlobRequest_Header) ProtoMessage() {}
 
 func (x *UploadBlobRequest_Header) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[34]
+	mi := &file_cc_v1_cc_proto_msgTypes[36]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2582,7 +2754,7 @@ var File_cc_v1_cc_proto protoreflect.FileDescriptor
 
 const file_cc_v1_cc_proto_rawDesc = "" +
 	"\n" +
-	"\x0ecc/v1/cc.proto\x12\x05cc.v1\x1a\x1egoogle/protobuf/duration.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xae\x03\n" +
+	"\x0ecc/v1/cc.proto\x12\x05cc.v1\x1a\x1egoogle/protobuf/duration.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xcc\x03\n" +
 	"\bResource\x12\x18\n" +
 	"\aaddress\x18\x01 \x01(\tR\aaddress\x12\x12\n" +
 	"\x04kind\x18\x02 \x01(\tR\x04kind\x12\x12\n" +
@@ -2601,15 +2773,17 @@ const file_cc_v1_cc_proto_rawDesc = "" +
 	"depends_on\x18\v \x03(\tR\tdependsOn\x12\x1e\n" +
 	"\x04pins\x18\f \x03(\v2\n" +
 	".cc.v1.PinR\x04pins\x12*\n" +
-	"\bversions\x18\r \x03(\v2\x0e.cc.v1.VersionR\bversions\"9\n" +
+	"\bversions\x18\r \x03(\v2\x0e.cc.v1.VersionR\bversions\x12\x1c\n" +
+	"\tsensitive\x18\x0e \x03(\tR\tsensitive\"9\n" +
 	"\x03Pin\x12\x18\n" +
 	"\aaddress\x18\x01 \x01(\tR\aaddress\x12\x18\n" +
-	"\aversion\x18\x02 \x01(\x03R\aversion\"j\n" +
+	"\aversion\x18\x02 \x01(\x03R\aversion\"\x88\x01\n" +
 	"\x05Image\x12\x12\n" +
 	"\x04hash\x18\x01 \x01(\tR\x04hash\x12\x12\n" +
 	"\x04spec\x18\x02 \x01(\fR\x04spec\x129\n" +
 	"\n" +
-	"created_at\x18\x03 \x01(\v2\x1a.google.protobuf.TimestampR\tcreatedAt\"\xa0\x01\n" +
+	"created_at\x18\x03 \x01(\v2\x1a.google.protobuf.TimestampR\tcreatedAt\x12\x1c\n" +
+	"\tsensitive\x18\x04 \x03(\tR\tsensitive\"\xa0\x01\n" +
 	"\vSecretValue\x12\x18\n" +
 	"\aaddress\x18\x01 \x01(\tR\aaddress\x12\x1a\n" +
 	"\brevision\x18\x02 \x01(\x03R\brevision\x12 \n" +
@@ -2686,7 +2860,16 @@ const file_cc_v1_cc_proto_rawDesc = "" +
 	"\x12UploadBlobResponse\x12\x16\n" +
 	"\x06digest\x18\x01 \x01(\tR\x06digest\x12\x12\n" +
 	"\x04size\x18\x02 \x01(\x03R\x04size\x12\x18\n" +
-	"\aexisted\x18\x03 \x01(\bR\aexisted\"\xfc\x01\n" +
+	"\aexisted\x18\x03 \x01(\bR\aexisted\"Y\n" +
+	"\x0fReadBlobRequest\x12\x18\n" +
+	"\aproject\x18\x01 \x01(\tR\aproject\x12\x16\n" +
+	"\x06digest\x18\x02 \x01(\tR\x06digest\x12\x14\n" +
+	"\x05limit\x18\x03 \x01(\x03R\x05limit\"p\n" +
+	"\x10ReadBlobResponse\x12\x16\n" +
+	"\x06digest\x18\x01 \x01(\tR\x06digest\x12\x12\n" +
+	"\x04size\x18\x02 \x01(\x03R\x04size\x12\x12\n" +
+	"\x04data\x18\x03 \x01(\fR\x04data\x12\x1c\n" +
+	"\ttruncated\x18\x04 \x01(\bR\ttruncated\"\x9a\x02\n" +
 	"\x12EnsureImageRequest\x12\x18\n" +
 	"\aproject\x18\x01 \x01(\tR\aproject\x12\x18\n" +
 	"\aaddress\x18\x02 \x01(\tR\aaddress\x12\x12\n" +
@@ -2696,13 +2879,14 @@ const file_cc_v1_cc_proto_rawDesc = "" +
 	"depends_on\x18\x05 \x03(\tR\tdependsOn\x12'\n" +
 	"\x0fexpected_serial\x18\x06 \x01(\x03R\x0eexpectedSerial\x12'\n" +
 	"\x0fidempotency_key\x18\a \x01(\tR\x0eidempotencyKey\x12\x19\n" +
-	"\blease_id\x18\b \x01(\tR\aleaseId\"\xb2\x01\n" +
+	"\blease_id\x18\b \x01(\tR\aleaseId\x12\x1c\n" +
+	"\tsensitive\x18\t \x03(\tR\tsensitive\"\xb2\x01\n" +
 	"\x13EnsureImageResponse\x12\"\n" +
 	"\x05image\x18\x01 \x01(\v2\f.cc.v1.ImageR\x05image\x12+\n" +
 	"\bresource\x18\x02 \x01(\v2\x0f.cc.v1.ResourceR\bresource\x12\x16\n" +
 	"\x06serial\x18\x03 \x01(\x03R\x06serial\x12\x18\n" +
 	"\acreated\x18\x04 \x01(\bR\acreated\x12\x18\n" +
-	"\achanged\x18\x05 \x01(\bR\achanged\"\xbb\x02\n" +
+	"\achanged\x18\x05 \x01(\bR\achanged\"\xd9\x02\n" +
 	"\x14ApplyResourceRequest\x12\x18\n" +
 	"\aproject\x18\x01 \x01(\tR\aproject\x12\x18\n" +
 	"\aaddress\x18\x02 \x01(\tR\aaddress\x12%\n" +
@@ -2715,7 +2899,8 @@ const file_cc_v1_cc_proto_rawDesc = "" +
 	"\x0fexpected_serial\x18\b \x01(\x03R\x0eexpectedSerial\x12'\n" +
 	"\x0fidempotency_key\x18\t \x01(\tR\x0eidempotencyKey\x12\x19\n" +
 	"\blease_id\x18\n" +
-	" \x01(\tR\aleaseId\"\xa8\x01\n" +
+	" \x01(\tR\aleaseId\x12\x1c\n" +
+	"\tsensitive\x18\v \x03(\tR\tsensitive\"\xa8\x01\n" +
 	"\x15ApplyResourceResponse\x12+\n" +
 	"\bresource\x18\x01 \x01(\v2\x0f.cc.v1.ResourceR\bresource\x12\x16\n" +
 	"\x06serial\x18\x02 \x01(\x03R\x06serial\x12\x18\n" +
@@ -2779,11 +2964,12 @@ const file_cc_v1_cc_proto_rawDesc = "" +
 	"\bGetState\x12\x16.cc.v1.GetStateRequest\x1a\x17.cc.v1.GetStateResponse\x12/\n" +
 	"\x04Lock\x12\x12.cc.v1.LockRequest\x1a\x13.cc.v1.LockResponse\x12>\n" +
 	"\tRenewLock\x12\x17.cc.v1.RenewLockRequest\x1a\x18.cc.v1.RenewLockResponse\x125\n" +
-	"\x06Unlock\x12\x14.cc.v1.UnlockRequest\x1a\x15.cc.v1.UnlockResponse2\xa7\x01\n" +
+	"\x06Unlock\x12\x14.cc.v1.UnlockRequest\x1a\x15.cc.v1.UnlockResponse2\xe4\x01\n" +
 	"\vBlobService\x12S\n" +
 	"\x10FindMissingBlobs\x12\x1e.cc.v1.FindMissingBlobsRequest\x1a\x1f.cc.v1.FindMissingBlobsResponse\x12C\n" +
 	"\n" +
-	"UploadBlob\x12\x18.cc.v1.UploadBlobRequest\x1a\x19.cc.v1.UploadBlobResponse(\x012\xc7\x03\n" +
+	"UploadBlob\x12\x18.cc.v1.UploadBlobRequest\x1a\x19.cc.v1.UploadBlobResponse(\x01\x12;\n" +
+	"\bReadBlob\x12\x16.cc.v1.ReadBlobRequest\x1a\x17.cc.v1.ReadBlobResponse2\xc7\x03\n" +
 	"\x0fResourceService\x12D\n" +
 	"\vEnsureImage\x12\x19.cc.v1.EnsureImageRequest\x1a\x1a.cc.v1.EnsureImageResponse\x12J\n" +
 	"\rApplyResource\x12\x1b.cc.v1.ApplyResourceRequest\x1a\x1c.cc.v1.ApplyResourceResponse\x12M\n" +
@@ -2805,7 +2991,7 @@ func file_cc_v1_cc_proto_rawDescGZIP() []byte {
 }
 
 var file_cc_v1_cc_proto_enumTypes = make([]protoimpl.EnumInfo, 2)
-var file_cc_v1_cc_proto_msgTypes = make([]protoimpl.MessageInfo, 35)
+var file_cc_v1_cc_proto_msgTypes = make([]protoimpl.MessageInfo, 37)
 var file_cc_v1_cc_proto_goTypes = []any{
 	(Status)(0),                      // 0: cc.v1.Status
 	(Action)(0),                      // 1: cc.v1.Action
@@ -2830,53 +3016,55 @@ var file_cc_v1_cc_proto_goTypes = []any{
 	(*FindMissingBlobsResponse)(nil), // 20: cc.v1.FindMissingBlobsResponse
 	(*UploadBlobRequest)(nil),        // 21: cc.v1.UploadBlobRequest
 	(*UploadBlobResponse)(nil),       // 22: cc.v1.UploadBlobResponse
-	(*EnsureImageRequest)(nil),       // 23: cc.v1.EnsureImageRequest
-	(*EnsureImageResponse)(nil),      // 24: cc.v1.EnsureImageResponse
-	(*ApplyResourceRequest)(nil),     // 25: cc.v1.ApplyResourceRequest
-	(*ApplyResourceResponse)(nil),    // 26: cc.v1.ApplyResourceResponse
-	(*DeleteResourceRequest)(nil),    // 27: cc.v1.DeleteResourceRequest
-	(*DeleteResourceResponse)(nil),   // 28: cc.v1.DeleteResourceResponse
-	(*ListVersionsRequest)(nil),      // 29: cc.v1.ListVersionsRequest
-	(*Version)(nil),                  // 30: cc.v1.Version
-	(*ListVersionsResponse)(nil),     // 31: cc.v1.ListVersionsResponse
-	(*RollbackRequest)(nil),          // 32: cc.v1.RollbackRequest
-	(*RollbackResponse)(nil),         // 33: cc.v1.RollbackResponse
-	(*PutSecretValueRequest)(nil),    // 34: cc.v1.PutSecretValueRequest
-	(*PutSecretValueResponse)(nil),   // 35: cc.v1.PutSecretValueResponse
-	(*UploadBlobRequest_Header)(nil), // 36: cc.v1.UploadBlobRequest.Header
-	(*timestamppb.Timestamp)(nil),    // 37: google.protobuf.Timestamp
-	(*durationpb.Duration)(nil),      // 38: google.protobuf.Duration
+	(*ReadBlobRequest)(nil),          // 23: cc.v1.ReadBlobRequest
+	(*ReadBlobResponse)(nil),         // 24: cc.v1.ReadBlobResponse
+	(*EnsureImageRequest)(nil),       // 25: cc.v1.EnsureImageRequest
+	(*EnsureImageResponse)(nil),      // 26: cc.v1.EnsureImageResponse
+	(*ApplyResourceRequest)(nil),     // 27: cc.v1.ApplyResourceRequest
+	(*ApplyResourceResponse)(nil),    // 28: cc.v1.ApplyResourceResponse
+	(*DeleteResourceRequest)(nil),    // 29: cc.v1.DeleteResourceRequest
+	(*DeleteResourceResponse)(nil),   // 30: cc.v1.DeleteResourceResponse
+	(*ListVersionsRequest)(nil),      // 31: cc.v1.ListVersionsRequest
+	(*Version)(nil),                  // 32: cc.v1.Version
+	(*ListVersionsResponse)(nil),     // 33: cc.v1.ListVersionsResponse
+	(*RollbackRequest)(nil),          // 34: cc.v1.RollbackRequest
+	(*RollbackResponse)(nil),         // 35: cc.v1.RollbackResponse
+	(*PutSecretValueRequest)(nil),    // 36: cc.v1.PutSecretValueRequest
+	(*PutSecretValueResponse)(nil),   // 37: cc.v1.PutSecretValueResponse
+	(*UploadBlobRequest_Header)(nil), // 38: cc.v1.UploadBlobRequest.Header
+	(*timestamppb.Timestamp)(nil),    // 39: google.protobuf.Timestamp
+	(*durationpb.Duration)(nil),      // 40: google.protobuf.Duration
 }
 var file_cc_v1_cc_proto_depIdxs = []int32{
 	0,  // 0: cc.v1.Resource.status:type_name -> cc.v1.Status
-	37, // 1: cc.v1.Resource.created_at:type_name -> google.protobuf.Timestamp
-	37, // 2: cc.v1.Resource.updated_at:type_name -> google.protobuf.Timestamp
+	39, // 1: cc.v1.Resource.created_at:type_name -> google.protobuf.Timestamp
+	39, // 2: cc.v1.Resource.updated_at:type_name -> google.protobuf.Timestamp
 	3,  // 3: cc.v1.Resource.pins:type_name -> cc.v1.Pin
-	30, // 4: cc.v1.Resource.versions:type_name -> cc.v1.Version
-	37, // 5: cc.v1.Image.created_at:type_name -> google.protobuf.Timestamp
-	37, // 6: cc.v1.SecretValue.updated_at:type_name -> google.protobuf.Timestamp
+	32, // 4: cc.v1.Resource.versions:type_name -> cc.v1.Version
+	39, // 5: cc.v1.Image.created_at:type_name -> google.protobuf.Timestamp
+	39, // 6: cc.v1.SecretValue.updated_at:type_name -> google.protobuf.Timestamp
 	6,  // 7: cc.v1.Lease.holder:type_name -> cc.v1.Holder
-	37, // 8: cc.v1.Lease.acquired_at:type_name -> google.protobuf.Timestamp
-	37, // 9: cc.v1.Lease.expires_at:type_name -> google.protobuf.Timestamp
+	39, // 8: cc.v1.Lease.acquired_at:type_name -> google.protobuf.Timestamp
+	39, // 9: cc.v1.Lease.expires_at:type_name -> google.protobuf.Timestamp
 	7,  // 10: cc.v1.LockHeld.lease:type_name -> cc.v1.Lease
 	2,  // 11: cc.v1.GetStateResponse.resources:type_name -> cc.v1.Resource
 	4,  // 12: cc.v1.GetStateResponse.images:type_name -> cc.v1.Image
 	5,  // 13: cc.v1.GetStateResponse.secret_values:type_name -> cc.v1.SecretValue
 	7,  // 14: cc.v1.GetStateResponse.lock:type_name -> cc.v1.Lease
 	6,  // 15: cc.v1.LockRequest.holder:type_name -> cc.v1.Holder
-	38, // 16: cc.v1.LockRequest.ttl:type_name -> google.protobuf.Duration
+	40, // 16: cc.v1.LockRequest.ttl:type_name -> google.protobuf.Duration
 	7,  // 17: cc.v1.LockResponse.lease:type_name -> cc.v1.Lease
-	38, // 18: cc.v1.RenewLockRequest.ttl:type_name -> google.protobuf.Duration
+	40, // 18: cc.v1.RenewLockRequest.ttl:type_name -> google.protobuf.Duration
 	7,  // 19: cc.v1.RenewLockResponse.lease:type_name -> cc.v1.Lease
 	7,  // 20: cc.v1.UnlockResponse.released:type_name -> cc.v1.Lease
-	36, // 21: cc.v1.UploadBlobRequest.header:type_name -> cc.v1.UploadBlobRequest.Header
+	38, // 21: cc.v1.UploadBlobRequest.header:type_name -> cc.v1.UploadBlobRequest.Header
 	4,  // 22: cc.v1.EnsureImageResponse.image:type_name -> cc.v1.Image
 	2,  // 23: cc.v1.EnsureImageResponse.resource:type_name -> cc.v1.Resource
 	1,  // 24: cc.v1.ApplyResourceRequest.action:type_name -> cc.v1.Action
 	2,  // 25: cc.v1.ApplyResourceResponse.resource:type_name -> cc.v1.Resource
 	2,  // 26: cc.v1.DeleteResourceResponse.deleted:type_name -> cc.v1.Resource
-	37, // 27: cc.v1.Version.created_at:type_name -> google.protobuf.Timestamp
-	30, // 28: cc.v1.ListVersionsResponse.versions:type_name -> cc.v1.Version
+	39, // 27: cc.v1.Version.created_at:type_name -> google.protobuf.Timestamp
+	32, // 28: cc.v1.ListVersionsResponse.versions:type_name -> cc.v1.Version
 	2,  // 29: cc.v1.RollbackResponse.resource:type_name -> cc.v1.Resource
 	5,  // 30: cc.v1.PutSecretValueResponse.secret_value:type_name -> cc.v1.SecretValue
 	11, // 31: cc.v1.ProjectService.GetState:input_type -> cc.v1.GetStateRequest
@@ -2885,26 +3073,28 @@ var file_cc_v1_cc_proto_depIdxs = []int32{
 	17, // 34: cc.v1.ProjectService.Unlock:input_type -> cc.v1.UnlockRequest
 	19, // 35: cc.v1.BlobService.FindMissingBlobs:input_type -> cc.v1.FindMissingBlobsRequest
 	21, // 36: cc.v1.BlobService.UploadBlob:input_type -> cc.v1.UploadBlobRequest
-	23, // 37: cc.v1.ResourceService.EnsureImage:input_type -> cc.v1.EnsureImageRequest
-	25, // 38: cc.v1.ResourceService.ApplyResource:input_type -> cc.v1.ApplyResourceRequest
-	27, // 39: cc.v1.ResourceService.DeleteResource:input_type -> cc.v1.DeleteResourceRequest
-	29, // 40: cc.v1.ResourceService.ListVersions:input_type -> cc.v1.ListVersionsRequest
-	32, // 41: cc.v1.ResourceService.Rollback:input_type -> cc.v1.RollbackRequest
-	34, // 42: cc.v1.ResourceService.PutSecretValue:input_type -> cc.v1.PutSecretValueRequest
-	12, // 43: cc.v1.ProjectService.GetState:output_type -> cc.v1.GetStateResponse
-	14, // 44: cc.v1.ProjectService.Lock:output_type -> cc.v1.LockResponse
-	16, // 45: cc.v1.ProjectService.RenewLock:output_type -> cc.v1.RenewLockResponse
-	18, // 46: cc.v1.ProjectService.Unlock:output_type -> cc.v1.UnlockResponse
-	20, // 47: cc.v1.BlobService.FindMissingBlobs:output_type -> cc.v1.FindMissingBlobsResponse
-	22, // 48: cc.v1.BlobService.UploadBlob:output_type -> cc.v1.UploadBlobResponse
-	24, // 49: cc.v1.ResourceService.EnsureImage:output_type -> cc.v1.EnsureImageResponse
-	26, // 50: cc.v1.ResourceService.ApplyResource:output_type -> cc.v1.ApplyResourceResponse
-	28, // 51: cc.v1.ResourceService.DeleteResource:output_type -> cc.v1.DeleteResourceResponse
-	31, // 52: cc.v1.ResourceService.ListVersions:output_type -> cc.v1.ListVersionsResponse
-	33, // 53: cc.v1.ResourceService.Rollback:output_type -> cc.v1.RollbackResponse
-	35, // 54: cc.v1.ResourceService.PutSecretValue:output_type -> cc.v1.PutSecretValueResponse
-	43, // [43:55] is the sub-list for method output_type
-	31, // [31:43] is the sub-list for method input_type
+	23, // 37: cc.v1.BlobService.ReadBlob:input_type -> cc.v1.ReadBlobRequest
+	25, // 38: cc.v1.ResourceService.EnsureImage:input_type -> cc.v1.EnsureImageRequest
+	27, // 39: cc.v1.ResourceService.ApplyResource:input_type -> cc.v1.ApplyResourceRequest
+	29, // 40: cc.v1.ResourceService.DeleteResource:input_type -> cc.v1.DeleteResourceRequest
+	31, // 41: cc.v1.ResourceService.ListVersions:input_type -> cc.v1.ListVersionsRequest
+	34, // 42: cc.v1.ResourceService.Rollback:input_type -> cc.v1.RollbackRequest
+	36, // 43: cc.v1.ResourceService.PutSecretValue:input_type -> cc.v1.PutSecretValueRequest
+	12, // 44: cc.v1.ProjectService.GetState:output_type -> cc.v1.GetStateResponse
+	14, // 45: cc.v1.ProjectService.Lock:output_type -> cc.v1.LockResponse
+	16, // 46: cc.v1.ProjectService.RenewLock:output_type -> cc.v1.RenewLockResponse
+	18, // 47: cc.v1.ProjectService.Unlock:output_type -> cc.v1.UnlockResponse
+	20, // 48: cc.v1.BlobService.FindMissingBlobs:output_type -> cc.v1.FindMissingBlobsResponse
+	22, // 49: cc.v1.BlobService.UploadBlob:output_type -> cc.v1.UploadBlobResponse
+	24, // 50: cc.v1.BlobService.ReadBlob:output_type -> cc.v1.ReadBlobResponse
+	26, // 51: cc.v1.ResourceService.EnsureImage:output_type -> cc.v1.EnsureImageResponse
+	28, // 52: cc.v1.ResourceService.ApplyResource:output_type -> cc.v1.ApplyResourceResponse
+	30, // 53: cc.v1.ResourceService.DeleteResource:output_type -> cc.v1.DeleteResourceResponse
+	33, // 54: cc.v1.ResourceService.ListVersions:output_type -> cc.v1.ListVersionsResponse
+	35, // 55: cc.v1.ResourceService.Rollback:output_type -> cc.v1.RollbackResponse
+	37, // 56: cc.v1.ResourceService.PutSecretValue:output_type -> cc.v1.PutSecretValueResponse
+	44, // [44:57] is the sub-list for method output_type
+	31, // [31:44] is the sub-list for method input_type
 	31, // [31:31] is the sub-list for extension type_name
 	31, // [31:31] is the sub-list for extension extendee
 	0,  // [0:31] is the sub-list for field type_name
@@ -2925,7 +3115,7 @@ func file_cc_v1_cc_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_cc_v1_cc_proto_rawDesc), len(file_cc_v1_cc_proto_rawDesc)),
 			NumEnums:      2,
-			NumMessages:   35,
+			NumMessages:   37,
 			NumExtensions: 0,
 			NumServices:   3,
 		},

@@ -281,6 +281,7 @@ var ProjectService_ServiceDesc = grpc.ServiceDesc{
 const (
 	BlobService_FindMissingBlobs_FullMethodName = "/cc.v1.BlobService/FindMissingBlobs"
 	BlobService_UploadBlob_FullMethodName       = "/cc.v1.BlobService/UploadBlob"
+	BlobService_ReadBlob_FullMethodName         = "/cc.v1.BlobService/ReadBlob"
 )
 
 // BlobServiceClient is the client API for BlobService service.
@@ -295,6 +296,11 @@ type BlobServiceClient interface {
 	// UploadBlob streams one blob: a header first, then data chunks. The
 	// digest and size are verified on arrival; a mismatch stores nothing.
 	UploadBlob(ctx context.Context, opts ...grpc.CallOption) (grpc.ClientStreamingClient[UploadBlobRequest, UploadBlobResponse], error)
+	// ReadBlob returns the first bytes of a blob, up to a limit: what a plan
+	// needs to show how a file changed (the old content is the service's;
+	// the new one is on the planner's disk), and the listing of an old
+	// source tree (a tree's digest is that of its canonical JSON listing).
+	ReadBlob(ctx context.Context, in *ReadBlobRequest, opts ...grpc.CallOption) (*ReadBlobResponse, error)
 }
 
 type blobServiceClient struct {
@@ -328,6 +334,16 @@ func (c *blobServiceClient) UploadBlob(ctx context.Context, opts ...grpc.CallOpt
 // This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
 type BlobService_UploadBlobClient = grpc.ClientStreamingClient[UploadBlobRequest, UploadBlobResponse]
 
+func (c *blobServiceClient) ReadBlob(ctx context.Context, in *ReadBlobRequest, opts ...grpc.CallOption) (*ReadBlobResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ReadBlobResponse)
+	err := c.cc.Invoke(ctx, BlobService_ReadBlob_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // BlobServiceServer is the server API for BlobService service.
 // All implementations must embed UnimplementedBlobServiceServer
 // for forward compatibility.
@@ -340,6 +356,11 @@ type BlobServiceServer interface {
 	// UploadBlob streams one blob: a header first, then data chunks. The
 	// digest and size are verified on arrival; a mismatch stores nothing.
 	UploadBlob(grpc.ClientStreamingServer[UploadBlobRequest, UploadBlobResponse]) error
+	// ReadBlob returns the first bytes of a blob, up to a limit: what a plan
+	// needs to show how a file changed (the old content is the service's;
+	// the new one is on the planner's disk), and the listing of an old
+	// source tree (a tree's digest is that of its canonical JSON listing).
+	ReadBlob(context.Context, *ReadBlobRequest) (*ReadBlobResponse, error)
 	mustEmbedUnimplementedBlobServiceServer()
 }
 
@@ -355,6 +376,9 @@ func (UnimplementedBlobServiceServer) FindMissingBlobs(context.Context, *FindMis
 }
 func (UnimplementedBlobServiceServer) UploadBlob(grpc.ClientStreamingServer[UploadBlobRequest, UploadBlobResponse]) error {
 	return status.Error(codes.Unimplemented, "method UploadBlob not implemented")
+}
+func (UnimplementedBlobServiceServer) ReadBlob(context.Context, *ReadBlobRequest) (*ReadBlobResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method ReadBlob not implemented")
 }
 func (UnimplementedBlobServiceServer) mustEmbedUnimplementedBlobServiceServer() {}
 func (UnimplementedBlobServiceServer) testEmbeddedByValue()                     {}
@@ -402,6 +426,24 @@ func _BlobService_UploadBlob_Handler(srv interface{}, stream grpc.ServerStream) 
 // This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
 type BlobService_UploadBlobServer = grpc.ClientStreamingServer[UploadBlobRequest, UploadBlobResponse]
 
+func _BlobService_ReadBlob_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ReadBlobRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(BlobServiceServer).ReadBlob(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: BlobService_ReadBlob_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(BlobServiceServer).ReadBlob(ctx, req.(*ReadBlobRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // BlobService_ServiceDesc is the grpc.ServiceDesc for BlobService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -412,6 +454,10 @@ var BlobService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "FindMissingBlobs",
 			Handler:    _BlobService_FindMissingBlobs_Handler,
+		},
+		{
+			MethodName: "ReadBlob",
+			Handler:    _BlobService_ReadBlob_Handler,
 		},
 	},
 	Streams: []grpc.StreamDesc{
