@@ -84,13 +84,15 @@ func Compile(ctx context.Context, in Input) (*Result, error) {
 	res.Warnings = append(res.Warnings, ds...)
 
 	var cfg schema.Config
-	if err := json.Unmarshal(ld.json, &cfg); err != nil {
+	if ld.cfg != nil {
+		cfg = *ld.cfg
+	} else if err := json.Unmarshal(ld.json, &cfg); err != nil {
 		// The schema admitted something the Go types cannot hold: a bug
 		// in cc, not in the user's configuration.
 		return nil, fmt.Errorf("internal error: decoding validated configuration: %w", err)
 	}
-	if p.lang == "cue" {
-		markCUERefs(&cfg, ld.user)
+	if p.lang == "cue" && ld.cfg == nil {
+		markAllCUERefs(&cfg, ld.user)
 	}
 	if ds := check(&cfg, ld.loc); ds.HasErrors() {
 		return fail(ds)

@@ -24,9 +24,12 @@ func compileJSON(t *testing.T, path string, in Input) []byte {
 	if err != nil {
 		t.Fatalf("Compile(%s) error = %v", path, err)
 	}
-	b, err := schema.Canonical(res.Desired)
+	b, err := res.Desired.MarshalCanonical()
 	if err != nil {
 		t.Fatal(err)
+	}
+	if c, err := schema.Canonical(res.Desired); err != nil || !bytes.Equal(b, c) {
+		t.Fatalf("MarshalCanonical differs from Canonical (%v)", err)
 	}
 	return b
 }

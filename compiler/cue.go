@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -28,6 +29,9 @@ type loaded struct {
 	sensitive [][]string
 	// user is the user's CUE value (CUE only), to find references in.
 	user cue.Value
+	// cfg is the decoded configuration when the fast way produced it
+	// directly; otherwise json holds it.
+	cfg *schema.Config
 }
 
 // locator maps a config path (["sandboxes", "dev", "image"]) to source.
@@ -83,25 +87,18 @@ func loadCUE(ctx context.Context, p *project) (*loaded, diag.Diagnostics) {
 		return nil, tr.translate(err)
 	}
 	// The fast way: export the user's value as it stands (what cue export
-	// does) and give it to the fast check. When it is not concrete on its
-	// own, or the fast check finds fault, unify with the schema and let
-	// CUE judge.
-	var fast []byte
-	if b, err := v.MarshalJSON(); err == nil {
-		var data any
-		dec := json.NewDecoder(bytes.NewReader(b))
-		dec.UseNumber()
-		if dec.Decode(&data) == nil {
-			if out, err := compiledSchema().validate(data); err == nil {
-				if fast, err = json.Marshal(out); err == nil && !crossCheck {
-					return &loaded{json: fast, loc: tr.loc, user: v}, nil
-				}
-			}
-		}
+	// does), one resource at a time, while the collector's workers check
+	// and decode what is already exported. When a value is not concrete on
+	// its own, or the fast check finds fault, unify with the schema and
+	// let CUE judge.
+	fast, sens, ferr := fastCUE(v)
+	_ = sens
+	if ferr == nil && !crossCheck {
+		return &loaded{cfg: fast, loc: tr.loc, user: v}, nil
 	}
 	u := sch.LookupPath(cue.MakePath(cue.Def("#Config"))).Unify(v)
 	if err := u.Validate(cue.Concrete(true)); err != nil {
-		if fast != nil {
+		if ferr == nil {
 			return nil, diag.Diagnostics{diag.Errorf(nil, "internal error: the fast check accepts what CUE rejects: %v", err)}
 		}
 		return nil, tr.translate(err)
@@ -110,12 +107,61 @@ func loadCUE(ctx context.Context, p *project) (*loaded, diag.Diagnostics) {
 	if err != nil {
 		return nil, tr.translate(err)
 	}
-	if fast != nil {
-		if err := sameJSON(fast, b); err != nil {
+	if ferr == nil {
+		if err := sameConfig(fast, b, func(c *schema.Config) { markAllCUERefs(c, v) }); err != nil {
 			return nil, diag.Diagnostics{diag.Errorf(nil, "internal error: the fast check and CUE disagree: %v", err)}
 		}
 	}
 	return &loaded{json: b, loc: tr.loc, user: v}, nil
+}
+
+// fastCUE exports the user's value resource by resource into a collector.
+func fastCUE(v cue.Value) (*schema.Config, [][]string, error) {
+	c := newCollector()
+	err := func() error {
+		it, err := v.Fields()
+		if err != nil {
+			return err
+		}
+		for it.Next() {
+			name := it.Selector().Unquoted()
+			if !it.Selector().IsString() {
+				continue
+			}
+			if name == "project" {
+				var p string
+				if err := it.Value().Decode(&p); err != nil {
+					return err
+				}
+				c.setProject(p)
+				continue
+			}
+			rs, err := it.Value().Fields()
+			if err != nil {
+				return err
+			}
+			for rs.Next() {
+				if c.failed() {
+					return nil
+				}
+				if rs.Selector().IsString() {
+					c.add(item{coll: name, name: rs.Selector().Unquoted(), cv: rs.Value()})
+				}
+			}
+		}
+		return nil
+	}()
+	cfg, sens, werr := c.wait()
+	if err != nil {
+		return nil, nil, err
+	}
+	if werr != nil {
+		return nil, nil, werr
+	}
+	if cfg.Project == "" {
+		return nil, nil, errors.New("no project")
+	}
+	return cfg, sens, nil
 }
 
 // crossCheck makes every validation run both the fast check and CUE and

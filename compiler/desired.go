@@ -6,9 +6,12 @@ import (
 	"fmt"
 	"io/fs"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"cc.dev/cc/diag"
 	"cc.dev/cc/schema"
@@ -33,6 +36,10 @@ type builder struct {
 	out       []*schema.Resource
 	floating  map[string]bool
 	content   contentIndex
+
+	// mu guards the maps above and diags and out while functions and
+	// sandboxes compile in parallel.
+	mu sync.Mutex
 }
 
 type imageEntry struct {
@@ -44,6 +51,7 @@ type imageEntry struct {
 	rng    *diag.Range
 	ranges map[string]*diag.Range
 	parsed *schema.ImageSpec
+	path   string // config path of the declaration rng points at
 }
 
 func newBuilder(p *project, ld *loaded, lock *schema.Lock, offline bool) *builder {
@@ -59,7 +67,9 @@ func newBuilder(p *project, ld *loaded, lock *schema.Lock, offline bool) *builde
 
 func (b *builder) errorf(path []string, format string, args ...any) *diag.Diagnostic {
 	d := diag.Errorf(b.ld.loc.at(path), format, args...)
+	b.mu.Lock()
 	b.diags = append(b.diags, d)
+	b.mu.Unlock()
 	return d
 }
 
@@ -84,12 +94,10 @@ func (b *builder) build(cfg *schema.Config) (*schema.Desired, diag.Diagnostics) 
 	for _, name := range sortedKeys(cfg.Datasets) {
 		b.dataset(name)
 	}
-	for _, name := range sortedKeys(cfg.Functions) {
-		b.function(name)
-	}
-	for _, name := range sortedKeys(cfg.Sandboxes) {
-		b.sandbox(name)
-	}
+	// Functions and sandboxes are most of a large project and depend only
+	// on what is compiled above: compile them in parallel.
+	parallel(sortedKeys(cfg.Functions), func(name string) { b.function(name) })
+	parallel(sortedKeys(cfg.Sandboxes), b.sandbox)
 	for _, name := range sortedKeys(cfg.Evaluations) {
 		b.evaluation(name)
 	}
@@ -159,7 +167,9 @@ func (b *builder) emit(kind schema.Kind, name string, spec any, deps []string, i
 		DependsOn: deps, Inputs: inputs, Range: b.ld.loc.key(path),
 	}
 	r.Sensitive = b.sensitiveIn(path)
+	b.mu.Lock()
 	b.out = append(b.out, r)
+	b.mu.Unlock()
 	return r
 }
 
@@ -277,12 +287,14 @@ func (b *builder) image(img *schema.Image, path []string, name string) string {
 		b.errorf(path, "internal error: %v", err)
 		return ""
 	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
 	if b.diags.HasErrors() {
 		return hash
 	}
 	e := b.images[hash]
 	if e == nil {
-		e = &imageEntry{hash: hash, spec: canon, deps: deps, inputs: inputs, rng: b.ld.loc.key(path), ranges: ranges, parsed: spec}
+		e = &imageEntry{hash: hash, spec: canon, deps: deps, inputs: inputs, rng: b.ld.loc.key(path), ranges: ranges, parsed: spec, path: pathKey(path)}
 		b.images[hash] = e
 	}
 	if name != "" {
@@ -294,6 +306,10 @@ func (b *builder) image(img *schema.Image, path []string, name string) string {
 			// declaration.
 			e.rng, e.ranges = b.ld.loc.key(path), ranges
 		}
+	} else if len(e.names) == 0 && pathKey(path) < e.path {
+		// An unnamed image points at its first use, in path order, so
+		// parallel compilation reports the same place every time.
+		e.rng, e.ranges, e.path = b.ld.loc.key(path), ranges, pathKey(path)
 	}
 	return hash
 }
@@ -306,8 +322,11 @@ func (b *builder) base(ref string, path []string) string {
 	if d, ok := b.lock.Bases[ref]; ok {
 		return ref + "@" + d
 	}
-	if !b.floating[ref] {
-		b.floating[ref] = true
+	b.mu.Lock()
+	first := !b.floating[ref]
+	b.floating[ref] = true
+	b.mu.Unlock()
+	if first {
 		if b.offline {
 			d := b.errorf(path, "base image %s is not in cc.lock, and --offline forbids resolving it", ref)
 			d.Detail = "run cc lock to pin it"
@@ -326,7 +345,10 @@ func normMode(m string) string {
 // ---- secrets, datasets ------------------------------------------------
 
 func (b *builder) secret(name string) *schema.Resource {
-	if r, ok := b.secrets[name]; ok {
+	b.mu.Lock()
+	r, ok := b.secrets[name]
+	b.mu.Unlock()
+	if ok {
 		return r
 	}
 	s := b.cfg.Secrets[name]
@@ -365,8 +387,10 @@ func (b *builder) secret(name string) *schema.Resource {
 		sort.Strings(c.Keys)
 		spec.FromIntegration = &c
 	}
-	r := b.emit(schema.KindSecret, name, spec, nil, inputs)
+	r = b.emit(schema.KindSecret, name, spec, nil, inputs)
+	b.mu.Lock()
 	b.secrets[name] = r
+	b.mu.Unlock()
 	return r
 }
 
@@ -381,10 +405,13 @@ func (b *builder) resolve(k schema.Kind, id string, v any, path []string, declar
 		}
 		return name
 	}
+	b.mu.Lock()
 	if b.content == nil {
 		b.content = newContentIndex(b.cfg) // only when some value is not written as a reference
 	}
-	switch names := b.content.lookup(k, v); len(names) {
+	names := b.content.lookup(k, v)
+	b.mu.Unlock()
+	switch len(names) {
 	case 1:
 		return names[0]
 	case 0:
@@ -414,7 +441,9 @@ func (b *builder) secretRef(s *schema.Secret, path []string) (schema.Ref, bool) 
 // value of one environment variable.
 func (b *builder) singleValued(name string) (bool, int) {
 	var spec schema.SecretSpec
+	b.mu.Lock()
 	r := b.secrets[name]
+	b.mu.Unlock()
 	if r == nil || json.Unmarshal(r.Spec, &spec) != nil {
 		return true, 1
 	}
@@ -605,10 +634,13 @@ func (b *builder) sandbox(name string) {
 }
 
 func (b *builder) function(name string) *schema.Resource {
+	b.mu.Lock()
 	if r, ok := b.functions[name]; ok {
+		b.mu.Unlock()
 		return r
 	}
 	b.functions[name] = nil // in progress
+	b.mu.Unlock()
 	f := b.cfg.Functions[name]
 	path := []string{"functions", name}
 	var deps []string
@@ -636,7 +668,9 @@ func (b *builder) function(name string) *schema.Resource {
 	spec.EnvFrom = b.secretRefs(f.EnvFrom, appendPath(path, "env_from"), &deps)
 	spec.VolumeMounts = b.volumeMounts(f.VolumeMounts, appendPath(path, "volume_mounts"), &deps)
 	r := b.emit(schema.KindFunction, name, spec, deps, inputs)
+	b.mu.Lock()
 	b.functions[name] = r
+	b.mu.Unlock()
 	return r
 }
 
@@ -698,6 +732,34 @@ func (b *builder) evaluation(name string) {
 		spec.Scorers = append(spec.Scorers, out)
 	}
 	b.emit(schema.KindEvaluation, name, spec, deps, nil)
+}
+
+// parallel calls f for each name, on as many goroutines as there are
+// processors.
+func parallel(names []string, f func(string)) {
+	n := min(runtime.GOMAXPROCS(0), len(names))
+	if n <= 1 {
+		for _, name := range names {
+			f(name)
+		}
+		return
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	wg.Add(n)
+	for i := 0; i < n; i++ {
+		go func() {
+			defer wg.Done()
+			for {
+				j := int(next.Add(1)) - 1
+				if j >= len(names) {
+					return
+				}
+				f(names[j])
+			}
+		}()
+	}
+	wg.Wait()
 }
 
 func contains(ss []string, s string) bool {

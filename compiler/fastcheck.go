@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"regexp"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -445,13 +444,13 @@ func (fs *fastSchema) validate(cfg any) (any, error) {
 	return fs.check(fs.defs["#Config"], cfg, nil, "")
 }
 
-type fastError struct{ path, msg string }
+// fastError says why the fast check gave up. It carries no position: the
+// fast check's only verdict is "CUE must look at this".
+type fastError string
 
-func (e *fastError) Error() string { return e.path + ": " + e.msg }
+func (e fastError) Error() string { return string(e) }
 
-func fail(path, format string, args ...any) error {
-	return &fastError{path, fmt.Sprintf(format, args...)}
-}
+func fail(_, msg string, _ ...any) error { return fastError(msg) }
 
 func kindOfValue(v any) kinds {
 	switch v := v.(type) {
@@ -510,12 +509,24 @@ func sameScalar(v, lit any) bool {
 func (fs *fastSchema) check(t *stype, v any, siblings map[string]any, path string) (any, error) {
 	t = fs.resolve(t)
 	if len(t.alts) > 0 {
+		// Only the alternatives of the value's kind can accept it; when one
+		// does, it may fill defaults in place.
+		k := kindOfValue(v)
+		var cands []*stype
+		for _, alt := range t.alts {
+			if fs.resolve(alt).kinds&k != 0 || len(fs.resolve(alt).alts) > 0 {
+				cands = append(cands, alt)
+			}
+		}
+		if len(cands) == 1 {
+			return fs.check(cands[0], v, siblings, path)
+		}
 		var out any
 		var outKey string
 		n := 0
 		var first error
-		for _, alt := range t.alts {
-			y, err := fs.check(alt, v, siblings, path)
+		for _, alt := range cands {
+			y, err := fs.check(alt, deepCopy(v), siblings, path)
 			if err != nil {
 				if first == nil {
 					first = err
@@ -531,6 +542,9 @@ func (fs *fastSchema) check(t *stype, v any, siblings map[string]any, path strin
 		}
 		switch n {
 		case 0:
+			if first == nil {
+				first = fastError("no alternative")
+			}
 			return nil, first
 		case 1:
 			return out, nil
@@ -587,83 +601,84 @@ func (fs *fastSchema) check(t *stype, v any, siblings map[string]any, path strin
 		if len(v) < t.minItems || len(v) < len(t.prefix) || !t.open && len(v) > len(t.prefix) {
 			return nil, fail(path, "length")
 		}
-		out := make([]any, len(v))
 		for i, x := range v {
 			et := t.elem
 			if i < len(t.prefix) {
 				et = t.prefix[i]
 			}
-			y, err := fs.check(et, x, nil, path+"."+strconv.Itoa(i))
+			y, err := fs.check(et, x, nil, path)
 			if err != nil {
 				return nil, err
 			}
-			out[i] = y
+			v[i] = y
 		}
-		return out, nil
+		return v, nil
 	}
 	return v, nil
 }
 
+// checkStruct checks an object and fills in the defaults of its absent
+// fields, in place (the data is the caller's own fresh copy).
 func (fs *fastSchema) checkStruct(t *stype, v map[string]any, path string) (any, error) {
 	// Fill defaults first: a bound may refer to a defaulted sibling.
-	filled := make(map[string]any, len(v)+len(t.fields))
-	for k, x := range v {
-		filled[k] = x
-	}
-	for _, name := range sortedKeys(t.fields) {
-		f := t.fields[name]
-		if _, ok := v[name]; ok {
+	for name, f := range t.fields {
+		if _, ok := v[name]; ok || f.optional {
 			continue
 		}
-		switch {
-		case f.required:
-			return nil, fail(path, "missing %s", name)
-		case f.optional:
-			continue
+		if f.required {
+			return nil, fail(path, "missing field")
 		}
 		d, ok := fs.defaultOf(f.t)
 		if !ok {
-			return nil, fail(path, "no value for %s", name)
+			return nil, fail(path, "no value")
 		}
-		filled[name] = d
+		v[name] = d
 	}
-	out := make(map[string]any, len(filled))
-	keys := make([]string, 0, len(filled))
-	for k := range filled {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		x := filled[k]
-		p := path + "." + k
+	for k, x := range v {
 		if f := t.fields[k]; f != nil {
-			y, err := fs.check(f.t, x, filled, p)
+			y, err := fs.check(f.t, x, v, path)
 			if err != nil {
 				return nil, err
 			}
-			out[k] = y
+			v[k] = y
 			continue
 		}
 		matched := false
 		for _, pat := range t.patterns {
-			if _, err := fs.check(pat.key, k, nil, p); err != nil {
+			if _, err := fs.check(pat.key, k, nil, path); err != nil {
 				continue
 			}
-			y, err := fs.check(pat.t, x, nil, p)
+			y, err := fs.check(pat.t, x, nil, path)
 			if err != nil {
 				return nil, err
 			}
-			out[k], matched = y, true
+			v[k], matched = y, true
 			break
 		}
-		if !matched {
-			if t.closed {
-				return nil, fail(p, "not allowed")
-			}
-			out[k] = x
+		if !matched && t.closed {
+			return nil, fail(path, "field not allowed")
 		}
 	}
-	return out, nil
+	return v, nil
+}
+
+// deepCopy copies plain data, for trying one of several alternatives.
+func deepCopy(v any) any {
+	switch v := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(v))
+		for k, x := range v {
+			out[k] = deepCopy(x)
+		}
+		return out
+	case []any:
+		out := make([]any, len(v))
+		for i, x := range v {
+			out[i] = deepCopy(x)
+		}
+		return out
+	}
+	return v
 }
 
 // defaultOf is the value of an absent regular field: its marked default,

@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/moby/patternmatcher"
 	"github.com/moby/patternmatcher/ignorefile"
@@ -26,6 +27,7 @@ const stateDir = ".cc"
 
 // fileHasher hashes local inputs under the project root, once each.
 type fileHasher struct {
+	mu     sync.Mutex // guards the maps; hashing runs unlocked
 	root   string
 	ignore *patternmatcher.PatternMatcher
 	files  map[string]fileSum
@@ -92,11 +94,16 @@ var (
 // file hashes one regular file.
 func (h *fileHasher) file(rel string) fileSum {
 	rel = cleanRel(rel)
-	if s, ok := h.files[rel]; ok {
+	h.mu.Lock()
+	s, ok := h.files[rel]
+	h.mu.Unlock()
+	if ok {
 		return s
 	}
-	s := h.hashFile(rel)
+	s = h.hashFile(rel)
+	h.mu.Lock()
 	h.files[rel] = s
+	h.mu.Unlock()
 	return s
 }
 
@@ -142,11 +149,16 @@ func modeOf(m fs.FileMode) string {
 // are patterns over paths relative to the root.
 func (h *fileHasher) tree(paths []string, base string, include, exclude []string) treeSum {
 	key := strings.Join(paths, "\x00") + "\x01" + base + "\x01" + strings.Join(include, "\x00") + "\x01" + strings.Join(exclude, "\x00")
-	if s, ok := h.trees[key]; ok {
+	h.mu.Lock()
+	s, ok := h.trees[key]
+	h.mu.Unlock()
+	if ok {
 		return s
 	}
-	s := h.hashTree(paths, base, include, exclude)
+	s = h.hashTree(paths, base, include, exclude)
+	h.mu.Lock()
 	h.trees[key] = s
+	h.mu.Unlock()
 	return s
 }
 
@@ -263,7 +275,9 @@ func (h *fileHasher) hashTree(paths []string, base string, include, exclude []st
 	if err != nil {
 		return treeSum{err: err}
 	}
+	h.mu.Lock()
 	h.entries[digest] = list
+	h.mu.Unlock()
 	return treeSum{digest: digest}
 }
 

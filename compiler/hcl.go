@@ -66,6 +66,7 @@ type hclLoader struct {
 	diags     diag.Diagnostics
 	cctx      *cue.Context
 	sch       cue.Value
+	col       *collector
 }
 
 func loadHCL(ctx context.Context, p *project, vars, varFiles []string) (*loaded, diag.Diagnostics) {
@@ -106,15 +107,50 @@ func loadHCL(ctx context.Context, p *project, vars, varFiles []string) (*loaded,
 	if l.diags.HasErrors() {
 		return nil, l.diags
 	}
+	// Resources go to the collector as they are evaluated; its workers
+	// check and decode them meanwhile.
+	l.col = newCollector()
 	l.evaluate()
+	project, ok := l.projectValue()
+	if ok {
+		l.col.setProject(project)
+	}
+	fast, sens, ferr := l.col.wait()
 	if l.diags.HasErrors() {
 		return nil, l.diags
 	}
-	cfg := l.config()
+	if ferr == nil && !crossCheck {
+		return &loaded{cfg: fast, loc: l.ranges, sensitive: sens}, nil
+	}
+	cfg := l.config(project)
 	if l.diags.HasErrors() {
 		return nil, l.diags
 	}
-	return l.validate(cfg)
+	ld, ds := l.validateCUE(cfg)
+	if ds.HasErrors() {
+		if ferr == nil {
+			return nil, diag.Diagnostics{diag.Errorf(nil, "internal error: the fast check accepts what CUE rejects: %v", ds)}
+		}
+		return nil, ds
+	}
+	if ferr == nil {
+		if err := sameConfig(fast, ld.json, nil); err != nil {
+			return nil, diag.Diagnostics{diag.Errorf(nil, "internal error: the fast check and CUE disagree: %v", err)}
+		}
+		if pathKeys(sens) != pathKeys(ld.sensitive) {
+			return nil, diag.Diagnostics{diag.Errorf(nil, "internal error: sensitive paths differ: %v and %v", sens, ld.sensitive)}
+		}
+	}
+	return ld, nil
+}
+
+func pathKeys(ps [][]string) string {
+	var b strings.Builder
+	for _, p := range ps {
+		b.WriteString(pathKey(p))
+		b.WriteByte('\n')
+	}
+	return b.String()
 }
 
 func (l *hclLoader) add(hd hcl.Diagnostics) {
@@ -438,12 +474,13 @@ func (l *hclLoader) evalNode(n node, deps []node) {
 	}
 	r.value = cty.ObjectVal(obj)
 	r.done = true
+	if l.col != nil && !l.diags.HasErrors() {
+		l.col.add(item{coll: kind.Plural(), name: r.name, val: r.value})
+	}
 }
 
-// config assembles the whole configuration as plain data, noting which
-// paths hold sensitive values.
-func (l *hclLoader) config() map[string]any {
-	cfg := map[string]any{}
+// projectValue evaluates the project attribute.
+func (l *hclLoader) projectValue() (any, bool) {
 	if l.project == nil {
 		var file string
 		if len(l.p.files) > 0 {
@@ -451,20 +488,23 @@ func (l *hclLoader) config() map[string]any {
 		}
 		l.diags = append(l.diags, diag.Errorf(&diag.Range{File: file, Start: diag.Pos{Line: 1, Col: 1}, End: diag.Pos{Line: 1, Col: 1}},
 			`missing required attribute "project": add project = "name" at the top level`))
-		return nil
+		return nil, false
 	}
 	ectx := l.evalContext(l.deps([]hclsyntax.Expression{l.project.Expr}))
 	pv, hd := l.project.Expr.Value(ectx)
 	l.add(hd)
 	if hd.HasErrors() {
-		return nil
+		return nil, false
 	}
 	l.ranges.set([]string{"project"}, l.project.Expr.Range(), l.project.NameRange)
-	if pv.Type() == cty.String && pv.IsKnown() && !pv.IsNull() {
-		cfg["project"] = pv.AsString()
-	} else {
-		cfg["project"] = ctyToGo(pv, nil, nil)
-	}
+	return ctyToGo(pv, nil, nil), true
+}
+
+// config assembles the whole configuration as plain data, noting which
+// paths hold sensitive values, for CUE to judge.
+func (l *hclLoader) config(project any) map[string]any {
+	cfg := map[string]any{"project": project}
+	l.ranges.sensitive = nil
 	for _, addr := range l.order {
 		r := l.resources[addr]
 		plural := hclKinds[r.kind].Plural()
@@ -475,6 +515,9 @@ func (l *hclLoader) config() map[string]any {
 		}
 		m[r.name] = ctyToGo(r.value, []string{plural, r.name}, &l.ranges.sensitive)
 	}
+	sort.Slice(l.ranges.sensitive, func(i, j int) bool {
+		return pathKey(l.ranges.sensitive[i]) < pathKey(l.ranges.sensitive[j])
+	})
 	return cfg
 }
 

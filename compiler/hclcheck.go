@@ -1,8 +1,6 @@
 package compiler
 
 import (
-	"encoding/json"
-
 	"cuelang.org/go/cue"
 	"cuelang.org/go/cue/cuecontext"
 
@@ -22,27 +20,8 @@ func (l *hclLoader) schemaValue() cue.Value {
 	return l.sch
 }
 
-// validate checks the evaluated configuration against the schema, applying
-// its defaults, and returns it as JSON: by the fast check when it accepts
-// the configuration, else by CUE, which says what is wrong.
-func (l *hclLoader) validate(cfg map[string]any) (*loaded, diag.Diagnostics) {
-	if out, err := compiledSchema().validate(cfg); err == nil {
-		b, err := json.Marshal(out)
-		if err == nil && !crossCheck {
-			return &loaded{json: b, loc: l.ranges, sensitive: l.ranges.sensitive}, nil
-		}
-		ld, ds := l.validateCUE(cfg)
-		if err == nil && ds == nil {
-			err = sameJSON(b, ld.json)
-		}
-		if err != nil {
-			return nil, diag.Diagnostics{diag.Errorf(nil, "internal error: the fast check and CUE disagree: %v", err)}
-		}
-		return ld, ds
-	}
-	return l.validateCUE(cfg)
-}
-
+// validateCUE checks the configuration against the CUE schema, applying its
+// defaults, and returns it as JSON.
 func (l *hclLoader) validateCUE(cfg map[string]any) (*loaded, diag.Diagnostics) {
 	sch := l.schemaValue()
 	tr := &cueTranslator{p: l.p, schema: sch, lang: "hcl", loc: l.ranges}

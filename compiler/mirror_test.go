@@ -1,7 +1,6 @@
 package compiler
 
 import (
-	"encoding/json"
 	"reflect"
 	"sort"
 	"strings"
@@ -28,11 +27,6 @@ func TestGoTypesMirrorSchema(t *testing.T) {
 		t.Errorf("walked %d Go types; the walk missed most of the schema", len(seen))
 	}
 }
-
-var (
-	rawType    = reflect.TypeOf(json.RawMessage(nil))
-	numberType = reflect.TypeOf(json.Number(""))
-)
 
 func mirror(t *testing.T, v cue.Value, typ reflect.Type, path string, seen map[reflect.Type]bool) {
 	for typ.Kind() == reflect.Pointer {

@@ -21,6 +21,24 @@ type refSite struct {
 // that are themselves copies (a reference's insides are its target's).
 func refSites(cfg *schema.Config) []refSite {
 	var out []refSite
+	for _, n := range sortedKeys(cfg.Images) {
+		out = resourceRefSites(out, "images", n, cfg.Images[n])
+	}
+	for _, n := range sortedKeys(cfg.Sandboxes) {
+		out = resourceRefSites(out, "sandboxes", n, cfg.Sandboxes[n])
+	}
+	for _, n := range sortedKeys(cfg.Functions) {
+		out = resourceRefSites(out, "functions", n, cfg.Functions[n])
+	}
+	for _, n := range sortedKeys(cfg.Evaluations) {
+		out = resourceRefSites(out, "evaluations", n, cfg.Evaluations[n])
+	}
+	return out
+}
+
+// resourceRefSites appends the reference positions of one resource.
+func resourceRefSites(out []refSite, coll, name string, r any) []refSite {
+	p := []string{coll, name}
 	var image func(img *schema.Image, path []string)
 	image = func(img *schema.Image, path []string) {
 		if img == nil {
@@ -36,46 +54,41 @@ func refSites(cfg *schema.Config) []refSite {
 			out = append(out, refSite{path, schema.KindSecret, &s.ID})
 		}
 	}
-	workload := func(path []string, env map[string]schema.EnvValue, envFrom []*schema.Secret, vms []schema.VolumeMount) {
+	workload := func(env map[string]schema.EnvValue, envFrom []*schema.Secret, vms []schema.VolumeMount) {
 		for _, k := range sortedKeys(env) {
-			secret(env[k].Secret, appendPath(path, "env", k))
+			secret(env[k].Secret, appendPath(p, "env", k))
 		}
 		for i, s := range envFrom {
-			secret(s, appendPath(path, "env_from", strconv.Itoa(i)))
+			secret(s, appendPath(p, "env_from", strconv.Itoa(i)))
 		}
 		for i := range vms {
 			if v := vms[i].Volume; v != nil {
-				out = append(out, refSite{appendPath(path, "volume_mounts", strconv.Itoa(i), "volume"), schema.KindVolume, &v.ID})
+				out = append(out, refSite{appendPath(p, "volume_mounts", strconv.Itoa(i), "volume"), schema.KindVolume, &v.ID})
 			}
 		}
 	}
-	for _, n := range sortedKeys(cfg.Images) {
-		if f := cfg.Images[n].From; f != nil && f.Image != nil {
-			image(f.Image, []string{"images", n, "from"})
+	switch r := r.(type) {
+	case *schema.Image:
+		if r.From != nil && r.From.Image != nil {
+			image(r.From.Image, appendPath(p, "from"))
 		}
-	}
-	for _, n := range sortedKeys(cfg.Sandboxes) {
-		s, p := cfg.Sandboxes[n], []string{"sandboxes", n}
-		image(s.Image, appendPath(p, "image"))
-		workload(p, s.Env, s.EnvFrom, s.VolumeMounts)
-		for i := range s.Credentials {
-			secret(s.Credentials[i].Secret, appendPath(p, "credentials", strconv.Itoa(i), "secret"))
+	case *schema.Sandbox:
+		image(r.Image, appendPath(p, "image"))
+		workload(r.Env, r.EnvFrom, r.VolumeMounts)
+		for i := range r.Credentials {
+			secret(r.Credentials[i].Secret, appendPath(p, "credentials", strconv.Itoa(i), "secret"))
 		}
-	}
-	for _, n := range sortedKeys(cfg.Functions) {
-		f, p := cfg.Functions[n], []string{"functions", n}
-		image(f.Image, appendPath(p, "image"))
-		workload(p, f.Env, f.EnvFrom, f.VolumeMounts)
-	}
-	for _, n := range sortedKeys(cfg.Evaluations) {
-		e, p := cfg.Evaluations[n], []string{"evaluations", n}
-		if e.Dataset != nil {
-			out = append(out, refSite{appendPath(p, "dataset"), schema.KindDataset, &e.Dataset.ID})
+	case *schema.Function:
+		image(r.Image, appendPath(p, "image"))
+		workload(r.Env, r.EnvFrom, r.VolumeMounts)
+	case *schema.Evaluation:
+		if r.Dataset != nil {
+			out = append(out, refSite{appendPath(p, "dataset"), schema.KindDataset, &r.Dataset.ID})
 		}
-		if e.Task != nil {
-			out = append(out, refSite{appendPath(p, "task"), schema.KindFunction, &e.Task.ID})
+		if r.Task != nil {
+			out = append(out, refSite{appendPath(p, "task"), schema.KindFunction, &r.Task.ID})
 		}
-		for i, s := range e.Scorers {
+		for i, s := range r.Scorers {
 			sp := appendPath(p, "scorers", strconv.Itoa(i))
 			if s.Function != nil {
 				out = append(out, refSite{appendPath(sp, "function"), schema.KindFunction, &s.Function.ID})
@@ -88,16 +101,27 @@ func refSites(cfg *schema.Config) []refSite {
 	return out
 }
 
-// markCUERefs stamps the ID of every reference written as one in CUE
-// (images.base, or through hidden fields and definitions). What is not
-// recognisably a reference is left for resolveByContent.
-func markCUERefs(cfg *schema.Config, user cue.Value) {
-	for _, site := range refSites(cfg) {
+// markCUERefs stamps the ID of every reference in one resource written as
+// one in CUE (images.base, or through hidden fields and definitions),
+// looking from the resource's own value rv. What is not recognisably a
+// reference is left for the builder to resolve by content.
+func markCUERefs(coll, name string, r any, rv cue.Value) {
+	for _, site := range resourceRefSites(nil, coll, name, r) {
 		if *site.id != "" {
 			continue
 		}
-		if addr := cueReference(user, site.path, site.kind); addr != "" {
+		if addr := cueReference(rv, site.path[2:], site.kind); addr != "" {
 			*site.id = addr
+		}
+	}
+}
+
+// markAllCUERefs stamps references across a whole configuration, looking
+// from the user's root value.
+func markAllCUERefs(cfg *schema.Config, user cue.Value) {
+	for _, site := range refSites(cfg) {
+		if *site.id == "" {
+			*site.id = cueReference(user, site.path, site.kind)
 		}
 	}
 }

@@ -153,8 +153,13 @@ func canonicalNumber(s string) (string, error) {
 	if f == 0 {
 		return "0", nil
 	}
-	if f == math.Trunc(f) && math.Abs(f) < 1e21 {
+	// ECMAScript's Number to string, as RFC 8785 uses: plain digits from
+	// 1e-6 up to 1e21, else an exponent without leading zeros.
+	if a := math.Abs(f); a >= 1e-6 && a < 1e21 {
 		return strconv.FormatFloat(f, 'f', -1, 64), nil
 	}
-	return strconv.FormatFloat(f, 'g', -1, 64), nil
+	m, e, _ := strings.Cut(strconv.FormatFloat(f, 'e', -1, 64), "e")
+	sign := e[:1]
+	e = strings.TrimLeft(e[1:], "0")
+	return m + "e" + sign + e, nil
 }

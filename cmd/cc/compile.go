@@ -75,7 +75,7 @@ func runCompile(e *env, args []string) int {
 		return rc
 	}
 	if cf.json {
-		b, err := schema.Canonical(res.Desired)
+		b, err := res.Desired.MarshalCanonical()
 		if err != nil {
 			fmt.Fprintf(e.stderr, "cc compile: %v\n", err)
 			return exitError

@@ -1,0 +1,216 @@
+package compiler
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"reflect"
+	"runtime"
+	"sort"
+	"sync"
+
+	"cuelang.org/go/cue"
+	"github.com/zclconf/go-cty/cty"
+
+	"cc.dev/cc/schema"
+)
+
+// collector turns resources into typed configuration while the language
+// front end is still producing them: each worker decodes a resource (CUE's
+// JSON export of it, or HCL's evaluated value), runs the fast check with
+// its collection's type, and decodes the result into the schema's Go type.
+// A resource the fast check refuses marks the whole load for CUE's
+// judgement instead.
+type collector struct {
+	fs      *fastSchema
+	ch      chan item
+	wg      sync.WaitGroup
+	mu      sync.Mutex
+	cfg     schema.Config
+	sens    [][]string
+	failure error
+}
+
+// item is one resource: its collection and name, and either CUE's JSON
+// export of it or HCL's value.
+type item struct {
+	coll, name string
+	cv         cue.Value // CUE: the resource, exported by the worker
+	val        cty.Value // HCL: the evaluated resource
+}
+
+func newCollector() *collector {
+	c := &collector{fs: compiledSchema(), ch: make(chan item, 256)}
+	if c.fs.err != nil {
+		c.failure = c.fs.err
+	}
+	n := runtime.GOMAXPROCS(0)
+	c.wg.Add(n)
+	for i := 0; i < n; i++ {
+		go func() {
+			defer c.wg.Done()
+			for it := range c.ch {
+				if err := c.process(it); err != nil {
+					c.fail(err)
+				}
+			}
+		}()
+	}
+	return c
+}
+
+func (c *collector) add(it item) { c.ch <- it }
+
+func (c *collector) fail(err error) {
+	c.mu.Lock()
+	if c.failure == nil {
+		c.failure = err
+	}
+	c.mu.Unlock()
+}
+
+// failed reports whether the fast way has already given up.
+func (c *collector) failed() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.failure != nil
+}
+
+// wait finishes the work and returns the configuration, or the first
+// reason the fast way gave up.
+func (c *collector) wait() (*schema.Config, [][]string, error) {
+	close(c.ch)
+	c.wg.Wait()
+	if c.failure != nil {
+		return nil, nil, c.failure
+	}
+	sort.Slice(c.sens, func(i, j int) bool { return pathKey(c.sens[i]) < pathKey(c.sens[j]) })
+	return &c.cfg, c.sens, nil
+}
+
+// setProject checks and records the project name.
+func (c *collector) setProject(v any) {
+	t := c.fs.defs["#Config"].fields["project"].t
+	if _, err := c.fs.check(t, v, nil, "project"); err != nil {
+		c.fail(err)
+		return
+	}
+	s, _ := v.(string)
+	c.mu.Lock()
+	c.cfg.Project = s
+	c.mu.Unlock()
+}
+
+var errUnknownCollection = errors.New("not a collection of the schema")
+
+func (c *collector) process(it item) error {
+	if c.failed() {
+		return nil
+	}
+	coll := c.fs.defs["#Config"].fields[it.coll]
+	if coll == nil {
+		return errUnknownCollection
+	}
+	ct := c.fs.resolve(coll.t)
+	if len(ct.patterns) != 1 {
+		return errUnknownCollection
+	}
+	path := []string{it.coll, it.name}
+	if _, err := c.fs.check(ct.patterns[0].key, it.name, nil, it.coll); err != nil {
+		return err
+	}
+	var tree any
+	var sens [][]string
+	if it.cv.Exists() {
+		// cue.Values may be used concurrently: workers export in parallel.
+		raw, err := it.cv.MarshalJSON()
+		if err != nil {
+			return err
+		}
+		dec := json.NewDecoder(bytes.NewReader(raw))
+		dec.UseNumber()
+		if err := dec.Decode(&tree); err != nil {
+			return err
+		}
+	} else {
+		tree = ctyToGo(it.val, path, &sens)
+	}
+	out, err := c.fs.check(ct.patterns[0].t, tree, nil, it.coll+"."+it.name)
+	if err != nil {
+		return err
+	}
+	var dst any
+	switch it.coll {
+	case "images":
+		dst = new(schema.Image)
+	case "secrets":
+		dst = new(schema.Secret)
+	case "volumes":
+		dst = new(schema.Volume)
+	case "datasets":
+		dst = new(schema.Dataset)
+	case "sandboxes":
+		dst = new(schema.Sandbox)
+	case "functions":
+		dst = new(schema.Function)
+	case "evaluations":
+		dst = new(schema.Evaluation)
+	default:
+		return errUnknownCollection
+	}
+	if err := assign(reflect.ValueOf(dst), out); err != nil {
+		return fmt.Errorf("internal error: decoding %s.%s: %w", it.coll, it.name, err)
+	}
+	if it.cv.Exists() {
+		markCUERefs(it.coll, it.name, dst, it.cv)
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.sens = append(c.sens, sens...)
+	switch d := dst.(type) {
+	case *schema.Image:
+		putEntry(&c.cfg.Images, it.name, d)
+	case *schema.Secret:
+		putEntry(&c.cfg.Secrets, it.name, d)
+	case *schema.Volume:
+		putEntry(&c.cfg.Volumes, it.name, d)
+	case *schema.Dataset:
+		putEntry(&c.cfg.Datasets, it.name, d)
+	case *schema.Sandbox:
+		putEntry(&c.cfg.Sandboxes, it.name, d)
+	case *schema.Function:
+		putEntry(&c.cfg.Functions, it.name, d)
+	case *schema.Evaluation:
+		putEntry(&c.cfg.Evaluations, it.name, d)
+	}
+	return nil
+}
+
+func putEntry[T any](m *map[string]*T, name string, v *T) {
+	if *m == nil {
+		*m = map[string]*T{}
+	}
+	(*m)[name] = v
+}
+
+// sameConfig compares the fast way's configuration with CUE's, for
+// crossCheck.
+func sameConfig(fast *schema.Config, slowJSON []byte, mark func(*schema.Config)) error {
+	var slow schema.Config
+	if err := json.Unmarshal(slowJSON, &slow); err != nil {
+		return err
+	}
+	if mark != nil {
+		mark(&slow)
+	}
+	a, err := json.Marshal(fast)
+	if err != nil {
+		return err
+	}
+	b, err := json.Marshal(&slow)
+	if err != nil {
+		return err
+	}
+	return sameJSON(a, b)
+}

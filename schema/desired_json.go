@@ -1,0 +1,103 @@
+package schema
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strconv"
+)
+
+// MarshalCanonical writes the Desired state as canonical JSON, equal to
+// Canonical(d), without re-parsing the specs, which are canonical already.
+func (d *Desired) MarshalCanonical() ([]byte, error) {
+	var b bytes.Buffer
+	b.Grow(len(d.Resources) * 512)
+	b.WriteString(`{"format_version":`)
+	b.WriteString(strconv.Itoa(d.FormatVersion))
+	b.WriteString(`,"project":`)
+	writeString(&b, d.Project)
+	b.WriteString(`,"resources":[`)
+	for i := range d.Resources {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		if err := d.Resources[i].writeCanonical(&b); err != nil {
+			return nil, err
+		}
+	}
+	b.WriteByte(']')
+	if len(d.Trees) > 0 {
+		b.WriteString(`,"trees":{`)
+		keys := make([]string, 0, len(d.Trees))
+		for k := range d.Trees {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for i, k := range keys {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			writeString(&b, k)
+			b.WriteByte(':')
+			c, err := Canonical(d.Trees[k])
+			if err != nil {
+				return nil, err
+			}
+			b.Write(c)
+		}
+		b.WriteByte('}')
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
+// writeCanonical writes the resource's JSON fields in sorted key order.
+func (r *Resource) writeCanonical(b *bytes.Buffer) error {
+	b.WriteString(`{"address":`)
+	writeString(b, r.Address)
+	if len(r.Aliases) > 0 {
+		b.WriteString(`,"aliases":`)
+		writeStrings(b, r.Aliases)
+	}
+	if len(r.DependsOn) > 0 {
+		b.WriteString(`,"depends_on":`)
+		writeStrings(b, r.DependsOn)
+	}
+	b.WriteString(`,"hash":`)
+	writeString(b, r.Hash)
+	if len(r.Inputs) > 0 {
+		c, err := Canonical(r.Inputs)
+		if err != nil {
+			return err
+		}
+		b.WriteString(`,"inputs":`)
+		b.Write(c)
+	}
+	b.WriteString(`,"kind":`)
+	writeString(b, string(r.Kind))
+	b.WriteString(`,"name":`)
+	writeString(b, r.Name)
+	if len(r.Sensitive) > 0 {
+		b.WriteString(`,"sensitive":`)
+		writeStrings(b, r.Sensitive)
+	}
+	b.WriteString(`,"spec":`)
+	if !json.Valid(r.Spec) {
+		return fmt.Errorf("resource %s: spec is not JSON", r.Address)
+	}
+	b.Write(r.Spec)
+	b.WriteByte('}')
+	return nil
+}
+
+func writeStrings(b *bytes.Buffer, ss []string) {
+	b.WriteByte('[')
+	for i, s := range ss {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		writeString(b, s)
+	}
+	b.WriteByte(']')
+}
