@@ -45,7 +45,7 @@ var specCases = []struct {
 		"VOLUME /data",
 	}}})}},
 	{"config", schema.ImageSpec{From: "busybox:1.36", Platform: "linux/arm64", Entrypoint: []string{"/bin/sh", "-c"}, Cmd: []string{"echo hi"}, User: "1000:1000"}},
-	{"from_dockerfile", schema.ImageSpec{FromDockerfile: &schema.FileInput{Path: "docker/Dockerfile", Digest: "sha256:03"}, Steps: step(schema.Step{Run: &schema.CommandsStep{Commands: []string{"cat /built"}}})}},
+	{"from_dockerfile", schema.ImageSpec{FromDockerfile: &schema.DockerfileInput{Path: "docker/Dockerfile", Digest: "sha256:03", Context: "sha256:04"}, Steps: step(schema.Step{Run: &schema.CommandsStep{Commands: []string{"cat /built"}}})}},
 }
 
 func TestConvertGolden(t *testing.T) {

@@ -246,9 +246,19 @@ func (b *builder) image(img *schema.Image, path []string, name string) string {
 	}
 	if img.FromDockerfile != "" {
 		p := appendPath(path, "from_dockerfile")
-		if s := b.inputFile(img.FromDockerfile, p, "Dockerfile"); s.digest != "" {
-			spec.FromDockerfile = &schema.FileInput{Path: cleanRel(img.FromDockerfile), Digest: s.digest}
-			inputs = append(inputs, schema.Input{Path: cleanRel(img.FromDockerfile), Digest: s.digest})
+		rel := cleanRel(img.FromDockerfile)
+		if s := b.inputFile(rel, p, "Dockerfile"); s.digest != "" {
+			// The build context is the Dockerfile's directory: what its
+			// COPY and ADD read must count too.
+			ctxDir := filepath.ToSlash(filepath.Dir(rel))
+			t := b.fs.tree([]string{ctxDir}, ctxDir, nil, nil)
+			if t.err != nil {
+				b.fileError(t.err, ctxDir, p, "Dockerfile build context")
+			} else {
+				spec.FromDockerfile = &schema.DockerfileInput{Path: rel, Digest: s.digest, Context: t.digest}
+				inputs = append(inputs, schema.Input{Path: rel, Digest: s.digest},
+					schema.Input{Path: ctxDir, Digest: t.digest, Tree: true})
+			}
 		}
 		ranges["/from_dockerfile"] = b.ld.loc.at(p)
 	}

@@ -19,12 +19,20 @@ type FileInput struct {
 	Digest string `json:"digest"`
 }
 
+// DockerfileInput is an image's Dockerfile: its path and content digest,
+// and the tree digest of its build context, the Dockerfile's directory.
+type DockerfileInput struct {
+	Path    string `json:"path"`
+	Digest  string `json:"digest"`
+	Context string `json:"context"`
+}
+
 // ImageSpec is a compiled image. Exactly one of From, FromImage and
 // FromDockerfile is set.
 type ImageSpec struct {
 	From           string     `json:"from,omitempty"`
 	FromImage      string     `json:"from_image,omitempty"`
-	FromDockerfile *FileInput `json:"from_dockerfile,omitempty"`
+	FromDockerfile *DockerfileInput `json:"from_dockerfile,omitempty"`
 	Steps          []Step     `json:"steps,omitempty"`
 	Entrypoint     []string   `json:"entrypoint,omitempty"`
 	Cmd            []string   `json:"cmd,omitempty"`

@@ -12,9 +12,16 @@ image "app" {
     src = "src"
     dst = "/app/src"
   }
+  env {
+    vars = {
+      PYTHONUNBUFFERED = "1"
+      APP_HOME         = "/app"
+    }
+  }
   workdir { path = "/app" }
 
-  cmd = ["python", "-m", "src.support"]
+  entrypoint = ["python", "-m"]
+  cmd        = ["src.support"]
 }
 
 secret "openai" {

@@ -1,9 +1,11 @@
 # cc build --print image.app
-# content hash sha256:53e1873e1d2026a00ec7bfd5f20986938e94d9d856dde13c15bc57e919c09d5b
+# content hash sha256:25379814bf85b3fb5390554fea73ef8ddcf9b869c208c4ca15909a5f26341382
 
 FROM --platform=linux/amd64 python:3.12-slim
 RUN apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends git curl && rm -rf /var/lib/apt/lists/*
 RUN pip install --no-cache-dir requests==2.32.3 openai==1.51.0
 COPY src /app/src
+ENV APP_HOME="/app" PYTHONUNBUFFERED="1"
 WORKDIR /app
-CMD ["python","-m","src.support"]
+ENTRYPOINT ["python","-m"]
+CMD ["src.support"]
