@@ -78,15 +78,16 @@ func (c *checker) image(img *schema.Image, path []string, declared bool) {
 		case 1:
 			if st.Dockerfile != nil {
 				for j, cmd := range st.Dockerfile.Commands {
-					instr, _ := schema.DockerfileInstruction(cmd)
-					if instr != "" && !schema.DockerfileInstructionSupported(instr) {
-						d := c.errorf(appendPath(sp, "dockerfile", "commands", strconv.Itoa(j)),
-							"step %d: the Dockerfile instruction %s is not supported in a dockerfile step", i+1, instr)
-						if s := diag.Suggest(instr, schema.SupportedDockerfileInstructions); s != "" {
-							d.Summary += fmt.Sprintf("; did you mean %s?", s)
-						} else {
-							d.Detail = "supported: " + strings.Join(schema.SupportedDockerfileInstructions, ", ") +
-								"; use a copy step for files, and from for the base"
+					if err := schema.CheckDockerfileCommand(cmd); err != nil {
+						d := c.errorf(appendPath(sp, "dockerfile", "commands", strconv.Itoa(j)), "step %d: %v", i+1, err)
+						instr, _ := schema.DockerfileInstruction(cmd)
+						if !schema.DockerfileInstructionSupported(instr) {
+							if s := diag.Suggest(instr, schema.SupportedDockerfileInstructions); s != "" {
+								d.Summary += fmt.Sprintf("; did you mean %s?", s)
+							} else {
+								d.Detail = "supported: " + strings.Join(schema.SupportedDockerfileInstructions, ", ") +
+									"; use a copy step for files, and from for the base"
+							}
 						}
 					}
 				}

@@ -30,14 +30,14 @@ type DockerfileInput struct {
 // ImageSpec is a compiled image. Exactly one of From, FromImage and
 // FromDockerfile is set.
 type ImageSpec struct {
-	From           string     `json:"from,omitempty"`
-	FromImage      string     `json:"from_image,omitempty"`
+	From           string           `json:"from,omitempty"`
+	FromImage      string           `json:"from_image,omitempty"`
 	FromDockerfile *DockerfileInput `json:"from_dockerfile,omitempty"`
-	Steps          []Step     `json:"steps,omitempty"`
-	Entrypoint     []string   `json:"entrypoint,omitempty"`
-	Cmd            []string   `json:"cmd,omitempty"`
-	User           string     `json:"user,omitempty"`
-	Platform       string     `json:"platform,omitempty"`
+	Steps          []Step           `json:"steps,omitempty"`
+	Entrypoint     []string         `json:"entrypoint,omitempty"`
+	Cmd            []string         `json:"cmd,omitempty"`
+	User           string           `json:"user,omitempty"`
+	Platform       string           `json:"platform,omitempty"`
 }
 
 // SecretSpec is a compiled secret: its source. For from_env_file the keys
