@@ -1,0 +1,240 @@
+// Package applier carries out plans against a cc service: it reads the
+// state a plan is made against, takes the project's lock, uploads the
+// blobs the service lacks, and walks the plan's changes in dependency
+// order with bounded parallelism, reporting progress and every error with
+// its resource's address and configuration position.
+package applier
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	"cc.dev/cc/planner"
+	"cc.dev/cc/schema"
+	"cc.dev/cc/service"
+)
+
+// Service is what the applier uses of the cc service. *service.Client
+// has it; tests wrap the real server, never a mock.
+type Service interface {
+	GetState(ctx context.Context, project string) (*service.State, error)
+	Lock(ctx context.Context, project string, h service.Holder, ttl time.Duration) (service.Lease, int64, error)
+	RenewLock(ctx context.Context, project, leaseID string, ttl time.Duration) (service.Lease, error)
+	Unlock(ctx context.Context, project, leaseID string) error
+	MissingBlobs(ctx context.Context, project string, digests []string) ([]string, error)
+	UploadBlob(ctx context.Context, project, digest string, size int64, r io.Reader) (bool, error)
+	ReadBlob(ctx context.Context, project, digest string, limit int64) (*service.Blob, error)
+	EnsureImage(ctx context.Context, req service.ImageRequest) (*service.ImageResult, error)
+	Apply(ctx context.Context, req service.ApplyRequest) (*service.ApplyResult, error)
+	Delete(ctx context.Context, req service.DeleteRequest) (*service.DeleteResult, error)
+	PutSecretValue(ctx context.Context, req service.SecretRequest) (*service.SecretResult, error)
+}
+
+var _ Service = (*service.Client)(nil)
+
+// Applier plans and applies against one service.
+type Applier struct {
+	svc         Service
+	parallelism int
+	lockTimeout time.Duration
+	leaseTTL    time.Duration
+	grace       time.Duration
+	holder      service.Holder
+	progress    io.Writer
+	secrets     SecretSource
+	now         func() time.Time
+	retries     int
+}
+
+// Option configures an Applier.
+type Option func(*Applier) error
+
+// WithParallelism sets how many changes run at once (default 10).
+func WithParallelism(n int) Option {
+	return func(a *Applier) error {
+		if n < 1 {
+			return fmt.Errorf("parallelism %d: want at least 1", n)
+		}
+		a.parallelism = n
+		return nil
+	}
+}
+
+// WithLockTimeout sets how long to wait for a project lock another holder
+// has (default 0: fail at once, naming the holder).
+func WithLockTimeout(d time.Duration) Option {
+	return func(a *Applier) error {
+		if d < 0 {
+			return fmt.Errorf("lock timeout %s: want 0 or more", d)
+		}
+		a.lockTimeout = d
+		return nil
+	}
+}
+
+// WithLeaseTTL sets the lock's lease (default a minute), renewed every
+// third of it while the apply runs; a dead applier's lock expires after it.
+func WithLeaseTTL(d time.Duration) Option {
+	return func(a *Applier) error {
+		if d < time.Second || d > time.Hour {
+			return fmt.Errorf("lease %s: want between 1s and 1h", d)
+		}
+		a.leaseTTL = d
+		return nil
+	}
+}
+
+// WithGrace sets how long calls in flight may finish after the context
+// is cancelled (Ctrl-C) before they are cancelled too (default 30s).
+func WithGrace(d time.Duration) Option {
+	return func(a *Applier) error {
+		if d < 0 {
+			return fmt.Errorf("grace %s: want 0 or more", d)
+		}
+		a.grace = d
+		return nil
+	}
+}
+
+// WithHolder says who takes the lock (default: this user, host and pid
+// running "cc apply").
+func WithHolder(h service.Holder) Option {
+	return func(a *Applier) error {
+		if h.User == "" {
+			return errors.New("a lock holder needs a user")
+		}
+		a.holder = h
+		return nil
+	}
+}
+
+// WithProgress writes a line as each change starts and ends, with its
+// elapsed time (default: nothing).
+func WithProgress(w io.Writer) Option {
+	return func(a *Applier) error {
+		if w == nil {
+			return errors.New("nil progress writer")
+		}
+		a.progress = w
+		return nil
+	}
+}
+
+// WithSecrets reads local secret values (default: none are read, and a
+// secret that needs one fails).
+func WithSecrets(s SecretSource) Option {
+	return func(a *Applier) error {
+		if s == nil {
+			return errors.New("nil secret source")
+		}
+		a.secrets = s
+		return nil
+	}
+}
+
+// WithClock replaces time.Now for elapsed times, for golden tests.
+func WithClock(now func() time.Time) Option {
+	return func(a *Applier) error {
+		if now == nil {
+			return errors.New("nil clock")
+		}
+		a.now = now
+		return nil
+	}
+}
+
+// WithRetries sets how many times a call that failed with Unavailable is
+// retried, with the same idempotency key (default 2).
+func WithRetries(n int) Option {
+	return func(a *Applier) error {
+		if n < 0 {
+			return fmt.Errorf("retries %d: want 0 or more", n)
+		}
+		a.retries = n
+		return nil
+	}
+}
+
+// New makes an Applier for svc.
+func New(svc Service, opts ...Option) (*Applier, error) {
+	if svc == nil {
+		return nil, errors.New("nil service")
+	}
+	a := &Applier{
+		svc:         svc,
+		parallelism: 10,
+		leaseTTL:    time.Minute,
+		grace:       30 * time.Second,
+		holder:      service.CurrentHolder("cc apply"),
+		progress:    io.Discard,
+		now:         time.Now,
+		retries:     2,
+	}
+	for _, o := range opts {
+		if err := o(a); err != nil {
+			return nil, err
+		}
+	}
+	return a, nil
+}
+
+// Plan reads the project's state (one call) and plans the desired state
+// against it. Local secret values are read and fingerprinted with the
+// state's key; changed files are shown with their old content, read from
+// the service, only when they changed.
+func (a *Applier) Plan(ctx context.Context, d *schema.Desired, o planner.Options) (*planner.Plan, *planner.State, error) {
+	st, err := a.svc.GetState(ctx, d.Project)
+	if err != nil {
+		return nil, nil, fmt.Errorf("read the state of project %s: %w", d.Project, err)
+	}
+	return a.PlanWith(ctx, d, st, o)
+}
+
+// PlanWith plans against a state already read.
+func (a *Applier) PlanWith(ctx context.Context, d *schema.Desired, st *service.State, o planner.Options) (*planner.Plan, *planner.State, error) {
+	ps := StateOf(st)
+	if ps.Project == "" {
+		ps.Project = d.Project
+	}
+	if o.Secrets == nil && a.secrets != nil {
+		o.Secrets = map[string]planner.LocalSecret{}
+		for i := range d.Resources {
+			r := &d.Resources[i]
+			if r.Kind != schema.KindSecret {
+				continue
+			}
+			spec, err := secretSpec(r.Spec)
+			if err != nil {
+				continue
+			}
+			v, source, err := a.secrets.Value(r.Address, spec)
+			switch {
+			case errors.Is(err, ErrNotLocal):
+				continue
+			case err != nil:
+				o.Secrets[r.Address] = planner.LocalSecret{Source: source, Problem: problem(err)}
+			default:
+				o.Secrets[r.Address] = planner.LocalSecret{Source: source, Fingerprint: service.Fingerprint(st.FingerprintSalt, r.Address, v)}
+			}
+		}
+	}
+	if o.Content == nil {
+		o.Content = newContent(ctx, a.svc, d)
+	}
+	p, err := planner.Diff(d, ps, o)
+	if err != nil {
+		return nil, nil, err
+	}
+	return p, ps, nil
+}
+
+func problem(err error) string {
+	var m *MissingValueError
+	if errors.As(err, &m) {
+		return m.Source + " " + m.Reason
+	}
+	return err.Error()
+}

@@ -1,0 +1,549 @@
+package applier
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"cc.dev/cc/diag"
+	"cc.dev/cc/planner"
+	"cc.dev/cc/schema"
+	"cc.dev/cc/service"
+)
+
+// Result is what an apply did: every change done, every error, and every
+// change not started (because what it needed failed, or the apply was
+// interrupted).
+type Result struct {
+	Done       []Outcome
+	Errors     []*Error
+	NotStarted []NotStarted
+	// Interrupted: the context was cancelled (Ctrl-C) or the lock lost
+	// before every change was started.
+	Interrupted bool
+}
+
+// Outcome is one change done.
+type Outcome struct {
+	Addr   string
+	Action planner.Action
+	// Version is the version a function or dataset now has; Reused says
+	// it existed already.
+	Version int64
+	Reused  bool
+	Elapsed time.Duration
+}
+
+// NotStarted is a change that was not started, and why.
+type NotStarted struct {
+	Addr    string
+	Because string
+}
+
+// Error is a change that failed: its address, where it is declared, and
+// why.
+type Error struct {
+	Addr   string
+	Action planner.Action
+	Range  *diag.Range
+	Err    error
+}
+
+func (e *Error) Error() string {
+	s := fmt.Sprintf("%s %s: %v", e.Action, e.Addr, e.Err)
+	if e.Range != nil && !e.Range.IsZero() {
+		s = e.Range.String() + ": " + s
+	}
+	return s
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// Err joins every error; nil when every change was done.
+func (r *Result) Err() error {
+	var errs []error
+	for _, e := range r.Errors {
+		errs = append(errs, e)
+	}
+	if len(errs) == 0 && len(r.NotStarted) > 0 {
+		errs = append(errs, fmt.Errorf("%d changes not started", len(r.NotStarted)))
+	}
+	return errors.Join(errs...)
+}
+
+// Counts counts what was done by action, and versions new and reused.
+func (r *Result) Counts() (created, updated, replaced, deleted, newVersions, reused int) {
+	for _, o := range r.Done {
+		switch o.Action {
+		case planner.Create:
+			created++
+		case planner.Update:
+			updated++
+		case planner.Replace:
+			replaced++
+		case planner.Delete:
+			deleted++
+		}
+		if o.Version != 0 {
+			if o.Reused {
+				reused++
+			} else {
+				newVersions++
+			}
+		}
+	}
+	return
+}
+
+// node is a change being applied.
+type node struct {
+	c          *planner.Change
+	r          *schema.Resource // nil for a delete
+	blobs      []string
+	waiting    int
+	dependants []*node
+	state      int // 0 waiting, 1 running, 2 done, 3 failed, 4 not started
+	why        string
+}
+
+type finished struct {
+	n   *node
+	out Outcome
+	err error
+}
+
+// Apply carries out a plan made against the state the lock was taken at,
+// with the desired state it was made from. Changes start when what they
+// need is done, at most the parallelism at once. A failed change stops
+// nothing but its dependants; cancelling ctx stops new changes from
+// starting, lets those running finish (for the grace period), and returns.
+// Every error is in the Result with its address and position.
+func (a *Applier) Apply(ctx context.Context, lk *Lock, p *planner.Plan, d *schema.Desired) *Result {
+	res := &Result{}
+	nodes := map[string]*node{}
+	var order []*node
+	for i := range p.Changes {
+		c := &p.Changes[i]
+		n := &node{c: c}
+		nodes[c.Addr] = n
+		order = append(order, n)
+	}
+	fail := func(n *node, err error) {
+		n.state = 3
+		res.Errors = append(res.Errors, &Error{Addr: n.c.Addr, Action: n.c.Action, Range: n.c.Range, Err: err})
+	}
+	for _, n := range order {
+		if n.c.Action != planner.Delete {
+			n.r = lookup(d, n.c.Addr)
+			if n.r == nil {
+				fail(n, errors.New("not in the desired state"))
+			} else if n.r.Hash != n.c.AfterHash {
+				fail(n, fmt.Errorf("the desired state has hash %s, the plan %s", n.r.Hash, n.c.AfterHash))
+			}
+		}
+		for _, need := range n.c.Needs {
+			if m := nodes[need]; m != nil {
+				n.waiting++
+				m.dependants = append(m.dependants, n)
+			}
+		}
+	}
+
+	// Upload what the service lacks, before any change that needs it.
+	opCtx, cancelOps := a.opContext(ctx)
+	defer cancelOps()
+	a.uploadBlobs(opCtx, ctx, p, d, order, fail)
+
+	var mu sync.Mutex // guards progress output
+	say := func(format string, args ...any) {
+		mu.Lock()
+		defer mu.Unlock()
+		fmt.Fprintf(a.progress, format+"\n", args...)
+	}
+	var ready []*node
+	for _, n := range order {
+		if n.state == 3 {
+			a.skipDependants(n, say)
+			continue
+		}
+		if n.waiting == 0 && n.state == 0 {
+			ready = append(ready, n)
+		}
+	}
+	results := make(chan finished)
+	running, stopped := 0, false
+	stop := func(why string) {
+		if !stopped {
+			stopped = true
+			res.Interrupted = true
+			say("Stopping: %s; waiting for the %d %s running to finish.", why, running, plural(running, "change", "changes"))
+		}
+	}
+	for {
+		if !stopped {
+			if ctx.Err() != nil {
+				stop("interrupted")
+			} else if err := lk.Err(); err != nil {
+				stop(err.Error())
+			}
+		}
+		for !stopped && running < a.parallelism && len(ready) > 0 {
+			sort.Slice(ready, func(i, j int) bool { return ready[i].c.Addr < ready[j].c.Addr })
+			n := ready[0]
+			ready = ready[1:]
+			n.state = 1
+			running++
+			go func() {
+				start := a.now()
+				say("%s: %s...", n.c.Addr, progressVerb(n.c))
+				slow := time.AfterFunc(10*time.Second, func() { say("%s: still %s... [10s+ elapsed]", n.c.Addr, verbing(n.c.Action)) })
+				out, err := a.do(opCtx, lk, p, n)
+				slow.Stop()
+				out.Addr, out.Action, out.Elapsed = n.c.Addr, n.c.Action, a.now().Sub(start)
+				results <- finished{n: n, out: out, err: err}
+			}()
+		}
+		if running == 0 {
+			break
+		}
+		var f finished
+		select {
+		case f = <-results:
+		case <-ctx.Done():
+			stop("interrupted")
+			f = <-results
+		}
+		running--
+		if f.err != nil {
+			say("%s: failed after %s: %v", f.n.c.Addr, elapsed(f.out.Elapsed), f.err)
+			fail(f.n, f.err)
+			a.skipDependants(f.n, say)
+			continue
+		}
+		f.n.state = 2
+		res.Done = append(res.Done, f.out)
+		say("%s: %s after %s%s", f.n.c.Addr, doneVerb(f.n.c.Action), elapsed(f.out.Elapsed), outcomeDetail(f.n.c, f.out))
+		for _, m := range f.n.dependants {
+			m.waiting--
+			if m.waiting == 0 && m.state == 0 {
+				ready = append(ready, m)
+			}
+		}
+	}
+	for _, n := range order {
+		switch n.state {
+		case 0:
+			why := "the apply was interrupted"
+			if !stopped {
+				why = "its order depends on a cycle"
+			}
+			res.NotStarted = append(res.NotStarted, NotStarted{Addr: n.c.Addr, Because: why})
+		case 4:
+			res.NotStarted = append(res.NotStarted, NotStarted{Addr: n.c.Addr, Because: n.why})
+		}
+	}
+	sort.Slice(res.Done, func(i, j int) bool { return res.Done[i].Addr < res.Done[j].Addr })
+	sort.Slice(res.Errors, func(i, j int) bool { return res.Errors[i].Addr < res.Errors[j].Addr })
+	return res
+}
+
+// opContext is the context calls run with: not cancelled with ctx at
+// once, but a grace period after it, so calls in flight can finish.
+func (a *Applier) opContext(ctx context.Context) (context.Context, context.CancelFunc) {
+	opCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	stopWatch := context.AfterFunc(ctx, func() {
+		t := time.NewTimer(a.grace)
+		defer t.Stop()
+		select {
+		case <-t.C:
+			cancel()
+		case <-opCtx.Done():
+		}
+	})
+	return opCtx, func() {
+		stopWatch()
+		cancel()
+	}
+}
+
+// skipDependants marks every change that needs n, directly or not, as not
+// started.
+func (a *Applier) skipDependants(n *node, say func(string, ...any)) {
+	for _, m := range n.dependants {
+		if m.state != 0 {
+			continue
+		}
+		m.state = 4
+		m.why = fmt.Sprintf("needs %s, which failed", n.c.Addr)
+		if n.state == 4 {
+			m.why = fmt.Sprintf("needs %s, which was not started", n.c.Addr)
+		}
+		say("%s: not started: %s", m.c.Addr, m.why)
+		a.skipDependants(m, say)
+	}
+}
+
+// uploadBlobs finds the blobs the service lacks among those the plan's
+// changes need, in one call per 100,000, and uploads them. A change whose
+// blob cannot be read or uploaded fails.
+func (a *Applier) uploadBlobs(opCtx, ctx context.Context, p *planner.Plan, d *schema.Desired, order []*node, fail func(*node, error)) {
+	all := map[string]*blob{}
+	users := map[string][]*node{}
+	for _, n := range order {
+		if n.r == nil || n.state != 0 || len(n.r.Inputs) == 0 {
+			continue
+		}
+		bs, err := blobsOf(d, n.r)
+		if err != nil {
+			fail(n, err)
+			continue
+		}
+		n.blobs = sortedDigests(bs)
+		for dg, b := range bs {
+			all[dg] = b
+			users[dg] = append(users[dg], n)
+		}
+	}
+	if len(all) == 0 {
+		return
+	}
+	digests := sortedDigests(all)
+	var missing []string
+	for i := 0; i < len(digests); i += 100_000 {
+		part := digests[i:min(i+100_000, len(digests))]
+		var m []string
+		err := a.call(opCtx, func(ctx context.Context) error {
+			var err error
+			m, err = a.svc.MissingBlobs(ctx, p.Project, part)
+			return err
+		})
+		if err != nil {
+			for _, dg := range part {
+				for _, n := range users[dg] {
+					if n.state == 0 {
+						fail(n, fmt.Errorf("find missing blobs: %w", err))
+					}
+				}
+			}
+			continue
+		}
+		missing = append(missing, m...)
+	}
+	if len(missing) > 0 {
+		fmt.Fprintf(a.progress, "Uploading %d %s the service does not have...\n", len(missing), plural(len(missing), "file", "files"))
+	}
+	errs := make([]error, len(missing))
+	sem := make(chan struct{}, a.parallelism)
+	var wg sync.WaitGroup
+	for i, dg := range missing {
+		b := all[dg]
+		if b == nil {
+			continue
+		}
+		if ctx.Err() != nil {
+			errs[i] = ctx.Err()
+			continue
+		}
+		sem <- struct{}{}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			errs[i] = a.call(opCtx, func(ctx context.Context) error {
+				r, err := b.open()
+				if err != nil {
+					return err
+				}
+				defer r.Close()
+				_, err = a.svc.UploadBlob(ctx, p.Project, dg, b.size, r)
+				return err
+			})
+		}()
+	}
+	wg.Wait()
+	for i, dg := range missing {
+		if errs[i] == nil {
+			continue
+		}
+		for _, n := range users[dg] {
+			if n.state == 0 {
+				fail(n, fmt.Errorf("upload %s: %w", all[dg].name, errs[i]))
+			}
+		}
+	}
+}
+
+// do carries out one change.
+func (a *Applier) do(ctx context.Context, lk *Lock, p *planner.Plan, n *node) (Outcome, error) {
+	c, r := n.c, n.r
+	key := func(op string) string {
+		h := sha256.Sum256([]byte(strings.Join([]string{p.Project, fmt.Sprint(p.Serial), op, c.Addr, c.Action.String(), c.AfterHash}, "\x00")))
+		return "cc-" + hex.EncodeToString(h[:16])
+	}
+	var out Outcome
+	switch {
+	case c.Action == planner.Delete:
+		err := a.call(ctx, func(ctx context.Context) error {
+			_, err := a.svc.Delete(ctx, service.DeleteRequest{Project: p.Project, Address: c.Addr,
+				ExpectedSerial: p.Serial, IdempotencyKey: key("delete"), LeaseID: lk.LeaseID()})
+			return err
+		})
+		if errors.Is(err, service.ErrNotFound) {
+			err = nil // gone already: what the plan wants
+		}
+		return out, err
+	case c.Kind == schema.KindImage:
+		return out, a.call(ctx, func(ctx context.Context) error {
+			_, err := a.svc.EnsureImage(ctx, service.ImageRequest{Project: p.Project, Address: c.Addr, Hash: r.Hash, Spec: r.Spec,
+				DependsOn: r.DependsOn, Sensitive: r.Sensitive, ExpectedSerial: p.Serial, IdempotencyKey: key("image"), LeaseID: lk.LeaseID()})
+			return err
+		})
+	case c.Kind == schema.KindSecret:
+		var value []byte
+		if c.SecretValue != "" || c.Action == planner.Create {
+			spec, err := secretSpec(r.Spec)
+			if err != nil {
+				return out, err
+			}
+			if a.secrets == nil {
+				if spec.FromEnv != "" || spec.FromEnvFile != nil {
+					return out, errors.New("no local secret values are read here")
+				}
+			} else {
+				v, _, err := a.secrets.Value(c.Addr, spec)
+				switch {
+				case errors.Is(err, ErrNotLocal):
+				case err != nil:
+					return out, err
+				default:
+					value = v
+				}
+			}
+		}
+		if c.Action != planner.Update || c.BeforeHash != c.AfterHash {
+			if err := a.applyResource(ctx, lk, p, c, r, nil, key("apply"), &out); err != nil {
+				return out, err
+			}
+		}
+		if value != nil {
+			err := a.call(ctx, func(ctx context.Context) error {
+				_, err := a.svc.PutSecretValue(ctx, service.SecretRequest{Project: p.Project, Address: c.Addr, Value: value,
+					ExpectedSerial: p.Serial, IdempotencyKey: key("value"), LeaseID: lk.LeaseID()})
+				return err
+			})
+			if err != nil {
+				return out, fmt.Errorf("put its value: %w", err)
+			}
+		}
+		return out, nil
+	}
+	return out, a.applyResource(ctx, lk, p, c, r, n.blobs, key("apply"), &out)
+}
+
+func (a *Applier) applyResource(ctx context.Context, lk *Lock, p *planner.Plan, c *planner.Change, r *schema.Resource, blobs []string, key string, out *Outcome) error {
+	action := service.ActionUpdate
+	switch c.Action {
+	case planner.Create:
+		action = service.ActionCreate
+	case planner.Replace:
+		action = service.ActionReplace
+	}
+	return a.call(ctx, func(ctx context.Context) error {
+		res, err := a.svc.Apply(ctx, service.ApplyRequest{Project: p.Project, Address: c.Addr, Action: action, Spec: r.Spec, Hash: r.Hash,
+			DependsOn: r.DependsOn, Blobs: blobs, Sensitive: r.Sensitive,
+			ExpectedSerial: p.Serial, IdempotencyKey: key, LeaseID: lk.LeaseID()})
+		if err != nil {
+			return err
+		}
+		out.Version, out.Reused = res.Version, res.Reused
+		return nil
+	})
+}
+
+// call runs f, again with the same idempotency key when the service was
+// unavailable.
+func (a *Applier) call(ctx context.Context, f func(context.Context) error) error {
+	for i := 0; ; i++ {
+		err := f(ctx)
+		if err == nil || i >= a.retries || !errors.Is(err, service.ErrUnavailable) {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(time.Duration(100<<i) * time.Millisecond):
+		}
+	}
+}
+
+func lookup(d *schema.Desired, addr string) *schema.Resource {
+	if r := d.Lookup(addr); r != nil {
+		return r
+	}
+	if schema.KindOf(addr) != schema.KindImage {
+		return nil
+	}
+	name := strings.TrimPrefix(addr, "image.")
+	for i := range d.Resources {
+		r := &d.Resources[i]
+		for _, al := range r.Aliases {
+			if al == name || al == addr {
+				return r
+			}
+		}
+	}
+	return nil
+}
+
+func progressVerb(c *planner.Change) string {
+	v := verbing(c.Action)
+	if c.Version != nil {
+		if c.Version.Action == "reuse" {
+			return fmt.Sprintf("%s (reusing version %d)", v, c.Version.Number)
+		}
+		return v + " (new version)"
+	}
+	return v
+}
+
+func verbing(a planner.Action) string {
+	return map[planner.Action]string{planner.Create: "creating", planner.Update: "updating", planner.Replace: "replacing", planner.Delete: "deleting"}[a]
+}
+
+func doneVerb(a planner.Action) string {
+	return map[planner.Action]string{planner.Create: "created", planner.Update: "updated", planner.Replace: "replaced", planner.Delete: "deleted"}[a]
+}
+
+func outcomeDetail(c *planner.Change, o Outcome) string {
+	switch {
+	case o.Version != 0 && o.Reused:
+		return fmt.Sprintf(": version %d (reused)", o.Version)
+	case o.Version != 0:
+		return fmt.Sprintf(": version %d", o.Version)
+	case c.SecretValue != "":
+		return ": new value stored"
+	}
+	return ""
+}
+
+// elapsed rounds a duration for people: milliseconds under a second,
+// tenths of a second above.
+func elapsed(d time.Duration) string {
+	if d < time.Second {
+		return d.Round(time.Millisecond).String()
+	}
+	return d.Round(100 * time.Millisecond).String()
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}

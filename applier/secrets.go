@@ -1,0 +1,143 @@
+package applier
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"cc.dev/cc/schema"
+)
+
+// SecretSource reads the local values of secrets, at plan time (to
+// fingerprint them) and at apply time (to put them). Values never leave
+// the applier except to PutSecretValue.
+type SecretSource interface {
+	// Value reads the value of the secret at addr. source names where it
+	// comes from, for messages ("OPENAI_API_KEY", "dev.env"). A secret
+	// whose value is not local (from_service, from_integration,
+	// from_store) gives ErrNotLocal.
+	Value(addr string, spec schema.SecretSpec) (value []byte, source string, err error)
+}
+
+// ErrNotLocal: the secret's value is not read locally.
+var ErrNotLocal = errors.New("the secret's value is not local")
+
+// MissingValueError: a local value could not be read. It names the
+// secret, the variable or file and the key, never a value.
+type MissingValueError struct {
+	Addr   string
+	Source string // the variable or file
+	Reason string
+}
+
+func (e *MissingValueError) Error() string {
+	return fmt.Sprintf("%s takes its value from %s, which %s", e.Addr, e.Source, e.Reason)
+}
+
+// LocalSecrets reads values from the environment and from env files under
+// the project root.
+type LocalSecrets struct {
+	Root string
+	// LookupEnv is os.LookupEnv unless set.
+	LookupEnv func(string) (string, bool)
+}
+
+var _ SecretSource = LocalSecrets{}
+
+// Value implements SecretSource. A from_env secret's value is the
+// variable's bytes; a from_env_file secret's value is the canonical JSON
+// object of its selected keys.
+func (l LocalSecrets) Value(addr string, spec schema.SecretSpec) ([]byte, string, error) {
+	lookup := l.LookupEnv
+	if lookup == nil {
+		lookup = os.LookupEnv
+	}
+	switch {
+	case spec.FromEnv != "":
+		v, ok := lookup(spec.FromEnv)
+		if !ok {
+			return nil, spec.FromEnv, &MissingValueError{Addr: addr, Source: "the environment variable " + spec.FromEnv, Reason: "is not set"}
+		}
+		return []byte(v), spec.FromEnv, nil
+	case spec.FromEnvFile != nil:
+		p := spec.FromEnvFile.Path
+		vals, err := readEnvFile(l.Root, p)
+		if err != nil {
+			return nil, p, &MissingValueError{Addr: addr, Source: "the env file " + p, Reason: err.Error()}
+		}
+		keys := spec.FromEnvFile.Keys
+		if len(keys) == 0 {
+			for k := range vals {
+				keys = append(keys, k)
+			}
+			sort.Strings(keys)
+		}
+		out := map[string]string{}
+		for _, k := range keys {
+			v, ok := vals[k]
+			if !ok {
+				return nil, p, &MissingValueError{Addr: addr, Source: "the env file " + p, Reason: "has no key " + k}
+			}
+			out[k] = v
+		}
+		b, err := schema.Canonical(out)
+		if err != nil {
+			return nil, p, err
+		}
+		return b, p, nil
+	}
+	return nil, "", ErrNotLocal
+}
+
+// readEnvFile reads KEY=VALUE lines ("export " allowed, # comments,
+// values in matching quotes unquoted). Errors name the file and line,
+// never a value.
+func readEnvFile(root, rel string) (map[string]string, error) {
+	abs := filepath.Join(root, filepath.FromSlash(rel))
+	if r, err := filepath.Rel(root, abs); err != nil || r == ".." || strings.HasPrefix(r, "../") {
+		return nil, errors.New("is outside the project root")
+	}
+	b, err := os.ReadFile(abs)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, errors.New("does not exist")
+		}
+		return nil, errors.New("cannot be read")
+	}
+	vals := map[string]string{}
+	sc := bufio.NewScanner(bytes.NewReader(b))
+	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		line = strings.TrimPrefix(line, "export ")
+		k, v, ok := strings.Cut(line, "=")
+		k = strings.TrimSpace(k)
+		if !ok || k == "" {
+			continue
+		}
+		v = strings.TrimSpace(v)
+		if len(v) >= 2 && (v[0] == '"' || v[0] == '\'') && v[len(v)-1] == v[0] {
+			v = v[1 : len(v)-1]
+		}
+		vals[k] = v
+	}
+	if sc.Err() != nil {
+		return nil, errors.New("has a line longer than 1 MiB")
+	}
+	return vals, nil
+}
+
+// secretSpec decodes a secret's spec.
+func secretSpec(spec []byte) (schema.SecretSpec, error) {
+	var s schema.SecretSpec
+	err := jsonUnmarshal(spec, &s)
+	return s, err
+}

@@ -1,0 +1,120 @@
+package main
+
+import (
+	"crypto/tls"
+	"crypto/x509"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"path/filepath"
+
+	"github.com/mattn/go-isatty"
+
+	"cc.dev/cc/service"
+)
+
+// stateDir is where the embedded default keeps a project's state, in its
+// root.
+const stateDir = ".cc"
+
+// serviceFlags say which service holds a project's state.
+type serviceFlags struct {
+	server string
+	tls    bool
+	ca     string
+}
+
+func (f *serviceFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&f.server, "server", "", "use the cc service at `ADDR` (HOST:PORT or unix:///PATH; default $CC_SERVER, else the embedded state in .cc/state.db of the project root); $CC_TOKEN is its token")
+	fs.BoolVar(&f.tls, "tls", false, "connect to --server with TLS, checking its certificate against the system's roots")
+	fs.StringVar(&f.ca, "ca", "", "connect to --server with TLS, checking its certificate against the CA certificates in `FILE` (PEM)")
+}
+
+// embeddedOptions are added to the embedded server's options: tests count
+// and fail calls with interceptors around it.
+var embeddedOptions []service.Option
+
+// conn is an open service.
+type conn struct {
+	client *service.Client
+	// where describes it for messages: "the embedded state in
+	// DIR/.cc/state.db" or "the cc service at ADDR".
+	where string
+	// server is the address, "" for the embedded default.
+	server string
+	close  func() error
+}
+
+// connect opens the service holding the state of the project at root:
+// --server (or $CC_SERVER) with $CC_TOKEN, or the embedded default.
+func (e *env) connect(f serviceFlags, root string) (*conn, error) {
+	server := f.server
+	if server == "" {
+		server = e.getenv("CC_SERVER")
+	}
+	if server == "" {
+		if f.tls || f.ca != "" {
+			return nil, errors.New("--tls and --ca go with --server (or CC_SERVER)")
+		}
+		dir := filepath.Join(root, stateDir)
+		if _, err := os.Stat(dir); errors.Is(err, os.ErrNotExist) {
+			if err := os.MkdirAll(dir, 0o700); err != nil {
+				return nil, fmt.Errorf("state directory: %w", err)
+			}
+			// The state is this machine's: keep it out of version control
+			// even where no .gitignore says so.
+			os.WriteFile(filepath.Join(dir, ".gitignore"), []byte("# cc's local state: never commit it.\n*\n"), 0o600)
+		}
+		opts := append([]service.Option{service.WithSync(service.SyncNormal)}, embeddedOptions...)
+		c, closeFn, err := service.OpenEmbedded(e.ctx, filepath.Join(dir, "state.db"), opts...)
+		if err != nil {
+			return nil, fmt.Errorf("open the embedded state in %s: %w", dir, err)
+		}
+		return &conn{client: c, where: "the embedded state in " + filepath.Join(dir, "state.db"), close: closeFn}, nil
+	}
+	var opts []service.DialOption
+	if tok := e.getenv("CC_TOKEN"); tok != "" {
+		opts = append(opts, service.WithToken(tok))
+	}
+	if f.tls || f.ca != "" {
+		cfg := &tls.Config{MinVersion: tls.VersionTLS12}
+		if host, _, err := net.SplitHostPort(server); err == nil {
+			cfg.ServerName = host
+		}
+		if f.ca != "" {
+			pem, err := os.ReadFile(f.ca)
+			if err != nil {
+				return nil, fmt.Errorf("--ca: %w", err)
+			}
+			pool := x509.NewCertPool()
+			if !pool.AppendCertsFromPEM(pem) {
+				return nil, fmt.Errorf("--ca %s: no PEM certificate in it", f.ca)
+			}
+			cfg.RootCAs = pool
+		}
+		opts = append(opts, service.WithTLSConfig(cfg))
+	}
+	c, err := service.Dial(server, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return &conn{client: c, where: "the cc service at " + server, server: server, close: c.Close}, nil
+}
+
+// isTerminal reports whether a stream is a terminal; tests replace it.
+var isTerminal = func(v any) bool {
+	f, ok := v.(interface{ Fd() uintptr })
+	if !ok {
+		return false
+	}
+	return isatty.IsTerminal(f.Fd()) || isatty.IsCygwinTerminal(f.Fd())
+}
+
+// color reports whether to colour output to w: only a terminal, and never
+// with NO_COLOR set or TERM=dumb.
+func (e *env) color(w io.Writer) bool {
+	return isTerminal(w) && e.getenv("NO_COLOR") == "" && e.getenv("TERM") != "dumb"
+}

@@ -1,0 +1,237 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"cc.dev/cc/applier"
+	"cc.dev/cc/compiler"
+	"cc.dev/cc/planner"
+)
+
+func init() {
+	register(&command{
+		name:    "plan",
+		args:    "[flags] [PATH]",
+		summary: "show what apply would change, and why",
+		help: `Plan compiles the project at PATH (a directory, or one .cue or .hcl file;
+default .), reads the project's state from its service in one call, and
+shows every change an apply would make: + create, ~ update in place, -/+
+replace (naming the field that forces it), - delete, and for functions and
+datasets the version an update makes ("new version 3", "reuse version 1").
+Each change says why, down to its cause: the image step, the source file
+and its line diff, the secret whose value changed. Sensitive values are
+never shown.
+
+--format text (the default; colour only on a terminal, never with NO_COLOR),
+json (a versioned document, planner/FORMAT.md; --json is short for it) or
+markdown (for a pull-request comment: at most 65,000 characters). --out FILE
+saves the plan for cc apply FILE, which carries out exactly it.
+
+The state is the embedded default, .cc/state.db in the project root, unless
+--server or CC_SERVER names a cc service (CC_TOKEN is its token).
+
+Exit status: 0 success, 1 error; with --detailed-exitcode, 0 no changes, 1
+error, 2 changes present.`,
+		run: runPlan,
+	})
+	register(&command{
+		name:    "show",
+		args:    "[--format text|json|markdown] PLANFILE",
+		summary: "render a saved plan",
+		help: `Show renders a plan saved with cc plan --out, in any format, without
+contacting any service.`,
+		run: runShow,
+	})
+}
+
+// planFlags are the flags of every command that plans.
+type planFlags struct {
+	compileFlags
+	svc      serviceFlags
+	targets  stringList
+	excludes stringList
+	replace  stringList
+	offline  bool
+}
+
+func (f *planFlags) register(fs *flag.FlagSet) {
+	f.compileFlags.register(fs)
+	f.svc.register(fs)
+	fs.Var(&f.targets, "target", "plan only `ADDR` and the changes it needs first (repeatable)")
+	fs.Var(&f.excludes, "exclude", "leave out `ADDR` and every change that needs it (repeatable)")
+	fs.Var(&f.replace, "replace", "replace `ADDR` even if unchanged (repeatable)")
+	fs.BoolVar(&f.offline, "offline", false, "fail when a base image is not pinned in cc.lock")
+}
+
+func (f *planFlags) options() planner.Options {
+	return planner.Options{Targets: f.targets, Excludes: f.excludes, Replace: f.replace}
+}
+
+func runPlan(e *env, args []string) int {
+	c := commands["plan"]
+	fs := e.flags(c)
+	var pf planFlags
+	pf.register(fs)
+	out := fs.String("out", "", "save the plan to `FILE`, for cc apply FILE")
+	asJSON := fs.Bool("json", false, "print the plan as JSON (--format json)")
+	format := fs.String("format", "text", "output `FORMAT`: text, json or markdown")
+	detailed := fs.Bool("detailed-exitcode", false, "exit 2 when there are changes, 0 when there are none")
+	destroy := fs.Bool("destroy", false, "plan the deletion of everything the project has")
+	if rc := e.parse(c, fs, args); rc >= 0 {
+		return rc
+	}
+	if *asJSON {
+		*format = "json"
+	}
+	if !validFormat(*format) {
+		return e.usageError(c, "--format %q: want text, json or markdown", *format)
+	}
+	path, rc := e.pathArg(c, fs)
+	if rc >= 0 {
+		return rc
+	}
+	res, rc := e.compile(c, path, compiler.Input{Vars: pf.vars, VarFiles: pf.varFiles, Offline: pf.offline}, *format == "json")
+	if rc >= 0 {
+		return rc
+	}
+	cn, err := e.connect(pf.svc, res.Desired.Root)
+	if err != nil {
+		return e.fail(c, err)
+	}
+	defer cn.close()
+	a, err := applier.New(cn.client, applier.WithSecrets(applier.LocalSecrets{Root: res.Desired.Root}))
+	if err != nil {
+		return e.fail(c, err)
+	}
+	opts := pf.options()
+	opts.Destroy = *destroy
+	p, st, err := a.Plan(e.ctx, res.Desired, opts)
+	if err != nil {
+		return e.fail(c, err)
+	}
+	more := ""
+	if *out != "" {
+		abs, _ := filepath.Abs(path)
+		f := planner.NewFile(p, res.Desired, st, planner.Config{Path: abs, Root: res.Desired.Root, Lang: res.Lang, Server: cn.server,
+			Targets: pf.targets, Excludes: pf.excludes, Replace: pf.replace, Destroy: *destroy})
+		if err := writePlanFile(*out, f); err != nil {
+			return e.fail(c, err)
+		}
+		more = fmt.Sprintf("run `cc show %s` for the whole plan", *out)
+	}
+	if err := e.render(p, *format, more); err != nil {
+		return e.fail(c, err)
+	}
+	if *out != "" {
+		fmt.Fprintf(e.stderr, "Saved the plan to %s: cc apply %s carries out exactly this plan.\n", *out, *out)
+	}
+	if *detailed && p.Changed() {
+		return exitChange
+	}
+	return exitOK
+}
+
+func validFormat(f string) bool { return f == "text" || f == "json" || f == "markdown" }
+
+// render writes a plan to stdout in a format.
+func (e *env) render(p *planner.Plan, format, more string) error {
+	switch format {
+	case "json":
+		return planner.WriteJSON(e.stdout, p)
+	case "markdown":
+		return planner.WriteMarkdown(e.stdout, p, planner.MarkdownOptions{More: more})
+	}
+	return planner.WriteText(e.stdout, p, planner.TextOptions{Color: e.color(e.stdout)})
+}
+
+// writePlanFile writes a plan file readable only by its owner: it holds
+// no secret value, but specs and paths are nobody else's business.
+func writePlanFile(name string, f *planner.File) error {
+	var b bytes.Buffer
+	if err := f.Write(&b); err != nil {
+		return err
+	}
+	tmp := name + ".tmp"
+	if err := os.WriteFile(tmp, b.Bytes(), 0o600); err != nil {
+		return err
+	}
+	return os.Rename(tmp, name)
+}
+
+// readPlanFile reads a plan file, or says it is not one.
+func readPlanFile(name string) (*planner.File, error) {
+	b, err := os.ReadFile(name)
+	if err != nil {
+		return nil, err
+	}
+	f, err := planner.ReadFile(b)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return f, nil
+}
+
+// isPlanFile reports whether path names a plan file rather than a
+// configuration.
+func isPlanFile(path string) bool {
+	switch filepath.Ext(path) {
+	case ".cue", ".hcl":
+		return false
+	}
+	fi, err := os.Stat(path)
+	if err != nil || fi.IsDir() {
+		return false
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	head := make([]byte, 512)
+	n, _ := io.ReadFull(f, head)
+	return bytes.Contains(head[:n], []byte(`"kind": "`+planner.FileKind+`"`)) || bytes.Contains(head[:n], []byte(`"kind":"`+planner.FileKind+`"`))
+}
+
+func runShow(e *env, args []string) int {
+	c := commands["show"]
+	fs := e.flags(c)
+	asJSON := fs.Bool("json", false, "print the plan as JSON (--format json)")
+	format := fs.String("format", "text", "output `FORMAT`: text, json or markdown")
+	if rc := e.parse(c, fs, args); rc >= 0 {
+		return rc
+	}
+	if *asJSON {
+		*format = "json"
+	}
+	if !validFormat(*format) {
+		return e.usageError(c, "--format %q: want text, json or markdown", *format)
+	}
+	if fs.NArg() != 1 {
+		return e.usageError(c, "want one PLANFILE")
+	}
+	f, err := readPlanFile(fs.Arg(0))
+	if err != nil {
+		return e.fail(c, err)
+	}
+	if err := e.render(f.Plan, *format, ""); err != nil {
+		return e.fail(c, err)
+	}
+	return exitOK
+}
+
+// fail prints an operational error and returns exitError.
+func (e *env) fail(c *command, err error) int {
+	var le *applier.LockedError
+	if errors.As(err, &le) {
+		fmt.Fprintf(e.stderr, "cc %s: %v\n", c.name, err)
+		return exitError
+	}
+	fmt.Fprintf(e.stderr, "cc %s: %v\n", c.name, err)
+	return exitError
+}

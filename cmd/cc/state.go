@@ -1,0 +1,341 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"cc.dev/cc/applier"
+	"cc.dev/cc/compiler"
+	"cc.dev/cc/planner"
+	"cc.dev/cc/schema"
+	"cc.dev/cc/service"
+)
+
+func init() {
+	register(&command{
+		name:    "state",
+		args:    "list [flags] [PATH] | show [flags] ADDR [PATH]",
+		summary: "list or show what the service holds for a project",
+		help: `State list prints every resource the service holds for the project at PATH,
+with its hash and version, and the revision of each secret value. State show
+ADDR prints one resource: its spec (sensitive values redacted), hash,
+versions and dependencies. No secret value is ever printed.
+
+The project is found by compiling PATH, or named with --project (then PATH
+only locates the embedded state).`,
+		run: runState,
+	})
+	register(&command{
+		name:    "versions",
+		args:    "[flags] ADDR [PATH]",
+		summary: "list the versions of a function or dataset",
+		help: `Versions lists the versions of a function or dataset (or the revisions of a
+secret's value, never the value), oldest first, marking the current one.`,
+		run: runVersions,
+	})
+	register(&command{
+		name:    "rollback",
+		args:    "[flags] ADDR VERSION [PATH]",
+		summary: "make an earlier version of a function or dataset current",
+		help: `Rollback makes an existing version of a function or dataset current again,
+under the project's lock, without building or uploading anything. The
+configuration still describes the content it had: the next cc plan shows
+the change back to it, unless the configuration is changed too.`,
+		run: runRollback,
+	})
+	register(&command{
+		name:    "force-unlock",
+		args:    "[flags] [PATH]",
+		summary: "release a project's lock that its holder left behind",
+		help: `Force-unlock releases the project's lock whoever holds it, and says whose
+it was. Use it only when the holder is gone: an apply still running loses
+its lock and stops.`,
+		run: runForceUnlock,
+	})
+}
+
+// locateFlags find a project and its service.
+type locateFlags struct {
+	compileFlags
+	svc     serviceFlags
+	project string
+}
+
+func (f *locateFlags) register(fs *flag.FlagSet) {
+	f.compileFlags.register(fs)
+	f.svc.register(fs)
+	fs.StringVar(&f.project, "project", "", "the project `NAME`, instead of compiling PATH")
+}
+
+// locate finds the project name and root, and opens its service.
+func (e *env) locate(c *command, f *locateFlags, path string) (string, *conn, int) {
+	project, root := f.project, ""
+	if project == "" {
+		res, rc := e.compile(c, path, compiler.Input{Vars: f.vars, VarFiles: f.varFiles}, false)
+		if rc >= 0 {
+			return "", nil, rc
+		}
+		project, root = res.Desired.Project, res.Desired.Root
+	} else {
+		abs, err := filepath.Abs(path)
+		if err != nil {
+			return "", nil, e.fail(c, err)
+		}
+		root = abs
+		if fi, err := os.Stat(abs); err == nil && !fi.IsDir() {
+			root = filepath.Dir(abs)
+		}
+	}
+	cn, err := e.connect(f.svc, root)
+	if err != nil {
+		return "", nil, e.fail(c, err)
+	}
+	return project, cn, -1
+}
+
+func runState(e *env, args []string) int {
+	c := commands["state"]
+	if len(args) == 0 {
+		return e.usageError(c, "want a subcommand: list or show")
+	}
+	sub, args := args[0], args[1:]
+	fs := e.flags(c)
+	var lf locateFlags
+	lf.register(fs)
+	if rc := e.parse(c, fs, args); rc >= 0 {
+		return rc
+	}
+	var addr, path string
+	switch {
+	case sub == "list" && fs.NArg() <= 1:
+		path = "."
+		if fs.NArg() == 1 {
+			path = fs.Arg(0)
+		}
+	case sub == "show" && (fs.NArg() == 1 || fs.NArg() == 2):
+		addr, path = fs.Arg(0), "."
+		if fs.NArg() == 2 {
+			path = fs.Arg(1)
+		}
+	case sub == "list" || sub == "show":
+		return e.usageError(c, "want: cc state list [PATH] or cc state show ADDR [PATH]")
+	default:
+		return e.usageError(c, "unknown subcommand %q: want list or show", sub)
+	}
+	project, cn, rc := e.locate(c, &lf, path)
+	if rc >= 0 {
+		return rc
+	}
+	defer cn.close()
+	st, err := cn.client.GetState(e.ctx, project)
+	if err != nil {
+		return e.fail(c, err)
+	}
+	if sub == "list" {
+		return e.stateList(st, cn)
+	}
+	return e.stateShow(c, st, addr)
+}
+
+func (e *env) stateList(st *service.State, cn *conn) int {
+	if len(st.Resources) == 0 && len(st.SecretValues) == 0 {
+		fmt.Fprintf(e.stdout, "Project %s has nothing in %s (serial %d).\n", st.Project, cn.where, st.Serial)
+		return exitOK
+	}
+	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+	for _, r := range st.Resources {
+		v := ""
+		if r.Kind.Versioned() {
+			v = fmt.Sprintf("version %d of %d", r.Version, len(r.Versions))
+		}
+		if sv := st.SecretValue(r.Address); sv != nil {
+			v = fmt.Sprintf("value revision %d", sv.Revision)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", r.Address, shortHash(r.Hash), v)
+	}
+	tw.Flush()
+	lock := ""
+	if st.Lock != nil {
+		lock = fmt.Sprintf("; locked by %s", st.Lock.Holder)
+	}
+	fmt.Fprintf(e.stdout, "\nProject %s: %d %s at serial %d%s.\n", st.Project, len(st.Resources), plural(len(st.Resources), "resource", "resources"), st.Serial, lock)
+	return exitOK
+}
+
+func (e *env) stateShow(c *command, st *service.State, addr string) int {
+	r := st.Lookup(addr)
+	if r == nil {
+		fmt.Fprintf(e.stderr, "cc state: project %s has no %s\n", st.Project, addr)
+		return exitError
+	}
+	fmt.Fprintf(e.stdout, "address:    %s\n", r.Address)
+	fmt.Fprintf(e.stdout, "hash:       %s\n", r.Hash)
+	if r.Kind.Versioned() {
+		var vs []string
+		for _, v := range r.Versions {
+			vs = append(vs, strconv.FormatInt(v.Version, 10))
+		}
+		fmt.Fprintf(e.stdout, "version:    %d (versions %s)\n", r.Version, strings.Join(vs, ", "))
+	}
+	if sv := st.SecretValue(addr); sv != nil {
+		fmt.Fprintf(e.stdout, "value:      %s, revision %d of %s\n", planner.Sentinel, sv.Revision, sv.UpdatedAt.UTC().Format(time.RFC3339))
+	}
+	fmt.Fprintf(e.stdout, "status:     %s\n", r.Status)
+	fmt.Fprintf(e.stdout, "serial:     %d\n", r.Serial)
+	fmt.Fprintf(e.stdout, "updated:    %s\n", r.UpdatedAt.UTC().Format(time.RFC3339))
+	if len(r.DependsOn) > 0 {
+		fmt.Fprintf(e.stdout, "depends on: %s\n", strings.Join(r.DependsOn, ", "))
+	}
+	var b bytes.Buffer
+	if err := json.Indent(&b, planner.Redact(r.Spec, r.Sensitive), "", "  "); err != nil {
+		b.Reset()
+		b.Write(planner.Redact(r.Spec, r.Sensitive))
+	}
+	fmt.Fprintf(e.stdout, "spec:\n%s\n", b.String())
+	return exitOK
+}
+
+func shortHashOf(h string) string { return shortHash(h) }
+
+func runVersions(e *env, args []string) int {
+	c := commands["versions"]
+	fs := e.flags(c)
+	var lf locateFlags
+	lf.register(fs)
+	if rc := e.parse(c, fs, args); rc >= 0 {
+		return rc
+	}
+	if fs.NArg() < 1 || fs.NArg() > 2 {
+		return e.usageError(c, "want ADDR [PATH]")
+	}
+	addr, path := fs.Arg(0), "."
+	if fs.NArg() == 2 {
+		path = fs.Arg(1)
+	}
+	project, cn, rc := e.locate(c, &lf, path)
+	if rc >= 0 {
+		return rc
+	}
+	defer cn.close()
+	vs, err := cn.client.Versions(e.ctx, project, addr)
+	if err != nil {
+		return e.fail(c, err)
+	}
+	secret := schema.KindOf(addr) == schema.KindSecret
+	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+	for _, v := range vs {
+		mark := ""
+		if v.Current {
+			mark = "current"
+		}
+		hash := shortHashOf(v.Hash)
+		if secret {
+			hash = "" // a revision's fingerprint is derived from its value
+		}
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\n", v.Version, hash, v.CreatedAt.UTC().Format(time.RFC3339), mark)
+	}
+	tw.Flush()
+	return exitOK
+}
+
+func runRollback(e *env, args []string) int {
+	c := commands["rollback"]
+	fs := e.flags(c)
+	var lf locateFlags
+	lf.register(fs)
+	lockTimeout := fs.Duration("lock-timeout", 0, "wait up to `DURATION` for the project's lock")
+	if rc := e.parse(c, fs, args); rc >= 0 {
+		return rc
+	}
+	if fs.NArg() < 2 || fs.NArg() > 3 {
+		return e.usageError(c, "want ADDR VERSION [PATH]")
+	}
+	addr := fs.Arg(0)
+	version, err := strconv.ParseInt(strings.TrimPrefix(fs.Arg(1), "v"), 10, 64)
+	if err != nil || version < 1 {
+		return e.usageError(c, "VERSION %q: want a version number", fs.Arg(1))
+	}
+	if !schema.KindOf(addr).Versioned() {
+		return e.usageError(c, "%s: only functions and datasets have versions to roll back to", addr)
+	}
+	path := "."
+	if fs.NArg() == 3 {
+		path = fs.Arg(2)
+	}
+	project, cn, rc := e.locate(c, &lf, path)
+	if rc >= 0 {
+		return rc
+	}
+	defer cn.close()
+	a, err := applier.New(cn.client, applier.WithLockTimeout(*lockTimeout), applier.WithProgress(e.stderr), applier.WithHolder(service.CurrentHolder("cc rollback")))
+	if err != nil {
+		return e.fail(c, err)
+	}
+	lk, err := a.Lock(e.ctx, project)
+	if err != nil {
+		return e.fail(c, err)
+	}
+	defer e.release(c, lk)
+	before, err := cn.client.GetState(e.ctx, project)
+	if err != nil {
+		return e.fail(c, err)
+	}
+	was := int64(0)
+	if r := before.Lookup(addr); r != nil {
+		was = r.Version
+	}
+	res, err := cn.client.Rollback(e.ctx, service.RollbackRequest{Project: project, Address: addr, Version: version,
+		ExpectedSerial: lk.Serial(), LeaseID: lk.LeaseID()})
+	if err != nil {
+		return e.fail(c, err)
+	}
+	if !res.Changed {
+		fmt.Fprintf(e.stdout, "%s: version %d is current already.\n", addr, version)
+		return exitOK
+	}
+	fmt.Fprintf(e.stdout, "%s: version %d is current (was %d). The configuration still describes version %d's content: the next plan shows the change back to it.\n",
+		addr, version, was, was)
+	return exitOK
+}
+
+func runForceUnlock(e *env, args []string) int {
+	c := commands["force-unlock"]
+	fs := e.flags(c)
+	var lf locateFlags
+	lf.register(fs)
+	if rc := e.parse(c, fs, args); rc >= 0 {
+		return rc
+	}
+	path, rc := e.pathArg(c, fs)
+	if rc >= 0 {
+		return rc
+	}
+	project, cn, rc := e.locate(c, &lf, path)
+	if rc >= 0 {
+		return rc
+	}
+	defer cn.close()
+	l, err := cn.client.ForceUnlock(e.ctx, project)
+	if err != nil {
+		return e.fail(c, err)
+	}
+	if l == nil {
+		fmt.Fprintf(e.stdout, "Project %s was not locked.\n", project)
+		return exitOK
+	}
+	fmt.Fprintf(e.stdout, "Released the lock on project %s held by %s since %s.\n", project, l.Holder, l.AcquiredAt.UTC().Format(time.RFC3339))
+	return exitOK
+}
+
+func jsonUnmarshal(b []byte, v any) error { return json.Unmarshal(b, v) }
+
+var _ = errors.New

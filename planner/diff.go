@@ -1,0 +1,355 @@
+package planner
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+
+	"cc.dev/cc/diag"
+	"cc.dev/cc/schema"
+)
+
+// Options shape a plan. The zero value plans every change.
+type Options struct {
+	// Targets limits the plan to these addresses and the changes they
+	// need first (what they refer to; for a delete, what referred to it).
+	Targets []string
+	// Excludes leaves these addresses out, and every change that needs
+	// one of them.
+	Excludes []string
+	// Replace forces these resources to be replaced even if unchanged.
+	Replace []string
+	// Destroy plans the deletion of everything the state has.
+	Destroy bool
+	// Secrets describe, by address, the local values of secrets read from
+	// the environment or an env file: their fingerprints, never the values.
+	// A secret with a local source and no entry is not compared.
+	Secrets map[string]LocalSecret
+	// Content gives old and new file contents and file lists, for the
+	// line diffs of changed files; nil gives names only.
+	Content Content
+}
+
+// LocalSecret is what the planner learns of a secret's local value.
+type LocalSecret struct {
+	// Source is where the value is read: "OPENAI_API_KEY", "dev.env".
+	Source string
+	// Fingerprint is the value's fingerprint keyed as the state's are
+	// (State.Secrets); "" when the value could not be read.
+	Fingerprint string
+	// Problem says why it could not be read, naming the variable or file
+	// and never a value.
+	Problem string
+}
+
+// Content gives the planner what it shows of changed files. The planner
+// itself never reads a file or calls a service: the caller does, through
+// this, and only for files that changed.
+type Content interface {
+	// Tree returns the entries of the file tree with the digest.
+	Tree(digest string) ([]schema.TreeEntry, bool)
+	// File returns the content of the file with the digest; false when it
+	// is not available (or too large to diff).
+	File(digest string) ([]byte, bool)
+}
+
+// Diff compares a project's desired state with the state its service
+// holds and returns the plan that makes them equal. It does no I/O and
+// reads no clock: the same inputs give the same plan.
+func Diff(d *schema.Desired, st *State, o Options) (*Plan, error) {
+	if d == nil {
+		return nil, errors.New("no desired state")
+	}
+	if st == nil {
+		st = &State{Project: d.Project}
+	}
+	if st.Project != "" && st.Project != d.Project {
+		return nil, fmt.Errorf("the state is of project %s, not %s", st.Project, d.Project)
+	}
+	pl := &planning{d: d, st: st, o: o, want: map[string]*schema.Resource{}, byHash: map[string]*schema.Resource{},
+		changes: map[string]*Change{}, replace: map[string]bool{}, explained: map[string]bool{}}
+	p := &Plan{FormatVersion: FormatVersion, Project: d.Project, Serial: st.Serial, Destroy: o.Destroy, Changes: []Change{}}
+	for i := range d.Resources {
+		r := &d.Resources[i]
+		if r.Kind == schema.KindImage {
+			pl.byHash[r.Hash] = r
+		}
+		if o.Destroy {
+			continue
+		}
+		pl.want[r.Address] = r
+		for _, a := range r.Aliases {
+			if a == "" {
+				continue
+			}
+			if _, _, ok := cutAddress(a); !ok {
+				a = schema.Address(schema.KindImage, a)
+			}
+			pl.want[a] = r
+		}
+	}
+	if err := pl.checkAddresses(); err != nil {
+		return nil, err
+	}
+	for _, a := range o.Replace {
+		pl.replace[a] = true
+	}
+
+	addrs := make([]string, 0, len(pl.want)+len(st.Resources))
+	for a := range pl.want {
+		addrs = append(addrs, a)
+	}
+	for _, r := range st.Resources {
+		if pl.want[r.Address] == nil {
+			addrs = append(addrs, r.Address)
+		}
+	}
+	sort.Strings(addrs)
+
+	var order []*Change
+	for _, addr := range addrs {
+		dr, sr := pl.want[addr], st.Lookup(addr)
+		var c *Change
+		switch {
+		case dr != nil && sr == nil:
+			c = &Change{Addr: addr, Kind: dr.Kind, Action: Create}
+			if pl.replace[addr] {
+				pl.warnings = append(pl.warnings, fmt.Sprintf("--replace %s: it does not exist yet; it is created", addr))
+			}
+		case dr == nil:
+			c = &Change{Addr: addr, Kind: sr.Kind, Action: Delete}
+		default:
+			value := pl.secretValue(addr, dr)
+			if dr.Hash == sr.Hash && !pl.replace[addr] && value != "changed" {
+				p.Summary.Unchanged++
+				continue
+			}
+			c = &Change{Addr: addr, Kind: dr.Kind, Action: Update}
+			if pl.replace[addr] {
+				c.Action = Replace
+				c.ReplaceBecause = append(c.ReplaceBecause, "--replace")
+			}
+		}
+		pl.changes[addr] = c
+		order = append(order, c)
+	}
+	for _, c := range order {
+		pl.explainOnce(c)
+	}
+	pl.needs(order)
+	kept, skipped := pl.filter(order)
+	for _, c := range kept {
+		p.Changes = append(p.Changes, *c)
+		switch c.Action {
+		case Create:
+			p.Summary.Create++
+		case Update:
+			p.Summary.Update++
+		case Replace:
+			p.Summary.Replace++
+		case Delete:
+			p.Summary.Delete++
+		}
+		if v := c.Version; v != nil {
+			if v.Action == "reuse" {
+				p.Summary.ReusedVersions++
+			} else {
+				p.Summary.NewVersions++
+			}
+		}
+	}
+	p.Skipped = skipped
+	p.Warnings = pl.warnings
+	return p, nil
+}
+
+type planning struct {
+	d  *schema.Desired
+	st *State
+	o  Options
+	// want holds the desired resources by address, an image once under
+	// each of its names.
+	want map[string]*schema.Resource
+	// byHash holds the desired images by hash.
+	byHash   map[string]*schema.Resource
+	changes  map[string]*Change
+	replace  map[string]bool
+	warnings []string
+	// explained marks the changes explained so far: a reference may ask
+	// for a change's reasons before its turn.
+	explained map[string]bool
+	// diffsShown counts the files diffed, against maxPlanFileDiffs.
+	diffsShown int
+}
+
+func cutAddress(a string) (schema.Kind, string, bool) {
+	k := schema.KindOf(a)
+	if !k.Valid() || len(a) <= len(k)+1 {
+		return "", "", false
+	}
+	return k, a[len(k)+1:], true
+}
+
+func (pl *planning) explainOnce(c *Change) {
+	if pl.explained[c.Addr] {
+		return
+	}
+	pl.explained[c.Addr] = true
+	pl.explain(c, pl.want[c.Addr], pl.st.Lookup(c.Addr))
+}
+
+// checkAddresses refuses option addresses that name nothing.
+func (pl *planning) checkAddresses() error {
+	known := func(a string) bool { return pl.want[a] != nil || pl.st.Lookup(a) != nil }
+	var all []string
+	for a := range pl.want {
+		all = append(all, a)
+	}
+	for _, r := range pl.st.Resources {
+		all = append(all, r.Address)
+	}
+	sort.Strings(all)
+	var errs []error
+	for _, set := range []struct {
+		flag  string
+		addrs []string
+	}{{"--target", pl.o.Targets}, {"--exclude", pl.o.Excludes}, {"--replace", pl.o.Replace}} {
+		for _, a := range set.addrs {
+			if _, _, ok := cutAddress(a); !ok {
+				errs = append(errs, fmt.Errorf("%s %s: not an address KIND.NAME (%s.NAME, ...)", set.flag, a, schema.KindSandbox))
+				continue
+			}
+			if !known(a) {
+				msg := fmt.Sprintf("%s %s: no such resource in the configuration or the state", set.flag, a)
+				if s := diag.Suggest(a, all); s != "" {
+					msg += fmt.Sprintf("; did you mean %s?", s)
+				}
+				errs = append(errs, errors.New(msg))
+				continue
+			}
+			if set.flag == "--replace" && schema.KindOf(a) == schema.KindImage {
+				errs = append(errs, fmt.Errorf("--replace %s: an image is a value, not something to replace; change it, or replace what uses it", a))
+			}
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// secretValue says what happens to the local value of a secret: "set" (it
+// has none on the service yet), "changed", or "".
+func (pl *planning) secretValue(addr string, dr *schema.Resource) string {
+	if dr.Kind != schema.KindSecret {
+		return ""
+	}
+	ls, ok := pl.o.Secrets[addr]
+	if !ok {
+		return ""
+	}
+	rev, has := pl.st.Secrets[addr]
+	switch {
+	case ls.Fingerprint == "":
+		return ""
+	case !has:
+		return "set"
+	case rev.Fingerprint != ls.Fingerprint:
+		return "changed"
+	}
+	return ""
+}
+
+// needs records, for each change, the changes that must be done first:
+// creates and updates after what they refer to; deletes after every change
+// of what referred to them.
+func (pl *planning) needs(order []*Change) {
+	dependants := map[string][]string{}
+	for _, r := range pl.st.Resources {
+		for _, d := range r.DependsOn {
+			dependants[d] = append(dependants[d], r.Address)
+		}
+	}
+	for _, c := range order {
+		var needs []string
+		if c.Action == Delete {
+			for _, s := range dependants[c.Addr] {
+				if dc := pl.changes[s]; dc != nil && s != c.Addr {
+					needs = append(needs, s)
+				}
+			}
+		} else {
+			for _, d := range c.DependsOn {
+				if dc := pl.changes[d]; dc != nil && dc.Action != Delete && d != c.Addr {
+					needs = append(needs, d)
+				}
+			}
+		}
+		sort.Strings(needs)
+		c.Needs = compact(needs)
+	}
+}
+
+// filter applies --target and --exclude.
+func (pl *planning) filter(order []*Change) (kept []*Change, skipped []string) {
+	keep := map[string]bool{}
+	for _, c := range order {
+		keep[c.Addr] = true
+	}
+	if len(pl.o.Targets) > 0 {
+		keep = map[string]bool{}
+		var visit func(a string)
+		visit = func(a string) {
+			c := pl.changes[a]
+			if c == nil || keep[a] {
+				return
+			}
+			keep[a] = true
+			for _, n := range c.Needs {
+				visit(n)
+			}
+		}
+		for _, t := range pl.o.Targets {
+			visit(t)
+		}
+	}
+	if len(pl.o.Excludes) > 0 {
+		neededBy := map[string][]string{}
+		for _, c := range order {
+			for _, n := range c.Needs {
+				neededBy[n] = append(neededBy[n], c.Addr)
+			}
+		}
+		var drop func(a string)
+		drop = func(a string) {
+			if !keep[a] {
+				return
+			}
+			delete(keep, a)
+			for _, b := range neededBy[a] {
+				drop(b)
+			}
+		}
+		for _, e := range pl.o.Excludes {
+			drop(e)
+		}
+	}
+	for _, c := range order {
+		if keep[c.Addr] {
+			kept = append(kept, c)
+		} else {
+			skipped = append(skipped, c.Addr)
+		}
+	}
+	return kept, skipped
+}
+
+func compact(s []string) []string {
+	out := s[:0]
+	for i, v := range s {
+		if i == 0 || v != s[i-1] {
+			out = append(out, v)
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}

@@ -1,0 +1,375 @@
+package planner
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"cc.dev/cc/schema"
+)
+
+// FileKind marks a plan file.
+const FileKind = "cc-plan"
+
+// File is a saved plan (cc plan --out): the plan, the desired state it
+// was made from, the state serial and resource hashes it was made
+// against, and where the configuration is. It holds no secret value:
+// secrets are read again at apply time, and values from sensitive
+// variables are replaced by Sentinel (cc apply compiles the configuration
+// again for them, and checks that it still gives the same hashes).
+type File struct {
+	FormatVersion int    `json:"format_version"`
+	Kind          string `json:"kind"`
+	Config        Config `json:"config"`
+	// State is what the plan was made against.
+	State Snapshot `json:"state"`
+	// Desired is the desired state, with sensitive values redacted.
+	Desired *schema.Desired `json:"desired"`
+	Plan    *Plan           `json:"plan"`
+}
+
+// Config says where a plan's configuration is and how it was planned.
+type Config struct {
+	// Path is the configuration as cc plan was given it; Root the
+	// absolute project root, against which local files are read.
+	Path string `json:"path"`
+	Root string `json:"root"`
+	Lang string `json:"lang,omitempty"`
+	// Fingerprint identifies the desired state (Fingerprint).
+	Fingerprint string `json:"fingerprint"`
+	// Server is the service the plan was made against; "" for the
+	// embedded default on Root/.cc/state.db.
+	Server   string   `json:"server,omitempty"`
+	Targets  []string `json:"targets,omitempty"`
+	Excludes []string `json:"excludes,omitempty"`
+	Replace  []string `json:"replace,omitempty"`
+	Destroy  bool     `json:"destroy,omitempty"`
+}
+
+// Snapshot is what a plan was made against: the serial, and every
+// resource's hash and version and every secret's revision, so that a
+// stale plan can name what changed since.
+type Snapshot struct {
+	Serial int64 `json:"serial"`
+	// Resources maps addresses to "HASH" or, for versioned kinds,
+	// "HASH@VERSION".
+	Resources map[string]string `json:"resources"`
+	// Secrets maps secret addresses to their value's revision.
+	Secrets map[string]int64 `json:"secrets,omitempty"`
+}
+
+// SnapshotOf takes the snapshot of a state.
+func SnapshotOf(st *State) Snapshot {
+	s := Snapshot{Serial: st.Serial, Resources: map[string]string{}}
+	for _, r := range st.Resources {
+		s.Resources[r.Address] = snapshotEntry(&r)
+	}
+	for a, rev := range st.Secrets {
+		if s.Secrets == nil {
+			s.Secrets = map[string]int64{}
+		}
+		s.Secrets[a] = rev.Revision
+	}
+	return s
+}
+
+func snapshotEntry(r *Resource) string {
+	if r.Kind.Versioned() {
+		return r.Hash + "@" + strconv.FormatInt(r.Version, 10)
+	}
+	return r.Hash
+}
+
+// Changes lists what differs between the snapshot and a later state, one
+// line per address: "function.rank changed (version 2 → 3)".
+func (s Snapshot) Changes(st *State) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, r := range st.Resources {
+		seen[r.Address] = true
+		old, ok := s.Resources[r.Address]
+		now := snapshotEntry(&r)
+		switch {
+		case !ok:
+			out = append(out, r.Address+" was created")
+		case old != now:
+			oh, ov, _ := strings.Cut(old, "@")
+			nh, nv, _ := strings.Cut(now, "@")
+			switch {
+			case oh == nh && ov != nv:
+				out = append(out, fmt.Sprintf("%s changed (version %s → %s)", r.Address, ov, nv))
+			case ov != nv:
+				out = append(out, fmt.Sprintf("%s changed (%s → %s, version %s → %s)", r.Address, short(oh), short(nh), ov, nv))
+			default:
+				out = append(out, fmt.Sprintf("%s changed (%s → %s)", r.Address, short(oh), short(nh)))
+			}
+		}
+	}
+	for a := range s.Resources {
+		if !seen[a] {
+			out = append(out, a+" was deleted")
+		}
+	}
+	for a, rev := range st.Secrets {
+		if old, ok := s.Secrets[a]; !ok || old != rev.Revision {
+			out = append(out, fmt.Sprintf("%s has a new value (revision %d)", a, rev.Revision))
+		}
+	}
+	for a := range s.Secrets {
+		if _, ok := st.Secrets[a]; !ok && !seen[a] && s.Resources[a] == "" {
+			out = append(out, a+"'s value was deleted")
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Fingerprint identifies a desired state: the sha256 of its project, and
+// of every address with its hash and aliases. Since hashes cover specs and
+// the digests of local files, equal fingerprints mean equal desired states.
+func Fingerprint(d *schema.Desired) string {
+	type entry struct {
+		Address string   `json:"address"`
+		Hash    string   `json:"hash"`
+		Aliases []string `json:"aliases,omitempty"`
+	}
+	v := struct {
+		Project   string  `json:"project"`
+		Resources []entry `json:"resources"`
+	}{Project: d.Project, Resources: []entry{}}
+	for _, r := range d.Resources {
+		v.Resources = append(v.Resources, entry{r.Address, r.Hash, r.Aliases})
+	}
+	h, _, err := schema.HashOf(v)
+	if err != nil {
+		return ""
+	}
+	return h
+}
+
+// NewFile makes the plan file of a plan: the desired state is copied with
+// every sensitive value redacted.
+func NewFile(p *Plan, d *schema.Desired, st *State, cfg Config) *File {
+	cfg.Fingerprint = Fingerprint(d)
+	rd := &schema.Desired{FormatVersion: d.FormatVersion, Project: d.Project, Trees: d.Trees, Root: d.Root}
+	rd.Resources = make([]schema.Resource, len(d.Resources))
+	for i, r := range d.Resources {
+		r.Spec = redact(r.Spec, r.Sensitive)
+		rd.Resources[i] = r
+	}
+	return &File{FormatVersion: FormatVersion, Kind: FileKind, Config: cfg, State: SnapshotOf(st), Desired: rd, Plan: p}
+}
+
+// NeedsSensitive lists the changes whose specs hold values from sensitive
+// variables, which the file does not have.
+func (f *File) NeedsSensitive() []string {
+	var out []string
+	for _, c := range f.Plan.Changes {
+		if c.Action == Delete {
+			continue
+		}
+		if r := f.lookup(c.Addr); r != nil && len(r.Sensitive) > 0 {
+			out = append(out, c.Addr)
+		}
+	}
+	return out
+}
+
+func (f *File) lookup(addr string) *schema.Resource {
+	if r := f.Desired.Lookup(addr); r != nil {
+		return r
+	}
+	if k, name, ok := cutAddress(addr); ok && k == schema.KindImage {
+		for i := range f.Desired.Resources {
+			r := &f.Desired.Resources[i]
+			for _, a := range r.Aliases {
+				if a == name || a == addr {
+					return r
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// Write writes the file as indented JSON.
+func (f *File) Write(w io.Writer) error {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", " ")
+	if err := enc.Encode(f); err != nil {
+		return err
+	}
+	_, err := w.Write(b.Bytes())
+	return err
+}
+
+var (
+	projectRE = regexp.MustCompile(`^[a-z]([-a-z0-9]{0,61}[a-z0-9])?$`)
+	addressRE = regexp.MustCompile(`^[a-z]+\.[a-z0-9]([-a-z0-9_.]{0,126}[a-z0-9])?$`)
+	hashRE    = regexp.MustCompile(`^sha256:[0-9a-f]{64}$`)
+)
+
+// ReadFile reads and checks a plan file. Anything malformed, truncated or
+// inconsistent is an error that says where, never a panic.
+func ReadFile(b []byte) (*File, error) {
+	var probe struct {
+		FormatVersion *int   `json:"format_version"`
+		Kind          string `json:"kind"`
+	}
+	if err := json.Unmarshal(b, &probe); err != nil {
+		return nil, jsonError(b, err)
+	}
+	if probe.Kind != FileKind {
+		return nil, errors.New("not a cc plan file (no \"kind\": \"cc-plan\")")
+	}
+	if probe.FormatVersion == nil || *probe.FormatVersion != FormatVersion {
+		v := "none"
+		if probe.FormatVersion != nil {
+			v = strconv.Itoa(*probe.FormatVersion)
+		}
+		return nil, fmt.Errorf("plan file format version %s; this cc reads version %d: plan again with this cc", v, FormatVersion)
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	var f File
+	if err := dec.Decode(&f); err != nil {
+		return nil, jsonError(b, err)
+	}
+	if err := f.check(); err != nil {
+		return nil, fmt.Errorf("plan file: %w", err)
+	}
+	f.Desired.Root = f.Config.Root
+	return &f, nil
+}
+
+// jsonError adds the line and column of a JSON error.
+func jsonError(b []byte, err error) error {
+	var off int64 = -1
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &se):
+		off = se.Offset
+	case errors.As(err, &te):
+		off = te.Offset
+	}
+	if off < 0 || off > int64(len(b)) {
+		return fmt.Errorf("plan file: %w", err)
+	}
+	line := 1 + bytes.Count(b[:off], []byte("\n"))
+	col := int(off) - bytes.LastIndexByte(b[:off], '\n')
+	return fmt.Errorf("plan file:%d:%d: %w", line, col, err)
+}
+
+func (f *File) check() error {
+	if f.Plan == nil || f.Desired == nil {
+		return errors.New("no plan or no desired state")
+	}
+	p, d := f.Plan, f.Desired
+	if !projectRE.MatchString(p.Project) || d.Project != p.Project {
+		return fmt.Errorf("project %q of the plan and %q of the desired state", p.Project, d.Project)
+	}
+	if p.FormatVersion != FormatVersion {
+		return fmt.Errorf("plan format version %d", p.FormatVersion)
+	}
+	if p.Serial < 0 || p.Serial != f.State.Serial {
+		return fmt.Errorf("plan serial %d and state serial %d", p.Serial, f.State.Serial)
+	}
+	if f.Config.Root == "" {
+		return errors.New("no project root")
+	}
+	for i := range d.Resources {
+		r := &d.Resources[i]
+		if !addressRE.MatchString(r.Address) || schema.KindOf(r.Address) != r.Kind || !r.Kind.Valid() {
+			return fmt.Errorf("desired resource %d: bad address %q or kind %q", i, r.Address, r.Kind)
+		}
+		if i > 0 && d.Resources[i-1].Address >= r.Address {
+			return fmt.Errorf("desired resources not sorted at %s", r.Address)
+		}
+		if !hashRE.MatchString(r.Hash) {
+			return fmt.Errorf("%s: bad hash %q", r.Address, r.Hash)
+		}
+		if !json.Valid(r.Spec) {
+			return fmt.Errorf("%s: spec is not JSON", r.Address)
+		}
+		if len(r.Sensitive) == 0 {
+			c, err := schema.Canonical(r.Spec)
+			if err != nil || !bytes.Equal(c, r.Spec) || schema.Hash(c) != r.Hash {
+				return fmt.Errorf("%s: the spec does not have the hash %s", r.Address, r.Hash)
+			}
+		}
+		for _, dep := range r.DependsOn {
+			if !addressRE.MatchString(dep) {
+				return fmt.Errorf("%s: bad dependency %q", r.Address, dep)
+			}
+		}
+	}
+	for digest, entries := range d.Trees {
+		if h, _, err := schema.HashOf(entries); err != nil || h != digest {
+			return fmt.Errorf("tree %s: its entries do not have that digest", digest)
+		}
+	}
+	index := map[string]*Change{}
+	for i := range p.Changes {
+		c := &p.Changes[i]
+		if !addressRE.MatchString(c.Addr) || schema.KindOf(c.Addr) != c.Kind {
+			return fmt.Errorf("change %d: bad address %q or kind %q", i, c.Addr, c.Kind)
+		}
+		if c.Action < Create || c.Action > Delete {
+			return fmt.Errorf("%s: action %v", c.Addr, c.Action)
+		}
+		if index[c.Addr] != nil {
+			return fmt.Errorf("%s: two changes", c.Addr)
+		}
+		index[c.Addr] = c
+		if c.Action != Delete {
+			r := f.lookup(c.Addr)
+			if r == nil {
+				return fmt.Errorf("%s: to %s but not in the desired state", c.Addr, c.Action)
+			}
+			if r.Hash != c.AfterHash {
+				return fmt.Errorf("%s: planned hash %s, desired %s", c.Addr, c.AfterHash, r.Hash)
+			}
+		}
+	}
+	// Needs name changes of the plan, without cycles.
+	state := map[string]int{}
+	var visit func(c *Change, depth int) error
+	visit = func(c *Change, depth int) error {
+		switch state[c.Addr] {
+		case 1:
+			return fmt.Errorf("%s: the order of changes has a cycle", c.Addr)
+		case 2:
+			return nil
+		}
+		if depth > len(p.Changes) {
+			return fmt.Errorf("%s: the order of changes has a cycle", c.Addr)
+		}
+		state[c.Addr] = 1
+		for _, n := range c.Needs {
+			nc := index[n]
+			if nc == nil {
+				return fmt.Errorf("%s needs %s, which the plan does not change", c.Addr, n)
+			}
+			if err := visit(nc, depth+1); err != nil {
+				return err
+			}
+		}
+		state[c.Addr] = 2
+		return nil
+	}
+	for i := range p.Changes {
+		if err := visit(&p.Changes[i], 0); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,177 @@
+package planner
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"html"
+	"io"
+	"sort"
+	"strings"
+
+	"cc.dev/cc/schema"
+)
+
+// MaxMarkdown is the most characters (bytes, which are never fewer) the
+// Markdown view writes: GitHub refuses comments over 65,536.
+const MaxMarkdown = 65_000
+
+// maxSection bounds one resource's section, so that one huge diff cannot
+// crowd out every other resource.
+const maxSection = 12_000
+
+// MarkdownOptions shape the Markdown view.
+type MarkdownOptions struct {
+	// Limit is the most bytes to write; 0 means MaxMarkdown.
+	Limit int
+	// More says where to see the rest when sections are left out, such as
+	// "run `cc show plan.out`".
+	More string
+}
+
+// WriteMarkdown renders the plan for a pull-request comment: the summary,
+// a table of counts by kind and action, then one collapsible section per
+// resource with its diff, destructive changes first. It never writes more
+// than the limit: past it, whole sections are left out and counted.
+func WriteMarkdown(w io.Writer, p *Plan, o MarkdownOptions) error {
+	limit := o.Limit
+	if limit <= 0 {
+		limit = MaxMarkdown
+	}
+	var head bytes.Buffer
+	fmt.Fprintf(&head, "### cc plan: `%s`\n\n", mdCode(p.Project))
+	if !p.Changed() {
+		fmt.Fprintf(&head, "**No changes.** The service's state (serial %d) matches the configuration (%d %s).\n",
+			p.Serial, p.Summary.Unchanged, plural(p.Summary.Unchanged, "resource", "resources"))
+		writeMarkdownNotes(&head, p)
+		_, err := w.Write(clipBytes(head.Bytes(), limit))
+		return err
+	}
+	fmt.Fprintf(&head, "**%s** Planned against state serial %d; %d %s unchanged.\n\n", html.EscapeString(SummaryLine(p)),
+		p.Serial, p.Summary.Unchanged, plural(p.Summary.Unchanged, "resource", "resources"))
+	writeCountTable(&head, p)
+	writeMarkdownNotes(&head, p)
+	head.WriteString("\n")
+
+	order := make([]*Change, len(p.Changes))
+	for i := range p.Changes {
+		order[i] = &p.Changes[i]
+	}
+	rank := map[Action]int{Delete: 0, Replace: 1, Update: 2, Create: 3}
+	sort.SliceStable(order, func(i, j int) bool { return rank[order[i].Action] < rank[order[j].Action] })
+
+	var body bytes.Buffer
+	left := map[Action]int{}
+	leftN := 0
+	// What the note about left-out sections may take, at most.
+	const reserve = 600
+	for idx, c := range order {
+		sec := markdownSection(c)
+		if head.Len()+body.Len()+len(sec)+reserve > limit {
+			for _, rest := range order[idx:] {
+				left[rest.Action]++
+				leftN++
+			}
+			break
+		}
+		body.WriteString(sec)
+	}
+	if leftN > 0 {
+		var parts []string
+		for _, a := range []Action{Delete, Replace, Update, Create} {
+			if n := left[a]; n > 0 {
+				parts = append(parts, fmt.Sprintf("%d %s", n, a))
+			}
+		}
+		fmt.Fprintf(&body, "\n**%d of %d resources are not shown** (%s) to keep this comment under %d characters",
+			leftN, len(order), strings.Join(parts, ", "), limit)
+		if o.More != "" {
+			fmt.Fprintf(&body, "; %s", o.More)
+		}
+		body.WriteString(".\n")
+	}
+	bw := bufio.NewWriter(w)
+	bw.Write(head.Bytes())
+	bw.Write(body.Bytes())
+	return bw.Flush()
+}
+
+func writeMarkdownNotes(b *bytes.Buffer, p *Plan) {
+	for _, warn := range p.Warnings {
+		fmt.Fprintf(b, "\n> **Warning:** %s\n", mdText(warn))
+	}
+	if len(p.Skipped) > 0 {
+		names := p.Skipped
+		more := ""
+		if len(names) > 20 {
+			names, more = names[:20], fmt.Sprintf(" and %d more", len(p.Skipped)-20)
+		}
+		fmt.Fprintf(b, "\nLeft out by `--target`/`--exclude`: %s%s.\n", mdText(strings.Join(names, ", ")), more)
+	}
+}
+
+// writeCountTable writes counts by kind and action.
+func writeCountTable(b *bytes.Buffer, p *Plan) {
+	counts := map[schema.Kind]map[Action]int{}
+	for i := range p.Changes {
+		c := &p.Changes[i]
+		if counts[c.Kind] == nil {
+			counts[c.Kind] = map[Action]int{}
+		}
+		counts[c.Kind][c.Action]++
+	}
+	b.WriteString("| kind | delete | replace | update | create |\n|---|---:|---:|---:|---:|\n")
+	for _, k := range schema.Kinds {
+		m := counts[k]
+		if m == nil {
+			continue
+		}
+		fmt.Fprintf(b, "| %s | %d | %d | %d | %d |\n", k, m[Delete], m[Replace], m[Update], m[Create])
+	}
+}
+
+// markdownSection is one resource's collapsible section.
+func markdownSection(c *Change) string {
+	var body bytes.Buffer
+	bw := bufio.NewWriter(&body)
+	writeChangeBody(bw, c, "", false)
+	bw.Flush()
+	text := body.String()
+	var b strings.Builder
+	first := ""
+	if len(c.Reasons) > 0 {
+		first = ": " + c.Reasons[0].Message
+	}
+	fmt.Fprintf(&b, "<details><summary><code>%s</code> <b>%s</b> %s%s</summary>\n\n",
+		html.EscapeString(c.Action.Symbol()), html.EscapeString(c.Addr), html.EscapeString(ActionPhrase(c)), html.EscapeString(clipValue(first)))
+	if c.Range != nil && !c.Range.IsZero() {
+		fmt.Fprintf(&b, "Declared at `%s`.\n\n", mdCode(c.Range.String()))
+	}
+	fence := "```"
+	for strings.Contains(text, fence) {
+		fence += "`"
+	}
+	budget := maxSection - b.Len() - 200
+	if len(text) > budget {
+		cut := strings.LastIndexByte(text[:max(budget, 0)], '\n') + 1
+		text = text[:cut] + fmt.Sprintf("… %d more bytes of this change not shown\n", len(text)-cut)
+	}
+	fmt.Fprintf(&b, "%sdiff\n%s%s\n\n</details>\n", fence, text, fence)
+	return b.String()
+}
+
+// mdCode makes s safe inside a code span.
+func mdCode(s string) string { return strings.ReplaceAll(s, "`", "'") }
+
+// mdText makes s safe as Markdown text.
+func mdText(s string) string {
+	r := strings.NewReplacer("<", "&lt;", ">", "&gt;", "&", "&amp;", "*", "\\*", "_", "\\_", "`", "\\`", "|", "\\|", "[", "\\[")
+	return r.Replace(s)
+}
+
+func clipBytes(b []byte, n int) []byte {
+	if len(b) <= n {
+		return b
+	}
+	return b[:n]
+}

@@ -1,0 +1,90 @@
+package planner
+
+import (
+	"encoding/json"
+	"sort"
+
+	"cc.dev/cc/schema"
+)
+
+// State is what the service holds for a project, as the planner needs it:
+// one read of it is all an unchanged plan costs.
+type State struct {
+	Project string
+	// Serial counts the project's mutations; a plan is made against one.
+	Serial int64
+	// Resources are sorted by address.
+	Resources []Resource
+	// Images are the image values the project has, by hash: the old specs
+	// a plan explains image changes with.
+	Images map[string]Image
+	// Secrets are the current revisions of secret values, by address.
+	Secrets map[string]SecretRevision
+}
+
+// Resource is one resource as the service holds it.
+type Resource struct {
+	Address string
+	Kind    schema.Kind
+	Hash    string
+	// Spec is the canonical JSON it was applied with.
+	Spec json.RawMessage
+	// Sensitive are JSON pointers into Spec of values never to be shown.
+	Sensitive []string
+	DependsOn []string
+	// Version is the current version of a versioned kind; Versions are all
+	// of them, oldest first.
+	Version  int64
+	Versions []Version
+}
+
+// Version is one immutable version of a function or revision of a dataset.
+type Version struct {
+	Number int64
+	Hash   string
+}
+
+// Image is an image value the project has.
+type Image struct {
+	Spec      json.RawMessage
+	Sensitive []string
+}
+
+// SecretRevision is the current revision of a secret's value, never the
+// value: its fingerprint, keyed by the project, tells whether a local value
+// differs.
+type SecretRevision struct {
+	Revision    int64
+	Fingerprint string
+}
+
+// Lookup returns the resource at addr, or nil.
+func (s *State) Lookup(addr string) *Resource {
+	if s == nil {
+		return nil
+	}
+	i := sort.Search(len(s.Resources), func(i int) bool { return s.Resources[i].Address >= addr })
+	if i < len(s.Resources) && s.Resources[i].Address == addr {
+		return &s.Resources[i]
+	}
+	return nil
+}
+
+// VersionWithHash returns the number of r's version with hash, or 0.
+func (r *Resource) VersionWithHash(hash string) int64 {
+	for _, v := range r.Versions {
+		if v.Hash == hash {
+			return v.Number
+		}
+	}
+	return 0
+}
+
+// nextVersion is the number a new version of r would get.
+func (r *Resource) nextVersion() int64 {
+	var n int64
+	for _, v := range r.Versions {
+		n = max(n, v.Number)
+	}
+	return n + 1
+}

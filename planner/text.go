@@ -1,0 +1,274 @@
+package planner
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"regexp"
+	"sort"
+	"strings"
+
+	"cc.dev/cc/schema"
+)
+
+// TextOptions shape the text view.
+type TextOptions struct {
+	// Color marks actions with ANSI colours: only for a terminal, and
+	// never when NO_COLOR is set (the caller decides).
+	Color bool
+}
+
+const (
+	ansiReset  = "\x1b[0m"
+	ansiBold   = "\x1b[1m"
+	ansiRed    = "\x1b[31m"
+	ansiGreen  = "\x1b[32m"
+	ansiYellow = "\x1b[33m"
+	ansiDim    = "\x1b[2m"
+)
+
+type painter bool
+
+func (p painter) paint(code, s string) string {
+	if !p || s == "" {
+		return s
+	}
+	return code + s + ansiReset
+}
+
+func (p painter) action(a Action, s string) string {
+	switch a {
+	case Create:
+		return p.paint(ansiGreen, s)
+	case Update:
+		return p.paint(ansiYellow, s)
+	case Replace, Delete:
+		return p.paint(ansiRed, s)
+	}
+	return s
+}
+
+// WriteText renders the plan for a terminal: each change with its symbol
+// (+ create, ~ update in place, -/+ replace, - delete), reasons, fields and
+// file diffs, then a one-line summary.
+func WriteText(w io.Writer, p *Plan, o TextOptions) error {
+	bw := bufio.NewWriter(w)
+	pt := painter(o.Color)
+	if !p.Changed() {
+		fmt.Fprintf(bw, "No changes. Project %s at state serial %d matches the configuration (%d %s).\n",
+			p.Project, p.Serial, p.Summary.Unchanged, plural(p.Summary.Unchanged, "resource", "resources"))
+		writeNotes(bw, p)
+		return bw.Flush()
+	}
+	fmt.Fprintf(bw, "Plan for project %s at state serial %d. Actions: %s create, %s update in place, %s replace, %s delete.\n",
+		p.Project, p.Serial, pt.action(Create, "+"), pt.action(Update, "~"), pt.action(Replace, "-/+"), pt.action(Delete, "-"))
+	for i := range p.Changes {
+		bw.WriteByte('\n')
+		writeChange(bw, &p.Changes[i], "  ", pt)
+	}
+	bw.WriteByte('\n')
+	writeNotes(bw, p)
+	fmt.Fprintln(bw, pt.paint(ansiBold, SummaryLine(p)))
+	return bw.Flush()
+}
+
+func writeNotes(w io.Writer, p *Plan) {
+	for _, warn := range p.Warnings {
+		fmt.Fprintf(w, "Warning: %s\n", warn)
+	}
+	if len(p.Skipped) > 0 {
+		fmt.Fprintf(w, "Left out by --target/--exclude (%d): %s\n", len(p.Skipped), strings.Join(p.Skipped, ", "))
+	}
+}
+
+// SummaryLine is the plan's one-line summary: "Plan: 3 to create, 1 to
+// update, 0 to replace, 0 to delete; 2 versions reused."
+func SummaryLine(p *Plan) string {
+	s := p.Summary
+	if !p.Changed() {
+		return "No changes."
+	}
+	line := fmt.Sprintf("Plan: %d to create, %d to update, %d to replace, %d to delete", s.Create, s.Update, s.Replace, s.Delete)
+	var v []string
+	if s.NewVersions > 0 {
+		v = append(v, fmt.Sprintf("%d new %s", s.NewVersions, plural(s.NewVersions, "version", "versions")))
+	}
+	if s.ReusedVersions > 0 {
+		v = append(v, fmt.Sprintf("%d %s reused", s.ReusedVersions, plural(s.ReusedVersions, "version", "versions")))
+	}
+	if len(v) > 0 {
+		line += "; " + strings.Join(v, ", ")
+	}
+	return line + "."
+}
+
+// ActionPhrase says what a change does, in a few words: "create", "new
+// version 3", "reuse version 1", "replace (image forces replacement)".
+func ActionPhrase(c *Change) string {
+	switch c.Action {
+	case Create:
+		if c.Version != nil {
+			return fmt.Sprintf("create, version %d", c.Version.Number)
+		}
+		return "create"
+	case Update:
+		if v := c.Version; v != nil {
+			if v.Action == "reuse" {
+				return fmt.Sprintf("reuse version %d (now %d)", v.Number, v.Current)
+			}
+			return fmt.Sprintf("new version %d (now %d)", v.Number, v.Current)
+		}
+		if c.Kind == schema.KindImage {
+			return "update: a new image"
+		}
+		return "update in place"
+	case Replace:
+		why := strings.Join(c.ReplaceBecause, ", ")
+		if why == "--replace" {
+			return "replace (--replace)"
+		}
+		verb := "forces"
+		if len(c.ReplaceBecause) > 1 {
+			verb = "force"
+		}
+		return fmt.Sprintf("replace (%s %s replacement)", why, verb)
+	case Delete:
+		return "delete"
+	}
+	return c.Action.String()
+}
+
+func writeChange(w *bufio.Writer, c *Change, indent string, pt painter) {
+	fmt.Fprintf(w, "%s%s %s  %s", indent, pt.action(c.Action, c.Action.Symbol()), pt.paint(ansiBold, c.Addr), ActionPhrase(c))
+	if c.Range != nil && !c.Range.IsZero() {
+		fmt.Fprintf(w, "  %s", pt.paint(ansiDim, c.Range.String()))
+	}
+	w.WriteByte('\n')
+	writeChangeBody(w, c, indent+"    ", pt)
+}
+
+// writeChangeBody writes a change's reasons, fields and files.
+func writeChangeBody(w *bufio.Writer, c *Change, indent string, pt painter) {
+	for _, r := range c.Reasons {
+		fmt.Fprintf(w, "%s%s\n", indent, pt.paint(ansiDim, "# "+r.Message))
+	}
+	if c.Action != Delete {
+		for i := range c.Fields {
+			writeField(w, &c.Fields[i], indent, pt)
+		}
+	}
+	for i := range c.Files {
+		writeFile(w, &c.Files[i], indent, pt)
+	}
+}
+
+func writeField(w *bufio.Writer, f *FieldChange, indent string, pt painter) {
+	var line string
+	switch {
+	case f.Op == "added" && f.Sensitive:
+		line = pt.paint(ansiGreen, "+") + " " + f.Path + " = " + Sentinel
+	case f.Op == "removed" && f.Sensitive:
+		line = pt.paint(ansiRed, "-") + " " + f.Path + " = " + Sentinel
+	case f.Sensitive:
+		line = pt.paint(ansiYellow, "~") + " " + f.Path + ": (sensitive value changed)"
+	case f.Op == "added":
+		line = pt.paint(ansiGreen, "+") + " " + f.Path + " = " + display(string(f.After))
+	case f.Op == "removed":
+		line = pt.paint(ansiRed, "-") + " " + f.Path + " = " + display(string(f.Before))
+	case f.Diff != "":
+		line = pt.paint(ansiYellow, "~") + " " + f.Path + ":"
+	default:
+		line = pt.paint(ansiYellow, "~") + " " + f.Path + ": " + display(string(f.Before)) + " → " + display(string(f.After))
+	}
+	if f.ForcesReplacement {
+		line += "  " + pt.paint(ansiRed, "# forces replacement")
+	}
+	fmt.Fprintf(w, "%s%s\n", indent, line)
+	if f.Diff != "" {
+		writeDiff(w, f.Diff, indent+"    ", pt)
+	}
+}
+
+func writeFile(w *bufio.Writer, f *FileChange, indent string, pt painter) {
+	sym := map[string]string{"added": pt.paint(ansiGreen, "+"), "removed": pt.paint(ansiRed, "-")}[f.Op]
+	if sym == "" {
+		sym = pt.paint(ansiYellow, "~")
+	}
+	line := fmt.Sprintf("%s file %s %s, in %s", sym, f.Path, f.Op, f.Via)
+	if f.Note != "" {
+		line += ": " + f.Note
+	}
+	fmt.Fprintf(w, "%s%s\n", indent, line)
+	if f.Diff != "" {
+		writeDiff(w, f.Diff, indent+"    ", pt)
+	}
+}
+
+func writeDiff(w *bufio.Writer, diff, indent string, pt painter) {
+	for _, l := range strings.Split(strings.TrimSuffix(diff, "\n"), "\n") {
+		switch {
+		case strings.HasPrefix(l, "+"):
+			l = pt.paint(ansiGreen, l)
+		case strings.HasPrefix(l, "-"):
+			l = pt.paint(ansiRed, l)
+		case strings.HasPrefix(l, "@@"):
+			l = pt.paint(ansiDim, l)
+		}
+		fmt.Fprintf(w, "%s%s\n", indent, l)
+	}
+}
+
+var digestRE = regexp.MustCompile(`sha256:([0-9a-f]{12})[0-9a-f]{52}`)
+
+// display renders a JSON value for people: spaced, content digests cut
+// to their first 12 hex digits, very long values cut.
+func display(raw string) string {
+	var b strings.Builder
+	writeValue(&b, decode([]byte(raw)))
+	v := digestRE.ReplaceAllString(b.String(), "sha256:$1…")
+	if len(v) > 400 {
+		cut := 400
+		for cut > 0 && (v[cut]&0xC0) == 0x80 {
+			cut--
+		}
+		v = v[:cut] + fmt.Sprintf("… (%d bytes)", len(v))
+	}
+	return v
+}
+
+// writeValue writes a decoded JSON value with a space after each comma
+// and colon.
+func writeValue(b *strings.Builder, v any) {
+	switch t := v.(type) {
+	case map[string]any:
+		keys := make([]string, 0, len(t))
+		for k := range t {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		b.WriteByte('{')
+		for i, k := range keys {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			b.Write(encode(k))
+			b.WriteString(": ")
+			writeValue(b, t[k])
+		}
+		b.WriteByte('}')
+	case []any:
+		b.WriteByte('[')
+		for i, e := range t {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			writeValue(b, e)
+		}
+		b.WriteByte(']')
+	case json.Number:
+		b.WriteString(string(t))
+	default:
+		b.Write(encode(v))
+	}
+}
