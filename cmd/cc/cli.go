@@ -46,9 +46,20 @@ var commands = map[string]*command{}
 
 func register(c *command) { commands[c.name] = c }
 
-func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
+	// A bug in cc must not greet the user with a goroutine dump: say what
+	// happened and how to get the trace for a report.
+	defer func() {
+		if r := recover(); r != nil {
+			if os.Getenv("CC_TRACEBACK") != "" {
+				panic(r)
+			}
+			fmt.Fprintf(stderr, "cc: internal error: %v\nThis is a bug in cc. Run again with CC_TRACEBACK=1 for the stack trace to report.\n", r)
+			code = exitError
+		}
+	}()
 	e := &env{ctx: ctx, stdin: stdin, stdout: stdout, stderr: stderr, getenv: os.Getenv}
 	if len(args) == 0 {
 		usage(stderr)
