@@ -50,7 +50,6 @@ type imageEntry struct {
 	inputs []schema.Input
 	rng    *diag.Range
 	ranges map[string]*diag.Range
-	parsed *schema.ImageSpec
 	path   string // config path of the declaration rng points at
 }
 
@@ -304,7 +303,7 @@ func (b *builder) image(img *schema.Image, path []string, name string) string {
 	}
 	e := b.images[hash]
 	if e == nil {
-		e = &imageEntry{hash: hash, spec: canon, deps: deps, inputs: inputs, rng: b.ld.loc.key(path), ranges: ranges, parsed: spec, path: pathKey(path)}
+		e = &imageEntry{hash: hash, spec: canon, deps: deps, inputs: inputs, rng: b.ld.loc.key(path), ranges: ranges, path: pathKey(path)}
 		b.images[hash] = e
 	}
 	if name != "" {

@@ -83,12 +83,11 @@ func (h *fileHasher) ignored(rel string) bool {
 	return ok
 }
 
-// errIsDir and errNotDir tell a caller that wanted one kind of path that it
-// found the other.
+// errIsDir tells a caller that wanted a file that it found a directory;
+// errIgnored that the path is excluded.
 var (
-	errIsDir    = errors.New("is a directory, not a file")
-	errIgnored  = errors.New("is excluded by .ccignore")
-	errNotFound = fs.ErrNotExist
+	errIsDir   = errors.New("is a directory, not a file")
+	errIgnored = errors.New("is excluded by .ccignore")
 )
 
 // file hashes one regular file.

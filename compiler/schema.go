@@ -10,6 +10,7 @@ import (
 	"cuelang.org/go/cue"
 	"cuelang.org/go/cue/ast"
 	"cuelang.org/go/cue/build"
+	"cuelang.org/go/cue/cuecontext"
 	"cuelang.org/go/cue/parser"
 
 	"cc.dev/cc/schema"
@@ -27,7 +28,11 @@ func buildSchema(ctx *cue.Context) (cue.Value, error) {
 		if err != nil {
 			return cue.Value{}, err
 		}
-		if err := inst.AddFile(schemaFile+name, b); err != nil {
+		f, err := parser.ParseFile(schemaFile+name, b, parser.ParseComments)
+		if err != nil {
+			return cue.Value{}, err
+		}
+		if err := inst.AddSyntax(f); err != nil {
 			return cue.Value{}, err
 		}
 	}
@@ -164,8 +169,11 @@ func asStruct(v cue.Value) cue.Value {
 	if k&cue.StructKind == 0 || k == cue.StructKind {
 		return v
 	}
-	return v.Unify(v.Context().CompileString("{}"))
+	return v.Unify(emptyStruct())
 }
+
+// emptyStruct is "{}"; values of different contexts may be unified.
+var emptyStruct = sync.OnceValue(func() cue.Value { return cuecontext.New().CompileString("{}") })
 
 // disjuncts returns a value and the operands of its disjunctions and
 // conjunctions, to find the list among "[...T] & list.MinItems(1)".
