@@ -117,7 +117,13 @@ func (l *Lock) Release() error {
 		<-l.done
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
-		err = l.a.svc.Unlock(ctx, l.project, l.lease.ID)
+		// Unlocking twice is harmless, and a lock left behind blocks the
+		// next apply for a lease: try a few times.
+		for i := 0; i < 3; i++ {
+			if err = l.a.svc.Unlock(ctx, l.project, l.lease.ID); err == nil || errors.Is(err, service.ErrLocked) || ctx.Err() != nil {
+				break
+			}
+		}
 		if err != nil {
 			err = fmt.Errorf("unlock project %s: %w", l.project, err)
 		}

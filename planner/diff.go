@@ -133,6 +133,18 @@ func Diff(d *schema.Desired, st *State, o Options) (*Plan, error) {
 		pl.changes[addr] = c
 		order = append(order, c)
 	}
+	for _, addr := range addrs {
+		r := pl.want[addr]
+		ls, ok := o.Secrets[addr]
+		if r == nil || r.Kind != schema.KindSecret || !ok || ls.Fingerprint != "" {
+			continue
+		}
+		if rev, has := st.Secrets[addr]; has {
+			pl.warnings = append(pl.warnings, fmt.Sprintf("%s: %s; the service keeps revision %d of its value", addr, ls.Problem, rev.Revision))
+		} else {
+			pl.warnings = append(pl.warnings, fmt.Sprintf("%s: %s, and the service has no value for it: apply will fail until it is set", addr, ls.Problem))
+		}
+	}
 	for _, c := range order {
 		pl.explainOnce(c)
 	}

@@ -103,13 +103,8 @@ func (pl *planning) explainSecretValue(c *Change, dr *schema.Resource, reasons *
 	if !ok {
 		return
 	}
-	rev, has := pl.st.Secrets[c.Addr]
+	rev := pl.st.Secrets[c.Addr]
 	if ls.Fingerprint == "" {
-		if has {
-			pl.warnings = append(pl.warnings, fmt.Sprintf("%s: %s; the service keeps revision %d of its value", c.Addr, ls.Problem, rev.Revision))
-		} else {
-			pl.warnings = append(pl.warnings, fmt.Sprintf("%s: %s, and the service has no value for it: apply will fail until it is set", c.Addr, ls.Problem))
-		}
 		return
 	}
 	switch v := pl.secretValue(c.Addr, dr); v {

@@ -220,6 +220,9 @@ var (
 // ReadFile reads and checks a plan file. Anything malformed, truncated or
 // inconsistent is an error that says where, never a panic.
 func ReadFile(b []byte) (*File, error) {
+	if t := bytes.TrimLeft(b, " \t\r\n"); len(t) == 0 || t[0] != '{' {
+		return nil, errors.New("not a cc plan file (not a JSON object)")
+	}
 	var probe struct {
 		FormatVersion *int   `json:"format_version"`
 		Kind          string `json:"kind"`
@@ -244,13 +247,13 @@ func ReadFile(b []byte) (*File, error) {
 		return nil, jsonError(b, err)
 	}
 	if err := f.check(); err != nil {
-		return nil, fmt.Errorf("plan file: %w", err)
+		return nil, fmt.Errorf("inconsistent plan: %w", err)
 	}
 	f.Desired.Root = f.Config.Root
 	return &f, nil
 }
 
-// jsonError adds the line and column of a JSON error.
+// jsonError puts the line and column of a JSON error first.
 func jsonError(b []byte, err error) error {
 	var off int64 = -1
 	var se *json.SyntaxError
@@ -262,11 +265,14 @@ func jsonError(b []byte, err error) error {
 		off = te.Offset
 	}
 	if off < 0 || off > int64(len(b)) {
-		return fmt.Errorf("plan file: %w", err)
+		return err
+	}
+	if off > 0 {
+		off-- // the offset is of the byte after the one that failed
 	}
 	line := 1 + bytes.Count(b[:off], []byte("\n"))
 	col := int(off) - bytes.LastIndexByte(b[:off], '\n')
-	return fmt.Errorf("plan file:%d:%d: %w", line, col, err)
+	return fmt.Errorf("%d:%d: %w", line, col, err)
 }
 
 func (f *File) check() error {
@@ -297,14 +303,14 @@ func (f *File) check() error {
 		if !hashRE.MatchString(r.Hash) {
 			return fmt.Errorf("%s: bad hash %q", r.Address, r.Hash)
 		}
-		if !json.Valid(r.Spec) {
-			return fmt.Errorf("%s: spec is not JSON", r.Address)
+		// The file is indented: specs are canonical again once read.
+		c, err := schema.Canonical(r.Spec)
+		if err != nil {
+			return fmt.Errorf("%s: spec is not JSON: %v", r.Address, err)
 		}
-		if len(r.Sensitive) == 0 {
-			c, err := schema.Canonical(r.Spec)
-			if err != nil || !bytes.Equal(c, r.Spec) || schema.Hash(c) != r.Hash {
-				return fmt.Errorf("%s: the spec does not have the hash %s", r.Address, r.Hash)
-			}
+		r.Spec = c
+		if len(r.Sensitive) == 0 && schema.Hash(c) != r.Hash {
+			return fmt.Errorf("%s: the spec does not have the hash %s", r.Address, r.Hash)
 		}
 		for _, dep := range r.DependsOn {
 			if !addressRE.MatchString(dep) {

@@ -232,7 +232,7 @@ func missingSecretValues(p *planner.Plan, d *schema.Desired, src applier.SecretS
 		}
 	}
 	if len(errs) > 0 {
-		return fmt.Errorf("nothing was applied: a new secret needs its value:\n%w", errors.Join(errs...))
+		return fmt.Errorf("nothing was applied: a new secret needs its value, read when it is applied:\n%w\nSet it and apply again", errors.Join(errs...))
 	}
 	return nil
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -172,7 +171,11 @@ func readPlanFile(name string) (*planner.File, error) {
 	}
 	f, err := planner.ReadFile(b)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
+		sep := ": "
+		if c := err.Error(); c != "" && c[0] >= '0' && c[0] <= '9' {
+			sep = ":" // LINE:COL: ...
+		}
+		return nil, fmt.Errorf("%s%s%w", name, sep, err)
 	}
 	return f, nil
 }
@@ -227,11 +230,6 @@ func runShow(e *env, args []string) int {
 
 // fail prints an operational error and returns exitError.
 func (e *env) fail(c *command, err error) int {
-	var le *applier.LockedError
-	if errors.As(err, &le) {
-		fmt.Fprintf(e.stderr, "cc %s: %v\n", c.name, err)
-		return exitError
-	}
 	fmt.Fprintf(e.stderr, "cc %s: %v\n", c.name, err)
 	return exitError
 }
