@@ -426,11 +426,7 @@ func (a *Applier) do(ctx context.Context, lk *Lock, p *planner.Plan, n *node) (O
 				}
 			}
 		}
-		if c.Action != planner.Update || c.BeforeHash != c.AfterHash {
-			if err := a.applyResource(ctx, lk, p, c, r, nil, key("apply"), &out); err != nil {
-				return out, err
-			}
-		}
+		// The value first: a secret is in the state only with its value.
 		if value != nil {
 			err := a.call(ctx, func(ctx context.Context) error {
 				_, err := a.svc.PutSecretValue(ctx, service.SecretRequest{Project: p.Project, Address: c.Addr, Value: value,
@@ -438,7 +434,12 @@ func (a *Applier) do(ctx context.Context, lk *Lock, p *planner.Plan, n *node) (O
 				return err
 			})
 			if err != nil {
-				return out, fmt.Errorf("put its value: %w", err)
+				return out, fmt.Errorf("store its value: %w", err)
+			}
+		}
+		if c.Action != planner.Update || c.BeforeHash != c.AfterHash {
+			if err := a.applyResource(ctx, lk, p, c, r, nil, key("apply"), &out); err != nil {
+				return out, err
 			}
 		}
 		return out, nil

@@ -85,7 +85,10 @@ func (pl *planning) explain(c *Change, dr *schema.Resource, sr *Resource) {
 		}
 		reasons = append(reasons, pl.causes(c, before, after, d, sens, sr)...)
 		if c.Version != nil && c.Version.Action == "reuse" && sr.Hash != dr.Hash {
-			add(ReasonVersion, "same content as version %d, which is made current again: nothing is rebuilt or uploaded", c.Version.Number)
+			add(ReasonReuse, "same content as version %d, which is made current again: nothing is rebuilt or uploaded", c.Version.Number)
+		}
+		if _, ok := pl.st.Images[dr.Hash]; ok && c.Kind == schema.KindImage {
+			add(ReasonReuse, "the service has this image already (%s): nothing is rebuilt", short(dr.Hash))
 		}
 	}
 	if dr != nil && dr.Kind == schema.KindSecret {
@@ -217,7 +220,7 @@ func (pl *planning) refCause(ref string) string {
 	pl.explainOnce(rc)
 	var msgs []string
 	for _, r := range rc.Reasons {
-		if r.Code == ReasonNew || r.Code == ReasonVersion || r.Code == ReasonSecret {
+		if r.Code == ReasonNew || r.Code == ReasonReuse || r.Code == ReasonSecret {
 			continue
 		}
 		msgs = append(msgs, r.Message)

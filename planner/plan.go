@@ -116,7 +116,7 @@ const (
 	ReasonSecret     = "secret"     // a secret's value changed
 	ReasonDependency = "dependency" // a resource it refers to changed
 	ReasonField      = "field"      // a field of its own configuration changed
-	ReasonVersion    = "version"    // a version is made current again
+	ReasonReuse      = "reuse"      // content the service has already: an old version, an image
 	ReasonSensitive  = "sensitive"  // a sensitive value changed
 	ReasonSetting    = "state-only" // something the state holds besides the spec changed
 )
