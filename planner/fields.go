@@ -54,11 +54,16 @@ func (p path) pointer() string {
 		if s.index >= 0 {
 			b.WriteString(strconv.Itoa(s.index))
 		} else {
-			b.WriteString(strings.NewReplacer("~", "~0", "/", "~1").Replace(s.key))
+			b.WriteString(pointerEscape.Replace(s.key))
 		}
 	}
 	return b.String()
 }
+
+var (
+	pointerEscape   = strings.NewReplacer("~", "~0", "/", "~1")
+	pointerUnescape = strings.NewReplacer("~1", "/", "~0", "~")
+)
 
 func identLike(s string) bool {
 	if s == "" {
@@ -142,7 +147,7 @@ func splitPointer(ptr string) []string {
 	}
 	parts := strings.Split(strings.TrimPrefix(ptr, "/"), "/")
 	for i, p := range parts {
-		parts[i] = strings.NewReplacer("~1", "/", "~0", "~").Replace(p)
+		parts[i] = pointerUnescape.Replace(p)
 	}
 	return parts
 }
@@ -277,7 +282,7 @@ func (d *fieldDiffer) added(p path, v any) {
 
 func (d *fieldDiffer) emit(p path, op string, a, b any) {
 	fc := FieldChange{Path: p.String(), Op: op}
-	if d.sens.at(p.pointer()) {
+	if len(d.sens) > 0 && d.sens.at(p.pointer()) {
 		fc.Sensitive = true
 	} else {
 		if op != "added" {
