@@ -727,11 +727,14 @@ func quote(v any) string {
 	return clipValue(string(encode(v)))
 }
 
-func clipValue(s string) string {
-	if len(s) <= maxValueLen {
+func clipValue(s string) string { return clipTo(s, maxValueLen) }
+
+// clipTo cuts s to at most n bytes, on a rune boundary, marking the cut.
+func clipTo(s string, n int) string {
+	if len(s) <= n {
 		return s
 	}
-	cut := maxValueLen
+	cut := n
 	for cut > 0 && (s[cut]&0xC0) == 0x80 {
 		cut--
 	}

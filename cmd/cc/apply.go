@@ -141,8 +141,8 @@ func (e *env) runApplyLike(c *command, args []string, destroy bool) int {
 			return exitOK
 		}
 	}
+	planner.WriteText(e.stdout, p, planner.TextOptions{Color: e.color(e.stdout)})
 	if !af.autoApprove {
-		planner.WriteText(e.stdout, p, planner.TextOptions{Color: e.color(e.stdout)})
 		if !e.confirm(c, d.Project, destroy) {
 			fmt.Fprintf(e.stdout, "Not applied.\n")
 			return exitError
