@@ -1,0 +1,70 @@
+package main
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+// onTerminal makes every stream look like a terminal.
+func onTerminal(t *testing.T) {
+	t.Helper()
+	old := isTerminal
+	isTerminal = func(any) bool { return true }
+	t.Cleanup(func() { isTerminal = old })
+}
+
+func ccWithInput(t *testing.T, input string, args ...string) (string, string, int) {
+	t.Helper()
+	var out, errs bytes.Buffer
+	code := run(args, strings.NewReader(input), &out, &errs)
+	return out.String(), errs.String(), code
+}
+
+// TestApplyAsks: on a terminal, apply shows the plan and applies only
+// after "yes".
+func TestApplyAsks(t *testing.T) {
+	fixture(t)
+	t.Setenv("OPENAI_API_KEY", "sk-ask")
+	onTerminal(t)
+	out, _, code := ccWithInput(t, "no\n", "apply", "main.hcl")
+	if code != 1 || !strings.Contains(out, "Plan: 6 to create") || !strings.Contains(out, "Apply these changes to project support-bot? Only 'yes' is accepted: ") ||
+		!strings.HasSuffix(out, "Not applied.\n") {
+		t.Fatalf("answering no: exit %d\n%s", code, out)
+	}
+	if out, _ := mustCC(t, 0, "state", "list", "main.hcl"); !strings.Contains(out, "has nothing") {
+		t.Fatalf("after no, the state:\n%s", out)
+	}
+	out, _, code = ccWithInput(t, "yes\n", "apply", "main.hcl")
+	if code != 0 || !strings.Contains(out, "Apply complete: 6 created") {
+		t.Fatalf("answering yes: exit %d\n%s", code, out)
+	}
+	out, _, code = ccWithInput(t, "yes\n", "destroy", "main.hcl")
+	if code != 0 || !strings.Contains(out, "Delete everything of project support-bot? Only 'yes' is accepted: ") || !strings.Contains(out, "6 deleted") {
+		t.Fatalf("destroy: exit %d\n%s", code, out)
+	}
+}
+
+// TestColor: colour only on a terminal, and never with NO_COLOR.
+func TestColor(t *testing.T) {
+	fixture(t)
+	t.Setenv("OPENAI_API_KEY", "sk-color")
+	t.Setenv("TERM", "xterm")
+	out, _ := mustCC(t, 0, "plan", "main.hcl")
+	if strings.Contains(out, "\x1b[") {
+		t.Error("colour without a terminal")
+	}
+	onTerminal(t)
+	t.Setenv("NO_COLOR", "")
+	if out, _ := mustCC(t, 0, "plan", "main.hcl"); !strings.Contains(out, "\x1b[32m+\x1b[0m") {
+		t.Errorf("no colour on a terminal:\n%q", out)
+	}
+	t.Setenv("NO_COLOR", "1")
+	if out, _ := mustCC(t, 0, "plan", "main.hcl"); strings.Contains(out, "\x1b[") {
+		t.Error("colour with NO_COLOR set")
+	}
+	t.Setenv("NO_COLOR", "")
+	if out, _ := mustCC(t, 0, "plan", "--format", "markdown", "main.hcl"); strings.Contains(out, "\x1b[") {
+		t.Error("colour in Markdown")
+	}
+}
