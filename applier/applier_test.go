@@ -478,3 +478,34 @@ func TestLocalSecrets(t *testing.T) {
 	}
 	_ = fmt.Sprint
 }
+
+// TestLockRenewed: a lock is renewed while held, so that it outlives its
+// lease; once released, anyone takes it.
+func TestLockRenewed(t *testing.T) {
+	ctx := context.Background()
+	cl, calls := server(t)
+	a, err := applier.New(cl, applier.WithLeaseTTL(time.Second))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lk, err := a.Lock(ctx, "p")
+	if err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(2500 * time.Millisecond)
+	if lk.Err() != nil {
+		t.Fatalf("lock lost: %v", lk.Err())
+	}
+	if _, _, err := cl.Lock(ctx, "p", service.Holder{User: "bob"}, time.Minute); !errors.Is(err, service.ErrLocked) {
+		t.Fatalf("another Lock() after 2.5 leases = %v, want locked (renewed)", err)
+	}
+	if calls.get("RenewLock") == 0 {
+		t.Error("no RenewLock call")
+	}
+	if err := lk.Release(); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := cl.Lock(ctx, "p", service.Holder{User: "bob"}, time.Minute); err != nil {
+		t.Fatalf("Lock() after Release = %v", err)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"cc.dev/cc/applier"
 	"cc.dev/cc/compiler"
@@ -178,5 +179,39 @@ func BenchmarkApply1000(b *testing.B) {
 		b.StopTimer()
 		closeFn()
 		b.StartTimer()
+	}
+}
+
+// BenchmarkNoopPlanVsCompile measures, in each iteration, the compile of a
+// project and then the whole no-op plan of it (compile, one state read,
+// diff), so that both see the same load on the machine: the aim is a
+// no-op plan of 10,000 resources within 1.2 times the compile.
+func BenchmarkNoopPlanVsCompile(b *testing.B) {
+	for _, n := range []int{1000, 10000} {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			dir := benchDir(b, workload.Options{N: n})
+			cl, closeFn := appliedServer(b, dir)
+			defer closeFn()
+			a, err := applier.New(cl, applier.WithSecrets(applier.LocalSecrets{Root: dir, LookupEnv: env}))
+			if err != nil {
+				b.Fatal(err)
+			}
+			var compileTime, planTime time.Duration
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				t0 := time.Now()
+				compile(b, dir)
+				t1 := time.Now()
+				p, _, err := a.Plan(context.Background(), compile(b, dir), planner.Options{})
+				if err != nil || p.Changed() {
+					b.Fatalf("plan: %v, changed %v", err, p != nil && p.Changed())
+				}
+				compileTime += t1.Sub(t0)
+				planTime += time.Since(t1)
+			}
+			b.ReportMetric(float64(compileTime.Milliseconds())/float64(b.N), "compile-ms")
+			b.ReportMetric(float64(planTime.Milliseconds())/float64(b.N), "plan-ms")
+			b.ReportMetric(float64(planTime)/float64(compileTime), "plan/compile")
+		})
 	}
 }
