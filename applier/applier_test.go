@@ -3,7 +3,6 @@ package applier_test
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -259,9 +258,8 @@ func TestFailureStopsDependants(t *testing.T) {
 // TestRetriesUnavailable: a call that fails as unavailable is retried with
 // the same idempotency key, so nothing is done twice.
 func TestRetriesUnavailable(t *testing.T) {
-	cl, calls := server(t)
+	cl, _ := server(t)
 	d := project(t, t.TempDir(), workload.Options{N: 30})
-	a := newApplier(t, cl, d, applier.WithParallelism(1))
 	var failed atomic.Int64
 	seen := map[string]bool{}
 	var mu sync.Mutex
@@ -277,7 +275,7 @@ func TestRetriesUnavailable(t *testing.T) {
 		}
 		return false
 	}}
-	a = newApplier(t, cl2, d, applier.WithParallelism(3))
+	a := newApplier(t, cl2, d, applier.WithParallelism(3))
 	_, res := applyAll(t, a, d)
 	if err := res.Err(); err != nil {
 		t.Fatal(err)
@@ -299,7 +297,6 @@ func TestRetriesUnavailable(t *testing.T) {
 			t.Errorf("%s: version %d reused %v; the retry must answer as the first call did", o.Addr, o.Version, o.Reused)
 		}
 	}
-	_ = calls
 }
 
 // lossy applies a resource and then loses the answer, as a network might.
@@ -476,7 +473,6 @@ func TestLocalSecrets(t *testing.T) {
 			t.Errorf("Value(%+v) = %q, %v; want %q", tt.spec, v, err, tt.want)
 		}
 	}
-	_ = fmt.Sprint
 }
 
 // TestLockRenewed: a lock is renewed while held, so that it outlives its

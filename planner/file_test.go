@@ -9,7 +9,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"cc.dev/cc/planner"
-	"cc.dev/cc/schema"
 )
 
 const fileCanary = "plan-file-canary-5e2f"
@@ -202,6 +201,5 @@ func FuzzReadFile(f *testing.F) {
 		// Every view renders whatever was accepted.
 		planner.WriteText(&out, pf.Plan, planner.TextOptions{Color: true})
 		planner.WriteMarkdown(&out, pf.Plan, planner.MarkdownOptions{})
-		_ = schema.KindOf
 	})
 }

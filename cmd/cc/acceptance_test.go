@@ -12,7 +12,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
@@ -369,7 +368,7 @@ func TestFaultInjection(t *testing.T) {
 // project's lock, a second waits --lock-timeout and then fails, naming the
 // holder; the first then finishes.
 func TestConcurrentApplies(t *testing.T) {
-	dir := fixture(t)
+	fixture(t)
 	t.Setenv("OPENAI_API_KEY", "sk-lock")
 	block := make(chan struct{})
 	var once sync.Once
@@ -408,6 +407,10 @@ func TestConcurrentApplies(t *testing.T) {
 	case r := <-first:
 		t.Fatalf("the first apply ended before applying anything: %d\n%s%s", r.code, r.out, r.errs)
 	}
+	// A plan meanwhile reads the state, and says an apply is running.
+	if out, _ := mustCC(t, 0, "plan", "--server", addr, "main.hcl"); !regexp.MustCompile(`(?m)^Warning: project support-bot is locked by \S+@\S+ \(cc apply, pid \d+\): an apply is running`).MatchString(out) {
+		t.Errorf("plan during an apply:\n%s", out)
+	}
 	out, errs, code := cc(t, "apply", "--auto-approve", "--lock-timeout", "1s", "--server", addr, "main.hcl")
 	close(block)
 	if code != 1 {
@@ -427,6 +430,4 @@ func TestConcurrentApplies(t *testing.T) {
 	if out, _ := mustCC(t, 0, "plan", "--server", addr, "main.hcl"); !strings.HasPrefix(out, "No changes.") {
 		t.Errorf("after both:\n%s", out)
 	}
-	_ = dir
-	_ = time.Second
 }

@@ -110,9 +110,16 @@ func runPlan(e *env, args []string) int {
 	}
 	opts := pf.options()
 	opts.Destroy = *destroy
-	p, st, err := a.Plan(e.ctx, res.Desired, opts)
+	state, err := cn.client.GetState(e.ctx, res.Desired.Project)
+	if err != nil {
+		return e.fail(c, fmt.Errorf("read the state of project %s: %w", res.Desired.Project, err))
+	}
+	p, st, err := a.PlanWith(e.ctx, res.Desired, state, opts)
 	if err != nil {
 		return e.fail(c, err)
+	}
+	if l := state.Lock; l != nil {
+		p.Warnings = append(p.Warnings, fmt.Sprintf("project %s is locked by %s: an apply is running, and this plan may be out of date when it ends", p.Project, l.Holder))
 	}
 	more := ""
 	if *out != "" {

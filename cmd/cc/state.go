@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -204,8 +203,6 @@ func (e *env) stateShow(c *command, st *service.State, addr string) int {
 	return exitOK
 }
 
-func shortHashOf(h string) string { return shortHash(h) }
-
 func runVersions(e *env, args []string) int {
 	c := commands["versions"]
 	fs := e.flags(c)
@@ -237,7 +234,7 @@ func runVersions(e *env, args []string) int {
 		if v.Current {
 			mark = "current"
 		}
-		hash := shortHashOf(v.Hash)
+		hash := shortHash(v.Hash)
 		if secret {
 			hash = "" // a revision's fingerprint is derived from its value
 		}
@@ -337,5 +334,3 @@ func runForceUnlock(e *env, args []string) int {
 }
 
 func jsonUnmarshal(b []byte, v any) error { return json.Unmarshal(b, v) }
-
-var _ = errors.New
