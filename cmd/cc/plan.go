@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -11,6 +12,7 @@ import (
 	"cc.dev/cc/applier"
 	"cc.dev/cc/compiler"
 	"cc.dev/cc/planner"
+	"cc.dev/cc/service"
 )
 
 func init() {
@@ -237,6 +239,13 @@ func runShow(e *env, args []string) int {
 
 // fail prints an operational error and returns exitError.
 func (e *env) fail(c *command, err error) int {
-	fmt.Fprintf(e.stderr, "cc %s: %v\n", c.name, err)
+	hint := ""
+	switch {
+	case errors.Is(err, service.ErrUnauthenticated):
+		hint = " (cc sends $CC_TOKEN as its token)"
+	case errors.Is(err, service.ErrPermissionDenied):
+		hint = " ($CC_TOKEN may not use this project)"
+	}
+	fmt.Fprintf(e.stderr, "cc %s: %v%s\n", c.name, err, hint)
 	return exitError
 }
