@@ -60,13 +60,14 @@ func (e *env) connect(f serviceFlags, root string) (*conn, error) {
 			return nil, errors.New("--tls and --ca go with --server (or CC_SERVER)")
 		}
 		dir := filepath.Join(root, stateDir)
-		if _, err := os.Stat(dir); errors.Is(err, os.ErrNotExist) {
-			if err := os.MkdirAll(dir, 0o700); err != nil {
-				return nil, fmt.Errorf("state directory: %w", err)
-			}
-			// The state is this machine's: keep it out of version control
-			// even where no .gitignore says so.
-			os.WriteFile(filepath.Join(dir, ".gitignore"), []byte("# cc's local state: never commit it.\n*\n"), 0o600)
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			return nil, fmt.Errorf("state directory: %w", err)
+		}
+		// The state is this machine's: keep it out of version control even
+		// where no .gitignore says so.
+		if f, err := os.OpenFile(filepath.Join(dir, ".gitignore"), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644); err == nil {
+			f.WriteString("# cc's local state: never commit it.\n*\n")
+			f.Close()
 		}
 		opts := append([]service.Option{service.WithSync(service.SyncNormal)}, embeddedOptions...)
 		c, closeFn, err := service.OpenEmbedded(e.ctx, filepath.Join(dir, "state.db"), opts...)
