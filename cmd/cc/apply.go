@@ -167,8 +167,19 @@ func (e *env) confirm(c *command, project string, destroy bool) bool {
 		verb = "Delete everything of"
 	}
 	fmt.Fprintf(e.stdout, "\n%s project %s? Only 'yes' is accepted: ", verb, project)
-	line, _ := bufio.NewReader(e.stdin).ReadString('\n')
-	return strings.TrimSpace(line) == "yes"
+	answer := make(chan string, 1)
+	go func() {
+		line, _ := bufio.NewReader(e.stdin).ReadString('\n')
+		answer <- line
+	}()
+	select {
+	case line := <-answer:
+		return strings.TrimSpace(line) == "yes"
+	case <-e.ctx.Done():
+		// Ctrl-C at the prompt: no, and the lock is released.
+		fmt.Fprintln(e.stdout)
+		return false
+	}
 }
 
 // carryOut applies a plan under a lock and reports.
