@@ -2,8 +2,14 @@ package main
 
 import (
 	"bytes"
+	"context"
+	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
+	"time"
+
+	"cc.dev/cc/service"
 )
 
 // onTerminal makes every stream look like a terminal.
@@ -66,5 +72,38 @@ func TestColor(t *testing.T) {
 	t.Setenv("NO_COLOR", "")
 	if out, _ := mustCC(t, 0, "plan", "--format", "markdown", "main.hcl"); strings.Contains(out, "\x1b[") {
 		t.Error("colour in Markdown")
+	}
+}
+
+// TestForceUnlock: a lock its holder left behind blocks applies, naming
+// the holder, until cc force-unlock releases it.
+func TestForceUnlock(t *testing.T) {
+	fixture(t)
+	t.Setenv("OPENAI_API_KEY", "sk-unlock")
+	mustCC(t, 0, "apply", "--auto-approve", "main.hcl")
+	cl, closeFn, err := service.OpenEmbedded(context.Background(), filepath.Join(".cc", "state.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := cl.Lock(context.Background(), "support-bot", service.Holder{User: "alice", Host: "laptop", Command: "cc apply", PID: 99}, time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	closeFn()
+	edit(t, "main.hcl", `lifetime = "2h"`, `lifetime = "4h"`)
+	_, errs := mustCC(t, 1, "apply", "--auto-approve", "main.hcl")
+	if !regexp.MustCompile(`^cc apply: project support-bot is locked by alice@laptop \(cc apply, pid 99\) since \S+; waited 0s for it \(--lock-timeout\); if that holder is gone, run cc force-unlock\n$`).MatchString(errs) {
+		t.Errorf("apply while locked: %q", errs)
+	}
+	out, _ := mustCC(t, 0, "force-unlock", "main.hcl")
+	if !regexp.MustCompile(`^Released the lock on project support-bot held by alice@laptop \(cc apply, pid 99\) since \S+\.\n$`).MatchString(out) {
+		t.Errorf("force-unlock: %q", out)
+	}
+	if out, _ := mustCC(t, 0, "apply", "--auto-approve", "main.hcl"); !strings.Contains(out, "sandbox.dev: updated after") {
+		t.Errorf("apply after force-unlock:\n%s", out)
+	}
+	// --replace replaces what did not change.
+	out, _ = mustCC(t, 0, "plan", "--replace", "sandbox.dev", "main.hcl")
+	if !strings.Contains(out, "  -/+ sandbox.dev  replace (--replace)  main.hcl:") || !strings.Contains(out, "# replacement requested with --replace") {
+		t.Errorf("plan --replace:\n%s", out)
 	}
 }
