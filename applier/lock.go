@@ -30,12 +30,17 @@ type LockedError struct {
 	Project string
 	Holder  service.Holder
 	Since   time.Time
-	Waited  time.Duration
+	// Timeout is how long the lock was waited for.
+	Timeout time.Duration
 }
 
 func (e *LockedError) Error() string {
-	return fmt.Sprintf("project %s is locked by %s since %s; waited %s for it (--lock-timeout); if that holder is gone, run cc force-unlock",
-		e.Project, e.Holder, e.Since.UTC().Format(time.RFC3339), e.Waited.Round(time.Millisecond))
+	wait := "to wait for it, pass --lock-timeout"
+	if e.Timeout > 0 {
+		wait = fmt.Sprintf("waited %s for it (--lock-timeout)", e.Timeout)
+	}
+	return fmt.Sprintf("project %s is locked by %s since %s; %s; if that holder is gone, run cc force-unlock",
+		e.Project, e.Holder, e.Since.UTC().Format(time.RFC3339), wait)
 }
 
 func (e *LockedError) Is(target error) bool { return target == service.ErrLocked }
@@ -43,8 +48,7 @@ func (e *LockedError) Is(target error) bool { return target == service.ErrLocked
 // Lock takes the project's lock, waiting up to the lock timeout while
 // another holder has it, and renews it until Release.
 func (a *Applier) Lock(ctx context.Context, project string) (*Lock, error) {
-	start := a.now()
-	deadline := start.Add(a.lockTimeout)
+	deadline := a.now().Add(a.lockTimeout)
 	told := false
 	for {
 		lease, serial, err := a.svc.Lock(ctx, project, a.holder, a.leaseTTL)
@@ -59,7 +63,7 @@ func (a *Applier) Lock(ctx context.Context, project string) (*Lock, error) {
 		}
 		left := deadline.Sub(a.now())
 		if left <= 0 {
-			return nil, &LockedError{Project: project, Holder: le.Lease.Holder, Since: le.Lease.AcquiredAt, Waited: a.now().Sub(start)}
+			return nil, &LockedError{Project: project, Holder: le.Lease.Holder, Since: le.Lease.AcquiredAt, Timeout: a.lockTimeout}
 		}
 		if !told {
 			fmt.Fprintf(a.progress, "Waiting up to %s for the lock on project %s, held by %s...\n", a.lockTimeout, project, le.Lease.Holder)

@@ -416,7 +416,7 @@ func TestConcurrentApplies(t *testing.T) {
 	if code != 1 {
 		t.Fatalf("the second apply exited %d, want 1\n%s%s", code, out, errs)
 	}
-	want := regexp.MustCompile(`^cc apply: project support-bot is locked by \S+@\S+ \(cc apply, pid \d+\) since \S+; waited 1\.\d+s for it \(--lock-timeout\); if that holder is gone, run cc force-unlock\n$`)
+	want := regexp.MustCompile(`^cc apply: project support-bot is locked by \S+@\S+ \(cc apply, pid \d+\) since \S+; waited 1s for it \(--lock-timeout\); if that holder is gone, run cc force-unlock\n$`)
 	if !want.MatchString(errs) {
 		t.Errorf("second apply stderr = %q", errs)
 	}

@@ -91,7 +91,7 @@ func TestForceUnlock(t *testing.T) {
 	closeFn()
 	edit(t, "main.hcl", `lifetime = "2h"`, `lifetime = "4h"`)
 	_, errs := mustCC(t, 1, "apply", "--auto-approve", "main.hcl")
-	if !regexp.MustCompile(`^cc apply: project support-bot is locked by alice@laptop \(cc apply, pid 99\) since \S+; waited 0s for it \(--lock-timeout\); if that holder is gone, run cc force-unlock\n$`).MatchString(errs) {
+	if !regexp.MustCompile(`^cc apply: project support-bot is locked by alice@laptop \(cc apply, pid 99\) since \S+; to wait for it, pass --lock-timeout; if that holder is gone, run cc force-unlock\n$`).MatchString(errs) {
 		t.Errorf("apply while locked: %q", errs)
 	}
 	out, _ := mustCC(t, 0, "force-unlock", "main.hcl")
