@@ -91,8 +91,7 @@ func loadCUE(ctx context.Context, p *project) (*loaded, diag.Diagnostics) {
 	// and decode what is already exported. When a value is not concrete on
 	// its own, or the fast check finds fault, unify with the schema and
 	// let CUE judge.
-	fast, sens, ferr := fastCUE(v)
-	_ = sens
+	fast, ferr := fastCUE(v)
 	if ferr == nil && !crossCheck {
 		return &loaded{cfg: fast, loc: tr.loc, user: v}, nil
 	}
@@ -116,7 +115,7 @@ func loadCUE(ctx context.Context, p *project) (*loaded, diag.Diagnostics) {
 }
 
 // fastCUE exports the user's value resource by resource into a collector.
-func fastCUE(v cue.Value) (*schema.Config, [][]string, error) {
+func fastCUE(v cue.Value) (*schema.Config, error) {
 	c := newCollector()
 	err := func() error {
 		it, err := v.Fields()
@@ -151,17 +150,17 @@ func fastCUE(v cue.Value) (*schema.Config, [][]string, error) {
 		}
 		return nil
 	}()
-	cfg, sens, werr := c.wait()
+	cfg, _, werr := c.wait() // CUE has no sensitive values
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	if werr != nil {
-		return nil, nil, werr
+		return nil, werr
 	}
 	if cfg.Project == "" {
-		return nil, nil, errors.New("no project")
+		return nil, errors.New("no project")
 	}
-	return cfg, sens, nil
+	return cfg, nil
 }
 
 // crossCheck makes every validation run both the fast check and CUE and

@@ -441,7 +441,7 @@ func (fs *fastSchema) validate(cfg any) (any, error) {
 	if fs.err != nil {
 		return nil, fs.err
 	}
-	return fs.check(fs.defs["#Config"], cfg, nil, "")
+	return fs.check(fs.defs["#Config"], cfg, nil)
 }
 
 // fastError says why the fast check gave up. It carries no position: the
@@ -450,7 +450,6 @@ type fastError string
 
 func (e fastError) Error() string { return string(e) }
 
-func fail(_, msg string, _ ...any) error { return fastError(msg) }
 
 func kindOfValue(v any) kinds {
 	switch v := v.(type) {
@@ -506,7 +505,7 @@ func sameScalar(v, lit any) bool {
 	return false
 }
 
-func (fs *fastSchema) check(t *stype, v any, siblings map[string]any, path string) (any, error) {
+func (fs *fastSchema) check(t *stype, v any, siblings map[string]any) (any, error) {
 	t = fs.resolve(t)
 	if len(t.alts) > 0 {
 		// Only the alternatives of the value's kind can accept it; when one
@@ -519,14 +518,14 @@ func (fs *fastSchema) check(t *stype, v any, siblings map[string]any, path strin
 			}
 		}
 		if len(cands) == 1 {
-			return fs.check(cands[0], v, siblings, path)
+			return fs.check(cands[0], v, siblings)
 		}
 		var out any
 		var outKey string
 		n := 0
 		var first error
 		for _, alt := range cands {
-			y, err := fs.check(alt, deepCopy(v), siblings, path)
+			y, err := fs.check(alt, deepCopy(v), siblings)
 			if err != nil {
 				if first == nil {
 					first = err
@@ -549,64 +548,64 @@ func (fs *fastSchema) check(t *stype, v any, siblings map[string]any, path strin
 		case 1:
 			return out, nil
 		}
-		return nil, fail(path, "ambiguous")
+		return nil, fastError("ambiguous")
 	}
 	k := kindOfValue(v)
 	if k&t.kinds == 0 {
-		return nil, fail(path, "kind")
+		return nil, fastError("kind")
 	}
 	if t.hasLit && !sameScalar(v, t.lit) {
-		return nil, fail(path, "literal")
+		return nil, fastError("literal")
 	}
 	for _, x := range t.neq {
 		if sameScalar(v, x) {
-			return nil, fail(path, "!=")
+			return nil, fastError("!=")
 		}
 	}
 	if s, ok := v.(string); ok {
 		for _, re := range t.res {
 			if !re.MatchString(s) {
-				return nil, fail(path, "regexp")
+				return nil, fastError("regexp")
 			}
 		}
 		for _, re := range t.nres {
 			if re.MatchString(s) {
-				return nil, fail(path, "regexp")
+				return nil, fastError("regexp")
 			}
 		}
 	}
 	if len(t.bounds) > 0 {
 		n, ok := number(v)
 		if !ok {
-			return nil, fail(path, "bound on a non-number")
+			return nil, fastError("bound on a non-number")
 		}
 		for _, b := range t.bounds {
 			lim := b.num
 			if b.sibling != "" {
 				s, ok := number(siblings[b.sibling])
 				if !ok {
-					return nil, fail(path, "bound on %s", b.sibling)
+					return nil, fastError("bound on %s")
 				}
 				lim = s
 			}
 			if !(b.op == token.GEQ && n >= lim || b.op == token.LEQ && n <= lim || b.op == token.GTR && n > lim || b.op == token.LSS && n < lim) {
-				return nil, fail(path, "bound")
+				return nil, fastError("bound")
 			}
 		}
 	}
 	switch v := v.(type) {
 	case map[string]any:
-		return fs.checkStruct(t, v, path)
+		return fs.checkStruct(t, v)
 	case []any:
 		if len(v) < t.minItems || len(v) < len(t.prefix) || !t.open && len(v) > len(t.prefix) {
-			return nil, fail(path, "length")
+			return nil, fastError("length")
 		}
 		for i, x := range v {
 			et := t.elem
 			if i < len(t.prefix) {
 				et = t.prefix[i]
 			}
-			y, err := fs.check(et, x, nil, path)
+			y, err := fs.check(et, x, nil)
 			if err != nil {
 				return nil, err
 			}
@@ -619,24 +618,24 @@ func (fs *fastSchema) check(t *stype, v any, siblings map[string]any, path strin
 
 // checkStruct checks an object and fills in the defaults of its absent
 // fields, in place (the data is the caller's own fresh copy).
-func (fs *fastSchema) checkStruct(t *stype, v map[string]any, path string) (any, error) {
+func (fs *fastSchema) checkStruct(t *stype, v map[string]any) (any, error) {
 	// Fill defaults first: a bound may refer to a defaulted sibling.
 	for name, f := range t.fields {
 		if _, ok := v[name]; ok || f.optional {
 			continue
 		}
 		if f.required {
-			return nil, fail(path, "missing field")
+			return nil, fastError("missing field")
 		}
 		d, ok := fs.defaultOf(f.t)
 		if !ok {
-			return nil, fail(path, "no value")
+			return nil, fastError("no value")
 		}
 		v[name] = d
 	}
 	for k, x := range v {
 		if f := t.fields[k]; f != nil {
-			y, err := fs.check(f.t, x, v, path)
+			y, err := fs.check(f.t, x, v)
 			if err != nil {
 				return nil, err
 			}
@@ -645,10 +644,10 @@ func (fs *fastSchema) checkStruct(t *stype, v map[string]any, path string) (any,
 		}
 		matched := false
 		for _, pat := range t.patterns {
-			if _, err := fs.check(pat.key, k, nil, path); err != nil {
+			if _, err := fs.check(pat.key, k, nil); err != nil {
 				continue
 			}
-			y, err := fs.check(pat.t, x, nil, path)
+			y, err := fs.check(pat.t, x, nil)
 			if err != nil {
 				return nil, err
 			}
@@ -656,7 +655,7 @@ func (fs *fastSchema) checkStruct(t *stype, v map[string]any, path string) (any,
 			break
 		}
 		if !matched && t.closed {
-			return nil, fail(path, "field not allowed")
+			return nil, fastError("field not allowed")
 		}
 	}
 	return v, nil

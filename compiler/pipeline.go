@@ -92,7 +92,7 @@ func (c *collector) wait() (*schema.Config, [][]string, error) {
 // setProject checks and records the project name.
 func (c *collector) setProject(v any) {
 	t := c.fs.defs["#Config"].fields["project"].t
-	if _, err := c.fs.check(t, v, nil, "project"); err != nil {
+	if _, err := c.fs.check(t, v, nil); err != nil {
 		c.fail(err)
 		return
 	}
@@ -117,7 +117,7 @@ func (c *collector) process(it item) error {
 		return errUnknownCollection
 	}
 	path := []string{it.coll, it.name}
-	if _, err := c.fs.check(ct.patterns[0].key, it.name, nil, it.coll); err != nil {
+	if _, err := c.fs.check(ct.patterns[0].key, it.name, nil); err != nil {
 		return err
 	}
 	var tree any
@@ -136,7 +136,7 @@ func (c *collector) process(it item) error {
 	} else {
 		tree = ctyToGo(it.val, path, &sens)
 	}
-	out, err := c.fs.check(ct.patterns[0].t, tree, nil, it.coll+"."+it.name)
+	out, err := c.fs.check(ct.patterns[0].t, tree, nil)
 	if err != nil {
 		return err
 	}
