@@ -450,7 +450,6 @@ type fastError string
 
 func (e fastError) Error() string { return string(e) }
 
-
 func kindOfValue(v any) kinds {
 	switch v := v.(type) {
 	case string:
