@@ -370,7 +370,8 @@ type ApplyResult struct {
 	Resource Resource
 	Serial   int64
 	// Version is the resource's version for versioned kinds; Reused says
-	// an existing version with the same hash was made current.
+	// an existing version with the same key (the same hash and managed
+	// secret values) was made current.
 	Version int64
 	Reused  bool
 	Changed bool

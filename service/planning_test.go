@@ -136,6 +136,10 @@ func TestMigrationAddsSensitive(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, q := range []string{
+		// Migration 3's, then migration 2's.
+		"DROP INDEX versions_by_key",
+		"ALTER TABLE versions DROP COLUMN key",
+		"ALTER TABLE versions DROP COLUMN secrets",
 		"ALTER TABLE resources DROP COLUMN sensitive",
 		"ALTER TABLE images DROP COLUMN sensitive",
 		"ALTER TABLE versions DROP COLUMN sensitive",

@@ -112,7 +112,8 @@ func (a *projectAPI) GetState(ctx context.Context, req *ccv1.GetStateRequest) (*
 	return resp, nil
 }
 
-// addVersions lists each versioned resource's versions, without specs.
+// addVersions lists each versioned resource's versions, without specs,
+// with their keys and the secret revisions they were made with.
 func addVersions(ctx context.Context, tx *sql.Tx, project string, resources []*ccv1.Resource) error {
 	byAddr := make(map[string]*ccv1.Resource)
 	for _, r := range resources {
@@ -123,15 +124,15 @@ func addVersions(ctx context.Context, tx *sql.Tx, project string, resources []*c
 	if len(byAddr) == 0 {
 		return nil
 	}
-	rows, err := tx.QueryContext(ctx, "SELECT address, version, hash, created_at FROM versions WHERE project = ? ORDER BY address, version", project)
+	rows, err := tx.QueryContext(ctx, "SELECT address, version, hash, created_at, key, secrets FROM versions WHERE project = ? ORDER BY address, version", project)
 	if err != nil {
 		return dbError(err)
 	}
 	for rows.Next() {
-		var addr string
+		var addr, secrets string
 		var v ccv1.Version
 		var created int64
-		if err := rows.Scan(&addr, &v.Version, &v.Hash, &created); err != nil {
+		if err := rows.Scan(&addr, &v.Version, &v.Hash, &created, &v.Key, &secrets); err != nil {
 			rows.Close()
 			return dbError(err)
 		}
@@ -139,6 +140,7 @@ func addVersions(ctx context.Context, tx *sql.Tx, project string, resources []*c
 		if r == nil {
 			continue
 		}
+		v.Secrets = decodeVersionSecrets(secrets)
 		v.CreatedAt = timestamppb.New(unixTime(created))
 		v.Current = v.Version == r.GetVersion()
 		r.Versions = append(r.Versions, &v)

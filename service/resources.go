@@ -180,7 +180,11 @@ func (a *resourceAPI) ApplyResource(ctx context.Context, req *ccv1.ApplyResource
 		}
 		var version int64
 		if kind.Versioned() {
-			if version, resp.Reused, err = t.version(addr, req.GetHash(), req.GetSpec(), joinLines(sens)); err != nil {
+			secrets, err := versionSecrets(ctx, t.tx, t.project, deps)
+			if err != nil {
+				return dbError(err)
+			}
+			if version, resp.Reused, err = t.version(addr, req.GetHash(), secrets, req.GetSpec(), joinLines(sens)); err != nil {
 				return err
 			}
 		}
@@ -214,10 +218,12 @@ func actionVerb(a ccv1.Action) string {
 	return "update"
 }
 
-// version finds the version of address with hash, or adds one.
-func (t *mtx) version(address, hash string, spec []byte, sensitive string) (v int64, reused bool, err error) {
-	err = t.tx.QueryRowContext(t.ctx, "SELECT version FROM versions WHERE project = ? AND address = ? AND hash = ? ORDER BY version LIMIT 1",
-		t.project, address, hash).Scan(&v)
+// version finds the version of address with the key of hash and secrets,
+// or adds one.
+func (t *mtx) version(address, hash string, secrets []versionSecret, spec []byte, sensitive string) (v int64, reused bool, err error) {
+	key := versionKey(hash, secrets)
+	err = t.tx.QueryRowContext(t.ctx, "SELECT version FROM versions WHERE project = ? AND address = ? AND key = ? ORDER BY version LIMIT 1",
+		t.project, address, key).Scan(&v)
 	if err == nil {
 		return v, true, nil
 	}
@@ -229,8 +235,8 @@ func (t *mtx) version(address, hash string, spec []byte, sensitive string) (v in
 		return 0, false, dbError(err)
 	}
 	t.bump()
-	if err := t.exec("INSERT INTO versions (project, address, version, hash, spec, created_at, sensitive) VALUES (?, ?, ?, ?, ?, ?, ?)",
-		t.project, address, v, hash, spec, t.now, sensitive); err != nil {
+	if err := t.exec("INSERT INTO versions (project, address, version, hash, spec, created_at, sensitive, key, secrets) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+		t.project, address, v, hash, spec, t.now, sensitive, key, encodeVersionSecrets(secrets)); err != nil {
 		return 0, false, dbError(err)
 	}
 	return v, false, nil
@@ -318,9 +324,9 @@ func (a *resourceAPI) ListVersions(ctx context.Context, req *ccv1.ListVersionsRe
 	}
 	defer tx.Rollback()
 	var current int64
-	q := "SELECT version, hash, spec, created_at FROM versions WHERE project = ? AND address = ? ORDER BY version"
+	q := "SELECT version, hash, spec, created_at, key, secrets FROM versions WHERE project = ? AND address = ? ORDER BY version"
 	if kind == schema.KindSecret {
-		q = "SELECT revision, fingerprint, x'', created_at FROM secret_revisions WHERE project = ? AND address = ? ORDER BY revision"
+		q = "SELECT revision, fingerprint, x'', created_at, '', '' FROM secret_revisions WHERE project = ? AND address = ? ORDER BY revision"
 	} else {
 		err := tx.QueryRowContext(ctx, "SELECT version FROM resources WHERE project = ? AND address = ?", project, req.GetAddress()).Scan(&current)
 		if err != nil && !errors.Is(err, sql.ErrNoRows) {
@@ -335,10 +341,12 @@ func (a *resourceAPI) ListVersions(ctx context.Context, req *ccv1.ListVersionsRe
 	for rows.Next() {
 		var v ccv1.Version
 		var created int64
-		if err := rows.Scan(&v.Version, &v.Hash, &v.Spec, &created); err != nil {
+		var secrets string
+		if err := rows.Scan(&v.Version, &v.Hash, &v.Spec, &created, &v.Key, &secrets); err != nil {
 			rows.Close()
 			return nil, dbError(err)
 		}
+		v.Secrets = decodeVersionSecrets(secrets)
 		if len(v.Spec) == 0 {
 			v.Spec = nil
 		}

@@ -51,10 +51,16 @@ type store struct {
 	w, r *sql.DB
 }
 
+// migration is one step of the schema: SQL, then (when set) Go code, in
+// one transaction.
+type migration struct {
+	sql  string
+	then func(ctx context.Context, tx *sql.Tx) error
+}
+
 // migrations are applied in order; PRAGMA user_version counts those done.
 // Never edit one that has shipped: append a new one.
-var migrations = []string{
-	`
+var migrations = []migration{{sql: `
 CREATE TABLE meta (
 	key   TEXT PRIMARY KEY,
 	value BLOB NOT NULL
@@ -164,14 +170,27 @@ CREATE TABLE idempotency (
 	created_at  INTEGER NOT NULL,
 	PRIMARY KEY (project, key)
 ) STRICT;
-`,
+`},
 	// 2: the JSON pointers of values in a spec that came from sensitive
 	// variables, one per line, so that no reader of the state shows them.
-	`
+	{sql: `
 ALTER TABLE resources ADD COLUMN sensitive TEXT NOT NULL DEFAULT '';
 ALTER TABLE images ADD COLUMN sensitive TEXT NOT NULL DEFAULT '';
 ALTER TABLE versions ADD COLUMN sensitive TEXT NOT NULL DEFAULT '';
-`,
+`},
+	// 3: a version's key (its identity: the hash, and the values of the
+	// managed secrets it uses) and those secrets' revisions, one per line
+	// ("ADDRESS REVISION FINGERPRINT"). Versions made before have the key
+	// of their hash, as they were reused before; the current version of
+	// each resource is keyed with the secret revisions current now, which
+	// are those it has been running with, so that an unchanged project
+	// stays unchanged across the upgrade.
+	{sql: `
+ALTER TABLE versions ADD COLUMN key TEXT NOT NULL DEFAULT '';
+ALTER TABLE versions ADD COLUMN secrets TEXT NOT NULL DEFAULT '';
+UPDATE versions SET key = hash;
+CREATE INDEX versions_by_key ON versions (project, address, key);
+`, then: keyCurrentVersions},
 }
 
 func openStore(ctx context.Context, path string, sync Sync) (*store, error) {
@@ -235,9 +254,15 @@ func (st *store) migrate(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		if _, err := tx.ExecContext(ctx, migrations[i]); err != nil {
+		if _, err := tx.ExecContext(ctx, migrations[i].sql); err != nil {
 			tx.Rollback()
 			return fmt.Errorf("migration %d: %w", i+1, err)
+		}
+		if then := migrations[i].then; then != nil {
+			if err := then(ctx, tx); err != nil {
+				tx.Rollback()
+				return fmt.Errorf("migration %d: %w", i+1, err)
+			}
 		}
 		if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", i+1)); err != nil {
 			tx.Rollback()

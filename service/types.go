@@ -82,8 +82,9 @@ type Resource struct {
 	Sensitive []string
 }
 
-// VersionWithHash returns the number of the version of r whose hash is
-// hash, or 0: the version an apply of that content would reuse.
+// VersionWithHash returns the number of the first version of r whose hash
+// is hash, or 0. An apply reuses the version with its key (VersionKey):
+// the same hash and the same values of the managed secrets it uses.
 func (r *Resource) VersionWithHash(hash string) int64 {
 	for _, v := range r.Versions {
 		if v.Hash == hash {
@@ -209,6 +210,16 @@ type Version struct {
 	Spec      json.RawMessage
 	CreatedAt time.Time
 	Current   bool
+	// Key is a function's or dataset's version identity (VersionKey): an
+	// apply reuses the version with the key it would make. Empty for a
+	// secret's revision, and from a service that reuses versions by Hash
+	// alone.
+	Key string
+	// Secrets are the revisions of the managed secrets (from_env,
+	// from_env_file) it depends on that the version was made with, sorted
+	// by address, without UpdatedAt: the values, by fingerprint, in its
+	// key.
+	Secrets []SecretValue
 }
 
 func ts(t *timestamppb.Timestamp) time.Time {
@@ -243,9 +254,12 @@ func resourceFromProto(r *ccv1.Resource) Resource {
 }
 
 func versionFromProto(v *ccv1.Version) Version {
-	out := Version{Version: v.GetVersion(), Hash: v.GetHash(), CreatedAt: ts(v.GetCreatedAt()), Current: v.GetCurrent()}
+	out := Version{Version: v.GetVersion(), Hash: v.GetHash(), CreatedAt: ts(v.GetCreatedAt()), Current: v.GetCurrent(), Key: v.GetKey()}
 	if len(v.GetSpec()) > 0 {
 		out.Spec = json.RawMessage(v.GetSpec())
+	}
+	for _, s := range v.GetSecrets() {
+		out.Secrets = append(out.Secrets, SecretValue{Address: s.GetAddress(), Revision: s.GetRevision(), Fingerprint: s.GetFingerprint()})
 	}
 	return out
 }

@@ -189,7 +189,8 @@ type Resource struct {
 	// dataset revision).
 	Pins []*Pin `protobuf:"bytes,12,rep,name=pins,proto3" json:"pins,omitempty"`
 	// versions, in GetState, are every version of a versioned resource,
-	// oldest first, without their specs: enough to plan "reuse version V".
+	// oldest first, without their specs but with their keys and the secret
+	// revisions they were made with: enough to plan "reuse version V".
 	Versions []*Version `protobuf:"bytes,13,rep,name=versions,proto3" json:"versions,omitempty"`
 	// sensitive are JSON pointers into spec of values that must never be
 	// shown (they came from sensitive variables), as the caller applied them.
@@ -449,8 +450,8 @@ func (x *Image) GetSensitive() []string {
 	return nil
 }
 
-// SecretValue describes the current revision of a secret's value: never the
-// value itself.
+// SecretValue describes the current revision of a secret's value (in a
+// Version: the revision the version was made with): never the value itself.
 type SecretValue struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// address is the secret's address, "secret.name".
@@ -2023,7 +2024,7 @@ type ApplyResourceResponse struct {
 	Serial   int64                  `protobuf:"varint,2,opt,name=serial,proto3" json:"serial,omitempty"`
 	// version is the resource's version for versioned kinds, else 0.
 	Version int64 `protobuf:"varint,3,opt,name=version,proto3" json:"version,omitempty"`
-	// reused is true when an existing version with the same hash was made
+	// reused is true when an existing version with the same key was made
 	// current instead of a new one.
 	Reused bool `protobuf:"varint,4,opt,name=reused,proto3" json:"reused,omitempty"`
 	// changed is true when the call changed the state (and the serial).
@@ -2281,12 +2282,28 @@ func (x *ListVersionsRequest) GetAddress() string {
 // Version is one immutable version of a resource (for a secret: one
 // revision, whose hash is its value's fingerprint and whose spec is empty).
 type Version struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Version       int64                  `protobuf:"varint,1,opt,name=version,proto3" json:"version,omitempty"`
-	Hash          string                 `protobuf:"bytes,2,opt,name=hash,proto3" json:"hash,omitempty"`
-	Spec          []byte                 `protobuf:"bytes,3,opt,name=spec,proto3" json:"spec,omitempty"`
-	CreatedAt     *timestamppb.Timestamp `protobuf:"bytes,4,opt,name=created_at,json=createdAt,proto3" json:"created_at,omitempty"`
-	Current       bool                   `protobuf:"varint,5,opt,name=current,proto3" json:"current,omitempty"`
+	state     protoimpl.MessageState `protogen:"open.v1"`
+	Version   int64                  `protobuf:"varint,1,opt,name=version,proto3" json:"version,omitempty"`
+	Hash      string                 `protobuf:"bytes,2,opt,name=hash,proto3" json:"hash,omitempty"`
+	Spec      []byte                 `protobuf:"bytes,3,opt,name=spec,proto3" json:"spec,omitempty"`
+	CreatedAt *timestamppb.Timestamp `protobuf:"bytes,4,opt,name=created_at,json=createdAt,proto3" json:"created_at,omitempty"`
+	Current   bool                   `protobuf:"varint,5,opt,name=current,proto3" json:"current,omitempty"`
+	// key is a function's or dataset's version identity: ApplyResource reuses
+	// the version whose key is the one the request would make. It is the hash
+	// when secrets is empty, else "sha256:" + hex of sha256 over the hash and
+	// a newline, then for each of secrets (sorted by address) its address, a
+	// space, its fingerprint and a newline. The revision number is not part
+	// of it: a later revision with an earlier value (a reverted value) gives
+	// the earlier key. Empty for a secret's revisions, and from a service that
+	// predates keys (it reuses versions by hash alone).
+	Key string `protobuf:"bytes,6,opt,name=key,proto3" json:"key,omitempty"`
+	// secrets are the revisions, current when the version was made, of the
+	// secrets it depends on whose values the service manages (from_env,
+	// from_env_file): without their updated_at. Secrets whose values live
+	// elsewhere (from_service, from_integration, from_store) are not part of
+	// a version's identity. Versions made before keys existed have none,
+	// unless they were current when the service upgraded its database.
+	Secrets       []*SecretValue `protobuf:"bytes,7,rep,name=secrets,proto3" json:"secrets,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2354,6 +2371,20 @@ func (x *Version) GetCurrent() bool {
 		return x.Current
 	}
 	return false
+}
+
+func (x *Version) GetKey() string {
+	if x != nil {
+		return x.Key
+	}
+	return ""
+}
+
+func (x *Version) GetSecrets() []*SecretValue {
+	if x != nil {
+		return x.Secrets
+	}
+	return nil
 }
 
 type ListVersionsResponse struct {
@@ -2918,14 +2949,16 @@ const file_cc_v1_cc_proto_rawDesc = "" +
 	"\x06serial\x18\x02 \x01(\x03R\x06serial\"I\n" +
 	"\x13ListVersionsRequest\x12\x18\n" +
 	"\aproject\x18\x01 \x01(\tR\aproject\x12\x18\n" +
-	"\aaddress\x18\x02 \x01(\tR\aaddress\"\xa0\x01\n" +
+	"\aaddress\x18\x02 \x01(\tR\aaddress\"\xe0\x01\n" +
 	"\aVersion\x12\x18\n" +
 	"\aversion\x18\x01 \x01(\x03R\aversion\x12\x12\n" +
 	"\x04hash\x18\x02 \x01(\tR\x04hash\x12\x12\n" +
 	"\x04spec\x18\x03 \x01(\fR\x04spec\x129\n" +
 	"\n" +
 	"created_at\x18\x04 \x01(\v2\x1a.google.protobuf.TimestampR\tcreatedAt\x12\x18\n" +
-	"\acurrent\x18\x05 \x01(\bR\acurrent\"B\n" +
+	"\acurrent\x18\x05 \x01(\bR\acurrent\x12\x10\n" +
+	"\x03key\x18\x06 \x01(\tR\x03key\x12,\n" +
+	"\asecrets\x18\a \x03(\v2\x12.cc.v1.SecretValueR\asecrets\"B\n" +
 	"\x14ListVersionsResponse\x12*\n" +
 	"\bversions\x18\x01 \x03(\v2\x0e.cc.v1.VersionR\bversions\"\xcc\x01\n" +
 	"\x0fRollbackRequest\x12\x18\n" +
@@ -3064,40 +3097,41 @@ var file_cc_v1_cc_proto_depIdxs = []int32{
 	2,  // 25: cc.v1.ApplyResourceResponse.resource:type_name -> cc.v1.Resource
 	2,  // 26: cc.v1.DeleteResourceResponse.deleted:type_name -> cc.v1.Resource
 	39, // 27: cc.v1.Version.created_at:type_name -> google.protobuf.Timestamp
-	32, // 28: cc.v1.ListVersionsResponse.versions:type_name -> cc.v1.Version
-	2,  // 29: cc.v1.RollbackResponse.resource:type_name -> cc.v1.Resource
-	5,  // 30: cc.v1.PutSecretValueResponse.secret_value:type_name -> cc.v1.SecretValue
-	11, // 31: cc.v1.ProjectService.GetState:input_type -> cc.v1.GetStateRequest
-	13, // 32: cc.v1.ProjectService.Lock:input_type -> cc.v1.LockRequest
-	15, // 33: cc.v1.ProjectService.RenewLock:input_type -> cc.v1.RenewLockRequest
-	17, // 34: cc.v1.ProjectService.Unlock:input_type -> cc.v1.UnlockRequest
-	19, // 35: cc.v1.BlobService.FindMissingBlobs:input_type -> cc.v1.FindMissingBlobsRequest
-	21, // 36: cc.v1.BlobService.UploadBlob:input_type -> cc.v1.UploadBlobRequest
-	23, // 37: cc.v1.BlobService.ReadBlob:input_type -> cc.v1.ReadBlobRequest
-	25, // 38: cc.v1.ResourceService.EnsureImage:input_type -> cc.v1.EnsureImageRequest
-	27, // 39: cc.v1.ResourceService.ApplyResource:input_type -> cc.v1.ApplyResourceRequest
-	29, // 40: cc.v1.ResourceService.DeleteResource:input_type -> cc.v1.DeleteResourceRequest
-	31, // 41: cc.v1.ResourceService.ListVersions:input_type -> cc.v1.ListVersionsRequest
-	34, // 42: cc.v1.ResourceService.Rollback:input_type -> cc.v1.RollbackRequest
-	36, // 43: cc.v1.ResourceService.PutSecretValue:input_type -> cc.v1.PutSecretValueRequest
-	12, // 44: cc.v1.ProjectService.GetState:output_type -> cc.v1.GetStateResponse
-	14, // 45: cc.v1.ProjectService.Lock:output_type -> cc.v1.LockResponse
-	16, // 46: cc.v1.ProjectService.RenewLock:output_type -> cc.v1.RenewLockResponse
-	18, // 47: cc.v1.ProjectService.Unlock:output_type -> cc.v1.UnlockResponse
-	20, // 48: cc.v1.BlobService.FindMissingBlobs:output_type -> cc.v1.FindMissingBlobsResponse
-	22, // 49: cc.v1.BlobService.UploadBlob:output_type -> cc.v1.UploadBlobResponse
-	24, // 50: cc.v1.BlobService.ReadBlob:output_type -> cc.v1.ReadBlobResponse
-	26, // 51: cc.v1.ResourceService.EnsureImage:output_type -> cc.v1.EnsureImageResponse
-	28, // 52: cc.v1.ResourceService.ApplyResource:output_type -> cc.v1.ApplyResourceResponse
-	30, // 53: cc.v1.ResourceService.DeleteResource:output_type -> cc.v1.DeleteResourceResponse
-	33, // 54: cc.v1.ResourceService.ListVersions:output_type -> cc.v1.ListVersionsResponse
-	35, // 55: cc.v1.ResourceService.Rollback:output_type -> cc.v1.RollbackResponse
-	37, // 56: cc.v1.ResourceService.PutSecretValue:output_type -> cc.v1.PutSecretValueResponse
-	44, // [44:57] is the sub-list for method output_type
-	31, // [31:44] is the sub-list for method input_type
-	31, // [31:31] is the sub-list for extension type_name
-	31, // [31:31] is the sub-list for extension extendee
-	0,  // [0:31] is the sub-list for field type_name
+	5,  // 28: cc.v1.Version.secrets:type_name -> cc.v1.SecretValue
+	32, // 29: cc.v1.ListVersionsResponse.versions:type_name -> cc.v1.Version
+	2,  // 30: cc.v1.RollbackResponse.resource:type_name -> cc.v1.Resource
+	5,  // 31: cc.v1.PutSecretValueResponse.secret_value:type_name -> cc.v1.SecretValue
+	11, // 32: cc.v1.ProjectService.GetState:input_type -> cc.v1.GetStateRequest
+	13, // 33: cc.v1.ProjectService.Lock:input_type -> cc.v1.LockRequest
+	15, // 34: cc.v1.ProjectService.RenewLock:input_type -> cc.v1.RenewLockRequest
+	17, // 35: cc.v1.ProjectService.Unlock:input_type -> cc.v1.UnlockRequest
+	19, // 36: cc.v1.BlobService.FindMissingBlobs:input_type -> cc.v1.FindMissingBlobsRequest
+	21, // 37: cc.v1.BlobService.UploadBlob:input_type -> cc.v1.UploadBlobRequest
+	23, // 38: cc.v1.BlobService.ReadBlob:input_type -> cc.v1.ReadBlobRequest
+	25, // 39: cc.v1.ResourceService.EnsureImage:input_type -> cc.v1.EnsureImageRequest
+	27, // 40: cc.v1.ResourceService.ApplyResource:input_type -> cc.v1.ApplyResourceRequest
+	29, // 41: cc.v1.ResourceService.DeleteResource:input_type -> cc.v1.DeleteResourceRequest
+	31, // 42: cc.v1.ResourceService.ListVersions:input_type -> cc.v1.ListVersionsRequest
+	34, // 43: cc.v1.ResourceService.Rollback:input_type -> cc.v1.RollbackRequest
+	36, // 44: cc.v1.ResourceService.PutSecretValue:input_type -> cc.v1.PutSecretValueRequest
+	12, // 45: cc.v1.ProjectService.GetState:output_type -> cc.v1.GetStateResponse
+	14, // 46: cc.v1.ProjectService.Lock:output_type -> cc.v1.LockResponse
+	16, // 47: cc.v1.ProjectService.RenewLock:output_type -> cc.v1.RenewLockResponse
+	18, // 48: cc.v1.ProjectService.Unlock:output_type -> cc.v1.UnlockResponse
+	20, // 49: cc.v1.BlobService.FindMissingBlobs:output_type -> cc.v1.FindMissingBlobsResponse
+	22, // 50: cc.v1.BlobService.UploadBlob:output_type -> cc.v1.UploadBlobResponse
+	24, // 51: cc.v1.BlobService.ReadBlob:output_type -> cc.v1.ReadBlobResponse
+	26, // 52: cc.v1.ResourceService.EnsureImage:output_type -> cc.v1.EnsureImageResponse
+	28, // 53: cc.v1.ResourceService.ApplyResource:output_type -> cc.v1.ApplyResourceResponse
+	30, // 54: cc.v1.ResourceService.DeleteResource:output_type -> cc.v1.DeleteResourceResponse
+	33, // 55: cc.v1.ResourceService.ListVersions:output_type -> cc.v1.ListVersionsResponse
+	35, // 56: cc.v1.ResourceService.Rollback:output_type -> cc.v1.RollbackResponse
+	37, // 57: cc.v1.ResourceService.PutSecretValue:output_type -> cc.v1.PutSecretValueResponse
+	45, // [45:58] is the sub-list for method output_type
+	32, // [32:45] is the sub-list for method input_type
+	32, // [32:32] is the sub-list for extension type_name
+	32, // [32:32] is the sub-list for extension extendee
+	0,  // [0:32] is the sub-list for field type_name
 }
 
 func init() { file_cc_v1_cc_proto_init() }

@@ -490,7 +490,9 @@ type ResourceServiceClient interface {
 	EnsureImage(ctx context.Context, in *EnsureImageRequest, opts ...grpc.CallOption) (*EnsureImageResponse, error)
 	// ApplyResource creates, updates in place, or replaces a resource of any
 	// kind but image. For versioned kinds (function, dataset) it returns the
-	// version, reusing an existing one with the same content hash.
+	// version, reusing an existing one with the same key (Version.key): the
+	// same content hash and, for each secret in depends_on whose value the
+	// service manages, the same value.
 	ApplyResource(ctx context.Context, in *ApplyResourceRequest, opts ...grpc.CallOption) (*ApplyResourceResponse, error)
 	// DeleteResource removes a resource with its versions and secret
 	// revisions.
@@ -585,7 +587,9 @@ type ResourceServiceServer interface {
 	EnsureImage(context.Context, *EnsureImageRequest) (*EnsureImageResponse, error)
 	// ApplyResource creates, updates in place, or replaces a resource of any
 	// kind but image. For versioned kinds (function, dataset) it returns the
-	// version, reusing an existing one with the same content hash.
+	// version, reusing an existing one with the same key (Version.key): the
+	// same content hash and, for each secret in depends_on whose value the
+	// service manages, the same value.
 	ApplyResource(context.Context, *ApplyResourceRequest) (*ApplyResourceResponse, error)
 	// DeleteResource removes a resource with its versions and secret
 	// revisions.

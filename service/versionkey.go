@@ -1,0 +1,185 @@
+package service
+
+import (
+	"context"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"cc.dev/cc/schema"
+	ccv1 "cc.dev/cc/service/proto/cc/v1"
+)
+
+// A function's version is identified by its key: its spec's hash and the
+// values, by fingerprint, of the secrets it uses whose values this service
+// holds (from_env, from_env_file). A new value of such a secret gives the
+// function a new version; a value put back gives the version made with it
+// again, though the secret's revision number is a new one, since the key
+// has fingerprints, not revision numbers. Secrets whose values live
+// elsewhere (from_service, from_integration, from_store) take part only by
+// their spec's hash, which is in the function's spec.
+
+// versionSecret is a managed secret's revision a version was made with.
+type versionSecret struct {
+	address     string
+	revision    int64
+	fingerprint string
+}
+
+// versionKey is the key of a version with hash made with secrets, sorted
+// by address: the hash itself when there are none.
+func versionKey(hash string, secrets []versionSecret) string {
+	if len(secrets) == 0 {
+		return hash
+	}
+	h := sha256.New()
+	h.Write([]byte(hash + "\n"))
+	for _, s := range secrets {
+		h.Write([]byte(s.address + " " + s.fingerprint + "\n"))
+	}
+	return "sha256:" + hex.EncodeToString(h.Sum(nil))
+}
+
+// VersionKey is the key of a version of a function or dataset with the
+// spec hash, made with the revisions of the managed secrets it uses
+// (Version.Secrets): ApplyResource reuses the version with the same key.
+func VersionKey(hash string, secrets []SecretValue) string {
+	vs := make([]versionSecret, len(secrets))
+	for i, s := range secrets {
+		vs[i] = versionSecret{address: s.Address, revision: s.Revision, fingerprint: s.Fingerprint}
+	}
+	sortVersionSecrets(vs)
+	return versionKey(hash, vs)
+}
+
+func sortVersionSecrets(vs []versionSecret) {
+	sort.Slice(vs, func(i, j int) bool { return vs[i].address < vs[j].address })
+}
+
+// managedSecret reports whether a secret's spec says its value is put
+// with PutSecretValue (from_env, from_env_file) rather than kept
+// elsewhere.
+func managedSecret(spec []byte) bool {
+	var s schema.SecretSpec
+	if json.Unmarshal(spec, &s) != nil {
+		return false
+	}
+	return s.FromEnv != "" || s.FromEnvFile != nil
+}
+
+// versionSecrets returns the current revision of each secret among deps
+// (sorted) that the project has with a managed value: what a version of
+// the resource depending on them is made with.
+func versionSecrets(ctx context.Context, tx *sql.Tx, project string, deps []string) ([]versionSecret, error) {
+	var out []versionSecret
+	for _, d := range deps {
+		if schema.KindOf(d) != schema.KindSecret {
+			continue
+		}
+		var spec []byte
+		err := tx.QueryRowContext(ctx, "SELECT spec FROM resources WHERE project = ? AND address = ?", project, d).Scan(&spec)
+		if errors.Is(err, sql.ErrNoRows) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		if !managedSecret(spec) {
+			continue
+		}
+		s := versionSecret{address: d}
+		err = tx.QueryRowContext(ctx, "SELECT revision, fingerprint FROM secret_revisions WHERE project = ? AND address = ? ORDER BY revision DESC LIMIT 1",
+			project, d).Scan(&s.revision, &s.fingerprint)
+		if errors.Is(err, sql.ErrNoRows) {
+			continue // no value yet: nothing to be made with
+		}
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, s)
+	}
+	sortVersionSecrets(out)
+	return out, nil
+}
+
+// encodeVersionSecrets is the versions.secrets column: one line per
+// secret, "ADDRESS REVISION FINGERPRINT".
+func encodeVersionSecrets(vs []versionSecret) string {
+	lines := make([]string, len(vs))
+	for i, s := range vs {
+		lines[i] = fmt.Sprintf("%s %d %s", s.address, s.revision, s.fingerprint)
+	}
+	return joinLines(lines)
+}
+
+func decodeVersionSecrets(col string) []*ccv1.SecretValue {
+	var out []*ccv1.SecretValue
+	for _, line := range splitLines(col) {
+		f := strings.Fields(line)
+		if len(f) != 3 {
+			continue
+		}
+		rev, _ := strconv.ParseInt(f[1], 10, 64)
+		out = append(out, &ccv1.SecretValue{Address: f[0], Revision: rev, Fingerprint: f[2]})
+	}
+	return out
+}
+
+// keyCurrentVersions is part of migration 3: the current version of each
+// versioned resource depending on managed secrets is keyed with their
+// current revisions, with which it has been running.
+func keyCurrentVersions(ctx context.Context, tx *sql.Tx) error {
+	type current struct {
+		project, address string
+		version          int64
+		deps             string
+	}
+	rows, err := tx.QueryContext(ctx, "SELECT project, address, version, depends_on FROM resources WHERE kind IN (?, ?) AND depends_on LIKE ?",
+		string(schema.KindFunction), string(schema.KindDataset), "%"+string(schema.KindSecret)+".%")
+	if err != nil {
+		return err
+	}
+	var all []current
+	for rows.Next() {
+		var c current
+		if err := rows.Scan(&c.project, &c.address, &c.version, &c.deps); err != nil {
+			rows.Close()
+			return err
+		}
+		all = append(all, c)
+	}
+	if err := rows.Close(); err != nil {
+		return err
+	}
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	for _, c := range all {
+		var hash string
+		err := tx.QueryRowContext(ctx, "SELECT hash FROM versions WHERE project = ? AND address = ? AND version = ?", c.project, c.address, c.version).Scan(&hash)
+		if errors.Is(err, sql.ErrNoRows) {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		vs, err := versionSecrets(ctx, tx, c.project, splitLines(c.deps))
+		if err != nil {
+			return err
+		}
+		if len(vs) == 0 {
+			continue
+		}
+		if _, err := tx.ExecContext(ctx, "UPDATE versions SET key = ?, secrets = ? WHERE project = ? AND address = ? AND version = ?",
+			versionKey(hash, vs), encodeVersionSecrets(vs), c.project, c.address, c.version); err != nil {
+			return err
+		}
+	}
+	return nil
+}
