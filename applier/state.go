@@ -22,7 +22,19 @@ func StateOf(st *service.State) *planner.State {
 		if len(r.Versions) > 0 {
 			pr.Versions = make([]planner.Version, len(r.Versions))
 			for i, v := range r.Versions {
-				pr.Versions[i] = planner.Version{Number: v.Version, Hash: v.Hash}
+				// A version without a key comes from a service that reuses
+				// versions by hash alone.
+				pv := planner.Version{Number: v.Version, Hash: v.Hash, Keyed: v.Key != ""}
+				for _, s := range v.Secrets {
+					pv.Secrets = append(pv.Secrets, planner.VersionSecret{Address: s.Address, Revision: s.Revision, Fingerprint: s.Fingerprint})
+				}
+				pr.Versions[i] = pv
+			}
+		}
+		if len(r.Pins) > 0 {
+			pr.Pins = make(map[string]int64, len(r.Pins))
+			for _, p := range r.Pins {
+				pr.Pins[p.Address] = p.Version
 			}
 		}
 		out.Resources = append(out.Resources, pr)

@@ -67,7 +67,8 @@ func Diff(d *schema.Desired, st *State, o Options) (*Plan, error) {
 		return nil, fmt.Errorf("the state is of project %s, not %s", st.Project, d.Project)
 	}
 	pl := &planning{d: d, st: st, o: o, want: map[string]*schema.Resource{}, byHash: map[string]*schema.Resource{},
-		changes: map[string]*Change{}, replace: map[string]bool{}, explained: map[string]bool{}}
+		changes: map[string]*Change{}, replace: map[string]bool{}, explained: map[string]bool{},
+		managed: map[string]bool{}, vsecrets: map[string][]VersionSecret{}}
 	p := &Plan{FormatVersion: FormatVersion, Project: d.Project, Serial: st.Serial, Destroy: o.Destroy, Changes: []Change{}}
 	for i := range d.Resources {
 		r := &d.Resources[i]
@@ -120,7 +121,7 @@ func Diff(d *schema.Desired, st *State, o Options) (*Plan, error) {
 			c = &Change{Addr: addr, Kind: sr.Kind, Action: Delete}
 		default:
 			value := pl.secretValue(addr, dr)
-			if dr.Hash == sr.Hash && !pl.replace[addr] && value != "changed" {
+			if dr.Hash == sr.Hash && !pl.replace[addr] && value != "changed" && !pl.versionMoves(dr, sr) && len(pl.repins(sr)) == 0 {
 				p.Summary.Unchanged++
 				continue
 			}
@@ -192,6 +193,11 @@ type planning struct {
 	explained map[string]bool
 	// diffsShown counts the files diffed, against maxPlanFileDiffs.
 	diffsShown int
+	// managed caches, by secret address, whether the service manages the
+	// secret's value; vsecrets, by address, a versioned resource's
+	// versionSecrets.
+	managed  map[string]bool
+	vsecrets map[string][]VersionSecret
 }
 
 func cutAddress(a string) (schema.Kind, string, bool) {

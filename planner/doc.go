@@ -9,7 +9,8 @@
 //
 // A Plan holds one Change per resource that changes: its Action (create,
 // update in place, replace, delete), for functions and datasets the version
-// it makes current (new, or an existing one reused), its field-level
+// it makes current (new, or an existing one reused: a version is its spec
+// and the values of the managed secrets it uses), its field-level
 // changes, its changed files with line diffs, and its reasons down to their
 // cause. Sensitive values (secret values, values from HCL sensitive
 // variables) never enter a Plan. WriteText, WriteJSON and WriteMarkdown

@@ -33,16 +33,7 @@ func (pl *planning) explain(c *Change, dr *schema.Resource, sr *Resource) {
 		}
 	}
 	if dr != nil && dr.Kind.Versioned() {
-		v := &VersionChange{Action: "new", Number: 1}
-		if sr != nil {
-			v.Current = sr.Version
-			if n := sr.VersionWithHash(dr.Hash); n != 0 {
-				v.Action, v.Number = "reuse", n
-			} else {
-				v.Number = sr.nextVersion()
-			}
-		}
-		c.Version = v
+		c.Version = pl.predictVersion(dr, sr)
 	}
 
 	switch c.Action {
@@ -84,6 +75,10 @@ func (pl *planning) explain(c *Change, dr *schema.Resource, sr *Resource) {
 			add(ReasonReplaceReq, "replacement requested with --replace")
 		}
 		reasons = append(reasons, pl.causes(c, before, after, d, sens, sr)...)
+		if c.Version != nil {
+			reasons = append(reasons, pl.versionReasons(c, dr, sr)...)
+		}
+		reasons = append(reasons, pl.repinReasons(sr)...)
 		if c.Version != nil && c.Version.Action == "reuse" && sr.Hash != dr.Hash {
 			add(ReasonReuse, "same content as version %d, which is made current again: nothing is rebuilt or uploaded", c.Version.Number)
 		}
@@ -220,7 +215,9 @@ func (pl *planning) refCause(ref string) string {
 	pl.explainOnce(rc)
 	var msgs []string
 	for _, r := range rc.Reasons {
-		if r.Code == ReasonNew || r.Code == ReasonReuse || r.Code == ReasonSecret {
+		// A secret's own reason describes its value locally; the reason
+		// of a function's new version for a secret value names it.
+		if r.Code == ReasonNew || r.Code == ReasonReuse || r.Code == ReasonSecret && rc.Kind == schema.KindSecret {
 			continue
 		}
 		msgs = append(msgs, r.Message)

@@ -36,12 +36,30 @@ type Resource struct {
 	// of them, oldest first.
 	Version  int64
 	Versions []Version
+	// Pins are the versions of the functions and datasets it depends on
+	// that it was last applied with, by address.
+	Pins map[string]int64
 }
 
 // Version is one immutable version of a function or revision of a dataset.
 type Version struct {
 	Number int64
 	Hash   string
+	// Keyed says the service keys versions by the values of the managed
+	// secrets they use as well as by Hash; Secrets are those this version
+	// was made with, sorted by address. A service that does not (older
+	// than version keys) reuses any version with the same Hash.
+	Keyed   bool
+	Secrets []VersionSecret
+}
+
+// VersionSecret is the revision of a secret whose value the service
+// manages (from_env, from_env_file) that a version was made with; its
+// fingerprint, not its number, is part of the version's identity.
+type VersionSecret struct {
+	Address     string
+	Revision    int64
+	Fingerprint string
 }
 
 // Image is an image value the project has.
@@ -75,6 +93,57 @@ func (r *Resource) VersionWithHash(hash string) int64 {
 	for _, v := range r.Versions {
 		if v.Hash == hash {
 			return v.Number
+		}
+	}
+	return 0
+}
+
+// version returns r's version n, or nil.
+func (r *Resource) version(n int64) *Version {
+	for i := range r.Versions {
+		if r.Versions[i].Number == n {
+			return &r.Versions[i]
+		}
+	}
+	return nil
+}
+
+// is reports whether v is the version that content with hash, made with
+// the managed secret values secrets (sorted by address), would be.
+func (v *Version) is(hash string, secrets []VersionSecret) bool {
+	if v.Hash != hash {
+		return false
+	}
+	if !v.Keyed {
+		return true
+	}
+	if len(v.Secrets) != len(secrets) {
+		return false
+	}
+	for _, s := range secrets {
+		if old, ok := v.secret(s.Address); !ok || old.Fingerprint != s.Fingerprint {
+			return false
+		}
+	}
+	return true
+}
+
+// secret returns the revision of the secret at addr v was made with.
+func (v *Version) secret(addr string) (VersionSecret, bool) {
+	for _, s := range v.Secrets {
+		if s.Address == addr {
+			return s, true
+		}
+	}
+	return VersionSecret{}, false
+}
+
+// versionOf returns the number of r's first version that content with
+// hash made with secrets would be, or 0: the one an apply reuses.
+func (r *Resource) versionOf(hash string, secrets []VersionSecret) int64 {
+	for i := range r.Versions {
+		if r.Versions[i].is(hash, secrets) {
+			return r.Versions[i].Number
 		}
 	}
 	return 0

@@ -13,6 +13,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
@@ -429,5 +430,125 @@ func TestConcurrentApplies(t *testing.T) {
 	}
 	if out, _ := mustCC(t, 0, "plan", "--server", addr, "main.hcl"); !strings.HasPrefix(out, "No changes.") {
 		t.Errorf("after both:\n%s", out)
+	}
+}
+
+// TestSecretValueVersions: a function's version is its content and the
+// values of the secrets it uses. A new value of OPENAI_API_KEY gives the
+// function a new version, and the evaluation of it follows, each saying
+// why; once applied, nothing changes; the first value again makes the
+// first version current again. No value is shown, and an unchanged plan
+// or apply still costs one read.
+func TestSecretValueVersions(t *testing.T) {
+	fixture(t)
+	const valueA, valueB = "sk-versions-first-5c1e", "sk-versions-second-8d27"
+	c := &counter{}
+	withServerOptions(t, c.options()...)
+	var seen bytes.Buffer
+	ccOK := func(args ...string) string {
+		t.Helper()
+		out, errs := mustCC(t, 0, args...)
+		seen.WriteString(out + errs)
+		return out
+	}
+	unchanged := func() {
+		t.Helper()
+		c.take()
+		if out := ccOK("plan", "main.hcl"); !strings.HasPrefix(out, "No changes.") {
+			t.Fatalf("plan after apply:\n%s", out)
+		}
+		if out := ccOK("apply", "--auto-approve", "main.hcl"); !strings.HasPrefix(out, "No changes.") {
+			t.Fatalf("apply after apply:\n%s", out)
+		}
+		if calls := c.take(); !cmp.Equal(calls, []string{"GetState", "GetState"}) {
+			t.Errorf("an unchanged plan and apply made the calls %v, want one GetState each", calls)
+		}
+	}
+	t.Setenv("OPENAI_API_KEY", valueA)
+	ccOK("apply", "--auto-approve", "main.hcl")
+	unchanged()
+
+	t.Setenv("OPENAI_API_KEY", valueB)
+	out := ccOK("plan", "main.hcl")
+	for _, want := range []string{
+		"\n  ~ evaluation.support-quality  update in place  main.hcl:46:12\n      # function.support-answer has a new version: secret secret.openai value changed\n",
+		"\n  ~ function.support-answer  new version 2 (now 1)  main.hcl:35:10\n      # secret secret.openai value changed\n",
+		"\n  ~ secret.openai  update in place  main.hcl:21:8\n",
+		"\nPlan: 0 to create, 3 to update, 0 to replace, 0 to delete; 1 new version.\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("plan with a new value lacks %q:\n%s", want, out)
+		}
+	}
+	js := ccOK("plan", "--json", "main.hcl")
+	if !strings.Contains(js, `"version": {
+        "action": "new",
+        "number": 2,
+        "current": 1
+      },
+      "reasons": [
+        {
+          "code": "secret",
+          "message": "secret secret.openai value changed"
+        }
+      ]`) {
+		t.Errorf("JSON plan:\n%s", js)
+	}
+	out = ccOK("apply", "--auto-approve", "main.hcl")
+	for _, want := range []string{
+		"      # secret secret.openai value changed\n",
+		"\nsecret.openai: updated after ",
+		": new value stored\n",
+		"\nfunction.support-answer: updated after ",
+		": version 2\n",
+		"\nApply complete: 0 created, 3 updated, 0 replaced, 0 deleted; 1 new version, 0 versions reused (",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("apply of a new value lacks %q:\n%s", want, out)
+		}
+	}
+	unchanged()
+
+	// The first value again: the secret gets a new revision (3), and the
+	// function the version made with that value.
+	t.Setenv("OPENAI_API_KEY", valueA)
+	out = ccOK("plan", "main.hcl")
+	for _, want := range []string{
+		"\n  ~ function.support-answer  reuse version 1 (now 2)  main.hcl:35:10\n      # secret secret.openai value changed\n" +
+			"      # same content and secret values as version 1, which is made current again: nothing is rebuilt or uploaded\n",
+		"\n  ~ evaluation.support-quality  update in place  main.hcl:46:12\n      # function.support-answer changed to its version 1: secret secret.openai value changed\n",
+		"      # secret value changed: OPENAI_API_KEY differs from revision 2, a new revision is made\n",
+		"\nPlan: 0 to create, 3 to update, 0 to replace, 0 to delete; 1 version reused.\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("plan with the first value again lacks %q:\n%s", want, out)
+		}
+	}
+	out = ccOK("apply", "--auto-approve", "main.hcl")
+	if !strings.Contains(out, "\nfunction.support-answer: updated after ") || !strings.Contains(out, ": version 1 (reused)\n") {
+		t.Errorf("apply of the first value again:\n%s", out)
+	}
+	unchanged()
+	out = ccOK("versions", "function.support-answer", "main.hcl")
+	if !regexp.MustCompile(`^1 +[0-9a-f]{12} +\S+ +current\n2 +[0-9a-f]{12} +\S+ *\n$`).MatchString(out) {
+		t.Errorf("cc versions:\n%s", out)
+	}
+	out = ccOK("state", "show", "function.support-answer", "main.hcl")
+	if !strings.Contains(out, "\nversion:    1 (versions 1, 2)\nmade with:  secret.openai revision 1\n") {
+		t.Errorf("cc state show:\n%s", out)
+	}
+	out = ccOK("state", "list", "main.hcl")
+	if !regexp.MustCompile(`(?m)^secret\.openai +[0-9a-f]{12} +value revision 3$`).MatchString(out) {
+		t.Errorf("cc state list:\n%s", out)
+	}
+
+	db, err := os.ReadFile(filepath.Join(".cc", "state.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range []string{valueA, valueB} {
+		if strings.Contains(seen.String(), v) || bytes.Contains(db, []byte(v)) {
+			t.Errorf("the value %s is shown or stored", v)
+		}
 	}
 }

@@ -184,6 +184,18 @@ func (e *env) stateShow(c *command, st *service.State, addr string) int {
 			vs = append(vs, strconv.FormatInt(v.Version, 10))
 		}
 		fmt.Fprintf(e.stdout, "version:    %d (versions %s)\n", r.Version, strings.Join(vs, ", "))
+		for _, v := range r.Versions {
+			if v.Version != r.Version || len(v.Secrets) == 0 {
+				continue
+			}
+			// The values of managed secrets the version was made with: a
+			// later revision with the same value is the same version.
+			var made []string
+			for _, s := range v.Secrets {
+				made = append(made, fmt.Sprintf("%s revision %d", s.Address, s.Revision))
+			}
+			fmt.Fprintf(e.stdout, "made with:  %s\n", strings.Join(made, ", "))
+		}
 	}
 	if sv := st.SecretValue(addr); sv != nil {
 		fmt.Fprintf(e.stdout, "value:      %s, revision %d of %s\n", planner.Sentinel, sv.Revision, sv.UpdatedAt.UTC().Format(time.RFC3339))
