@@ -104,6 +104,8 @@ func (c *collector) setProject(v any) {
 
 var errUnknownCollection = errors.New("not a collection of the schema")
 
+var configType = reflect.TypeOf(schema.Config{})
+
 func (c *collector) process(it item) error {
 	if c.failed() {
 		return nil
@@ -140,58 +142,28 @@ func (c *collector) process(it item) error {
 	if err != nil {
 		return err
 	}
-	var dst any
-	switch it.coll {
-	case "images":
-		dst = new(schema.Image)
-	case "secrets":
-		dst = new(schema.Secret)
-	case "volumes":
-		dst = new(schema.Volume)
-	case "datasets":
-		dst = new(schema.Dataset)
-	case "sandboxes":
-		dst = new(schema.Sandbox)
-	case "functions":
-		dst = new(schema.Function)
-	case "evaluations":
-		dst = new(schema.Evaluation)
-	default:
+	// The collection is a map field of schema.Config, by its json name.
+	field, ok := fieldsOf(configType)[it.coll]
+	if !ok {
 		return errUnknownCollection
 	}
-	if err := assign(reflect.ValueOf(dst), out); err != nil {
+	mapType := configType.Field(field).Type
+	dst := reflect.New(mapType.Elem().Elem()) // *schema.Sandbox, ...
+	if err := assign(dst, out); err != nil {
 		return fmt.Errorf("internal error: decoding %s.%s: %w", it.coll, it.name, err)
 	}
 	if it.cv.Exists() {
-		markCUERefs(it.coll, it.name, dst, it.cv)
+		markCUERefs(it.coll, it.name, dst.Interface(), it.cv)
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.sens = append(c.sens, sens...)
-	switch d := dst.(type) {
-	case *schema.Image:
-		putEntry(&c.cfg.Images, it.name, d)
-	case *schema.Secret:
-		putEntry(&c.cfg.Secrets, it.name, d)
-	case *schema.Volume:
-		putEntry(&c.cfg.Volumes, it.name, d)
-	case *schema.Dataset:
-		putEntry(&c.cfg.Datasets, it.name, d)
-	case *schema.Sandbox:
-		putEntry(&c.cfg.Sandboxes, it.name, d)
-	case *schema.Function:
-		putEntry(&c.cfg.Functions, it.name, d)
-	case *schema.Evaluation:
-		putEntry(&c.cfg.Evaluations, it.name, d)
+	m := reflect.ValueOf(&c.cfg).Elem().Field(field)
+	if m.IsNil() {
+		m.Set(reflect.MakeMap(mapType))
 	}
+	m.SetMapIndex(reflect.ValueOf(it.name), dst)
 	return nil
-}
-
-func putEntry[T any](m *map[string]*T, name string, v *T) {
-	if *m == nil {
-		*m = map[string]*T{}
-	}
-	(*m)[name] = v
 }
 
 // sameConfig compares the fast way's configuration with CUE's, for
