@@ -1,8 +1,6 @@
 package applier
 
 import (
-	"bufio"
-	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -94,9 +92,9 @@ func (l LocalSecrets) Value(addr string, spec schema.SecretSpec) ([]byte, string
 	return nil, "", ErrNotLocal
 }
 
-// readEnvFile reads KEY=VALUE lines ("export " allowed, # comments,
-// values in matching quotes unquoted). Errors name the file and line,
-// never a value.
+// readEnvFile reads an env file of the project (schema.ParseEnvFile, the
+// same reading the compiler takes its keys from). Errors never quote a
+// value.
 func readEnvFile(root, rel string) (map[string]string, error) {
 	abs := filepath.Join(root, filepath.FromSlash(rel))
 	if r, err := filepath.Rel(root, abs); err != nil || r == ".." || strings.HasPrefix(r, "../") {
@@ -109,30 +107,7 @@ func readEnvFile(root, rel string) (map[string]string, error) {
 		}
 		return nil, errors.New("cannot be read")
 	}
-	vals := map[string]string{}
-	sc := bufio.NewScanner(bytes.NewReader(b))
-	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
-	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		line = strings.TrimPrefix(line, "export ")
-		k, v, ok := strings.Cut(line, "=")
-		k = strings.TrimSpace(k)
-		if !ok || k == "" {
-			continue
-		}
-		v = strings.TrimSpace(v)
-		if len(v) >= 2 && (v[0] == '"' || v[0] == '\'') && v[len(v)-1] == v[0] {
-			v = v[1 : len(v)-1]
-		}
-		vals[k] = v
-	}
-	if sc.Err() != nil {
-		return nil, errors.New("has a line longer than 1 MiB")
-	}
-	return vals, nil
+	return schema.ParseEnvFile(b)
 }
 
 // secretSpec decodes a secret's spec.

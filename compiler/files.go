@@ -1,8 +1,6 @@
 package compiler
 
 import (
-	"bufio"
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -306,28 +304,7 @@ func (h *fileHasher) envKeys(rel string) ([]string, error) {
 	if err != nil {
 		return nil, unwrapPathError(err)
 	}
-	var keys []string
-	seen := map[string]bool{}
-	sc := bufio.NewScanner(bytes.NewReader(b))
-	sc.Buffer(make([]byte, 0, 64*1024), 1<<20)
-	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		line = strings.TrimPrefix(line, "export ")
-		k, _, ok := strings.Cut(line, "=")
-		k = strings.TrimSpace(k)
-		if !ok || k == "" {
-			continue
-		}
-		if !seen[k] {
-			seen[k] = true
-			keys = append(keys, k)
-		}
-	}
-	sort.Strings(keys)
-	return keys, sc.Err()
+	return schema.EnvFileKeys(b)
 }
 
 // siblings lists the names next to a missing path, for did-you-mean.
