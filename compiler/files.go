@@ -119,6 +119,27 @@ func (h *fileHasher) hashFile(rel string) fileSum {
 	if h.ignored(relTo(h.root, abs)) {
 		return fileSum{err: fmt.Errorf("%s %w", rel, errIgnored)}
 	}
+	return hashContent(abs, fi.Mode())
+}
+
+// walkedFile hashes a regular file met while walking a directory of the
+// root: the walk already knows it is inside the root, not ignored and a
+// regular file, so only the content is read (once, memoized by path).
+func (h *fileHasher) walkedFile(rel, abs string, mode fs.FileMode) fileSum {
+	h.mu.Lock()
+	s, ok := h.files[rel]
+	h.mu.Unlock()
+	if ok {
+		return s
+	}
+	s = hashContent(abs, mode)
+	h.mu.Lock()
+	h.files[rel] = s
+	h.mu.Unlock()
+	return s
+}
+
+func hashContent(abs string, mode fs.FileMode) fileSum {
 	f, err := os.Open(abs)
 	if err != nil {
 		return fileSum{err: unwrapPathError(err)}
@@ -129,7 +150,7 @@ func (h *fileHasher) hashFile(rel string) fileSum {
 	if err != nil {
 		return fileSum{err: err}
 	}
-	return fileSum{digest: "sha256:" + hex.EncodeToString(sum.Sum(nil)), size: n, mode: modeOf(fi.Mode())}
+	return fileSum{digest: "sha256:" + hex.EncodeToString(sum.Sum(nil)), size: n, mode: modeOf(mode)}
 }
 
 // modeOf keeps only what is the same on every checkout: executable or not.
@@ -249,7 +270,11 @@ func (h *fileHasher) hashTree(paths []string, base string, include, exclude []st
 				if !keep(rel) {
 					return nil
 				}
-				s := h.file(rel)
+				info, err := d.Info()
+				if err != nil {
+					return err
+				}
+				s := h.walkedFile(rel, full, info.Mode())
 				if s.err != nil {
 					return s.err
 				}
