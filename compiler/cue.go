@@ -73,7 +73,7 @@ func loadCUE(ctx context.Context, p *project) (*loaded, diag.Diagnostics) {
 	for _, f := range inst.BuildFiles {
 		p.addSource(f.Filename)
 	}
-	tr := &cueTranslator{p: p, schema: sch, lang: "cue"}
+	tr := &cueTranslator{p: p, lang: "cue"}
 	if inst.Err != nil {
 		return nil, tr.translate(inst.Err)
 	}

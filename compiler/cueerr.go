@@ -17,11 +17,10 @@ import (
 // positioned in the user's file (CUE or HCL), in words about their
 // configuration rather than about the schema's internals.
 type cueTranslator struct {
-	p      *project
-	schema cue.Value
-	lang   string // "cue" or "hcl": the words to use
-	loc    locator
-	user   cue.Value // the user's CUE value, when lang is "cue"
+	p    *project
+	lang string // "cue" or "hcl": the words to use
+	loc  locator
+	user cue.Value // the user's CUE value, when lang is "cue"
 }
 
 type cueErr struct {
@@ -149,7 +148,7 @@ func (t *cueTranslator) one(e cueErr) *diag.Diagnostic {
 				return d
 			}
 		}
-		fields := fieldsAt(t.schema, e.path[:len(e.path)-1])
+		fields := compiledSchema().fieldsAt(e.path[:len(e.path)-1])
 		if s := diag.Suggest(name, fields); s != "" {
 			d.Summary += fmt.Sprintf("; did you mean %q?", s)
 		} else if len(fields) > 0 {

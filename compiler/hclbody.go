@@ -220,7 +220,7 @@ func (l *hclLoader) unknownBlock(b *hclsyntax.Block, sh *shape, path []string) {
 		d.Summary += fmt.Sprintf("; did you mean %q?", s)
 		return
 	}
-	for _, f := range fieldsAt(l.schemaValue(), path) {
+	for _, f := range compiledSchema().fieldsAt(path) {
 		if f == b.Type {
 			d.Summary = fmt.Sprintf("%s is an attribute, not a block: write %s = ...", b.Type, b.Type)
 			return

@@ -24,7 +24,7 @@ func (l *hclLoader) schemaValue() cue.Value {
 // defaults, and returns it as JSON.
 func (l *hclLoader) validateCUE(cfg map[string]any) (*loaded, diag.Diagnostics) {
 	sch := l.schemaValue()
-	tr := &cueTranslator{p: l.p, schema: sch, lang: "hcl", loc: l.ranges}
+	tr := &cueTranslator{p: l.p, lang: "hcl", loc: l.ranges}
 	v := l.cctx.Encode(cfg)
 	if err := v.Err(); err != nil {
 		return nil, diag.Diagnostics{diag.Errorf(nil, "internal error: encoding configuration: %v", err)}

@@ -3,14 +3,12 @@ package compiler
 import (
 	"fmt"
 	"regexp"
-	"sort"
 	"strings"
 	"sync"
 
 	"cuelang.org/go/cue"
 	"cuelang.org/go/cue/ast"
 	"cuelang.org/go/cue/build"
-	"cuelang.org/go/cue/cuecontext"
 	"cuelang.org/go/cue/parser"
 
 	"cc.dev/cc/schema"
@@ -122,88 +120,6 @@ func defAt(file string, line int) *defInfo {
 		}
 	}
 	return best
-}
-
-// fieldsAt lists the fields the schema allows in the struct at a config
-// path, for did-you-mean suggestions. It follows pattern constraints
-// (images.NAME), list elements and disjunctions (from: ref | image).
-func fieldsAt(root cue.Value, path []string) []string {
-	v := root.LookupPath(cue.MakePath(cue.Def("#Config")))
-	for _, elem := range path {
-		v = lookupSchema(v, elem)
-		if !v.Exists() {
-			return nil
-		}
-	}
-	return structFields(v)
-}
-
-func lookupSchema(v cue.Value, elem string) cue.Value {
-	if isIndex(elem) {
-		for _, d := range disjuncts(v) {
-			if e := d.LookupPath(cue.MakePath(cue.AnyIndex)); e.Exists() {
-				return e
-			}
-		}
-		return cue.Value{}
-	}
-	v = asStruct(v)
-	for _, sel := range []cue.Selector{cue.Str(elem).Optional(), cue.Str(elem).Required(), cue.Str(elem), cue.AnyString} {
-		if e := v.LookupPath(cue.MakePath(sel)); e.Exists() {
-			if elem == "from" && e.IncompleteKind()&cue.StructKind == 0 {
-				// An image's from is "#ImageRef | #Image", and CUE does
-				// not unroll the recursive #Image here: the base image
-				// has the fields of the image it is the base of.
-				return v
-			}
-			return e
-		}
-	}
-	return cue.Value{}
-}
-
-// asStruct narrows a value that may be a struct or something else
-// (string | #Secret) to its struct alternative.
-func asStruct(v cue.Value) cue.Value {
-	k := v.IncompleteKind()
-	if k&cue.StructKind == 0 || k == cue.StructKind {
-		return v
-	}
-	return v.Unify(emptyStruct())
-}
-
-// emptyStruct is "{}"; values of different contexts may be unified.
-var emptyStruct = sync.OnceValue(func() cue.Value { return cuecontext.New().CompileString("{}") })
-
-// disjuncts returns a value and the operands of its disjunctions and
-// conjunctions, to find the list among "[...T] & list.MinItems(1)".
-func disjuncts(v cue.Value) []cue.Value {
-	out := []cue.Value{v}
-	if op, args := v.Expr(); op == cue.OrOp || op == cue.AndOp {
-		for _, a := range args {
-			out = append(out, disjuncts(a)...)
-		}
-	}
-	return out
-}
-
-func structFields(v cue.Value) []string {
-	v = asStruct(v)
-	if v.IncompleteKind()&cue.StructKind == 0 {
-		return nil
-	}
-	it, err := v.Fields(cue.Optional(true))
-	if err != nil {
-		return nil
-	}
-	var out []string
-	for it.Next() {
-		if name := it.Selector().Unquoted(); !strings.HasPrefix(name, "$") {
-			out = append(out, name)
-		}
-	}
-	sort.Strings(out)
-	return out
 }
 
 func isIndex(s string) bool {
