@@ -164,6 +164,60 @@ func (Action) EnumDescriptor() ([]byte, []int) {
 	return file_cc_v1_cc_proto_rawDescGZIP(), []int{1}
 }
 
+// Comparison is how a value given to CompareValues compares.
+type Comparison int32
+
+const (
+	Comparison_COMPARISON_UNSPECIFIED Comparison = 0
+	// COMPARISON_ABSENT: the service holds no value there.
+	Comparison_COMPARISON_ABSENT    Comparison = 1
+	Comparison_COMPARISON_EQUAL     Comparison = 2
+	Comparison_COMPARISON_DIFFERENT Comparison = 3
+)
+
+// Enum value maps for Comparison.
+var (
+	Comparison_name = map[int32]string{
+		0: "COMPARISON_UNSPECIFIED",
+		1: "COMPARISON_ABSENT",
+		2: "COMPARISON_EQUAL",
+		3: "COMPARISON_DIFFERENT",
+	}
+	Comparison_value = map[string]int32{
+		"COMPARISON_UNSPECIFIED": 0,
+		"COMPARISON_ABSENT":      1,
+		"COMPARISON_EQUAL":       2,
+		"COMPARISON_DIFFERENT":   3,
+	}
+)
+
+func (x Comparison) Enum() *Comparison {
+	p := new(Comparison)
+	*p = x
+	return p
+}
+
+func (x Comparison) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (Comparison) Descriptor() protoreflect.EnumDescriptor {
+	return file_cc_v1_cc_proto_enumTypes[2].Descriptor()
+}
+
+func (Comparison) Type() protoreflect.EnumType {
+	return &file_cc_v1_cc_proto_enumTypes[2]
+}
+
+func (x Comparison) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use Comparison.Descriptor instead.
+func (Comparison) EnumDescriptor() ([]byte, []int) {
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{2}
+}
+
 // Resource is one resource's state.
 type Resource struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -798,6 +852,172 @@ func (x *Stale) GetProjectSerial() int64 {
 
 // MissingBlobs is the detail of a FAILED_PRECONDITION error: an apply names
 // blobs that were never uploaded.
+// LeaseRefused is the detail of a FAILED_PRECONDITION error: a mutation
+// did not carry a live lease of the project's lock. reason is "none" (no
+// lease_id was given), "released" (the lease was released or taken by
+// force), "expired", or "held" (another holder's lease is live, described
+// by holder, never by its id).
+type LeaseRefused struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Project       string                 `protobuf:"bytes,1,opt,name=project,proto3" json:"project,omitempty"`
+	Reason        string                 `protobuf:"bytes,2,opt,name=reason,proto3" json:"reason,omitempty"`
+	Holder        *Holder                `protobuf:"bytes,3,opt,name=holder,proto3" json:"holder,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *LeaseRefused) Reset() {
+	*x = LeaseRefused{}
+	mi := &file_cc_v1_cc_proto_msgTypes[8]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *LeaseRefused) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*LeaseRefused) ProtoMessage() {}
+
+func (x *LeaseRefused) ProtoReflect() protoreflect.Message {
+	mi := &file_cc_v1_cc_proto_msgTypes[8]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use LeaseRefused.ProtoReflect.Descriptor instead.
+func (*LeaseRefused) Descriptor() ([]byte, []int) {
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{8}
+}
+
+func (x *LeaseRefused) GetProject() string {
+	if x != nil {
+		return x.Project
+	}
+	return ""
+}
+
+func (x *LeaseRefused) GetReason() string {
+	if x != nil {
+		return x.Reason
+	}
+	return ""
+}
+
+func (x *LeaseRefused) GetHolder() *Holder {
+	if x != nil {
+		return x.Holder
+	}
+	return nil
+}
+
+// Dependants is the detail of a FAILED_PRECONDITION error: a resource
+// cannot be deleted while others depend on it.
+type Dependants struct {
+	state   protoimpl.MessageState `protogen:"open.v1"`
+	Address string                 `protobuf:"bytes,1,opt,name=address,proto3" json:"address,omitempty"`
+	// dependants are sorted.
+	Dependants    []string `protobuf:"bytes,2,rep,name=dependants,proto3" json:"dependants,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Dependants) Reset() {
+	*x = Dependants{}
+	mi := &file_cc_v1_cc_proto_msgTypes[9]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Dependants) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Dependants) ProtoMessage() {}
+
+func (x *Dependants) ProtoReflect() protoreflect.Message {
+	mi := &file_cc_v1_cc_proto_msgTypes[9]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Dependants.ProtoReflect.Descriptor instead.
+func (*Dependants) Descriptor() ([]byte, []int) {
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{9}
+}
+
+func (x *Dependants) GetAddress() string {
+	if x != nil {
+		return x.Address
+	}
+	return ""
+}
+
+func (x *Dependants) GetDependants() []string {
+	if x != nil {
+		return x.Dependants
+	}
+	return nil
+}
+
+// Cycle is the detail of an INVALID_ARGUMENT error: the dependencies of a
+// request would close a cycle, given in order, first address repeated last.
+type Cycle struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Addresses     []string               `protobuf:"bytes,1,rep,name=addresses,proto3" json:"addresses,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Cycle) Reset() {
+	*x = Cycle{}
+	mi := &file_cc_v1_cc_proto_msgTypes[10]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Cycle) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Cycle) ProtoMessage() {}
+
+func (x *Cycle) ProtoReflect() protoreflect.Message {
+	mi := &file_cc_v1_cc_proto_msgTypes[10]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Cycle.ProtoReflect.Descriptor instead.
+func (*Cycle) Descriptor() ([]byte, []int) {
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{10}
+}
+
+func (x *Cycle) GetAddresses() []string {
+	if x != nil {
+		return x.Addresses
+	}
+	return nil
+}
+
 type MissingBlobs struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Digests       []string               `protobuf:"bytes,1,rep,name=digests,proto3" json:"digests,omitempty"`
@@ -807,7 +1027,7 @@ type MissingBlobs struct {
 
 func (x *MissingBlobs) Reset() {
 	*x = MissingBlobs{}
-	mi := &file_cc_v1_cc_proto_msgTypes[8]
+	mi := &file_cc_v1_cc_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -819,7 +1039,7 @@ func (x *MissingBlobs) String() string {
 func (*MissingBlobs) ProtoMessage() {}
 
 func (x *MissingBlobs) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[8]
+	mi := &file_cc_v1_cc_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -832,7 +1052,7 @@ func (x *MissingBlobs) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MissingBlobs.ProtoReflect.Descriptor instead.
 func (*MissingBlobs) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{8}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *MissingBlobs) GetDigests() []string {
@@ -854,7 +1074,7 @@ type GetStateRequest struct {
 
 func (x *GetStateRequest) Reset() {
 	*x = GetStateRequest{}
-	mi := &file_cc_v1_cc_proto_msgTypes[9]
+	mi := &file_cc_v1_cc_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -866,7 +1086,7 @@ func (x *GetStateRequest) String() string {
 func (*GetStateRequest) ProtoMessage() {}
 
 func (x *GetStateRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[9]
+	mi := &file_cc_v1_cc_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -879,7 +1099,7 @@ func (x *GetStateRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetStateRequest.ProtoReflect.Descriptor instead.
 func (*GetStateRequest) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{9}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *GetStateRequest) GetProject() string {
@@ -911,13 +1131,19 @@ type GetStateResponse struct {
 	Lock *Lease `protobuf:"bytes,7,opt,name=lock,proto3" json:"lock,omitempty"`
 	// fingerprint_salt keys SecretValue.fingerprint.
 	FingerprintSalt []byte `protobuf:"bytes,8,opt,name=fingerprint_salt,json=fingerprintSalt,proto3" json:"fingerprint_salt,omitempty"`
-	unknownFields   protoimpl.UnknownFields
-	sizeCache       protoimpl.SizeCache
+	// lineage is the project's random id, made when the project was first
+	// written on this service and kept for ever; "" for a project the
+	// service has never written. A plan file carries it, so that a plan made
+	// against one service (or one incarnation of a project) is refused by
+	// any other.
+	Lineage       string `protobuf:"bytes,9,opt,name=lineage,proto3" json:"lineage,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *GetStateResponse) Reset() {
 	*x = GetStateResponse{}
-	mi := &file_cc_v1_cc_proto_msgTypes[10]
+	mi := &file_cc_v1_cc_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -929,7 +1155,7 @@ func (x *GetStateResponse) String() string {
 func (*GetStateResponse) ProtoMessage() {}
 
 func (x *GetStateResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[10]
+	mi := &file_cc_v1_cc_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -942,7 +1168,7 @@ func (x *GetStateResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetStateResponse.ProtoReflect.Descriptor instead.
 func (*GetStateResponse) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{10}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *GetStateResponse) GetProject() string {
@@ -1001,6 +1227,13 @@ func (x *GetStateResponse) GetFingerprintSalt() []byte {
 	return nil
 }
 
+func (x *GetStateResponse) GetLineage() string {
+	if x != nil {
+		return x.Lineage
+	}
+	return ""
+}
+
 type LockRequest struct {
 	state   protoimpl.MessageState `protogen:"open.v1"`
 	Project string                 `protobuf:"bytes,1,opt,name=project,proto3" json:"project,omitempty"`
@@ -1014,7 +1247,7 @@ type LockRequest struct {
 
 func (x *LockRequest) Reset() {
 	*x = LockRequest{}
-	mi := &file_cc_v1_cc_proto_msgTypes[11]
+	mi := &file_cc_v1_cc_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1026,7 +1259,7 @@ func (x *LockRequest) String() string {
 func (*LockRequest) ProtoMessage() {}
 
 func (x *LockRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[11]
+	mi := &file_cc_v1_cc_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1039,7 +1272,7 @@ func (x *LockRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LockRequest.ProtoReflect.Descriptor instead.
 func (*LockRequest) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{11}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *LockRequest) GetProject() string {
@@ -1067,14 +1300,17 @@ type LockResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	Lease *Lease                 `protobuf:"bytes,1,opt,name=lease,proto3" json:"lease,omitempty"`
 	// serial is the project's serial when the lease was taken.
-	Serial        int64 `protobuf:"varint,2,opt,name=serial,proto3" json:"serial,omitempty"`
+	Serial int64 `protobuf:"varint,2,opt,name=serial,proto3" json:"serial,omitempty"`
+	// lineage is the project's lineage (GetStateResponse.lineage) when the
+	// lease was taken.
+	Lineage       string `protobuf:"bytes,3,opt,name=lineage,proto3" json:"lineage,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *LockResponse) Reset() {
 	*x = LockResponse{}
-	mi := &file_cc_v1_cc_proto_msgTypes[12]
+	mi := &file_cc_v1_cc_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1086,7 +1322,7 @@ func (x *LockResponse) String() string {
 func (*LockResponse) ProtoMessage() {}
 
 func (x *LockResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[12]
+	mi := &file_cc_v1_cc_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1099,7 +1335,7 @@ func (x *LockResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LockResponse.ProtoReflect.Descriptor instead.
 func (*LockResponse) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{12}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *LockResponse) GetLease() *Lease {
@@ -1116,6 +1352,13 @@ func (x *LockResponse) GetSerial() int64 {
 	return 0
 }
 
+func (x *LockResponse) GetLineage() string {
+	if x != nil {
+		return x.Lineage
+	}
+	return ""
+}
+
 type RenewLockRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Project       string                 `protobuf:"bytes,1,opt,name=project,proto3" json:"project,omitempty"`
@@ -1127,7 +1370,7 @@ type RenewLockRequest struct {
 
 func (x *RenewLockRequest) Reset() {
 	*x = RenewLockRequest{}
-	mi := &file_cc_v1_cc_proto_msgTypes[13]
+	mi := &file_cc_v1_cc_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1139,7 +1382,7 @@ func (x *RenewLockRequest) String() string {
 func (*RenewLockRequest) ProtoMessage() {}
 
 func (x *RenewLockRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[13]
+	mi := &file_cc_v1_cc_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1152,7 +1395,7 @@ func (x *RenewLockRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RenewLockRequest.ProtoReflect.Descriptor instead.
 func (*RenewLockRequest) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{13}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *RenewLockRequest) GetProject() string {
@@ -1185,7 +1428,7 @@ type RenewLockResponse struct {
 
 func (x *RenewLockResponse) Reset() {
 	*x = RenewLockResponse{}
-	mi := &file_cc_v1_cc_proto_msgTypes[14]
+	mi := &file_cc_v1_cc_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1197,7 +1440,7 @@ func (x *RenewLockResponse) String() string {
 func (*RenewLockResponse) ProtoMessage() {}
 
 func (x *RenewLockResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[14]
+	mi := &file_cc_v1_cc_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1210,7 +1453,7 @@ func (x *RenewLockResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RenewLockResponse.ProtoReflect.Descriptor instead.
 func (*RenewLockResponse) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{14}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *RenewLockResponse) GetLease() *Lease {
@@ -1232,7 +1475,7 @@ type UnlockRequest struct {
 
 func (x *UnlockRequest) Reset() {
 	*x = UnlockRequest{}
-	mi := &file_cc_v1_cc_proto_msgTypes[15]
+	mi := &file_cc_v1_cc_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1244,7 +1487,7 @@ func (x *UnlockRequest) String() string {
 func (*UnlockRequest) ProtoMessage() {}
 
 func (x *UnlockRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[15]
+	mi := &file_cc_v1_cc_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1257,7 +1500,7 @@ func (x *UnlockRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UnlockRequest.ProtoReflect.Descriptor instead.
 func (*UnlockRequest) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{15}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *UnlockRequest) GetProject() string {
@@ -1291,7 +1534,7 @@ type UnlockResponse struct {
 
 func (x *UnlockResponse) Reset() {
 	*x = UnlockResponse{}
-	mi := &file_cc_v1_cc_proto_msgTypes[16]
+	mi := &file_cc_v1_cc_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1303,7 +1546,7 @@ func (x *UnlockResponse) String() string {
 func (*UnlockResponse) ProtoMessage() {}
 
 func (x *UnlockResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[16]
+	mi := &file_cc_v1_cc_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1316,7 +1559,7 @@ func (x *UnlockResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UnlockResponse.ProtoReflect.Descriptor instead.
 func (*UnlockResponse) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{16}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *UnlockResponse) GetReleased() *Lease {
@@ -1337,7 +1580,7 @@ type FindMissingBlobsRequest struct {
 
 func (x *FindMissingBlobsRequest) Reset() {
 	*x = FindMissingBlobsRequest{}
-	mi := &file_cc_v1_cc_proto_msgTypes[17]
+	mi := &file_cc_v1_cc_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1349,7 +1592,7 @@ func (x *FindMissingBlobsRequest) String() string {
 func (*FindMissingBlobsRequest) ProtoMessage() {}
 
 func (x *FindMissingBlobsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[17]
+	mi := &file_cc_v1_cc_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1362,7 +1605,7 @@ func (x *FindMissingBlobsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FindMissingBlobsRequest.ProtoReflect.Descriptor instead.
 func (*FindMissingBlobsRequest) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{17}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *FindMissingBlobsRequest) GetProject() string {
@@ -1389,7 +1632,7 @@ type FindMissingBlobsResponse struct {
 
 func (x *FindMissingBlobsResponse) Reset() {
 	*x = FindMissingBlobsResponse{}
-	mi := &file_cc_v1_cc_proto_msgTypes[18]
+	mi := &file_cc_v1_cc_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1401,7 +1644,7 @@ func (x *FindMissingBlobsResponse) String() string {
 func (*FindMissingBlobsResponse) ProtoMessage() {}
 
 func (x *FindMissingBlobsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[18]
+	mi := &file_cc_v1_cc_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1414,7 +1657,7 @@ func (x *FindMissingBlobsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FindMissingBlobsResponse.ProtoReflect.Descriptor instead.
 func (*FindMissingBlobsResponse) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{18}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *FindMissingBlobsResponse) GetMissing() []string {
@@ -1437,7 +1680,7 @@ type UploadBlobRequest struct {
 
 func (x *UploadBlobRequest) Reset() {
 	*x = UploadBlobRequest{}
-	mi := &file_cc_v1_cc_proto_msgTypes[19]
+	mi := &file_cc_v1_cc_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1449,7 +1692,7 @@ func (x *UploadBlobRequest) String() string {
 func (*UploadBlobRequest) ProtoMessage() {}
 
 func (x *UploadBlobRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[19]
+	mi := &file_cc_v1_cc_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1462,7 +1705,7 @@ func (x *UploadBlobRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UploadBlobRequest.ProtoReflect.Descriptor instead.
 func (*UploadBlobRequest) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{19}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *UploadBlobRequest) GetPart() isUploadBlobRequest_Part {
@@ -1518,7 +1761,7 @@ type UploadBlobResponse struct {
 
 func (x *UploadBlobResponse) Reset() {
 	*x = UploadBlobResponse{}
-	mi := &file_cc_v1_cc_proto_msgTypes[20]
+	mi := &file_cc_v1_cc_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1530,7 +1773,7 @@ func (x *UploadBlobResponse) String() string {
 func (*UploadBlobResponse) ProtoMessage() {}
 
 func (x *UploadBlobResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[20]
+	mi := &file_cc_v1_cc_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1543,7 +1786,7 @@ func (x *UploadBlobResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UploadBlobResponse.ProtoReflect.Descriptor instead.
 func (*UploadBlobResponse) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{20}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *UploadBlobResponse) GetDigest() string {
@@ -1581,7 +1824,7 @@ type ReadBlobRequest struct {
 
 func (x *ReadBlobRequest) Reset() {
 	*x = ReadBlobRequest{}
-	mi := &file_cc_v1_cc_proto_msgTypes[21]
+	mi := &file_cc_v1_cc_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1593,7 +1836,7 @@ func (x *ReadBlobRequest) String() string {
 func (*ReadBlobRequest) ProtoMessage() {}
 
 func (x *ReadBlobRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[21]
+	mi := &file_cc_v1_cc_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1606,7 +1849,7 @@ func (x *ReadBlobRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReadBlobRequest.ProtoReflect.Descriptor instead.
 func (*ReadBlobRequest) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{21}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *ReadBlobRequest) GetProject() string {
@@ -1644,7 +1887,7 @@ type ReadBlobResponse struct {
 
 func (x *ReadBlobResponse) Reset() {
 	*x = ReadBlobResponse{}
-	mi := &file_cc_v1_cc_proto_msgTypes[22]
+	mi := &file_cc_v1_cc_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1656,7 +1899,7 @@ func (x *ReadBlobResponse) String() string {
 func (*ReadBlobResponse) ProtoMessage() {}
 
 func (x *ReadBlobResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[22]
+	mi := &file_cc_v1_cc_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1669,7 +1912,7 @@ func (x *ReadBlobResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReadBlobResponse.ProtoReflect.Descriptor instead.
 func (*ReadBlobResponse) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{22}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *ReadBlobResponse) GetDigest() string {
@@ -1719,7 +1962,7 @@ type EnsureImageRequest struct {
 
 func (x *EnsureImageRequest) Reset() {
 	*x = EnsureImageRequest{}
-	mi := &file_cc_v1_cc_proto_msgTypes[23]
+	mi := &file_cc_v1_cc_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1731,7 +1974,7 @@ func (x *EnsureImageRequest) String() string {
 func (*EnsureImageRequest) ProtoMessage() {}
 
 func (x *EnsureImageRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[23]
+	mi := &file_cc_v1_cc_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1744,7 +1987,7 @@ func (x *EnsureImageRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EnsureImageRequest.ProtoReflect.Descriptor instead.
 func (*EnsureImageRequest) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{23}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *EnsureImageRequest) GetProject() string {
@@ -1825,7 +2068,7 @@ type EnsureImageResponse struct {
 
 func (x *EnsureImageResponse) Reset() {
 	*x = EnsureImageResponse{}
-	mi := &file_cc_v1_cc_proto_msgTypes[24]
+	mi := &file_cc_v1_cc_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1837,7 +2080,7 @@ func (x *EnsureImageResponse) String() string {
 func (*EnsureImageResponse) ProtoMessage() {}
 
 func (x *EnsureImageResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[24]
+	mi := &file_cc_v1_cc_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1850,7 +2093,7 @@ func (x *EnsureImageResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EnsureImageResponse.ProtoReflect.Descriptor instead.
 func (*EnsureImageResponse) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{24}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *EnsureImageResponse) GetImage() *Image {
@@ -1913,7 +2156,7 @@ type ApplyResourceRequest struct {
 
 func (x *ApplyResourceRequest) Reset() {
 	*x = ApplyResourceRequest{}
-	mi := &file_cc_v1_cc_proto_msgTypes[25]
+	mi := &file_cc_v1_cc_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1925,7 +2168,7 @@ func (x *ApplyResourceRequest) String() string {
 func (*ApplyResourceRequest) ProtoMessage() {}
 
 func (x *ApplyResourceRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[25]
+	mi := &file_cc_v1_cc_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1938,7 +2181,7 @@ func (x *ApplyResourceRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ApplyResourceRequest.ProtoReflect.Descriptor instead.
 func (*ApplyResourceRequest) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{25}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *ApplyResourceRequest) GetProject() string {
@@ -2035,7 +2278,7 @@ type ApplyResourceResponse struct {
 
 func (x *ApplyResourceResponse) Reset() {
 	*x = ApplyResourceResponse{}
-	mi := &file_cc_v1_cc_proto_msgTypes[26]
+	mi := &file_cc_v1_cc_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2047,7 +2290,7 @@ func (x *ApplyResourceResponse) String() string {
 func (*ApplyResourceResponse) ProtoMessage() {}
 
 func (x *ApplyResourceResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[26]
+	mi := &file_cc_v1_cc_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2060,7 +2303,7 @@ func (x *ApplyResourceResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ApplyResourceResponse.ProtoReflect.Descriptor instead.
 func (*ApplyResourceResponse) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{26}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *ApplyResourceResponse) GetResource() *Resource {
@@ -2111,7 +2354,7 @@ type DeleteResourceRequest struct {
 
 func (x *DeleteResourceRequest) Reset() {
 	*x = DeleteResourceRequest{}
-	mi := &file_cc_v1_cc_proto_msgTypes[27]
+	mi := &file_cc_v1_cc_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2123,7 +2366,7 @@ func (x *DeleteResourceRequest) String() string {
 func (*DeleteResourceRequest) ProtoMessage() {}
 
 func (x *DeleteResourceRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[27]
+	mi := &file_cc_v1_cc_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2136,7 +2379,7 @@ func (x *DeleteResourceRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DeleteResourceRequest.ProtoReflect.Descriptor instead.
 func (*DeleteResourceRequest) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{27}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *DeleteResourceRequest) GetProject() string {
@@ -2185,7 +2428,7 @@ type DeleteResourceResponse struct {
 
 func (x *DeleteResourceResponse) Reset() {
 	*x = DeleteResourceResponse{}
-	mi := &file_cc_v1_cc_proto_msgTypes[28]
+	mi := &file_cc_v1_cc_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2197,7 +2440,7 @@ func (x *DeleteResourceResponse) String() string {
 func (*DeleteResourceResponse) ProtoMessage() {}
 
 func (x *DeleteResourceResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[28]
+	mi := &file_cc_v1_cc_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2210,7 +2453,7 @@ func (x *DeleteResourceResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DeleteResourceResponse.ProtoReflect.Descriptor instead.
 func (*DeleteResourceResponse) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{28}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *DeleteResourceResponse) GetDeleted() *Resource {
@@ -2237,7 +2480,7 @@ type ListVersionsRequest struct {
 
 func (x *ListVersionsRequest) Reset() {
 	*x = ListVersionsRequest{}
-	mi := &file_cc_v1_cc_proto_msgTypes[29]
+	mi := &file_cc_v1_cc_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2249,7 +2492,7 @@ func (x *ListVersionsRequest) String() string {
 func (*ListVersionsRequest) ProtoMessage() {}
 
 func (x *ListVersionsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[29]
+	mi := &file_cc_v1_cc_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2262,7 +2505,7 @@ func (x *ListVersionsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListVersionsRequest.ProtoReflect.Descriptor instead.
 func (*ListVersionsRequest) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{29}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *ListVersionsRequest) GetProject() string {
@@ -2310,7 +2553,7 @@ type Version struct {
 
 func (x *Version) Reset() {
 	*x = Version{}
-	mi := &file_cc_v1_cc_proto_msgTypes[30]
+	mi := &file_cc_v1_cc_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2322,7 +2565,7 @@ func (x *Version) String() string {
 func (*Version) ProtoMessage() {}
 
 func (x *Version) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[30]
+	mi := &file_cc_v1_cc_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2335,7 +2578,7 @@ func (x *Version) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Version.ProtoReflect.Descriptor instead.
 func (*Version) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{30}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{33}
 }
 
 func (x *Version) GetVersion() int64 {
@@ -2396,7 +2639,7 @@ type ListVersionsResponse struct {
 
 func (x *ListVersionsResponse) Reset() {
 	*x = ListVersionsResponse{}
-	mi := &file_cc_v1_cc_proto_msgTypes[31]
+	mi := &file_cc_v1_cc_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2408,7 +2651,7 @@ func (x *ListVersionsResponse) String() string {
 func (*ListVersionsResponse) ProtoMessage() {}
 
 func (x *ListVersionsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[31]
+	mi := &file_cc_v1_cc_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2421,7 +2664,7 @@ func (x *ListVersionsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListVersionsResponse.ProtoReflect.Descriptor instead.
 func (*ListVersionsResponse) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{31}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{34}
 }
 
 func (x *ListVersionsResponse) GetVersions() []*Version {
@@ -2445,7 +2688,7 @@ type RollbackRequest struct {
 
 func (x *RollbackRequest) Reset() {
 	*x = RollbackRequest{}
-	mi := &file_cc_v1_cc_proto_msgTypes[32]
+	mi := &file_cc_v1_cc_proto_msgTypes[35]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2457,7 +2700,7 @@ func (x *RollbackRequest) String() string {
 func (*RollbackRequest) ProtoMessage() {}
 
 func (x *RollbackRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[32]
+	mi := &file_cc_v1_cc_proto_msgTypes[35]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2470,7 +2713,7 @@ func (x *RollbackRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RollbackRequest.ProtoReflect.Descriptor instead.
 func (*RollbackRequest) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{32}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{35}
 }
 
 func (x *RollbackRequest) GetProject() string {
@@ -2526,7 +2769,7 @@ type RollbackResponse struct {
 
 func (x *RollbackResponse) Reset() {
 	*x = RollbackResponse{}
-	mi := &file_cc_v1_cc_proto_msgTypes[33]
+	mi := &file_cc_v1_cc_proto_msgTypes[36]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2538,7 +2781,7 @@ func (x *RollbackResponse) String() string {
 func (*RollbackResponse) ProtoMessage() {}
 
 func (x *RollbackResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[33]
+	mi := &file_cc_v1_cc_proto_msgTypes[36]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2551,7 +2794,7 @@ func (x *RollbackResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RollbackResponse.ProtoReflect.Descriptor instead.
 func (*RollbackResponse) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{33}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{36}
 }
 
 func (x *RollbackResponse) GetResource() *Resource {
@@ -2590,7 +2833,7 @@ type PutSecretValueRequest struct {
 
 func (x *PutSecretValueRequest) Reset() {
 	*x = PutSecretValueRequest{}
-	mi := &file_cc_v1_cc_proto_msgTypes[34]
+	mi := &file_cc_v1_cc_proto_msgTypes[37]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2602,7 +2845,7 @@ func (x *PutSecretValueRequest) String() string {
 func (*PutSecretValueRequest) ProtoMessage() {}
 
 func (x *PutSecretValueRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[34]
+	mi := &file_cc_v1_cc_proto_msgTypes[37]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2615,7 +2858,7 @@ func (x *PutSecretValueRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PutSecretValueRequest.ProtoReflect.Descriptor instead.
 func (*PutSecretValueRequest) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{34}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{37}
 }
 
 func (x *PutSecretValueRequest) GetProject() string {
@@ -2672,7 +2915,7 @@ type PutSecretValueResponse struct {
 
 func (x *PutSecretValueResponse) Reset() {
 	*x = PutSecretValueResponse{}
-	mi := &file_cc_v1_cc_proto_msgTypes[35]
+	mi := &file_cc_v1_cc_proto_msgTypes[38]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2684,7 +2927,7 @@ func (x *PutSecretValueResponse) String() string {
 func (*PutSecretValueResponse) ProtoMessage() {}
 
 func (x *PutSecretValueResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[35]
+	mi := &file_cc_v1_cc_proto_msgTypes[38]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2697,7 +2940,7 @@ func (x *PutSecretValueResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PutSecretValueResponse.ProtoReflect.Descriptor instead.
 func (*PutSecretValueResponse) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{35}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{38}
 }
 
 func (x *PutSecretValueResponse) GetSecretValue() *SecretValue {
@@ -2721,6 +2964,166 @@ func (x *PutSecretValueResponse) GetChanged() bool {
 	return false
 }
 
+// CompareValue is one value to compare: a secret's value (pointer empty)
+// or the value at a sensitive JSON pointer of a resource's current spec.
+type CompareValue struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Address       string                 `protobuf:"bytes,1,opt,name=address,proto3" json:"address,omitempty"`
+	Pointer       string                 `protobuf:"bytes,2,opt,name=pointer,proto3" json:"pointer,omitempty"`
+	Value         []byte                 `protobuf:"bytes,3,opt,name=value,proto3" json:"value,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CompareValue) Reset() {
+	*x = CompareValue{}
+	mi := &file_cc_v1_cc_proto_msgTypes[39]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CompareValue) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CompareValue) ProtoMessage() {}
+
+func (x *CompareValue) ProtoReflect() protoreflect.Message {
+	mi := &file_cc_v1_cc_proto_msgTypes[39]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CompareValue.ProtoReflect.Descriptor instead.
+func (*CompareValue) Descriptor() ([]byte, []int) {
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{39}
+}
+
+func (x *CompareValue) GetAddress() string {
+	if x != nil {
+		return x.Address
+	}
+	return ""
+}
+
+func (x *CompareValue) GetPointer() string {
+	if x != nil {
+		return x.Pointer
+	}
+	return ""
+}
+
+func (x *CompareValue) GetValue() []byte {
+	if x != nil {
+		return x.Value
+	}
+	return nil
+}
+
+type CompareValuesRequest struct {
+	state   protoimpl.MessageState `protogen:"open.v1"`
+	Project string                 `protobuf:"bytes,1,opt,name=project,proto3" json:"project,omitempty"`
+	// values: at most 10,000 of them.
+	Values        []*CompareValue `protobuf:"bytes,2,rep,name=values,proto3" json:"values,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CompareValuesRequest) Reset() {
+	*x = CompareValuesRequest{}
+	mi := &file_cc_v1_cc_proto_msgTypes[40]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CompareValuesRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CompareValuesRequest) ProtoMessage() {}
+
+func (x *CompareValuesRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_cc_v1_cc_proto_msgTypes[40]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CompareValuesRequest.ProtoReflect.Descriptor instead.
+func (*CompareValuesRequest) Descriptor() ([]byte, []int) {
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{40}
+}
+
+func (x *CompareValuesRequest) GetProject() string {
+	if x != nil {
+		return x.Project
+	}
+	return ""
+}
+
+func (x *CompareValuesRequest) GetValues() []*CompareValue {
+	if x != nil {
+		return x.Values
+	}
+	return nil
+}
+
+type CompareValuesResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// results are in the order of the request's values.
+	Results       []Comparison `protobuf:"varint,1,rep,packed,name=results,proto3,enum=cc.v1.Comparison" json:"results,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CompareValuesResponse) Reset() {
+	*x = CompareValuesResponse{}
+	mi := &file_cc_v1_cc_proto_msgTypes[41]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CompareValuesResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CompareValuesResponse) ProtoMessage() {}
+
+func (x *CompareValuesResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_cc_v1_cc_proto_msgTypes[41]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CompareValuesResponse.ProtoReflect.Descriptor instead.
+func (*CompareValuesResponse) Descriptor() ([]byte, []int) {
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{41}
+}
+
+func (x *CompareValuesResponse) GetResults() []Comparison {
+	if x != nil {
+		return x.Results
+	}
+	return nil
+}
+
 type UploadBlobRequest_Header struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Project       string                 `protobuf:"bytes,1,opt,name=project,proto3" json:"project,omitempty"`
@@ -2732,7 +3135,7 @@ type UploadBlobRequest_Header struct {
 
 func (x *UploadBlobRequest_Header) Reset() {
 	*x = UploadBlobRequest_Header{}
-	mi := &file_cc_v1_cc_proto_msgTypes[36]
+	mi := &file_cc_v1_cc_proto_msgTypes[42]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2744,7 +3147,7 @@ func (x *UploadBlobRequest_Header) String() string {
 func (*UploadBlobRequest_Header) ProtoMessage() {}
 
 func (x *UploadBlobRequest_Header) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[36]
+	mi := &file_cc_v1_cc_proto_msgTypes[42]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2757,7 +3160,7 @@ func (x *UploadBlobRequest_Header) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UploadBlobRequest_Header.ProtoReflect.Descriptor instead.
 func (*UploadBlobRequest_Header) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{19, 0}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{22, 0}
 }
 
 func (x *UploadBlobRequest_Header) GetProject() string {
@@ -2841,12 +3244,24 @@ const file_cc_v1_cc_proto_rawDesc = "" +
 	"\aaddress\x18\x02 \x01(\tR\aaddress\x12'\n" +
 	"\x0fexpected_serial\x18\x03 \x01(\x03R\x0eexpectedSerial\x12'\n" +
 	"\x0fresource_serial\x18\x04 \x01(\x03R\x0eresourceSerial\x12%\n" +
-	"\x0eproject_serial\x18\x05 \x01(\x03R\rprojectSerial\"(\n" +
+	"\x0eproject_serial\x18\x05 \x01(\x03R\rprojectSerial\"g\n" +
+	"\fLeaseRefused\x12\x18\n" +
+	"\aproject\x18\x01 \x01(\tR\aproject\x12\x16\n" +
+	"\x06reason\x18\x02 \x01(\tR\x06reason\x12%\n" +
+	"\x06holder\x18\x03 \x01(\v2\r.cc.v1.HolderR\x06holder\"F\n" +
+	"\n" +
+	"Dependants\x12\x18\n" +
+	"\aaddress\x18\x01 \x01(\tR\aaddress\x12\x1e\n" +
+	"\n" +
+	"dependants\x18\x02 \x03(\tR\n" +
+	"dependants\"%\n" +
+	"\x05Cycle\x12\x1c\n" +
+	"\taddresses\x18\x01 \x03(\tR\taddresses\"(\n" +
 	"\fMissingBlobs\x12\x18\n" +
 	"\adigests\x18\x01 \x03(\tR\adigests\"N\n" +
 	"\x0fGetStateRequest\x12\x18\n" +
 	"\aproject\x18\x01 \x01(\tR\aproject\x12!\n" +
-	"\fknown_serial\x18\x02 \x01(\x03R\vknownSerial\"\xbd\x02\n" +
+	"\fknown_serial\x18\x02 \x01(\x03R\vknownSerial\"\xd7\x02\n" +
 	"\x10GetStateResponse\x12\x18\n" +
 	"\aproject\x18\x01 \x01(\tR\aproject\x12\x16\n" +
 	"\x06serial\x18\x02 \x01(\x03R\x06serial\x12\x1c\n" +
@@ -2855,14 +3270,16 @@ const file_cc_v1_cc_proto_rawDesc = "" +
 	"\x06images\x18\x05 \x03(\v2\f.cc.v1.ImageR\x06images\x127\n" +
 	"\rsecret_values\x18\x06 \x03(\v2\x12.cc.v1.SecretValueR\fsecretValues\x12 \n" +
 	"\x04lock\x18\a \x01(\v2\f.cc.v1.LeaseR\x04lock\x12)\n" +
-	"\x10fingerprint_salt\x18\b \x01(\fR\x0ffingerprintSalt\"{\n" +
+	"\x10fingerprint_salt\x18\b \x01(\fR\x0ffingerprintSalt\x12\x18\n" +
+	"\alineage\x18\t \x01(\tR\alineage\"{\n" +
 	"\vLockRequest\x12\x18\n" +
 	"\aproject\x18\x01 \x01(\tR\aproject\x12%\n" +
 	"\x06holder\x18\x02 \x01(\v2\r.cc.v1.HolderR\x06holder\x12+\n" +
-	"\x03ttl\x18\x03 \x01(\v2\x19.google.protobuf.DurationR\x03ttl\"J\n" +
+	"\x03ttl\x18\x03 \x01(\v2\x19.google.protobuf.DurationR\x03ttl\"d\n" +
 	"\fLockResponse\x12\"\n" +
 	"\x05lease\x18\x01 \x01(\v2\f.cc.v1.LeaseR\x05lease\x12\x16\n" +
-	"\x06serial\x18\x02 \x01(\x03R\x06serial\"t\n" +
+	"\x06serial\x18\x02 \x01(\x03R\x06serial\x12\x18\n" +
+	"\alineage\x18\x03 \x01(\tR\alineage\"t\n" +
 	"\x10RenewLockRequest\x12\x18\n" +
 	"\aproject\x18\x01 \x01(\tR\aproject\x12\x19\n" +
 	"\blease_id\x18\x02 \x01(\tR\aleaseId\x12+\n" +
@@ -2982,7 +3399,16 @@ const file_cc_v1_cc_proto_rawDesc = "" +
 	"\x16PutSecretValueResponse\x125\n" +
 	"\fsecret_value\x18\x01 \x01(\v2\x12.cc.v1.SecretValueR\vsecretValue\x12\x16\n" +
 	"\x06serial\x18\x02 \x01(\x03R\x06serial\x12\x18\n" +
-	"\achanged\x18\x03 \x01(\bR\achanged*Y\n" +
+	"\achanged\x18\x03 \x01(\bR\achanged\"X\n" +
+	"\fCompareValue\x12\x18\n" +
+	"\aaddress\x18\x01 \x01(\tR\aaddress\x12\x18\n" +
+	"\apointer\x18\x02 \x01(\tR\apointer\x12\x14\n" +
+	"\x05value\x18\x03 \x01(\fR\x05value\"]\n" +
+	"\x14CompareValuesRequest\x12\x18\n" +
+	"\aproject\x18\x01 \x01(\tR\aproject\x12+\n" +
+	"\x06values\x18\x02 \x03(\v2\x13.cc.v1.CompareValueR\x06values\"D\n" +
+	"\x15CompareValuesResponse\x12+\n" +
+	"\aresults\x18\x01 \x03(\x0e2\x11.cc.v1.ComparisonR\aresults*Y\n" +
 	"\x06Status\x12\x16\n" +
 	"\x12STATUS_UNSPECIFIED\x10\x00\x12\x10\n" +
 	"\fSTATUS_READY\x10\x01\x12\x12\n" +
@@ -2992,7 +3418,13 @@ const file_cc_v1_cc_proto_rawDesc = "" +
 	"\x12ACTION_UNSPECIFIED\x10\x00\x12\x11\n" +
 	"\rACTION_CREATE\x10\x01\x12\x11\n" +
 	"\rACTION_UPDATE\x10\x02\x12\x12\n" +
-	"\x0eACTION_REPLACE\x10\x032\xf5\x01\n" +
+	"\x0eACTION_REPLACE\x10\x03*o\n" +
+	"\n" +
+	"Comparison\x12\x1a\n" +
+	"\x16COMPARISON_UNSPECIFIED\x10\x00\x12\x15\n" +
+	"\x11COMPARISON_ABSENT\x10\x01\x12\x14\n" +
+	"\x10COMPARISON_EQUAL\x10\x02\x12\x18\n" +
+	"\x14COMPARISON_DIFFERENT\x10\x032\xf5\x01\n" +
 	"\x0eProjectService\x12;\n" +
 	"\bGetState\x12\x16.cc.v1.GetStateRequest\x1a\x17.cc.v1.GetStateResponse\x12/\n" +
 	"\x04Lock\x12\x12.cc.v1.LockRequest\x1a\x13.cc.v1.LockResponse\x12>\n" +
@@ -3002,14 +3434,15 @@ const file_cc_v1_cc_proto_rawDesc = "" +
 	"\x10FindMissingBlobs\x12\x1e.cc.v1.FindMissingBlobsRequest\x1a\x1f.cc.v1.FindMissingBlobsResponse\x12C\n" +
 	"\n" +
 	"UploadBlob\x12\x18.cc.v1.UploadBlobRequest\x1a\x19.cc.v1.UploadBlobResponse(\x01\x12;\n" +
-	"\bReadBlob\x12\x16.cc.v1.ReadBlobRequest\x1a\x17.cc.v1.ReadBlobResponse2\xc7\x03\n" +
+	"\bReadBlob\x12\x16.cc.v1.ReadBlobRequest\x1a\x17.cc.v1.ReadBlobResponse2\x93\x04\n" +
 	"\x0fResourceService\x12D\n" +
 	"\vEnsureImage\x12\x19.cc.v1.EnsureImageRequest\x1a\x1a.cc.v1.EnsureImageResponse\x12J\n" +
 	"\rApplyResource\x12\x1b.cc.v1.ApplyResourceRequest\x1a\x1c.cc.v1.ApplyResourceResponse\x12M\n" +
 	"\x0eDeleteResource\x12\x1c.cc.v1.DeleteResourceRequest\x1a\x1d.cc.v1.DeleteResourceResponse\x12G\n" +
 	"\fListVersions\x12\x1a.cc.v1.ListVersionsRequest\x1a\x1b.cc.v1.ListVersionsResponse\x12;\n" +
 	"\bRollback\x12\x16.cc.v1.RollbackRequest\x1a\x17.cc.v1.RollbackResponse\x12M\n" +
-	"\x0ePutSecretValue\x12\x1c.cc.v1.PutSecretValueRequest\x1a\x1d.cc.v1.PutSecretValueResponseB$Z\"cc.dev/cc/service/proto/cc/v1;ccv1b\x06proto3"
+	"\x0ePutSecretValue\x12\x1c.cc.v1.PutSecretValueRequest\x1a\x1d.cc.v1.PutSecretValueResponse\x12J\n" +
+	"\rCompareValues\x12\x1b.cc.v1.CompareValuesRequest\x1a\x1c.cc.v1.CompareValuesResponseB$Z\"cc.dev/cc/service/proto/cc/v1;ccv1b\x06proto3"
 
 var (
 	file_cc_v1_cc_proto_rawDescOnce sync.Once
@@ -3023,115 +3456,127 @@ func file_cc_v1_cc_proto_rawDescGZIP() []byte {
 	return file_cc_v1_cc_proto_rawDescData
 }
 
-var file_cc_v1_cc_proto_enumTypes = make([]protoimpl.EnumInfo, 2)
-var file_cc_v1_cc_proto_msgTypes = make([]protoimpl.MessageInfo, 37)
+var file_cc_v1_cc_proto_enumTypes = make([]protoimpl.EnumInfo, 3)
+var file_cc_v1_cc_proto_msgTypes = make([]protoimpl.MessageInfo, 43)
 var file_cc_v1_cc_proto_goTypes = []any{
 	(Status)(0),                      // 0: cc.v1.Status
 	(Action)(0),                      // 1: cc.v1.Action
-	(*Resource)(nil),                 // 2: cc.v1.Resource
-	(*Pin)(nil),                      // 3: cc.v1.Pin
-	(*Image)(nil),                    // 4: cc.v1.Image
-	(*SecretValue)(nil),              // 5: cc.v1.SecretValue
-	(*Holder)(nil),                   // 6: cc.v1.Holder
-	(*Lease)(nil),                    // 7: cc.v1.Lease
-	(*LockHeld)(nil),                 // 8: cc.v1.LockHeld
-	(*Stale)(nil),                    // 9: cc.v1.Stale
-	(*MissingBlobs)(nil),             // 10: cc.v1.MissingBlobs
-	(*GetStateRequest)(nil),          // 11: cc.v1.GetStateRequest
-	(*GetStateResponse)(nil),         // 12: cc.v1.GetStateResponse
-	(*LockRequest)(nil),              // 13: cc.v1.LockRequest
-	(*LockResponse)(nil),             // 14: cc.v1.LockResponse
-	(*RenewLockRequest)(nil),         // 15: cc.v1.RenewLockRequest
-	(*RenewLockResponse)(nil),        // 16: cc.v1.RenewLockResponse
-	(*UnlockRequest)(nil),            // 17: cc.v1.UnlockRequest
-	(*UnlockResponse)(nil),           // 18: cc.v1.UnlockResponse
-	(*FindMissingBlobsRequest)(nil),  // 19: cc.v1.FindMissingBlobsRequest
-	(*FindMissingBlobsResponse)(nil), // 20: cc.v1.FindMissingBlobsResponse
-	(*UploadBlobRequest)(nil),        // 21: cc.v1.UploadBlobRequest
-	(*UploadBlobResponse)(nil),       // 22: cc.v1.UploadBlobResponse
-	(*ReadBlobRequest)(nil),          // 23: cc.v1.ReadBlobRequest
-	(*ReadBlobResponse)(nil),         // 24: cc.v1.ReadBlobResponse
-	(*EnsureImageRequest)(nil),       // 25: cc.v1.EnsureImageRequest
-	(*EnsureImageResponse)(nil),      // 26: cc.v1.EnsureImageResponse
-	(*ApplyResourceRequest)(nil),     // 27: cc.v1.ApplyResourceRequest
-	(*ApplyResourceResponse)(nil),    // 28: cc.v1.ApplyResourceResponse
-	(*DeleteResourceRequest)(nil),    // 29: cc.v1.DeleteResourceRequest
-	(*DeleteResourceResponse)(nil),   // 30: cc.v1.DeleteResourceResponse
-	(*ListVersionsRequest)(nil),      // 31: cc.v1.ListVersionsRequest
-	(*Version)(nil),                  // 32: cc.v1.Version
-	(*ListVersionsResponse)(nil),     // 33: cc.v1.ListVersionsResponse
-	(*RollbackRequest)(nil),          // 34: cc.v1.RollbackRequest
-	(*RollbackResponse)(nil),         // 35: cc.v1.RollbackResponse
-	(*PutSecretValueRequest)(nil),    // 36: cc.v1.PutSecretValueRequest
-	(*PutSecretValueResponse)(nil),   // 37: cc.v1.PutSecretValueResponse
-	(*UploadBlobRequest_Header)(nil), // 38: cc.v1.UploadBlobRequest.Header
-	(*timestamppb.Timestamp)(nil),    // 39: google.protobuf.Timestamp
-	(*durationpb.Duration)(nil),      // 40: google.protobuf.Duration
+	(Comparison)(0),                  // 2: cc.v1.Comparison
+	(*Resource)(nil),                 // 3: cc.v1.Resource
+	(*Pin)(nil),                      // 4: cc.v1.Pin
+	(*Image)(nil),                    // 5: cc.v1.Image
+	(*SecretValue)(nil),              // 6: cc.v1.SecretValue
+	(*Holder)(nil),                   // 7: cc.v1.Holder
+	(*Lease)(nil),                    // 8: cc.v1.Lease
+	(*LockHeld)(nil),                 // 9: cc.v1.LockHeld
+	(*Stale)(nil),                    // 10: cc.v1.Stale
+	(*LeaseRefused)(nil),             // 11: cc.v1.LeaseRefused
+	(*Dependants)(nil),               // 12: cc.v1.Dependants
+	(*Cycle)(nil),                    // 13: cc.v1.Cycle
+	(*MissingBlobs)(nil),             // 14: cc.v1.MissingBlobs
+	(*GetStateRequest)(nil),          // 15: cc.v1.GetStateRequest
+	(*GetStateResponse)(nil),         // 16: cc.v1.GetStateResponse
+	(*LockRequest)(nil),              // 17: cc.v1.LockRequest
+	(*LockResponse)(nil),             // 18: cc.v1.LockResponse
+	(*RenewLockRequest)(nil),         // 19: cc.v1.RenewLockRequest
+	(*RenewLockResponse)(nil),        // 20: cc.v1.RenewLockResponse
+	(*UnlockRequest)(nil),            // 21: cc.v1.UnlockRequest
+	(*UnlockResponse)(nil),           // 22: cc.v1.UnlockResponse
+	(*FindMissingBlobsRequest)(nil),  // 23: cc.v1.FindMissingBlobsRequest
+	(*FindMissingBlobsResponse)(nil), // 24: cc.v1.FindMissingBlobsResponse
+	(*UploadBlobRequest)(nil),        // 25: cc.v1.UploadBlobRequest
+	(*UploadBlobResponse)(nil),       // 26: cc.v1.UploadBlobResponse
+	(*ReadBlobRequest)(nil),          // 27: cc.v1.ReadBlobRequest
+	(*ReadBlobResponse)(nil),         // 28: cc.v1.ReadBlobResponse
+	(*EnsureImageRequest)(nil),       // 29: cc.v1.EnsureImageRequest
+	(*EnsureImageResponse)(nil),      // 30: cc.v1.EnsureImageResponse
+	(*ApplyResourceRequest)(nil),     // 31: cc.v1.ApplyResourceRequest
+	(*ApplyResourceResponse)(nil),    // 32: cc.v1.ApplyResourceResponse
+	(*DeleteResourceRequest)(nil),    // 33: cc.v1.DeleteResourceRequest
+	(*DeleteResourceResponse)(nil),   // 34: cc.v1.DeleteResourceResponse
+	(*ListVersionsRequest)(nil),      // 35: cc.v1.ListVersionsRequest
+	(*Version)(nil),                  // 36: cc.v1.Version
+	(*ListVersionsResponse)(nil),     // 37: cc.v1.ListVersionsResponse
+	(*RollbackRequest)(nil),          // 38: cc.v1.RollbackRequest
+	(*RollbackResponse)(nil),         // 39: cc.v1.RollbackResponse
+	(*PutSecretValueRequest)(nil),    // 40: cc.v1.PutSecretValueRequest
+	(*PutSecretValueResponse)(nil),   // 41: cc.v1.PutSecretValueResponse
+	(*CompareValue)(nil),             // 42: cc.v1.CompareValue
+	(*CompareValuesRequest)(nil),     // 43: cc.v1.CompareValuesRequest
+	(*CompareValuesResponse)(nil),    // 44: cc.v1.CompareValuesResponse
+	(*UploadBlobRequest_Header)(nil), // 45: cc.v1.UploadBlobRequest.Header
+	(*timestamppb.Timestamp)(nil),    // 46: google.protobuf.Timestamp
+	(*durationpb.Duration)(nil),      // 47: google.protobuf.Duration
 }
 var file_cc_v1_cc_proto_depIdxs = []int32{
 	0,  // 0: cc.v1.Resource.status:type_name -> cc.v1.Status
-	39, // 1: cc.v1.Resource.created_at:type_name -> google.protobuf.Timestamp
-	39, // 2: cc.v1.Resource.updated_at:type_name -> google.protobuf.Timestamp
-	3,  // 3: cc.v1.Resource.pins:type_name -> cc.v1.Pin
-	32, // 4: cc.v1.Resource.versions:type_name -> cc.v1.Version
-	39, // 5: cc.v1.Image.created_at:type_name -> google.protobuf.Timestamp
-	39, // 6: cc.v1.SecretValue.updated_at:type_name -> google.protobuf.Timestamp
-	6,  // 7: cc.v1.Lease.holder:type_name -> cc.v1.Holder
-	39, // 8: cc.v1.Lease.acquired_at:type_name -> google.protobuf.Timestamp
-	39, // 9: cc.v1.Lease.expires_at:type_name -> google.protobuf.Timestamp
-	7,  // 10: cc.v1.LockHeld.lease:type_name -> cc.v1.Lease
-	2,  // 11: cc.v1.GetStateResponse.resources:type_name -> cc.v1.Resource
-	4,  // 12: cc.v1.GetStateResponse.images:type_name -> cc.v1.Image
-	5,  // 13: cc.v1.GetStateResponse.secret_values:type_name -> cc.v1.SecretValue
-	7,  // 14: cc.v1.GetStateResponse.lock:type_name -> cc.v1.Lease
-	6,  // 15: cc.v1.LockRequest.holder:type_name -> cc.v1.Holder
-	40, // 16: cc.v1.LockRequest.ttl:type_name -> google.protobuf.Duration
-	7,  // 17: cc.v1.LockResponse.lease:type_name -> cc.v1.Lease
-	40, // 18: cc.v1.RenewLockRequest.ttl:type_name -> google.protobuf.Duration
-	7,  // 19: cc.v1.RenewLockResponse.lease:type_name -> cc.v1.Lease
-	7,  // 20: cc.v1.UnlockResponse.released:type_name -> cc.v1.Lease
-	38, // 21: cc.v1.UploadBlobRequest.header:type_name -> cc.v1.UploadBlobRequest.Header
-	4,  // 22: cc.v1.EnsureImageResponse.image:type_name -> cc.v1.Image
-	2,  // 23: cc.v1.EnsureImageResponse.resource:type_name -> cc.v1.Resource
-	1,  // 24: cc.v1.ApplyResourceRequest.action:type_name -> cc.v1.Action
-	2,  // 25: cc.v1.ApplyResourceResponse.resource:type_name -> cc.v1.Resource
-	2,  // 26: cc.v1.DeleteResourceResponse.deleted:type_name -> cc.v1.Resource
-	39, // 27: cc.v1.Version.created_at:type_name -> google.protobuf.Timestamp
-	5,  // 28: cc.v1.Version.secrets:type_name -> cc.v1.SecretValue
-	32, // 29: cc.v1.ListVersionsResponse.versions:type_name -> cc.v1.Version
-	2,  // 30: cc.v1.RollbackResponse.resource:type_name -> cc.v1.Resource
-	5,  // 31: cc.v1.PutSecretValueResponse.secret_value:type_name -> cc.v1.SecretValue
-	11, // 32: cc.v1.ProjectService.GetState:input_type -> cc.v1.GetStateRequest
-	13, // 33: cc.v1.ProjectService.Lock:input_type -> cc.v1.LockRequest
-	15, // 34: cc.v1.ProjectService.RenewLock:input_type -> cc.v1.RenewLockRequest
-	17, // 35: cc.v1.ProjectService.Unlock:input_type -> cc.v1.UnlockRequest
-	19, // 36: cc.v1.BlobService.FindMissingBlobs:input_type -> cc.v1.FindMissingBlobsRequest
-	21, // 37: cc.v1.BlobService.UploadBlob:input_type -> cc.v1.UploadBlobRequest
-	23, // 38: cc.v1.BlobService.ReadBlob:input_type -> cc.v1.ReadBlobRequest
-	25, // 39: cc.v1.ResourceService.EnsureImage:input_type -> cc.v1.EnsureImageRequest
-	27, // 40: cc.v1.ResourceService.ApplyResource:input_type -> cc.v1.ApplyResourceRequest
-	29, // 41: cc.v1.ResourceService.DeleteResource:input_type -> cc.v1.DeleteResourceRequest
-	31, // 42: cc.v1.ResourceService.ListVersions:input_type -> cc.v1.ListVersionsRequest
-	34, // 43: cc.v1.ResourceService.Rollback:input_type -> cc.v1.RollbackRequest
-	36, // 44: cc.v1.ResourceService.PutSecretValue:input_type -> cc.v1.PutSecretValueRequest
-	12, // 45: cc.v1.ProjectService.GetState:output_type -> cc.v1.GetStateResponse
-	14, // 46: cc.v1.ProjectService.Lock:output_type -> cc.v1.LockResponse
-	16, // 47: cc.v1.ProjectService.RenewLock:output_type -> cc.v1.RenewLockResponse
-	18, // 48: cc.v1.ProjectService.Unlock:output_type -> cc.v1.UnlockResponse
-	20, // 49: cc.v1.BlobService.FindMissingBlobs:output_type -> cc.v1.FindMissingBlobsResponse
-	22, // 50: cc.v1.BlobService.UploadBlob:output_type -> cc.v1.UploadBlobResponse
-	24, // 51: cc.v1.BlobService.ReadBlob:output_type -> cc.v1.ReadBlobResponse
-	26, // 52: cc.v1.ResourceService.EnsureImage:output_type -> cc.v1.EnsureImageResponse
-	28, // 53: cc.v1.ResourceService.ApplyResource:output_type -> cc.v1.ApplyResourceResponse
-	30, // 54: cc.v1.ResourceService.DeleteResource:output_type -> cc.v1.DeleteResourceResponse
-	33, // 55: cc.v1.ResourceService.ListVersions:output_type -> cc.v1.ListVersionsResponse
-	35, // 56: cc.v1.ResourceService.Rollback:output_type -> cc.v1.RollbackResponse
-	37, // 57: cc.v1.ResourceService.PutSecretValue:output_type -> cc.v1.PutSecretValueResponse
-	45, // [45:58] is the sub-list for method output_type
-	32, // [32:45] is the sub-list for method input_type
-	32, // [32:32] is the sub-list for extension type_name
-	32, // [32:32] is the sub-list for extension extendee
-	0,  // [0:32] is the sub-list for field type_name
+	46, // 1: cc.v1.Resource.created_at:type_name -> google.protobuf.Timestamp
+	46, // 2: cc.v1.Resource.updated_at:type_name -> google.protobuf.Timestamp
+	4,  // 3: cc.v1.Resource.pins:type_name -> cc.v1.Pin
+	36, // 4: cc.v1.Resource.versions:type_name -> cc.v1.Version
+	46, // 5: cc.v1.Image.created_at:type_name -> google.protobuf.Timestamp
+	46, // 6: cc.v1.SecretValue.updated_at:type_name -> google.protobuf.Timestamp
+	7,  // 7: cc.v1.Lease.holder:type_name -> cc.v1.Holder
+	46, // 8: cc.v1.Lease.acquired_at:type_name -> google.protobuf.Timestamp
+	46, // 9: cc.v1.Lease.expires_at:type_name -> google.protobuf.Timestamp
+	8,  // 10: cc.v1.LockHeld.lease:type_name -> cc.v1.Lease
+	7,  // 11: cc.v1.LeaseRefused.holder:type_name -> cc.v1.Holder
+	3,  // 12: cc.v1.GetStateResponse.resources:type_name -> cc.v1.Resource
+	5,  // 13: cc.v1.GetStateResponse.images:type_name -> cc.v1.Image
+	6,  // 14: cc.v1.GetStateResponse.secret_values:type_name -> cc.v1.SecretValue
+	8,  // 15: cc.v1.GetStateResponse.lock:type_name -> cc.v1.Lease
+	7,  // 16: cc.v1.LockRequest.holder:type_name -> cc.v1.Holder
+	47, // 17: cc.v1.LockRequest.ttl:type_name -> google.protobuf.Duration
+	8,  // 18: cc.v1.LockResponse.lease:type_name -> cc.v1.Lease
+	47, // 19: cc.v1.RenewLockRequest.ttl:type_name -> google.protobuf.Duration
+	8,  // 20: cc.v1.RenewLockResponse.lease:type_name -> cc.v1.Lease
+	8,  // 21: cc.v1.UnlockResponse.released:type_name -> cc.v1.Lease
+	45, // 22: cc.v1.UploadBlobRequest.header:type_name -> cc.v1.UploadBlobRequest.Header
+	5,  // 23: cc.v1.EnsureImageResponse.image:type_name -> cc.v1.Image
+	3,  // 24: cc.v1.EnsureImageResponse.resource:type_name -> cc.v1.Resource
+	1,  // 25: cc.v1.ApplyResourceRequest.action:type_name -> cc.v1.Action
+	3,  // 26: cc.v1.ApplyResourceResponse.resource:type_name -> cc.v1.Resource
+	3,  // 27: cc.v1.DeleteResourceResponse.deleted:type_name -> cc.v1.Resource
+	46, // 28: cc.v1.Version.created_at:type_name -> google.protobuf.Timestamp
+	6,  // 29: cc.v1.Version.secrets:type_name -> cc.v1.SecretValue
+	36, // 30: cc.v1.ListVersionsResponse.versions:type_name -> cc.v1.Version
+	3,  // 31: cc.v1.RollbackResponse.resource:type_name -> cc.v1.Resource
+	6,  // 32: cc.v1.PutSecretValueResponse.secret_value:type_name -> cc.v1.SecretValue
+	42, // 33: cc.v1.CompareValuesRequest.values:type_name -> cc.v1.CompareValue
+	2,  // 34: cc.v1.CompareValuesResponse.results:type_name -> cc.v1.Comparison
+	15, // 35: cc.v1.ProjectService.GetState:input_type -> cc.v1.GetStateRequest
+	17, // 36: cc.v1.ProjectService.Lock:input_type -> cc.v1.LockRequest
+	19, // 37: cc.v1.ProjectService.RenewLock:input_type -> cc.v1.RenewLockRequest
+	21, // 38: cc.v1.ProjectService.Unlock:input_type -> cc.v1.UnlockRequest
+	23, // 39: cc.v1.BlobService.FindMissingBlobs:input_type -> cc.v1.FindMissingBlobsRequest
+	25, // 40: cc.v1.BlobService.UploadBlob:input_type -> cc.v1.UploadBlobRequest
+	27, // 41: cc.v1.BlobService.ReadBlob:input_type -> cc.v1.ReadBlobRequest
+	29, // 42: cc.v1.ResourceService.EnsureImage:input_type -> cc.v1.EnsureImageRequest
+	31, // 43: cc.v1.ResourceService.ApplyResource:input_type -> cc.v1.ApplyResourceRequest
+	33, // 44: cc.v1.ResourceService.DeleteResource:input_type -> cc.v1.DeleteResourceRequest
+	35, // 45: cc.v1.ResourceService.ListVersions:input_type -> cc.v1.ListVersionsRequest
+	38, // 46: cc.v1.ResourceService.Rollback:input_type -> cc.v1.RollbackRequest
+	40, // 47: cc.v1.ResourceService.PutSecretValue:input_type -> cc.v1.PutSecretValueRequest
+	43, // 48: cc.v1.ResourceService.CompareValues:input_type -> cc.v1.CompareValuesRequest
+	16, // 49: cc.v1.ProjectService.GetState:output_type -> cc.v1.GetStateResponse
+	18, // 50: cc.v1.ProjectService.Lock:output_type -> cc.v1.LockResponse
+	20, // 51: cc.v1.ProjectService.RenewLock:output_type -> cc.v1.RenewLockResponse
+	22, // 52: cc.v1.ProjectService.Unlock:output_type -> cc.v1.UnlockResponse
+	24, // 53: cc.v1.BlobService.FindMissingBlobs:output_type -> cc.v1.FindMissingBlobsResponse
+	26, // 54: cc.v1.BlobService.UploadBlob:output_type -> cc.v1.UploadBlobResponse
+	28, // 55: cc.v1.BlobService.ReadBlob:output_type -> cc.v1.ReadBlobResponse
+	30, // 56: cc.v1.ResourceService.EnsureImage:output_type -> cc.v1.EnsureImageResponse
+	32, // 57: cc.v1.ResourceService.ApplyResource:output_type -> cc.v1.ApplyResourceResponse
+	34, // 58: cc.v1.ResourceService.DeleteResource:output_type -> cc.v1.DeleteResourceResponse
+	37, // 59: cc.v1.ResourceService.ListVersions:output_type -> cc.v1.ListVersionsResponse
+	39, // 60: cc.v1.ResourceService.Rollback:output_type -> cc.v1.RollbackResponse
+	41, // 61: cc.v1.ResourceService.PutSecretValue:output_type -> cc.v1.PutSecretValueResponse
+	44, // 62: cc.v1.ResourceService.CompareValues:output_type -> cc.v1.CompareValuesResponse
+	49, // [49:63] is the sub-list for method output_type
+	35, // [35:49] is the sub-list for method input_type
+	35, // [35:35] is the sub-list for extension type_name
+	35, // [35:35] is the sub-list for extension extendee
+	0,  // [0:35] is the sub-list for field type_name
 }
 
 func init() { file_cc_v1_cc_proto_init() }
@@ -3139,7 +3584,7 @@ func file_cc_v1_cc_proto_init() {
 	if File_cc_v1_cc_proto != nil {
 		return
 	}
-	file_cc_v1_cc_proto_msgTypes[19].OneofWrappers = []any{
+	file_cc_v1_cc_proto_msgTypes[22].OneofWrappers = []any{
 		(*UploadBlobRequest_Header_)(nil),
 		(*UploadBlobRequest_Data)(nil),
 	}
@@ -3148,8 +3593,8 @@ func file_cc_v1_cc_proto_init() {
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_cc_v1_cc_proto_rawDesc), len(file_cc_v1_cc_proto_rawDesc)),
-			NumEnums:      2,
-			NumMessages:   37,
+			NumEnums:      3,
+			NumMessages:   43,
 			NumExtensions: 0,
 			NumServices:   3,
 		},

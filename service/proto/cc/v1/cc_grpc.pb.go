@@ -477,6 +477,7 @@ const (
 	ResourceService_ListVersions_FullMethodName   = "/cc.v1.ResourceService/ListVersions"
 	ResourceService_Rollback_FullMethodName       = "/cc.v1.ResourceService/Rollback"
 	ResourceService_PutSecretValue_FullMethodName = "/cc.v1.ResourceService/PutSecretValue"
+	ResourceService_CompareValues_FullMethodName  = "/cc.v1.ResourceService/CompareValues"
 )
 
 // ResourceServiceClient is the client API for ResourceService service.
@@ -506,6 +507,13 @@ type ResourceServiceClient interface {
 	// revision: a new one only when the value differs from the current one.
 	// No call ever returns a value.
 	PutSecretValue(ctx context.Context, in *PutSecretValueRequest, opts ...grpc.CallOption) (*PutSecretValueResponse, error)
+	// CompareValues tells, for each value given, whether it equals the one
+	// the service holds at that place (a secret's current value, or the value
+	// at a sensitive JSON pointer of a resource's spec), without the caller
+	// ever seeing a value, a salt or a fingerprint that could be checked
+	// offline: the comparison is keyed with material only the service has.
+	// It is rate-limited per caller (RESOURCE_EXHAUSTED when exceeded).
+	CompareValues(ctx context.Context, in *CompareValuesRequest, opts ...grpc.CallOption) (*CompareValuesResponse, error)
 }
 
 type resourceServiceClient struct {
@@ -576,6 +584,16 @@ func (c *resourceServiceClient) PutSecretValue(ctx context.Context, in *PutSecre
 	return out, nil
 }
 
+func (c *resourceServiceClient) CompareValues(ctx context.Context, in *CompareValuesRequest, opts ...grpc.CallOption) (*CompareValuesResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(CompareValuesResponse)
+	err := c.cc.Invoke(ctx, ResourceService_CompareValues_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // ResourceServiceServer is the server API for ResourceService service.
 // All implementations must embed UnimplementedResourceServiceServer
 // for forward compatibility.
@@ -603,6 +621,13 @@ type ResourceServiceServer interface {
 	// revision: a new one only when the value differs from the current one.
 	// No call ever returns a value.
 	PutSecretValue(context.Context, *PutSecretValueRequest) (*PutSecretValueResponse, error)
+	// CompareValues tells, for each value given, whether it equals the one
+	// the service holds at that place (a secret's current value, or the value
+	// at a sensitive JSON pointer of a resource's spec), without the caller
+	// ever seeing a value, a salt or a fingerprint that could be checked
+	// offline: the comparison is keyed with material only the service has.
+	// It is rate-limited per caller (RESOURCE_EXHAUSTED when exceeded).
+	CompareValues(context.Context, *CompareValuesRequest) (*CompareValuesResponse, error)
 	mustEmbedUnimplementedResourceServiceServer()
 }
 
@@ -630,6 +655,9 @@ func (UnimplementedResourceServiceServer) Rollback(context.Context, *RollbackReq
 }
 func (UnimplementedResourceServiceServer) PutSecretValue(context.Context, *PutSecretValueRequest) (*PutSecretValueResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method PutSecretValue not implemented")
+}
+func (UnimplementedResourceServiceServer) CompareValues(context.Context, *CompareValuesRequest) (*CompareValuesResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method CompareValues not implemented")
 }
 func (UnimplementedResourceServiceServer) mustEmbedUnimplementedResourceServiceServer() {}
 func (UnimplementedResourceServiceServer) testEmbeddedByValue()                         {}
@@ -760,6 +788,24 @@ func _ResourceService_PutSecretValue_Handler(srv interface{}, ctx context.Contex
 	return interceptor(ctx, in, info, handler)
 }
 
+func _ResourceService_CompareValues_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(CompareValuesRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(ResourceServiceServer).CompareValues(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: ResourceService_CompareValues_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(ResourceServiceServer).CompareValues(ctx, req.(*CompareValuesRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // ResourceService_ServiceDesc is the grpc.ServiceDesc for ResourceService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -790,6 +836,10 @@ var ResourceService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "PutSecretValue",
 			Handler:    _ResourceService_PutSecretValue_Handler,
+		},
+		{
+			MethodName: "CompareValues",
+			Handler:    _ResourceService_CompareValues_Handler,
 		},
 	},
 	Streams:  []grpc.StreamDesc{},
