@@ -9,6 +9,7 @@ import (
 func StateOf(st *service.State) *planner.State {
 	out := &planner.State{
 		Project:   st.Project,
+		Lineage:   st.Lineage,
 		Serial:    st.Serial,
 		Resources: make([]planner.Resource, 0, len(st.Resources)),
 		Images:    make(map[string]planner.Image, len(st.Images)),

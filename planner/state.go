@@ -11,6 +11,9 @@ import (
 // one read of it is all an unchanged plan costs.
 type State struct {
 	Project string
+	// Lineage is the project's random id on its service, fixed when the
+	// project was first written; "" when the service never wrote it.
+	Lineage string
 	// Serial counts the project's mutations; a plan is made against one.
 	Serial int64
 	// Resources are sorted by address.

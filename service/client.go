@@ -166,7 +166,7 @@ func (c *Client) GetStateIfChanged(ctx context.Context, project string, known in
 }
 
 func stateFromProto(resp *ccv1.GetStateResponse) *State {
-	st := &State{Project: resp.GetProject(), Serial: resp.GetSerial(), FingerprintSalt: resp.GetFingerprintSalt()}
+	st := &State{Project: resp.GetProject(), Lineage: resp.GetLineage(), Serial: resp.GetSerial(), FingerprintSalt: resp.GetFingerprintSalt()}
 	st.Resources = make([]Resource, 0, len(resp.GetResources()))
 	for _, r := range resp.GetResources() {
 		st.Resources = append(st.Resources, resourceFromProto(r))

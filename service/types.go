@@ -17,6 +17,9 @@ import (
 // State is a project's whole state as the service holds it.
 type State struct {
 	Project string
+	// Lineage is the project's random id on this service, fixed when the
+	// project was first written; "" for a project never written.
+	Lineage string
 	// Serial counts the project's mutations.
 	Serial int64
 	// Resources are sorted by address.
