@@ -173,6 +173,8 @@ func Diff(d *schema.Desired, st *State, o Options) (*Plan, error) {
 	}
 	p.Skipped = skipped
 	p.Warnings = pl.warnings
+	p.DataLoss = DataLoss(p, st)
+	p.DeletesAll = deletesAll(p, len(st.Resources))
 	return p, nil
 }
 

@@ -50,13 +50,21 @@ type Config struct {
 	Excludes []string `json:"excludes,omitempty"`
 	Replace  []string `json:"replace,omitempty"`
 	Destroy  bool     `json:"destroy,omitempty"`
+	// AllowDataLoss: the plan was made with --allow-data-loss, so cc apply
+	// carries out its DataLoss without asking for the flag again.
+	AllowDataLoss bool `json:"allow_data_loss,omitempty"`
 }
 
-// Snapshot is what a plan was made against: the serial, and every
-// resource's hash and version and every secret's revision, so that a
-// stale plan can name what changed since.
+// Snapshot is what a plan was made against: the state's lineage and
+// serial, and every resource's hash and version and every secret's
+// revision, so that a plan is applied only to that state, and a stale one
+// names what changed since.
 type Snapshot struct {
-	Serial int64 `json:"serial"`
+	// Lineage is the state's random id, fixed when the project was first
+	// written on its service; "" for a state never written (or a service
+	// without lineages).
+	Lineage string `json:"lineage,omitempty"`
+	Serial  int64  `json:"serial"`
 	// Resources maps addresses to "HASH" or, for versioned kinds,
 	// "HASH@VERSION".
 	Resources map[string]string `json:"resources"`
@@ -66,7 +74,7 @@ type Snapshot struct {
 
 // SnapshotOf takes the snapshot of a state.
 func SnapshotOf(st *State) Snapshot {
-	s := Snapshot{Serial: st.Serial, Resources: map[string]string{}}
+	s := Snapshot{Lineage: st.Lineage, Serial: st.Serial, Resources: map[string]string{}}
 	for _, r := range st.Resources {
 		s.Resources[r.Address] = snapshotEntry(&r)
 	}
@@ -128,6 +136,68 @@ func (s Snapshot) Changes(st *State) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// MismatchError says why a plan file does not fit the state it is applied
+// to.
+type MismatchError struct {
+	Project string
+	// Moved: the state's serial moved since the plan was made (From, To).
+	Moved    bool
+	From, To int64
+	// Why says it in a sentence when the serial did not move: another
+	// lineage, or other resources at the same serial.
+	Why string
+	// Changes list what differs, one line per address (Snapshot.Changes).
+	Changes []string
+}
+
+func (e *MismatchError) Error() string {
+	s := e.Why
+	if e.Moved {
+		s = fmt.Sprintf("project %s moved from serial %d to %d since the plan was made", e.Project, e.From, e.To)
+	}
+	if len(e.Changes) > 0 {
+		s += ": " + strings.Join(e.Changes, "; ")
+	}
+	return s
+}
+
+// Check reports whether the file's plan may be applied to st, the state
+// its service holds now: the same lineage, the same serial, and every
+// resource and secret revision as they were. A file made against a state
+// never written (lineage "") fits only a state still empty: a first plan is
+// not applied again once the project exists. nil when it fits.
+func (f *File) Check(st *State) error {
+	s := f.State
+	project := f.Plan.Project
+	switch {
+	case s.Lineage == st.Lineage:
+	case s.Lineage == "":
+		if st.Serial != 0 || len(st.Resources) > 0 {
+			return &MismatchError{Project: project, Why: fmt.Sprintf(
+				"the plan was made against an empty state, before project %s was written; its state has been created since (lineage %s, serial %d): a first plan applies only to a state still empty",
+				project, st.Lineage, st.Serial)}
+		}
+	default:
+		now := st.Lineage
+		if now == "" {
+			now = "none"
+		}
+		return &MismatchError{Project: project, Why: fmt.Sprintf(
+			"the plan was made against project state with lineage %s; this service's state has lineage %s: it is another server or a recreated project",
+			s.Lineage, now)}
+	}
+	changes := s.Changes(st)
+	if s.Serial != st.Serial {
+		return &MismatchError{Project: project, Moved: true, From: s.Serial, To: st.Serial, Changes: changes}
+	}
+	if len(changes) > 0 {
+		return &MismatchError{Project: project, Changes: changes, Why: fmt.Sprintf(
+			"project %s is at serial %d as when the plan was made, but its state is not the one the plan was made against (another server, or a rewritten state)",
+			project, st.Serial)}
+	}
+	return nil
 }
 
 // Fingerprint identifies a desired state: the sha256 of its project, and
@@ -215,11 +285,20 @@ var (
 	projectRE = regexp.MustCompile(`^[a-z]([-a-z0-9]{0,61}[a-z0-9])?$`)
 	addressRE = regexp.MustCompile(`^[a-z]+\.[a-z0-9]([-a-z0-9_.]{0,126}[a-z0-9])?$`)
 	hashRE    = regexp.MustCompile(`^sha256:[0-9a-f]{64}$`)
+	lineageRE = regexp.MustCompile(`^[A-Za-z0-9._:-]{0,128}$`)
 )
 
-// ReadFile reads and checks a plan file. Anything malformed, truncated or
-// inconsistent is an error that says where, never a panic.
+// MaxFileSize is the largest plan file ReadFile reads.
+const MaxFileSize = 256 << 20
+
+// ReadFile reads and checks a plan file, which is untrusted input: at
+// most MaxFileSize bytes of one JSON object with no unknown field and
+// nothing after it. Anything malformed, truncated or inconsistent is an
+// error that says where, never a panic.
 func ReadFile(b []byte) (*File, error) {
+	if len(b) > MaxFileSize {
+		return nil, fmt.Errorf("%d bytes: a plan file has at most %d (planner.MaxFileSize)", len(b), MaxFileSize)
+	}
 	if t := bytes.TrimLeft(b, " \t\r\n"); len(t) == 0 || t[0] != '{' {
 		return nil, errors.New("not a cc plan file (not a JSON object)")
 	}
@@ -292,6 +371,9 @@ func (f *File) check() error {
 	if f.Config.Root == "" {
 		return errors.New("no project root")
 	}
+	if !lineageRE.MatchString(f.State.Lineage) {
+		return fmt.Errorf("bad lineage %q", f.State.Lineage)
+	}
 	for i := range d.Resources {
 		r := &d.Resources[i]
 		if !addressRE.MatchString(r.Address) || schema.KindOf(r.Address) != r.Kind || !r.Kind.Valid() {
@@ -336,6 +418,18 @@ func (f *File) check() error {
 			return fmt.Errorf("%s: two changes", c.Addr)
 		}
 		index[c.Addr] = c
+		// What the plan changes is what the state it was made against
+		// holds: a create of nothing, a change of what was there.
+		old, had := f.State.Resources[c.Addr]
+		oldHash, _, _ := strings.Cut(old, "@")
+		switch {
+		case c.Action == Create && had:
+			return fmt.Errorf("%s: created, but the state it was planned against has it", c.Addr)
+		case c.Action != Create && !had:
+			return fmt.Errorf("%s: to %s, but the state it was planned against does not have it", c.Addr, c.Action)
+		case c.Action != Create && oldHash != c.BeforeHash:
+			return fmt.Errorf("%s: planned from hash %s, but the state it was planned against has %s", c.Addr, c.BeforeHash, oldHash)
+		}
 		if c.Action != Delete {
 			r := f.lookup(c.Addr)
 			if r == nil {
@@ -345,6 +439,13 @@ func (f *File) check() error {
 				return fmt.Errorf("%s: planned hash %s, desired %s", c.Addr, c.AfterHash, r.Hash)
 			}
 		}
+	}
+	// What every view shows first must be what the plan does.
+	if got := DataLoss(p, nil); strings.Join(got, ",") != strings.Join(p.DataLoss, ",") {
+		return fmt.Errorf("the plan destroys the data of [%s], but says [%s]", strings.Join(got, ", "), strings.Join(p.DataLoss, ", "))
+	}
+	if got := deletesAll(p, len(f.State.Resources)); got != p.DeletesAll {
+		return fmt.Errorf("deletes_all is %t, but the plan deletes %d of the %d resources it was planned against", p.DeletesAll, p.Summary.Delete, len(f.State.Resources))
 	}
 	// Needs name changes of the plan, without cycles.
 	state := map[string]int{}

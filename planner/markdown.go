@@ -39,6 +39,12 @@ func WriteMarkdown(w io.Writer, p *Plan, o MarkdownOptions) error {
 		limit = MaxMarkdown
 	}
 	var head bytes.Buffer
+	if line := DeletesAllLine(p); line != "" {
+		fmt.Fprintf(&head, "**%s**\n\n", mdText(line))
+	}
+	if line := DataLossLine(p); line != "" {
+		fmt.Fprintf(&head, "**%s**\n\n", mdText(line))
+	}
 	fmt.Fprintf(&head, "### cc plan: `%s`\n\n", mdCode(p.Project))
 	if !p.Changed() {
 		fmt.Fprintf(&head, "**No changes.** The service's state (serial %d) matches the configuration (%d %s).\n",

@@ -88,7 +88,9 @@ func TestMarkdownSmall(t *testing.T) {
 	if err := planner.WriteMarkdown(&b, diff(t, d, st, planner.Options{}), planner.MarkdownOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	want := "### cc plan: `p`\n\n**Plan: 1 to create, 0 to update, 1 to replace, 1 to delete.** Planned against state serial 4; 0 resources unchanged.\n\n" +
+	// Issue 8 item 1: the volumes whose data the plan destroys come first.
+	want := "**Data loss: this plan destroys the data of 2 resources: volume.old (delete), volume.v (replace). cc apply carries it out only with --allow-data-loss.**\n\n" +
+		"### cc plan: `p`\n\n**Plan: 1 to create, 0 to update, 1 to replace, 1 to delete.** Planned against state serial 4; 0 resources unchanged.\n\n" +
 		"| kind | delete | replace | update | create |\n|---|---:|---:|---:|---:|\n| volume | 1 | 1 | 0 | 0 |\n| sandbox | 0 | 0 | 0 | 1 |\n\n" +
 		"<details><summary><code>-</code> <b>volume.old</b> delete: no longer in the configuration</summary>\n\n```diff\n# no longer in the configuration\n```\n\n</details>\n" +
 		"<details><summary><code>-/+</code> <b>volume.v</b> replace (size forces replacement): size &#34;2Gi&#34; → &#34;1Gi&#34;</summary>\n\n```diff\n# size \"2Gi\" → \"1Gi\"\n~ size: \"2Gi\" → \"1Gi\"  # forces replacement\n```\n\n</details>\n" +

@@ -20,7 +20,14 @@ type Plan struct {
 	// Serial is the state serial the plan was made against.
 	Serial int64 `json:"serial"`
 	// Destroy: the plan deletes everything the project has.
-	Destroy bool    `json:"destroy,omitempty"`
+	Destroy bool `json:"destroy,omitempty"`
+	// DeletesAll: the plan deletes every resource of the project's state,
+	// and it has at least one. Every view says so first.
+	DeletesAll bool `json:"deletes_all,omitempty"`
+	// DataLoss are the resources whose data the plan destroys (DataLoss),
+	// sorted: every view names them at its top, and cc apply carries out
+	// such a plan only when allowed to (--allow-data-loss).
+	DataLoss []string `json:"data_loss,omitempty"`
 	Summary Summary `json:"summary"`
 	// Changes are the resources that change, sorted by address. A
 	// resource that stays as it is has no Change.

@@ -61,6 +61,12 @@ func WriteText(w io.Writer, p *Plan, o TextOptions) error {
 		writeNotes(bw, p)
 		return bw.Flush()
 	}
+	if line := DeletesAllLine(p); line != "" {
+		fmt.Fprintln(bw, pt.paint(ansiBold+ansiRed, line))
+	}
+	if line := DataLossLine(p); line != "" {
+		fmt.Fprintln(bw, pt.paint(ansiBold+ansiRed, line))
+	}
 	fmt.Fprintf(bw, "Plan for project %s at state serial %d. Actions: %s create, %s update in place, %s replace, %s delete.\n",
 		p.Project, p.Serial, pt.action(Create, "+"), pt.action(Update, "~"), pt.action(Replace, "-/+"), pt.action(Delete, "-"))
 	for i := range p.Changes {
