@@ -193,7 +193,9 @@ func TestItem2ReadFileRefusesTampering(t *testing.T) {
 		return b
 	}
 	plan := func(m map[string]any) map[string]any { return m["plan"].(map[string]any) }
-	snapshot := func(m map[string]any) map[string]any { return m["state"].(map[string]any)["resources"].(map[string]any) }
+	snapshot := func(m map[string]any) map[string]any {
+		return m["state"].(map[string]any)["resources"].(map[string]any)
+	}
 	byAddr := func(m map[string]any, a string) map[string]any {
 		for _, c := range plan(m)["changes"].([]any) {
 			if c := c.(map[string]any); c["address"] == a {

@@ -28,7 +28,7 @@ type Plan struct {
 	// sorted: every view names them at its top, and cc apply carries out
 	// such a plan only when allowed to (--allow-data-loss).
 	DataLoss []string `json:"data_loss,omitempty"`
-	Summary Summary `json:"summary"`
+	Summary  Summary  `json:"summary"`
 	// Changes are the resources that change, sorted by address. A
 	// resource that stays as it is has no Change.
 	Changes []Change `json:"changes"`
