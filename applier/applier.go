@@ -44,6 +44,7 @@ type Applier struct {
 	grace       time.Duration
 	holder      service.Holder
 	progress    io.Writer
+	notices     io.Writer
 	secrets     SecretSource
 	now         func() time.Time
 	retries     int
@@ -123,6 +124,19 @@ func WithProgress(w io.Writer) Option {
 	}
 }
 
+// WithNotices writes what a person should know that is not progress,
+// such as a lock taken over from a holder that is no longer running
+// (default: nothing).
+func WithNotices(w io.Writer) Option {
+	return func(a *Applier) error {
+		if w == nil {
+			return errors.New("nil notice writer")
+		}
+		a.notices = w
+		return nil
+	}
+}
+
 // WithSecrets reads local secret values (default: none are read, and a
 // secret that needs one fails).
 func WithSecrets(s SecretSource) Option {
@@ -170,6 +184,7 @@ func New(svc Service, opts ...Option) (*Applier, error) {
 		grace:       30 * time.Second,
 		holder:      service.CurrentHolder("cc apply"),
 		progress:    io.Discard,
+		notices:     io.Discard,
 		now:         time.Now,
 		retries:     2,
 	}

@@ -11,6 +11,9 @@ import (
 	"sync"
 	"time"
 
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
 	"cc.dev/cc/diag"
 	"cc.dev/cc/planner"
 	"cc.dev/cc/schema"
@@ -27,6 +30,35 @@ type Result struct {
 	// Interrupted: the context was cancelled (Ctrl-C) or the lock lost
 	// before every change was started.
 	Interrupted bool
+	// Lost is the first error that showed the service stopped answering
+	// (ServiceLost): the apply stopped there. The changes in flight then
+	// are Unknown, not Errors: whether the service did them is not known
+	// until it answers again; the rest are NotStarted.
+	Lost    error
+	Unknown []string
+}
+
+// ServiceLost reports whether err shows that the service stopped
+// answering (it went away, or the connection to it broke), rather than
+// that it refused something: gRPC's Unavailable, a refused or reset
+// connection, a transport closed under a call.
+func ServiceLost(err error) bool {
+	if err == nil {
+		return false
+	}
+	if errors.Is(err, service.ErrUnavailable) {
+		return true
+	}
+	if st, ok := status.FromError(err); ok && st.Code() == codes.Unavailable {
+		return true
+	}
+	msg := err.Error()
+	for _, s := range []string{"connection refused", "transport is closing", "RST_STREAM", "error reading from server", "connection reset by peer", "broken pipe", "client connection is closing"} {
+		if strings.Contains(msg, s) {
+			return true
+		}
+	}
+	return false
 }
 
 // Outcome is one change done.
@@ -71,6 +103,9 @@ func (r *Result) Err() error {
 	for _, e := range r.Errors {
 		errs = append(errs, e)
 	}
+	if r.Lost != nil {
+		errs = append(errs, fmt.Errorf("the service stopped answering: %d changes not done", len(r.Unknown)+len(r.NotStarted)))
+	}
 	if len(errs) == 0 && len(r.NotStarted) > 0 {
 		errs = append(errs, fmt.Errorf("%d changes not started", len(r.NotStarted)))
 	}
@@ -108,7 +143,7 @@ type node struct {
 	blobs      []string
 	waiting    int
 	dependants []*node
-	state      int // 0 waiting, 1 running, 2 done, 3 failed, 4 not started
+	state      int // 0 waiting, 1 running, 2 done, 3 failed, 4 not started, 5 unknown (the service stopped answering)
 	why        string
 }
 
@@ -135,6 +170,14 @@ func (a *Applier) Apply(ctx context.Context, lk *Lock, p *planner.Plan, d *schem
 		order = append(order, n)
 	}
 	fail := func(n *node, err error) {
+		if ServiceLost(err) && ctx.Err() == nil {
+			// Not this change's failure: the service went away. It was
+			// not started; the apply stops.
+			if res.Lost == nil {
+				res.Lost = err
+			}
+			return
+		}
 		n.state = 3
 		res.Errors = append(res.Errors, &Error{Addr: n.c.Addr, Action: n.c.Action, Range: n.c.Range, Err: err})
 	}
@@ -178,6 +221,7 @@ func (a *Applier) Apply(ctx context.Context, lk *Lock, p *planner.Plan, d *schem
 	}
 	results := make(chan finished)
 	running, stopped := 0, false
+	stopWhy := "the apply was interrupted"
 	stop := func(why string) {
 		if !stopped {
 			stopped = true
@@ -187,7 +231,10 @@ func (a *Applier) Apply(ctx context.Context, lk *Lock, p *planner.Plan, d *schem
 	}
 	for {
 		if !stopped {
-			if ctx.Err() != nil {
+			if res.Lost != nil {
+				stopWhy = "the service stopped answering"
+				stop(stopWhy)
+			} else if ctx.Err() != nil {
 				stop("interrupted")
 			} else if err := lk.Err(); err != nil {
 				stop(err.Error())
@@ -220,6 +267,15 @@ func (a *Applier) Apply(ctx context.Context, lk *Lock, p *planner.Plan, d *schem
 			f = <-results
 		}
 		running--
+		if ServiceLost(f.err) && ctx.Err() == nil {
+			if res.Lost == nil {
+				res.Lost = f.err
+			}
+			f.n.state = 5
+			res.Unknown = append(res.Unknown, f.n.c.Addr)
+			say("%s: no answer after %s: the service stopped answering", f.n.c.Addr, elapsed(f.out.Elapsed))
+			continue
+		}
 		if f.err != nil {
 			say("%s: failed after %s: %v", f.n.c.Addr, elapsed(f.out.Elapsed), f.err)
 			fail(f.n, f.err)
@@ -239,7 +295,7 @@ func (a *Applier) Apply(ctx context.Context, lk *Lock, p *planner.Plan, d *schem
 	for _, n := range order {
 		switch n.state {
 		case 0:
-			why := "the apply was interrupted"
+			why := stopWhy
 			if !stopped {
 				why = "its order depends on a cycle"
 			}
@@ -250,6 +306,7 @@ func (a *Applier) Apply(ctx context.Context, lk *Lock, p *planner.Plan, d *schem
 	}
 	sort.Slice(res.Done, func(i, j int) bool { return res.Done[i].Addr < res.Done[j].Addr })
 	sort.Slice(res.Errors, func(i, j int) bool { return res.Errors[i].Addr < res.Errors[j].Addr })
+	sort.Strings(res.Unknown)
 	return res
 }
 

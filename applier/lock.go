@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"sync"
 	"time"
 
@@ -49,7 +50,7 @@ func (e *LockedError) Is(target error) bool { return target == service.ErrLocked
 // another holder has it, and renews it until Release.
 func (a *Applier) Lock(ctx context.Context, project string) (*Lock, error) {
 	deadline := a.now().Add(a.lockTimeout)
-	told := false
+	told, tookOver := false, false
 	for {
 		lease, serial, err := a.svc.Lock(ctx, project, a.holder, a.leaseTTL)
 		if err == nil {
@@ -60,6 +61,15 @@ func (a *Applier) Lock(ctx context.Context, project string) (*Lock, error) {
 		var le *service.LockedError
 		if !errors.As(err, &le) {
 			return nil, fmt.Errorf("lock project %s: %w", project, err)
+		}
+		if h := le.Lease.Holder; !tookOver && deadHere(h) {
+			// Its holder's process on this machine is gone: waiting out
+			// its lease would only wait for nothing.
+			if a.takeOver(ctx, project, le.Lease) {
+				fmt.Fprintf(a.notices, "took over the lock of %s (pid %d on %s), which is no longer running\n", holderCommand(h), h.PID, h.Host)
+				tookOver = true
+				continue
+			}
 		}
 		left := deadline.Sub(a.now())
 		if left <= 0 {
@@ -76,6 +86,50 @@ func (a *Applier) Lock(ctx context.Context, project string) (*Lock, error) {
 		case <-time.After(wait):
 		}
 	}
+}
+
+// deadHere reports whether a lock holder ran on this host, under a pid
+// that no longer exists.
+func deadHere(h service.Holder) bool {
+	host, err := os.Hostname()
+	if err != nil || host == "" || h.Host != host || h.PID <= 0 || h.PID == int64(os.Getpid()) {
+		return false
+	}
+	return processGone(int(h.PID))
+}
+
+// forceUnlocker is what a takeover uses when the lease's id is not known.
+type forceUnlocker interface {
+	ForceUnlock(ctx context.Context, project string) (*service.Lease, error)
+}
+
+// takeOver releases the lease of a dead holder: that exact lease when its
+// id is known; otherwise, by force, only while the lease has a while to
+// run (so that nobody else can have taken it since), and checking the
+// lease released was that one.
+func (a *Applier) takeOver(ctx context.Context, project string, l service.Lease) bool {
+	if l.ID != "" {
+		return a.svc.Unlock(ctx, project, l.ID) == nil
+	}
+	fu, ok := a.svc.(forceUnlocker)
+	if !ok || (!l.ExpiresAt.IsZero() && time.Until(l.ExpiresAt) < 5*time.Second) {
+		return false
+	}
+	released, err := fu.ForceUnlock(ctx, project)
+	if err != nil {
+		return false
+	}
+	if released != nil && (released.Holder != l.Holder || !released.AcquiredAt.Equal(l.AcquiredAt)) {
+		fmt.Fprintf(a.notices, "warning: released the lock of %s on project %s, taken since the dead holder's\n", released.Holder, project)
+	}
+	return true
+}
+
+func holderCommand(h service.Holder) string {
+	if h.Command == "" {
+		return "another process"
+	}
+	return h.Command
 }
 
 // Serial is the project's serial when the lock was taken.
