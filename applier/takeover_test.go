@@ -107,7 +107,6 @@ func TestItem16DeadHolderTakenOver(t *testing.T) {
 	}
 }
 
-
 // TestItem16ServiceLostStopsOnce is issue 8 item 16: when the service
 // stops answering mid-apply, the apply stops starting changes, and the
 // result says so once (Lost), with the changes in flight Unknown and the

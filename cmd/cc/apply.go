@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"errors"
 	"flag"
+	"path/filepath"
 	"fmt"
 	"strings"
 	"time"
@@ -109,7 +110,7 @@ func (e *env) runApplyLike(c *command, args []string, destroy bool) int {
 	}
 	opts := af.options()
 	opts.Destroy = destroy
-	p, _, err := a.Plan(e.ctx, d, opts)
+	p, st, err := a.Plan(e.ctx, d, opts)
 	if err != nil {
 		return e.fail(c, err)
 	}
@@ -120,6 +121,10 @@ func (e *env) runApplyLike(c *command, args []string, destroy bool) int {
 	if err := missingSecretValues(p, d, applier.LocalSecrets{Root: d.Root}); err != nil {
 		return e.fail(c, err)
 	}
+	if loss := planner.DataLoss(p, st); len(loss) > 0 && !af.allowDataLoss {
+		planner.WriteText(e.stdout, p, planner.TextOptions{Color: e.color(e.stdout)})
+		return e.refuseDataLoss(c, p, loss, "")
+	}
 	if !af.autoApprove && !isTerminal(e.stdin) {
 		planner.WriteText(e.stdout, p, planner.TextOptions{Color: e.color(e.stdout)})
 		fmt.Fprintf(e.stderr, "cc %s: not applied: there is no terminal to ask for approval on; pass --auto-approve, or save the plan with cc plan --out FILE and apply it with cc apply FILE\n", c.name)
@@ -129,11 +134,11 @@ func (e *env) runApplyLike(c *command, args []string, destroy bool) int {
 	if err != nil {
 		return e.fail(c, err)
 	}
-	defer e.release(c, lk)
+	defer e.release(c, cn, lk)
 	if lk.Serial() != p.Serial {
 		// Another apply came between the plan and the lock: plan again,
 		// now that nobody else can.
-		if p, _, err = a.Plan(e.ctx, d, opts); err != nil {
+		if p, st, err = a.Plan(e.ctx, d, opts); err != nil {
 			return e.fail(c, err)
 		}
 		if !p.Changed() {
@@ -142,13 +147,43 @@ func (e *env) runApplyLike(c *command, args []string, destroy bool) int {
 		}
 	}
 	planner.WriteText(e.stdout, p, planner.TextOptions{Color: e.color(e.stdout)})
+	loss := planner.DataLoss(p, st)
+	if len(loss) > 0 && !af.allowDataLoss {
+		return e.refuseDataLoss(c, p, loss, "")
+	}
 	if !af.autoApprove {
-		if !e.confirm(c, d.Project, destroy) {
+		if !e.confirm(c, d.Project, destroy, loss) {
 			fmt.Fprintf(e.stdout, "Not applied.\n")
 			return exitError
 		}
 	}
-	return e.carryOut(c, a, lk, p, d)
+	return e.carryOut(c, cn, a, lk, p, d)
+}
+
+// refuseDataLoss refuses a plan that destroys data without
+// --allow-data-loss, naming what it would destroy and how to proceed.
+func (e *env) refuseDataLoss(c *command, p *planner.Plan, loss []string, planFile string) int {
+	actions := map[string]planner.Action{}
+	for i := range p.Changes {
+		actions[p.Changes[i].Addr] = p.Changes[i].Action
+	}
+	names := make([]string, len(loss))
+	for i, a := range loss {
+		names[i] = fmt.Sprintf("%s (%s)", a, actions[a])
+	}
+	how := fmt.Sprintf("run cc %s again with --allow-data-loss", c.name)
+	if planFile != "" {
+		how = fmt.Sprintf("run cc apply --allow-data-loss %s, or plan again with cc plan --allow-data-loss --out FILE", planFile)
+	} else if c.name == "apply" {
+		how += ", or save it with cc plan --allow-data-loss --out FILE and apply FILE"
+	}
+	everything := ""
+	if p.DeletesAll {
+		everything = fmt.Sprintf(" It deletes every resource of project %s: if the configuration was not meant to be empty, check it first.", p.Project)
+	}
+	fmt.Fprintf(e.stderr, "cc %s: not applied: this plan destroys the data of %s; to carry it out, %s.%s Nothing was changed.\n",
+		c.name, strings.Join(names, ", "), how, everything)
+	return exitError
 }
 
 // applier makes the applier of apply and destroy.
@@ -160,13 +195,18 @@ func (e *env) applier(cn *conn, d *schema.Desired, af *applyFlags) (*applier.App
 		applier.WithSecrets(applier.LocalSecrets{Root: d.Root}))
 }
 
-// confirm asks on the terminal.
-func (e *env) confirm(c *command, project string, destroy bool) bool {
+// confirm asks on the terminal, naming the resources whose data the
+// changes destroy.
+func (e *env) confirm(c *command, project string, destroy bool, loss []string) bool {
 	verb := "Apply these changes to"
 	if destroy {
 		verb = "Delete everything of"
 	}
-	fmt.Fprintf(e.stdout, "\n%s project %s? Only 'yes' is accepted: ", verb, project)
+	also := ""
+	if len(loss) > 0 {
+		also = fmt.Sprintf(" This destroys the data of %s.", strings.Join(loss, ", "))
+	}
+	fmt.Fprintf(e.stdout, "\n%s project %s?%s Only 'yes' is accepted: ", verb, project, also)
 	answer := make(chan string, 1)
 	go func() {
 		line, _ := bufio.NewReader(e.stdin).ReadString('\n')
@@ -249,32 +289,70 @@ func missingSecretValues(p *planner.Plan, d *schema.Desired, src applier.SecretS
 }
 
 // applyPlanFile carries out a saved plan.
+//
+// A plan file is data someone else may have written: it never chooses the
+// service its apply talks to (and sends $CC_TOKEN and secret values to),
+// nor the directory whose embedded state and local files it uses. The
+// service is the one the command line names (--server, else $CC_SERVER,
+// else the embedded state of the project); the project is the working
+// directory's. A file recorded for another service or another directory is
+// refused, naming both: apply it from its directory, with its server
+// named, or plan again.
 func (e *env) applyPlanFile(c *command, name string, af *applyFlags) int {
 	f, err := readPlanFile(name)
 	if err != nil {
 		return e.fail(c, err)
 	}
-	if af.svc.server == "" && e.getenv("CC_SERVER") == "" {
-		af.svc.server = f.Config.Server
-	}
 	if len(af.targets)+len(af.excludes)+len(af.replace) > 0 {
 		return e.usageError(c, "--target, --exclude and --replace shape a plan; a saved plan was shaped when it was made")
 	}
+	root, err := workingRoot()
+	if err != nil {
+		return e.fail(c, err)
+	}
+	if f.Config.Root != root {
+		return e.fail(c, fmt.Errorf("%s was planned for the project in %s, but the working directory is %s: a saved plan is applied in its project's directory, whose embedded state and local files it uses; cd %s and apply it there, or plan again here",
+			name, f.Config.Root, root, f.Config.Root))
+	}
+	server, named := af.svc.server, "--server"
+	if server == "" {
+		server, named = e.getenv("CC_SERVER"), "$CC_SERVER"
+	}
+	if server != f.Config.Server {
+		embedded := "the embedded state in " + filepath.Join(root, stateDir, "state.db")
+		planned, here := embedded, embedded
+		if f.Config.Server != "" {
+			planned = "the cc service at " + f.Config.Server
+		}
+		how := "plan again against it"
+		if server != "" {
+			here = fmt.Sprintf("the cc service at %s (%s)", server, named)
+		} else {
+			here += " (no --server or $CC_SERVER)"
+			how = "to apply it to the service it was planned against, name it: --server " + f.Config.Server
+		}
+		return e.fail(c, fmt.Errorf("%s was planned against %s, but this apply would go to %s: a plan file never chooses the service; %s", name, planned, here, how))
+	}
 	d := f.Desired
+	d.Root = root
 	if need := f.NeedsSensitive(); len(need) > 0 {
 		// The file has no sensitive value: compile the configuration again
 		// (with the same --var and --var-file) and check it is the same.
-		res, rc := e.compile(c, f.Config.Path, compiler.Input{Vars: af.vars, VarFiles: af.varFiles, Offline: af.offline}, false)
+		path := root
+		if ext := filepath.Ext(f.Config.Path); ext == ".cue" || ext == ".hcl" {
+			path = filepath.Join(root, filepath.Base(f.Config.Path))
+		}
+		res, rc := e.compile(c, path, compiler.Input{Vars: af.vars, VarFiles: af.varFiles, Offline: af.offline}, false)
 		if rc >= 0 {
 			return rc
 		}
 		if planner.Fingerprint(res.Desired) != f.Config.Fingerprint {
 			return e.fail(c, fmt.Errorf("%s holds no values of sensitive variables (%s use them), and the configuration at %s no longer compiles to what was planned: plan again",
-				name, strings.Join(need, ", "), f.Config.Path))
+				name, strings.Join(need, ", "), path))
 		}
 		d = res.Desired
 	}
-	cn, err := e.connect(af.svc, f.Config.Root)
+	cn, err := e.connect(af.svc, root)
 	if err != nil {
 		return e.fail(c, err)
 	}
@@ -286,10 +364,11 @@ func (e *env) applyPlanFile(c *command, name string, af *applyFlags) int {
 	p := f.Plan
 	st, err := cn.client.GetState(e.ctx, p.Project)
 	if err != nil {
-		return e.fail(c, err)
+		return e.fail(c, fmt.Errorf("read the state of project %s: %w", p.Project, err))
 	}
-	if st.Serial != p.Serial {
-		return e.stale(c, name, f, applier.StateOf(st))
+	ps := applier.StateOf(st)
+	if err := f.Check(ps); err != nil {
+		return e.mismatch(c, name, cn, err)
 	}
 	if !p.Changed() {
 		planner.WriteText(e.stdout, p, planner.TextOptions{Color: e.color(e.stdout)})
@@ -298,27 +377,56 @@ func (e *env) applyPlanFile(c *command, name string, af *applyFlags) int {
 	if err := missingSecretValues(p, d, applier.LocalSecrets{Root: d.Root}); err != nil {
 		return e.fail(c, err)
 	}
+	allow := af.allowDataLoss || f.Config.AllowDataLoss
+	if loss := planner.DataLoss(p, ps); len(loss) > 0 && !allow {
+		return e.refuseDataLoss(c, p, loss, name)
+	}
 	lk, err := a.Lock(e.ctx, p.Project)
 	if err != nil {
 		return e.fail(c, err)
 	}
-	defer e.release(c, lk)
-	if lk.Serial() != p.Serial {
-		st, err := cn.client.GetState(e.ctx, p.Project)
-		if err != nil {
-			return e.fail(c, err)
-		}
-		return e.stale(c, name, f, applier.StateOf(st))
+	defer e.release(c, cn, lk)
+	// Under the lock, nothing moves: check again what it is applied to.
+	if st, err = cn.client.GetState(e.ctx, p.Project); err != nil {
+		return e.fail(c, fmt.Errorf("read the state of project %s: %w", p.Project, err))
 	}
-	return e.carryOut(c, a, lk, p, d)
+	ps = applier.StateOf(st)
+	if err := f.Check(ps); err != nil {
+		return e.mismatch(c, name, cn, err)
+	}
+	if loss := planner.DataLoss(p, ps); len(loss) > 0 && !allow {
+		return e.refuseDataLoss(c, p, loss, name)
+	}
+	return e.carryOut(c, cn, a, lk, p, d)
 }
 
-// stale refuses a saved plan whose state moved, naming what changed.
-func (e *env) stale(c *command, name string, f *planner.File, st *planner.State) int {
-	changes := f.State.Changes(st)
-	fmt.Fprintf(e.stderr, "cc %s: %s is stale: project %s moved from serial %d to %d since the plan was made:\n",
-		c.name, name, f.Plan.Project, f.Plan.Serial, st.Serial)
-	for _, ch := range changes {
+// workingRoot is the project root of the working directory, as cc plan
+// without PATH finds it.
+func workingRoot() (string, error) {
+	abs, err := filepath.Abs(".")
+	if err != nil {
+		return "", err
+	}
+	return filepath.EvalSymlinks(abs)
+}
+
+// mismatch refuses a saved plan that does not fit the state it would be
+// applied to, naming what differs.
+func (e *env) mismatch(c *command, name string, cn *conn, err error) int {
+	var me *planner.MismatchError
+	if !errors.As(err, &me) {
+		return e.fail(c, err)
+	}
+	if me.Moved {
+		fmt.Fprintf(e.stderr, "cc %s: %s is stale: project %s moved from serial %d to %d since the plan was made:\n", c.name, name, me.Project, me.From, me.To)
+	} else {
+		sep := ""
+		if len(me.Changes) > 0 {
+			sep = ":"
+		}
+		fmt.Fprintf(e.stderr, "cc %s: %s does not fit the state of project %s in %s: %s%s\n", c.name, name, me.Project, cn.where, me.Why, sep)
+	}
+	for _, ch := range me.Changes {
 		fmt.Fprintf(e.stderr, "  %s\n", ch)
 	}
 	fmt.Fprintf(e.stderr, "Nothing was applied. Plan again.\n")

@@ -10,6 +10,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/mattn/go-isatty"
 
@@ -22,15 +23,17 @@ const stateDir = ".cc"
 
 // serviceFlags say which service holds a project's state.
 type serviceFlags struct {
-	server string
-	tls    bool
-	ca     string
+	server   string
+	tls      bool
+	ca       string
+	insecure bool
 }
 
 func (f *serviceFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.server, "server", "", "use the cc service at `ADDR` (HOST:PORT or unix:///PATH; default $CC_SERVER, else the embedded state in .cc/state.db of the project root); $CC_TOKEN is its token")
 	fs.BoolVar(&f.tls, "tls", false, "connect to --server with TLS, checking its certificate against the system's roots")
 	fs.StringVar(&f.ca, "ca", "", "connect to --server with TLS, checking its certificate against the CA certificates in `FILE` (PEM)")
+	fs.BoolVar(&f.insecure, "insecure", false, "connect without TLS to a --server on another machine, sending $CC_TOKEN and secret values in clear")
 }
 
 // embeddedOptions are added to the embedded server's options: tests count
@@ -76,6 +79,10 @@ func (e *env) connect(f serviceFlags, root string) (*conn, error) {
 		}
 		return &conn{client: c, where: "the embedded state in " + filepath.Join(dir, "state.db"), close: closeFn}, nil
 	}
+	secure := f.tls || f.ca != ""
+	if !secure && !f.insecure && !isLocal(server) {
+		return nil, fmt.Errorf("refusing to connect to %s without TLS: it is not on this machine, and $CC_TOKEN and secret values would cross the network in clear; pass --tls or --ca FILE (or --insecure to send them in clear anyway)", server)
+	}
 	var opts []service.DialOption
 	if tok := e.getenv("CC_TOKEN"); tok != "" {
 		opts = append(opts, service.WithToken(tok))
@@ -103,6 +110,30 @@ func (e *env) connect(f serviceFlags, root string) (*conn, error) {
 		return nil, err
 	}
 	return &conn{client: c, where: "the cc service at " + server, server: server, close: c.Close}, nil
+}
+
+// isLocal reports whether a service address is on this machine: a unix
+// socket, localhost, or a loopback address (127.0.0.0/8, ::1). Nothing is
+// resolved: a name other than localhost is another machine.
+func isLocal(server string) bool {
+	if strings.HasPrefix(server, "unix:") || strings.HasPrefix(server, "unix-abstract:") {
+		return true
+	}
+	host := server
+	if scheme, rest, ok := strings.Cut(server, ":"); ok && strings.HasPrefix(rest, "//") && !strings.Contains(scheme, "/") {
+		// A gRPC target, SCHEME://[AUTHORITY]/ENDPOINT.
+		_, endpoint, _ := strings.Cut(rest[2:], "/")
+		host = endpoint
+	}
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		host = h
+	}
+	host = strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }
 
 // isTerminal reports whether a stream is a terminal; tests replace it.

@@ -34,6 +34,11 @@ json (a versioned document, planner/FORMAT.md; --json is short for it) or
 markdown (for a pull-request comment: at most 65,000 characters). --out FILE
 saves the plan for cc apply FILE, which carries out exactly it.
 
+A plan that destroys data (deletes or replaces a volume, a dataset or a
+sandbox with a snapshot mount) names those resources first, in every
+format, and cc apply carries it out only with --allow-data-loss (given to
+cc plan --out, it is recorded in the file).
+
 The state is the embedded default, .cc/state.db in the project root, unless
 --server or CC_SERVER names a cc service (CC_TOKEN is its token).
 
@@ -59,6 +64,9 @@ type planFlags struct {
 	excludes stringList
 	replace  stringList
 	offline  bool
+	// allowDataLoss lets apply delete or replace volumes, datasets and
+	// sandboxes with snapshots (planner.DataLoss).
+	allowDataLoss bool
 }
 
 func (f *planFlags) register(fs *flag.FlagSet) {
@@ -68,6 +76,7 @@ func (f *planFlags) register(fs *flag.FlagSet) {
 	fs.Var(&f.excludes, "exclude", "leave out `ADDR` and every change that needs it (repeatable)")
 	fs.Var(&f.replace, "replace", "replace `ADDR` even if unchanged (repeatable)")
 	fs.BoolVar(&f.offline, "offline", false, "fail when a base image is not pinned in cc.lock")
+	fs.BoolVar(&f.allowDataLoss, "allow-data-loss", false, "let apply delete or replace volumes, datasets and sandboxes with snapshots, and their data (with --out: record it in the plan file)")
 }
 
 func (f *planFlags) options() planner.Options {
@@ -127,7 +136,7 @@ func runPlan(e *env, args []string) int {
 	if *out != "" {
 		abs, _ := filepath.Abs(path)
 		f := planner.NewFile(p, res.Desired, st, planner.Config{Path: abs, Root: res.Desired.Root, Lang: res.Lang, Server: cn.server,
-			Targets: pf.targets, Excludes: pf.excludes, Replace: pf.replace, Destroy: *destroy})
+			Targets: pf.targets, Excludes: pf.excludes, Replace: pf.replace, Destroy: *destroy, AllowDataLoss: pf.allowDataLoss})
 		if err := writePlanFile(*out, f); err != nil {
 			return e.fail(c, err)
 		}
@@ -172,9 +181,21 @@ func writePlanFile(name string, f *planner.File) error {
 	return os.Rename(tmp, name)
 }
 
-// readPlanFile reads a plan file, or says it is not one.
+// readPlanFile reads a plan file, or says it is not one. It is untrusted
+// input: only a regular file is read, and at most planner.MaxFileSize
+// bytes of it.
 func readPlanFile(name string) (*planner.File, error) {
-	b, err := os.ReadFile(name)
+	fd, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer fd.Close()
+	if fi, err := fd.Stat(); err != nil {
+		return nil, err
+	} else if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: not a regular file", name)
+	}
+	b, err := io.ReadAll(io.LimitReader(fd, planner.MaxFileSize+1))
 	if err != nil {
 		return nil, err
 	}
@@ -197,7 +218,7 @@ func isPlanFile(path string) bool {
 		return false
 	}
 	fi, err := os.Stat(path)
-	if err != nil || fi.IsDir() {
+	if err != nil || !fi.Mode().IsRegular() {
 		return false
 	}
 	f, err := os.Open(path)
