@@ -135,6 +135,9 @@ func holderCommand(h service.Holder) string {
 // Serial is the project's serial when the lock was taken.
 func (l *Lock) Serial() int64 { return l.serial }
 
+// Project is the project locked.
+func (l *Lock) Project() string { return l.project }
+
 // LeaseID is the lease every mutation carries.
 func (l *Lock) LeaseID() string { return l.lease.ID }
 

@@ -179,7 +179,10 @@ func TestCanarySecretValue(t *testing.T) {
 	runAll(1, "apply", "second.plan")
 	os.Unsetenv("OPENAI_API_KEY")
 	runAll(0, "plan", "main.hcl")
-	runAll(0, "destroy", "--auto-approve", "--target", "secret.openai", "main.hcl")
+	// sandbox.dev, which uses the secret, has a snapshot mount: deleting it
+	// destroys data (issue 8 item 1).
+	runAll(1, "destroy", "--auto-approve", "--target", "secret.openai", "main.hcl")
+	runAll(0, "destroy", "--auto-approve", "--allow-data-loss", "--target", "secret.openai", "main.hcl")
 	runAll(1, "apply", "--auto-approve", "main.hcl")
 	runAll(0, "state", "show", "secret.database", "main.hcl")
 

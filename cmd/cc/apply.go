@@ -178,7 +178,7 @@ func (e *env) refuseDataLoss(c *command, p *planner.Plan, loss []string, planFil
 		how += ", or save it with cc plan --allow-data-loss --out FILE and apply FILE"
 	}
 	everything := ""
-	if p.DeletesAll {
+	if p.DeletesAll && !p.Destroy {
 		everything = fmt.Sprintf(" It deletes every resource of project %s: if the configuration was not meant to be empty, check it first.", p.Project)
 	}
 	fmt.Fprintf(e.stderr, "cc %s: not applied: this plan destroys the data of %s; to carry it out, %s.%s Nothing was changed.\n",
@@ -192,6 +192,7 @@ func (e *env) applier(cn *conn, d *schema.Desired, af *applyFlags) (*applier.App
 		applier.WithParallelism(af.parallelism),
 		applier.WithLockTimeout(af.lockTimeout),
 		applier.WithProgress(e.stdout),
+		applier.WithNotices(e.stderr),
 		applier.WithSecrets(applier.LocalSecrets{Root: d.Root}))
 }
 
@@ -223,7 +224,7 @@ func (e *env) confirm(c *command, project string, destroy bool, loss []string) b
 }
 
 // carryOut applies a plan under a lock and reports.
-func (e *env) carryOut(c *command, a *applier.Applier, lk *applier.Lock, p *planner.Plan, d *schema.Desired) int {
+func (e *env) carryOut(c *command, cn *conn, a *applier.Applier, lk *applier.Lock, p *planner.Plan, d *schema.Desired) int {
 	start := time.Now()
 	fmt.Fprintf(e.stdout, "\nApplying %d %s to project %s...\n", len(p.Changes), plural(len(p.Changes), "change", "changes"), p.Project)
 	res := a.Apply(e.ctx, lk, p, d)
@@ -232,13 +233,36 @@ func (e *env) carryOut(c *command, a *applier.Applier, lk *applier.Lock, p *plan
 	if nv+rv > 0 {
 		summary += fmt.Sprintf("; %d new %s, %d %s reused", nv, plural(nv, "version", "versions"), rv, plural(rv, "version", "versions"))
 	}
-	if len(res.Errors) == 0 && len(res.NotStarted) == 0 {
+	if len(res.Errors) == 0 && len(res.NotStarted) == 0 && res.Lost == nil {
 		fmt.Fprintf(e.stdout, "\nApply complete: %s (%s).\n", summary, time.Since(start).Round(time.Millisecond))
 		return exitOK
 	}
 	fmt.Fprintln(e.stderr)
 	for _, err := range res.Errors {
 		fmt.Fprintf(e.stderr, "Error: %v\n", err)
+	}
+	if res.Lost != nil {
+		// One summary, not one error per change: they all have one cause.
+		var notStarted []string
+		for _, ns := range res.NotStarted {
+			if ns.Because == "the service stopped answering" {
+				notStarted = append(notStarted, ns.Addr)
+			} else {
+				fmt.Fprintf(e.stderr, "Not started: %s: %s\n", ns.Addr, ns.Because)
+			}
+		}
+		unknown := ""
+		if len(res.Unknown) > 0 {
+			unknown = fmt.Sprintf("; %d %s running then may or may not have been done (%s)", len(res.Unknown),
+				plural(len(res.Unknown), "change", "changes"), listSome(res.Unknown, 5))
+		}
+		ns := ""
+		if len(notStarted) > 0 {
+			ns = fmt.Sprintf(" (%s)", listSome(notStarted, 5))
+		}
+		fmt.Fprintf(e.stderr, "Apply stopped: %s stopped answering after %d of %d changes; %d did not run%s%s; done: %s. What was done stays done: run cc apply again when the service is back to carry on.\n",
+			cn.where, len(res.Done), len(p.Changes), len(notStarted), ns, unknown, summary)
+		return exitError
 	}
 	for _, ns := range res.NotStarted {
 		fmt.Fprintf(e.stderr, "Not started: %s: %s\n", ns.Addr, ns.Because)
@@ -252,8 +276,21 @@ func (e *env) carryOut(c *command, a *applier.Applier, lk *applier.Lock, p *plan
 	return exitError
 }
 
-func (e *env) release(c *command, lk *applier.Lock) {
-	if err := lk.Release(); err != nil {
+// listSome lists at most n addresses, and how many more.
+func listSome(addrs []string, n int) string {
+	if len(addrs) <= n {
+		return strings.Join(addrs, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(addrs[:n], ", "), len(addrs)-n)
+}
+
+func (e *env) release(c *command, cn *conn, lk *applier.Lock) {
+	err := lk.Release()
+	switch {
+	case err == nil:
+	case applier.ServiceLost(err):
+		fmt.Fprintf(e.stderr, "cc %s: the lock of project %s could not be released: %s stopped answering; it expires a minute after its last renewal (or run cc force-unlock)\n", c.name, lk.Project(), cn.where)
+	default:
 		fmt.Fprintf(e.stderr, "cc %s: %v (run cc force-unlock if it stays locked)\n", c.name, err)
 	}
 }

@@ -45,8 +45,13 @@ func TestApplyAsks(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "Apply complete: 6 created") {
 		t.Fatalf("answering yes: exit %d\n%s", code, out)
 	}
-	out, _, code = ccWithInput(t, "yes\n", "destroy", "main.hcl")
-	if code != 0 || !strings.Contains(out, "Delete everything of project support-bot? Only 'yes' is accepted: ") || !strings.Contains(out, "6 deleted") {
+	// The dataset's data dies with it: destroy refuses without
+	// --allow-data-loss, and the prompt names it (issue 8 item 1).
+	if _, errs, code := ccWithInput(t, "yes\n", "destroy", "main.hcl"); code != 1 || !strings.Contains(errs, "cc destroy: not applied: this plan destroys the data of dataset.goldens (delete); to carry it out, run cc destroy again with --allow-data-loss.") {
+		t.Fatalf("destroy without --allow-data-loss: exit %d\n%s", code, errs)
+	}
+	out, _, code = ccWithInput(t, "yes\n", "destroy", "--allow-data-loss", "main.hcl")
+	if code != 0 || !strings.Contains(out, "Delete everything of project support-bot? This destroys the data of dataset.goldens. Only 'yes' is accepted: ") || !strings.Contains(out, "6 deleted") {
 		t.Fatalf("destroy: exit %d\n%s", code, out)
 	}
 }

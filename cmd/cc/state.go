@@ -285,7 +285,7 @@ func runRollback(e *env, args []string) int {
 		return rc
 	}
 	defer cn.close()
-	a, err := applier.New(cn.client, applier.WithLockTimeout(*lockTimeout), applier.WithProgress(e.stderr), applier.WithHolder(service.CurrentHolder("cc rollback")))
+	a, err := applier.New(cn.client, applier.WithLockTimeout(*lockTimeout), applier.WithProgress(e.stderr), applier.WithNotices(e.stderr), applier.WithHolder(service.CurrentHolder("cc rollback")))
 	if err != nil {
 		return e.fail(c, err)
 	}
@@ -293,7 +293,7 @@ func runRollback(e *env, args []string) int {
 	if err != nil {
 		return e.fail(c, err)
 	}
-	defer e.release(c, lk)
+	defer e.release(c, cn, lk)
 	before, err := cn.client.GetState(e.ctx, project)
 	if err != nil {
 		return e.fail(c, err)
