@@ -4,8 +4,8 @@ import (
 	"bufio"
 	"errors"
 	"flag"
-	"path/filepath"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"time"
 
