@@ -46,13 +46,20 @@ func ServiceLost(err error) bool {
 	if err == nil {
 		return false
 	}
+	msg := err.Error()
+	for _, s := range []string{"x509", "certificate", "tls:", "handshake"} {
+		if strings.Contains(msg, s) {
+			// It answers, but is not trusted (or does not trust us): that
+			// is said as it is.
+			return false
+		}
+	}
 	if errors.Is(err, service.ErrUnavailable) {
 		return true
 	}
 	if st, ok := status.FromError(err); ok && st.Code() == codes.Unavailable {
 		return true
 	}
-	msg := err.Error()
 	for _, s := range []string{"connection refused", "transport is closing", "RST_STREAM", "error reading from server", "connection reset by peer", "broken pipe", "client connection is closing"} {
 		if strings.Contains(msg, s) {
 			return true
@@ -226,7 +233,11 @@ func (a *Applier) Apply(ctx context.Context, lk *Lock, p *planner.Plan, d *schem
 		if !stopped {
 			stopped = true
 			res.Interrupted = true
-			say("Stopping: %s; waiting for the %d %s running to finish.", why, running, plural(running, "change", "changes"))
+			if running > 0 {
+				say("Stopping: %s; waiting for the %d %s running to finish.", why, running, plural(running, "change", "changes"))
+			} else {
+				say("Stopping: %s.", why)
+			}
 		}
 	}
 	for {

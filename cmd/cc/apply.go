@@ -106,20 +106,20 @@ func (e *env) runApplyLike(c *command, args []string, destroy bool) int {
 	defer cn.close()
 	a, err := e.applier(cn, d, &af)
 	if err != nil {
-		return e.fail(c, err)
+		return e.fail(c, cn.explain(err))
 	}
 	opts := af.options()
 	opts.Destroy = destroy
 	p, st, err := a.Plan(e.ctx, d, opts)
 	if err != nil {
-		return e.fail(c, err)
+		return e.fail(c, cn.explain(err))
 	}
 	if !p.Changed() {
 		planner.WriteText(e.stdout, p, planner.TextOptions{Color: e.color(e.stdout)})
 		return exitOK
 	}
 	if err := missingSecretValues(p, d, applier.LocalSecrets{Root: d.Root}); err != nil {
-		return e.fail(c, err)
+		return e.fail(c, cn.explain(err))
 	}
 	if loss := planner.DataLoss(p, st); len(loss) > 0 && !af.allowDataLoss {
 		planner.WriteText(e.stdout, p, planner.TextOptions{Color: e.color(e.stdout)})
@@ -132,14 +132,14 @@ func (e *env) runApplyLike(c *command, args []string, destroy bool) int {
 	}
 	lk, err := a.Lock(e.ctx, d.Project)
 	if err != nil {
-		return e.fail(c, err)
+		return e.fail(c, cn.explain(err))
 	}
 	defer e.release(c, cn, lk)
 	if lk.Serial() != p.Serial {
 		// Another apply came between the plan and the lock: plan again,
 		// now that nobody else can.
 		if p, st, err = a.Plan(e.ctx, d, opts); err != nil {
-			return e.fail(c, err)
+			return e.fail(c, cn.explain(err))
 		}
 		if !p.Changed() {
 			planner.WriteText(e.stdout, p, planner.TextOptions{Color: e.color(e.stdout)})
@@ -396,12 +396,12 @@ func (e *env) applyPlanFile(c *command, name string, af *applyFlags) int {
 	defer cn.close()
 	a, err := e.applier(cn, d, af)
 	if err != nil {
-		return e.fail(c, err)
+		return e.fail(c, cn.explain(err))
 	}
 	p := f.Plan
 	st, err := cn.client.GetState(e.ctx, p.Project)
 	if err != nil {
-		return e.fail(c, fmt.Errorf("read the state of project %s: %w", p.Project, err))
+		return e.fail(c, fmt.Errorf("read the state of project %s: %w", p.Project, cn.explain(err)))
 	}
 	ps := applier.StateOf(st)
 	if err := f.Check(ps); err != nil {
@@ -412,7 +412,7 @@ func (e *env) applyPlanFile(c *command, name string, af *applyFlags) int {
 		return exitOK
 	}
 	if err := missingSecretValues(p, d, applier.LocalSecrets{Root: d.Root}); err != nil {
-		return e.fail(c, err)
+		return e.fail(c, cn.explain(err))
 	}
 	allow := af.allowDataLoss || f.Config.AllowDataLoss
 	if loss := planner.DataLoss(p, ps); len(loss) > 0 && !allow {
@@ -420,12 +420,12 @@ func (e *env) applyPlanFile(c *command, name string, af *applyFlags) int {
 	}
 	lk, err := a.Lock(e.ctx, p.Project)
 	if err != nil {
-		return e.fail(c, err)
+		return e.fail(c, cn.explain(err))
 	}
 	defer e.release(c, cn, lk)
 	// Under the lock, nothing moves: check again what it is applied to.
 	if st, err = cn.client.GetState(e.ctx, p.Project); err != nil {
-		return e.fail(c, fmt.Errorf("read the state of project %s: %w", p.Project, err))
+		return e.fail(c, fmt.Errorf("read the state of project %s: %w", p.Project, cn.explain(err)))
 	}
 	ps = applier.StateOf(st)
 	if err := f.Check(ps); err != nil {

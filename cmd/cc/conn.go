@@ -14,6 +14,7 @@ import (
 
 	"github.com/mattn/go-isatty"
 
+	"cc.dev/cc/applier"
 	"cc.dev/cc/service"
 )
 
@@ -110,6 +111,16 @@ func (e *env) connect(f serviceFlags, root string) (*conn, error) {
 		return nil, err
 	}
 	return &conn{client: c, where: "the cc service at " + server, server: server, close: c.Close}, nil
+}
+
+// explain puts what a failed call means, when the service stopped
+// answering, in place of gRPC's transport text ("rpc error: code =
+// Unavailable desc = ...").
+func (cn *conn) explain(err error) error {
+	if applier.ServiceLost(err) {
+		return fmt.Errorf("%s is not answering (is it running, at that address?)", cn.where)
+	}
+	return err
 }
 
 // isLocal reports whether a service address is on this machine: a unix

@@ -117,17 +117,17 @@ func runPlan(e *env, args []string) int {
 	defer cn.close()
 	a, err := applier.New(cn.client, applier.WithSecrets(applier.LocalSecrets{Root: res.Desired.Root}))
 	if err != nil {
-		return e.fail(c, err)
+		return e.fail(c, cn.explain(err))
 	}
 	opts := pf.options()
 	opts.Destroy = *destroy
 	state, err := cn.client.GetState(e.ctx, res.Desired.Project)
 	if err != nil {
-		return e.fail(c, fmt.Errorf("read the state of project %s: %w", res.Desired.Project, err))
+		return e.fail(c, fmt.Errorf("read the state of project %s: %w", res.Desired.Project, cn.explain(err)))
 	}
 	p, st, err := a.PlanWith(e.ctx, res.Desired, state, opts)
 	if err != nil {
-		return e.fail(c, err)
+		return e.fail(c, cn.explain(err))
 	}
 	if l := state.Lock; l != nil {
 		p.Warnings = append(p.Warnings, fmt.Sprintf("project %s is locked by %s: an apply is running, and this plan may be out of date when it ends", p.Project, l.Holder))
@@ -138,12 +138,12 @@ func runPlan(e *env, args []string) int {
 		f := planner.NewFile(p, res.Desired, st, planner.Config{Path: abs, Root: res.Desired.Root, Lang: res.Lang, Server: cn.server,
 			Targets: pf.targets, Excludes: pf.excludes, Replace: pf.replace, Destroy: *destroy, AllowDataLoss: pf.allowDataLoss})
 		if err := writePlanFile(*out, f); err != nil {
-			return e.fail(c, err)
+			return e.fail(c, cn.explain(err))
 		}
 		more = fmt.Sprintf("run `cc show %s` for the whole plan", *out)
 	}
 	if err := e.render(p, *format, more); err != nil {
-		return e.fail(c, err)
+		return e.fail(c, cn.explain(err))
 	}
 	if *out != "" {
 		fmt.Fprintf(e.stderr, "Saved the plan to %s: cc apply %s carries out exactly this plan.\n", *out, *out)
