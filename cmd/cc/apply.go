@@ -24,11 +24,25 @@ func init() {
 before changing anything; --auto-approve applies without asking, and
 without a terminal to ask on, apply refuses unless given --auto-approve.
 Given a PLANFILE saved by cc plan --out, it carries out exactly that plan
-without asking, and refuses when the project's state moved since the plan
-was made, naming what changed.
+without asking, and refuses when the project's state is not the one the
+plan was made against (another lineage, serial or resource), naming what
+differs. A plan file never chooses where it is applied: it goes to the
+service the command line names (--server, else CC_SERVER, else the
+embedded state), and is applied from its project's directory; a file
+planned for another service or directory is refused, naming both.
+
+A plan that destroys data (deletes or replaces a volume, a dataset or a
+sandbox with a snapshot mount) is refused, naming those resources, unless
+given --allow-data-loss (or the plan file was made with cc plan
+--allow-data-loss --out). So is a destroy of a project that has one.
+
+Without TLS (--tls, --ca), cc talks only to a server on this machine
+(loopback, localhost, a unix socket), unless given --insecure: the token
+and secret values would cross the network in clear.
 
 Apply holds the project's lock for the whole run (waiting up to
---lock-timeout for another holder), uploads only the files the service
+--lock-timeout for another holder; the lock of a cc apply of this machine
+that is no longer running is taken over at once, saying so), uploads only the files the service
 lacks, and makes the changes in dependency order, --parallelism at a time,
 printing each as it starts and ends. When a change fails, the changes
 already running finish, nothing that needs the failed one starts, and every
@@ -49,7 +63,8 @@ project costs one read of its state and nothing else.`,
 		help: `Destroy plans the deletion of every resource the project at PATH has on its
 service (only that project's), shows it and asks, as cc apply does
 (--auto-approve applies without asking). Deletes go in reverse dependency
-order.`,
+order. A project with volumes, datasets or sandboxes with snapshots is
+destroyed only with --allow-data-loss.`,
 		run: runDestroy,
 	})
 }
