@@ -64,6 +64,9 @@ func deletesAll(p *Plan, resources int) bool {
 	return resources > 0 && n == resources
 }
 
+// maxDataLossNamed is how many resources DataLossLine names.
+const maxDataLossNamed = 20
+
 // DataLossLine says what the plan's data loss is, for the top of a view:
 // "Data loss: this plan destroys the data of 2 resources: dataset.goldens
 // (delete), volume.cache (replace)."; "" when there is none.
@@ -77,6 +80,10 @@ func DataLossLine(p *Plan) string {
 	}
 	var b []byte
 	for i, a := range p.DataLoss {
+		if i == maxDataLossNamed {
+			b = append(b, " and "+strconv.Itoa(len(p.DataLoss)-i)+" more (the JSON view lists them all)"...)
+			break
+		}
 		if i > 0 {
 			b = append(b, ", "...)
 		}

@@ -3,12 +3,14 @@ package planner_test
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
 	"cc.dev/cc/planner"
+	"cc.dev/cc/schema"
 )
 
 // TestItem1DataLossNamedFirst is issue 8 item 1: a plan that deletes or
@@ -225,5 +227,22 @@ func TestItem2ReadFileRefusesTampering(t *testing.T) {
 				t.Fatalf("ReadFile() = %v, want an error with %q", err, tt.want)
 			}
 		})
+	}
+}
+
+// TestItem1DataLossLineBounded: a plan deleting many volumes names the
+// first 20 at the top of the text and Markdown views, and JSON all of them.
+func TestItem1DataLossLineBounded(t *testing.T) {
+	var rs []schema.Resource
+	for i := 0; i < 30; i++ {
+		rs = append(rs, res(t, fmt.Sprintf("volume.v%02d", i), map[string]any{"size": "1Gi"}))
+	}
+	p := diff(t, desired(), applied(desired(rs...), 1), planner.Options{})
+	if len(p.DataLoss) != 30 {
+		t.Fatalf("DataLoss has %d", len(p.DataLoss))
+	}
+	line := planner.DataLossLine(p)
+	if !strings.Contains(line, "volume.v19 (delete) and 10 more (the JSON view lists them all)") || strings.Contains(line, "volume.v20") {
+		t.Errorf("DataLossLine() = %q", line)
 	}
 }

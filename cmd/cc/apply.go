@@ -186,6 +186,9 @@ func (e *env) refuseDataLoss(c *command, p *planner.Plan, loss []string, planFil
 	for i, a := range loss {
 		names[i] = fmt.Sprintf("%s (%s)", a, actions[a])
 	}
+	if len(names) > 50 {
+		names = append(names[:50:50], fmt.Sprintf("and %d more (cc plan --json lists them all in data_loss)", len(loss)-50))
+	}
 	how := fmt.Sprintf("run cc %s again with --allow-data-loss", c.name)
 	if planFile != "" {
 		how = fmt.Sprintf("run cc apply --allow-data-loss %s, or plan again with cc plan --allow-data-loss --out FILE", planFile)
