@@ -2,12 +2,15 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"google.golang.org/grpc"
 
@@ -298,5 +301,35 @@ func TestItem16ServerStoppedMidApply(t *testing.T) {
 	}
 	if strings.Contains(errs, "Error:") || strings.Contains(errs, "Not started:") {
 		t.Errorf("one error per change:\n%s", errs)
+	}
+}
+
+// TestItem16DeadLocalHolderTakenOver is issue 8 item 16 through the CLI:
+// the lock of a cc apply of this machine that died is taken over at once,
+// and cc apply says so on stderr.
+func TestItem16DeadLocalHolderTakenOver(t *testing.T) {
+	dir := fixture(t)
+	t.Setenv("OPENAI_API_KEY", "sk-dead")
+	mustCC(t, 0, "plan", "main.hcl") // makes .cc/state.db
+	child := exec.Command(os.Args[0], "-test.run=^$")
+	if err := child.Run(); err != nil {
+		t.Fatal(err)
+	}
+	pid := child.ProcessState.Pid()
+	host, _ := os.Hostname()
+	cl, closeFn, err := service.OpenEmbedded(context.Background(), filepath.Join(dir, ".cc", "state.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := cl.Lock(context.Background(), "support-bot", service.Holder{User: "me", Host: host, Command: "cc apply", PID: int64(pid)}, 30*time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	closeFn()
+	out, errs := mustCC(t, 0, "apply", "--auto-approve", "main.hcl")
+	if want := fmt.Sprintf("took over the lock of cc apply (pid %d on %s), which is no longer running\n", pid, host); !strings.Contains(errs, want) {
+		t.Errorf("stderr = %q, want %q", errs, want)
+	}
+	if !strings.Contains(out, "Apply complete: 6 created") {
+		t.Errorf("stdout:\n%s", out)
 	}
 }
