@@ -42,13 +42,15 @@ and secret values would cross the network in clear.
 
 Apply holds the project's lock for the whole run (waiting up to
 --lock-timeout for another holder; the lock of a cc apply of this machine
-that is no longer running is taken over at once, saying so), uploads only the files the service
-lacks, and makes the changes in dependency order, --parallelism at a time,
-printing each as it starts and ends. When a change fails, the changes
-already running finish, nothing that needs the failed one starts, and every
-error is printed with the resource's address and configuration position;
-the exit status is then 1. Ctrl-C stops starting changes, lets those
-running finish, and releases the lock. Running apply again carries on
+that is no longer running is taken over at once, saying so), uploads only
+the files the service lacks, and makes the changes in dependency order,
+--parallelism at a time, printing each as it starts and ends. When a
+change fails, the changes already running finish, nothing that needs the
+failed one starts, and every error is printed with the resource's address
+and configuration position; the exit status is then 1. When the service
+stops answering, apply stops and prints one summary of what did not run.
+Ctrl-C stops starting changes, lets those running finish, and releases
+the lock. Running apply again carries on
 where it stopped: what was done is not done twice.
 
 Secret values are read now, from the environment or env files, and sent
