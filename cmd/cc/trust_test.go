@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -276,18 +277,17 @@ func TestItem3NoTokenInClear(t *testing.T) {
 func TestItem16ServerStoppedMidApply(t *testing.T) {
 	fixture(t)
 	t.Setenv("OPENAI_API_KEY", "sk-stopped")
-	var srv *service.Server
-	n := 0
-	addr, srv := tcpServer(t, service.WithUnaryInterceptor(func(ctx context.Context, req any, info *grpc.UnaryServerInfo, next grpc.UnaryHandler) (any, error) {
-		if strings.HasSuffix(info.FullMethod, "/ApplyResource") {
-			if n++; n == 2 {
-				go srv.Close()
-				<-ctx.Done()
-				return nil, ctx.Err()
-			}
+	var srv atomic.Pointer[service.Server]
+	var n atomic.Int64
+	addr, s := tcpServer(t, service.WithUnaryInterceptor(func(ctx context.Context, req any, info *grpc.UnaryServerInfo, next grpc.UnaryHandler) (any, error) {
+		if strings.HasSuffix(info.FullMethod, "/ApplyResource") && n.Add(1) == 2 {
+			go srv.Load().Close()
+			<-ctx.Done()
+			return nil, ctx.Err()
 		}
 		return next(ctx, req)
 	}))
+	srv.Store(s)
 	out, errs := mustCC(t, 1, "apply", "--auto-approve", "--server", addr, "main.hcl")
 	all := out + errs
 	for _, raw := range []string{"rpc error", "RST_STREAM", "connection refused", "transport", "desc ="} {
