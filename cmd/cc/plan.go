@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"cc.dev/cc/applier"
 	"cc.dev/cc/compiler"
@@ -251,6 +252,11 @@ func runShow(e *env, args []string) int {
 	f, err := readPlanFile(fs.Arg(0))
 	if err != nil {
 		return e.fail(c, err)
+	}
+	if f.Config.AllowDataLoss && len(f.Plan.DataLoss) > 0 {
+		// The reviewer should know the file needs no flag to do it.
+		f.Plan.Warnings = append(f.Plan.Warnings, fmt.Sprintf("this plan file was made with --allow-data-loss: cc apply %s destroys the data of %s without asking for the flag again",
+			fs.Arg(0), strings.Join(f.Plan.DataLoss, ", ")))
 	}
 	if err := e.render(f.Plan, *format, ""); err != nil {
 		return e.fail(c, err)
