@@ -44,8 +44,8 @@ func bearsData(k schema.Kind, spec json.RawMessage) bool {
 			Snapshot json.RawMessage `json:"snapshot"`
 		}
 		if json.Unmarshal(spec, &s) != nil {
-			// A spec that cannot be read may hold anything.
-			return len(spec) > 0
+			// A spec that is missing or cannot be read may have had one.
+			return true
 		}
 		return len(s.Snapshot) > 0 && string(s.Snapshot) != "null"
 	}
