@@ -74,6 +74,9 @@ func (pl *planning) explain(c *Change, dr *schema.Resource, sr *Resource) {
 		if pl.replace[c.Addr] {
 			add(ReasonReplaceReq, "replacement requested with --replace")
 		}
+		if m := pl.sensitiveMoved(c.Addr); m != "" && sr.Hash == dr.Hash {
+			add(ReasonSensitive, "%s (the service compared it; its hash is made without it)", m)
+		}
 		reasons = append(reasons, pl.causes(c, before, after, d, sens, sr)...)
 		if c.Version != nil {
 			reasons = append(reasons, pl.versionReasons(c, dr, sr)...)
@@ -82,7 +85,7 @@ func (pl *planning) explain(c *Change, dr *schema.Resource, sr *Resource) {
 		if c.Version != nil && c.Version.Action == "reuse" && sr.Hash != dr.Hash {
 			add(ReasonReuse, "same content as version %d, which is made current again: nothing is rebuilt or uploaded", c.Version.Number)
 		}
-		if _, ok := pl.st.Images[dr.Hash]; ok && c.Kind == schema.KindImage {
+		if _, ok := pl.st.Images[dr.Hash]; ok && c.Kind == schema.KindImage && pl.sensitiveMoved(c.Addr) == "" {
 			add(ReasonReuse, "the service has this image already (%s): nothing is rebuilt", short(dr.Hash))
 		}
 	}

@@ -70,6 +70,13 @@ func (pl *planning) predictVersion(dr *schema.Resource, sr *Resource) *VersionCh
 	v := &VersionChange{Action: "new", Number: 1}
 	if sr != nil {
 		v.Current = sr.Version
+		// A changed sensitive value makes a new version, unless it is put
+		// back to one an earlier version was made with: only the service
+		// can tell which, so the plan says new.
+		if pl.sensitiveMoved(dr.Address) != "" {
+			v.Number = sr.nextVersion()
+			return v
+		}
 		if n := sr.versionOf(dr.Hash, pl.versionSecrets(dr)); n != 0 {
 			v.Action, v.Number = "reuse", n
 		} else {
@@ -84,6 +91,9 @@ func (pl *planning) predictVersion(dr *schema.Resource, sr *Resource) *VersionCh
 func (pl *planning) versionMoves(dr *schema.Resource, sr *Resource) bool {
 	if !dr.Kind.Versioned() {
 		return false
+	}
+	if pl.sensitiveMoved(dr.Address) != "" {
+		return true
 	}
 	cur := sr.version(sr.Version)
 	return cur != nil && !cur.is(dr.Hash, pl.versionSecrets(dr))

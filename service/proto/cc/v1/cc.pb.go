@@ -509,13 +509,13 @@ func (x *Image) GetSensitive() []string {
 type SecretValue struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// address is the secret's address, "secret.name".
-	Address  string `protobuf:"bytes,1,opt,name=address,proto3" json:"address,omitempty"`
-	Revision int64  `protobuf:"varint,2,opt,name=revision,proto3" json:"revision,omitempty"`
-	// fingerprint is "hmac-sha256:" + hex of HMAC-SHA256 keyed with the
-	// project's fingerprint_salt over address, a zero byte, and the value, so
-	// a client can tell whether a local value changed without sending it.
-	Fingerprint   string                 `protobuf:"bytes,3,opt,name=fingerprint,proto3" json:"fingerprint,omitempty"`
-	UpdatedAt     *timestamppb.Timestamp `protobuf:"bytes,4,opt,name=updated_at,json=updatedAt,proto3" json:"updated_at,omitempty"`
+	Address   string                 `protobuf:"bytes,1,opt,name=address,proto3" json:"address,omitempty"`
+	Revision  int64                  `protobuf:"varint,2,opt,name=revision,proto3" json:"revision,omitempty"`
+	UpdatedAt *timestamppb.Timestamp `protobuf:"bytes,4,opt,name=updated_at,json=updatedAt,proto3" json:"updated_at,omitempty"`
+	// same_value_as is the first revision of this secret whose value equals
+	// this revision's value (this revision itself when no earlier one does):
+	// equal numbers mean equal values, and they say nothing else about them.
+	SameValueAs   int64 `protobuf:"varint,5,opt,name=same_value_as,json=sameValueAs,proto3" json:"same_value_as,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -564,18 +564,18 @@ func (x *SecretValue) GetRevision() int64 {
 	return 0
 }
 
-func (x *SecretValue) GetFingerprint() string {
-	if x != nil {
-		return x.Fingerprint
-	}
-	return ""
-}
-
 func (x *SecretValue) GetUpdatedAt() *timestamppb.Timestamp {
 	if x != nil {
 		return x.UpdatedAt
 	}
 	return nil
+}
+
+func (x *SecretValue) GetSameValueAs() int64 {
+	if x != nil {
+		return x.SameValueAs
+	}
+	return 0
 }
 
 // Holder describes who holds a lock.
@@ -1129,8 +1129,6 @@ type GetStateResponse struct {
 	SecretValues []*SecretValue `protobuf:"bytes,6,rep,name=secret_values,json=secretValues,proto3" json:"secret_values,omitempty"`
 	// lock is the live lease, if any.
 	Lock *Lease `protobuf:"bytes,7,opt,name=lock,proto3" json:"lock,omitempty"`
-	// fingerprint_salt keys SecretValue.fingerprint.
-	FingerprintSalt []byte `protobuf:"bytes,8,opt,name=fingerprint_salt,json=fingerprintSalt,proto3" json:"fingerprint_salt,omitempty"`
 	// lineage is the project's random id, made when the project was first
 	// written on this service and kept for ever; "" for a project the
 	// service has never written. A plan file carries it, so that a plan made
@@ -1216,13 +1214,6 @@ func (x *GetStateResponse) GetSecretValues() []*SecretValue {
 func (x *GetStateResponse) GetLock() *Lease {
 	if x != nil {
 		return x.Lock
-	}
-	return nil
-}
-
-func (x *GetStateResponse) GetFingerprintSalt() []byte {
-	if x != nil {
-		return x.FingerprintSalt
 	}
 	return nil
 }
@@ -2523,7 +2514,8 @@ func (x *ListVersionsRequest) GetAddress() string {
 }
 
 // Version is one immutable version of a resource (for a secret: one
-// revision, whose hash is its value's fingerprint and whose spec is empty).
+// revision, whose hash and spec are empty: nothing derived from a value is
+// sent).
 type Version struct {
 	state     protoimpl.MessageState `protogen:"open.v1"`
 	Version   int64                  `protobuf:"varint,1,opt,name=version,proto3" json:"version,omitempty"`
@@ -2535,7 +2527,10 @@ type Version struct {
 	// the version whose key is the one the request would make. It is the hash
 	// when secrets is empty, else "sha256:" + hex of sha256 over the hash and
 	// a newline, then for each of secrets (sorted by address) its address, a
-	// space, its fingerprint and a newline. The revision number is not part
+	// space, its fingerprint (an HMAC keyed with a key only the service has)
+	// and a newline, and likewise for the fingerprint of each sensitive value
+	// of the resource's spec and of the images it uses ("ADDRESS#POINTER").
+	// The revision number is not part
 	// of it: a later revision with an earlier value (a reverted value) gives
 	// the earlier key. Empty for a secret's revisions, and from a service that
 	// predates keys (it reuses versions by hash alone).
@@ -2965,12 +2960,18 @@ func (x *PutSecretValueResponse) GetChanged() bool {
 }
 
 // CompareValue is one value to compare: a secret's value (pointer empty)
-// or the value at a sensitive JSON pointer of a resource's current spec.
+// or the value at a sensitive JSON pointer of a resource's current spec
+// (for an image, of the image the address has now). A resource's value is
+// the canonical JSON of the value at the pointer (a string with its
+// quotes); a secret's is its bytes.
 type CompareValue struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Address       string                 `protobuf:"bytes,1,opt,name=address,proto3" json:"address,omitempty"`
-	Pointer       string                 `protobuf:"bytes,2,opt,name=pointer,proto3" json:"pointer,omitempty"`
-	Value         []byte                 `protobuf:"bytes,3,opt,name=value,proto3" json:"value,omitempty"`
+	state   protoimpl.MessageState `protogen:"open.v1"`
+	Address string                 `protobuf:"bytes,1,opt,name=address,proto3" json:"address,omitempty"`
+	Pointer string                 `protobuf:"bytes,2,opt,name=pointer,proto3" json:"pointer,omitempty"`
+	Value   []byte                 `protobuf:"bytes,3,opt,name=value,proto3" json:"value,omitempty"`
+	// revision, for a secret's value, compares with that revision's value
+	// instead of the current one; 0 is the current one.
+	Revision      int64 `protobuf:"varint,4,opt,name=revision,proto3" json:"revision,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -3026,10 +3027,19 @@ func (x *CompareValue) GetValue() []byte {
 	return nil
 }
 
+func (x *CompareValue) GetRevision() int64 {
+	if x != nil {
+		return x.Revision
+	}
+	return 0
+}
+
 type CompareValuesRequest struct {
 	state   protoimpl.MessageState `protogen:"open.v1"`
 	Project string                 `protobuf:"bytes,1,opt,name=project,proto3" json:"project,omitempty"`
-	// values: at most 10,000 of them.
+	// values: at most 10,000 of them. Each counts against the caller's rate
+	// limit: 10,000 comparisons a minute per token (per peer address without
+	// tokens), beyond which the call fails with RESOURCE_EXHAUSTED.
 	Values        []*CompareValue `protobuf:"bytes,2,rep,name=values,proto3" json:"values,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -3217,13 +3227,13 @@ const file_cc_v1_cc_proto_rawDesc = "" +
 	"\x04spec\x18\x02 \x01(\fR\x04spec\x129\n" +
 	"\n" +
 	"created_at\x18\x03 \x01(\v2\x1a.google.protobuf.TimestampR\tcreatedAt\x12\x1c\n" +
-	"\tsensitive\x18\x04 \x03(\tR\tsensitive\"\xa0\x01\n" +
+	"\tsensitive\x18\x04 \x03(\tR\tsensitive\"\xb5\x01\n" +
 	"\vSecretValue\x12\x18\n" +
 	"\aaddress\x18\x01 \x01(\tR\aaddress\x12\x1a\n" +
-	"\brevision\x18\x02 \x01(\x03R\brevision\x12 \n" +
-	"\vfingerprint\x18\x03 \x01(\tR\vfingerprint\x129\n" +
+	"\brevision\x18\x02 \x01(\x03R\brevision\x129\n" +
 	"\n" +
-	"updated_at\x18\x04 \x01(\v2\x1a.google.protobuf.TimestampR\tupdatedAt\"\\\n" +
+	"updated_at\x18\x04 \x01(\v2\x1a.google.protobuf.TimestampR\tupdatedAt\x12\"\n" +
+	"\rsame_value_as\x18\x05 \x01(\x03R\vsameValueAsJ\x04\b\x03\x10\x04R\vfingerprint\"\\\n" +
 	"\x06Holder\x12\x12\n" +
 	"\x04user\x18\x01 \x01(\tR\x04user\x12\x12\n" +
 	"\x04host\x18\x02 \x01(\tR\x04host\x12\x18\n" +
@@ -3261,7 +3271,7 @@ const file_cc_v1_cc_proto_rawDesc = "" +
 	"\adigests\x18\x01 \x03(\tR\adigests\"N\n" +
 	"\x0fGetStateRequest\x12\x18\n" +
 	"\aproject\x18\x01 \x01(\tR\aproject\x12!\n" +
-	"\fknown_serial\x18\x02 \x01(\x03R\vknownSerial\"\xd7\x02\n" +
+	"\fknown_serial\x18\x02 \x01(\x03R\vknownSerial\"\xc4\x02\n" +
 	"\x10GetStateResponse\x12\x18\n" +
 	"\aproject\x18\x01 \x01(\tR\aproject\x12\x16\n" +
 	"\x06serial\x18\x02 \x01(\x03R\x06serial\x12\x1c\n" +
@@ -3269,9 +3279,8 @@ const file_cc_v1_cc_proto_rawDesc = "" +
 	"\tresources\x18\x04 \x03(\v2\x0f.cc.v1.ResourceR\tresources\x12$\n" +
 	"\x06images\x18\x05 \x03(\v2\f.cc.v1.ImageR\x06images\x127\n" +
 	"\rsecret_values\x18\x06 \x03(\v2\x12.cc.v1.SecretValueR\fsecretValues\x12 \n" +
-	"\x04lock\x18\a \x01(\v2\f.cc.v1.LeaseR\x04lock\x12)\n" +
-	"\x10fingerprint_salt\x18\b \x01(\fR\x0ffingerprintSalt\x12\x18\n" +
-	"\alineage\x18\t \x01(\tR\alineage\"{\n" +
+	"\x04lock\x18\a \x01(\v2\f.cc.v1.LeaseR\x04lock\x12\x18\n" +
+	"\alineage\x18\t \x01(\tR\alineageJ\x04\b\b\x10\tR\x10fingerprint_salt\"{\n" +
 	"\vLockRequest\x12\x18\n" +
 	"\aproject\x18\x01 \x01(\tR\aproject\x12%\n" +
 	"\x06holder\x18\x02 \x01(\v2\r.cc.v1.HolderR\x06holder\x12+\n" +
@@ -3399,11 +3408,12 @@ const file_cc_v1_cc_proto_rawDesc = "" +
 	"\x16PutSecretValueResponse\x125\n" +
 	"\fsecret_value\x18\x01 \x01(\v2\x12.cc.v1.SecretValueR\vsecretValue\x12\x16\n" +
 	"\x06serial\x18\x02 \x01(\x03R\x06serial\x12\x18\n" +
-	"\achanged\x18\x03 \x01(\bR\achanged\"X\n" +
+	"\achanged\x18\x03 \x01(\bR\achanged\"t\n" +
 	"\fCompareValue\x12\x18\n" +
 	"\aaddress\x18\x01 \x01(\tR\aaddress\x12\x18\n" +
 	"\apointer\x18\x02 \x01(\tR\apointer\x12\x14\n" +
-	"\x05value\x18\x03 \x01(\fR\x05value\"]\n" +
+	"\x05value\x18\x03 \x01(\fR\x05value\x12\x1a\n" +
+	"\brevision\x18\x04 \x01(\x03R\brevision\"]\n" +
 	"\x14CompareValuesRequest\x12\x18\n" +
 	"\aproject\x18\x01 \x01(\tR\aproject\x12+\n" +
 	"\x06values\x18\x02 \x03(\v2\x13.cc.v1.CompareValueR\x06values\"D\n" +
