@@ -93,9 +93,6 @@ func (a *Applier) compare(ctx context.Context, d *schema.Desired, st *service.St
 		}
 		sens = append(sens, ask)
 	}
-	if len(vals) == 0 {
-		return nil
-	}
 	var res []service.Comparison
 	for len(res) < len(vals) {
 		end := min(len(vals), len(res)+10_000)
