@@ -199,6 +199,7 @@ func (l *hclLoader) assignVariables(flags, files []string) {
 		}
 		if v.sensitive {
 			conv = conv.Mark(sensitiveMark)
+			l.p.noteSensitive(conv)
 		}
 		obj[name] = conv
 	}
