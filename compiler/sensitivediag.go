@@ -80,7 +80,9 @@ func (p *project) scrub(ds diag.Diagnostics) diag.Diagnostics {
 		vals = append(vals, s)
 	}
 	// Longest first, so a value built from another goes as a whole.
-	sort.Slice(vals, func(i, j int) bool { return len(vals[i]) > len(vals[j]) || len(vals[i]) == len(vals[j]) && vals[i] < vals[j] })
+	sort.Slice(vals, func(i, j int) bool {
+		return len(vals[i]) > len(vals[j]) || len(vals[i]) == len(vals[j]) && vals[i] < vals[j]
+	})
 	var alts []string
 	for _, s := range vals {
 		q := strconv.Quote(s)
