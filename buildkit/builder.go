@@ -215,7 +215,7 @@ func (b *Builder) Build(ctx context.Context, req Request) ([]Result, error) {
 	pushed := map[string]string{} // hash -> pushed ref with digest
 	var results []Result
 	for i, img := range req.Images {
-		if r := reused[i]; r != nil {
+		if r := reused[i]; r != nil && !img.Sensitive {
 			fmt.Fprintf(req.Log, "%s: reused %s (%s)\n", img.Address, r.Ref, r.Digest)
 			results = append(results, *r)
 			if req.Push != "" {

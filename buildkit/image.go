@@ -26,6 +26,11 @@ type Image struct {
 	// Ranges maps JSON pointers into Spec ("/steps/2") to where that part is
 	// declared, for errors.
 	Ranges map[string]*diag.Range
+	// Sensitive says the image, or an image it is built from, holds a value
+	// of a sensitive variable. Its hash is made without the value, so an
+	// image with the same hash built before may hold another: such an image
+	// is always built, never reused by its tag or record.
+	Sensitive bool
 }
 
 // Range returns where the part of the spec at pointer is declared, falling
@@ -53,7 +58,7 @@ func Images(d *schema.Desired) ([]*Image, error) {
 		if r.Kind != schema.KindImage {
 			continue
 		}
-		img := &Image{Address: r.Address, Aliases: r.Aliases, Hash: r.Hash, Ranges: r.Ranges}
+		img := &Image{Address: r.Address, Aliases: r.Aliases, Hash: r.Hash, Ranges: r.Ranges, Sensitive: len(r.Sensitive) > 0}
 		if err := json.Unmarshal(r.Spec, &img.Spec); err != nil {
 			return nil, fmt.Errorf("%s: decode spec: %w", r.Address, err)
 		}
@@ -62,7 +67,18 @@ func Images(d *schema.Desired) ([]*Image, error) {
 		}
 		imgs = append(imgs, img)
 	}
-	return order(imgs)
+	out, err := order(imgs)
+	if err != nil {
+		return nil, err
+	}
+	byHash := map[string]*Image{}
+	for _, img := range out { // bases first
+		if b := byHash[img.Spec.FromImage]; b != nil && b.Sensitive {
+			img.Sensitive = true
+		}
+		byHash[img.Hash] = img
+	}
+	return out, nil
 }
 
 // order sorts imgs topologically by from_image, ties by address.

@@ -28,6 +28,8 @@ OCI tarball by --output type=oci,dest=FILE (a directory, one NAME.tar per
 image, when several are built). Before solving, build looks for the image's
 content hash: the tag in REPO, or the record of the tarball it wrote. When it
 is there the image is "reused" and not built at all; --force builds anyway.
+An image with a value of a sensitive variable (or built from one) is always
+built: its hash is made without the value, so the same tag may hold another.
 
 Builds are reproducible: file and config times are clamped to
 SOURCE_DATE_EPOCH (0 unless set), so the same hash gives the same digest.
