@@ -50,6 +50,9 @@ func (pl *planning) explain(c *Change, dr *schema.Resource, sr *Resource) {
 		}
 	default:
 		before, after := decode(sr.Spec), decode(dr.Spec)
+		if !pl.o.SensitiveChanged[c.Addr] {
+			after = maskUnchanged(before, after, dr.Sensitive)
+		}
 		sens := newSensitivity(sr.Sensitive, dr.Sensitive)
 		d := &fieldDiffer{sens: sens}
 		d.diff(nil, before, after, true, true)
@@ -792,4 +795,19 @@ func dedupe(rs []Reason) []Reason {
 		out = append(out[:maxReasons-1], Reason{Code: ReasonField, Message: fmt.Sprintf("and %d more changes", n)})
 	}
 	return out
+}
+
+// maskUnchanged replaces in after the sensitive values the state has only
+// as the placeholder (the service sends no sensitive value) with the
+// placeholder too, so that they compare equal: the service compared them
+// (Options.SensitiveChanged) and found them unchanged.
+func maskUnchanged(before, after any, ptrs []string) any {
+	for _, p := range ptrs {
+		if b, ok := schema.ValueAt(before, p); ok && b == schema.Redacted {
+			if a, ok := schema.ValueAt(after, p); ok && a != nil {
+				after = redactAt(after, schema.SplitPointer(p))
+			}
+		}
+	}
+	return after
 }

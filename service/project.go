@@ -59,7 +59,9 @@ func (a *projectAPI) GetState(ctx context.Context, req *ccv1.GetStateRequest) (*
 			rows.Close()
 			return nil, dbError(err)
 		}
-		resp.Resources = append(resp.Resources, r.proto())
+		rp := r.proto()
+		rp.Spec = redactedSpec(rp.Spec, rp.Sensitive)
+		resp.Resources = append(resp.Resources, rp)
 	}
 	if err := closeRows(rows); err != nil {
 		return nil, err
@@ -87,6 +89,7 @@ func (a *projectAPI) GetState(ctx context.Context, req *ccv1.GetStateRequest) (*
 		}
 		im.CreatedAt = timestamppb.New(unixTime(created))
 		im.Sensitive = splitLines(sens)
+		im.Spec = redactedSpec(im.Spec, im.Sensitive)
 		resp.Images = append(resp.Images, &im)
 	}
 	if err := closeRows(rows); err != nil {

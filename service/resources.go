@@ -342,10 +342,10 @@ func (a *resourceAPI) ListVersions(ctx context.Context, req *ccv1.ListVersionsRe
 	}
 	defer tx.Rollback()
 	var current int64
-	q := "SELECT version, hash, spec, created_at, key, secrets FROM versions WHERE project = ? AND address = ? ORDER BY version"
+	q := "SELECT version, hash, spec, created_at, key, secrets, sensitive FROM versions WHERE project = ? AND address = ? ORDER BY version"
 	if kind == schema.KindSecret {
 		// Nothing derived from a value is sent: no fingerprint for hash.
-		q = "SELECT revision, '', x'', created_at, '', '' FROM secret_revisions WHERE project = ? AND address = ? ORDER BY revision"
+		q = "SELECT revision, '', x'', created_at, '', '', '' FROM secret_revisions WHERE project = ? AND address = ? ORDER BY revision"
 	} else {
 		err := tx.QueryRowContext(ctx, "SELECT version FROM resources WHERE project = ? AND address = ?", project, req.GetAddress()).Scan(&current)
 		if err != nil && !errors.Is(err, sql.ErrNoRows) {
@@ -364,11 +364,12 @@ func (a *resourceAPI) ListVersions(ctx context.Context, req *ccv1.ListVersionsRe
 	for rows.Next() {
 		var v ccv1.Version
 		var created int64
-		var secrets string
-		if err := rows.Scan(&v.Version, &v.Hash, &v.Spec, &created, &v.Key, &secrets); err != nil {
+		var secrets, sens string
+		if err := rows.Scan(&v.Version, &v.Hash, &v.Spec, &created, &v.Key, &secrets, &sens); err != nil {
 			rows.Close()
 			return nil, dbError(err)
 		}
+		v.Spec = redactedSpec(v.Spec, splitLines(sens))
 		v.Secrets = decodeVersionSecrets(secrets, classes)
 		if len(v.Spec) == 0 {
 			v.Spec = nil

@@ -322,3 +322,17 @@ func checkSensitiveSpec(spec []byte, hash string, sens []string, image bool) err
 	}
 	return nil
 }
+
+// redactedSpec is a spec as a reader of the state gets it: every sensitive
+// value replaced by the placeholder. The service keeps the values (the
+// platform needs them) but sends none.
+func redactedSpec(spec []byte, sens []string) []byte {
+	if len(sens) == 0 || len(spec) == 0 {
+		return spec
+	}
+	red, err := schema.RedactSpec(spec, sens)
+	if err != nil {
+		return []byte("{}")
+	}
+	return red
+}
