@@ -3,9 +3,13 @@ package service_test
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"database/sql"
+	"encoding/hex"
 	"errors"
+	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -212,5 +216,47 @@ func TestItem8SensitiveValueMakesVersions(t *testing.T) {
 	bad.Hash = schema.Hash(bad.Spec)
 	if _, err := c.Apply(ctx, bad); !errors.Is(err, service.ErrInvalid) {
 		t.Errorf("a sensitive spec hashed with its value = %v, want invalid", err)
+	}
+}
+
+// TestItem8SensitiveSealedAtRest: issue 8 item 8. The database (and its
+// -wal and -shm files) holds no sensitive value in the clear, nor its
+// sha256; the service still compares it and reads it back for versions.
+func TestItem8SensitiveSealedAtRest(t *testing.T) {
+	ctx := context.Background()
+	db := filepath.Join(t.TempDir(), "state.db")
+	c := open(t, db)
+	const canary = "Zq7canaryX-sensitive"
+	sens := []string{"/env/T"}
+	r := mustApply(t, c, sensitiveApply(t, "function.f", service.ActionCreate, map[string]any{"env": map[string]any{"T": canary}}, sens, 0))
+	is, _ := spec(t, map[string]any{"from": "python:3", "steps": []any{map[string]any{"run": map[string]any{"commands": []any{"echo " + canary}}}}})
+	ih := "sha256:" + strings.Repeat("cd", 32)
+	if _, err := c.EnsureImage(ctx, service.ImageRequest{Project: "p", Address: "image.i", Hash: ih, Spec: is, Sensitive: []string{"/steps/0/run/commands/0"}, ExpectedSerial: r.Serial}); err != nil {
+		t.Fatal(err)
+	}
+	got, err := c.CompareValues(ctx, "p", []service.ValueToCompare{
+		{Address: "function.f", Pointer: "/env/T", Value: []byte(`"` + canary + `"`)},
+		{Address: "image.i", Pointer: "/steps/0/run/commands/0", Value: []byte(`"echo ` + canary + `"`)},
+	})
+	if err != nil || got[0] != service.Equal || got[1] != service.Equal {
+		t.Fatalf("CompareValues = %v, %v; want both equal", got, err)
+	}
+	st, err := c.GetState(ctx, "p")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := string(st.Lookup("function.f").Spec); !strings.Contains(s, `"T":"(sensitive)"`) {
+		t.Errorf("state spec %s, want the value replaced", s)
+	}
+	sum := sha256.Sum256([]byte(canary))
+	h := hex.EncodeToString(sum[:])
+	for _, f := range []string{db, db + "-wal", db + "-shm"} {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			continue
+		}
+		if bytes.Contains(b, []byte(canary)) || bytes.Contains(b, []byte(h[:8])) {
+			t.Errorf("%s holds the sensitive value or its sha256", filepath.Base(f))
+		}
 	}
 }

@@ -60,6 +60,20 @@ func (a *resourceAPI) EnsureImage(ctx context.Context, req *ccv1.EnsureImageRequ
 		var imgSens string
 		var imgSpec []byte
 		err = t.tx.QueryRowContext(ctx, "SELECT created_at, sensitive, spec FROM images WHERE project = ? AND hash = ?", t.project, req.GetHash()).Scan(&created, &imgSens, &imgSpec)
+		if err == nil {
+			if imgSpec, err = t.unsealSpec(imagePlace(req.GetHash()), imgSpec, splitLines(imgSens)); err != nil {
+				return err
+			}
+		}
+		// Sensitive values are stored sealed (sealSpec).
+		sealedImage, serr := t.sealSpec(imagePlace(req.GetHash()), req.GetSpec(), sens)
+		if serr != nil {
+			return serr
+		}
+		sealed, serr := t.sealSpec(req.GetAddress(), req.GetSpec(), sens)
+		if serr != nil {
+			return serr
+		}
 		switch {
 		case errors.Is(err, sql.ErrNoRows):
 			created = t.now
@@ -67,7 +81,7 @@ func (a *resourceAPI) EnsureImage(ctx context.Context, req *ccv1.EnsureImageRequ
 			t.bump()
 			imgSens = joinLines(sens)
 			if err := t.exec("INSERT INTO images (project, hash, spec, created_at, sensitive) VALUES (?, ?, ?, ?, ?)",
-				t.project, req.GetHash(), req.GetSpec(), t.now, imgSens); err != nil {
+				t.project, req.GetHash(), sealedImage, t.now, imgSens); err != nil {
 				return dbError(err)
 			}
 		case err != nil:
@@ -77,7 +91,7 @@ func (a *resourceAPI) EnsureImage(ctx context.Context, req *ccv1.EnsureImageRequ
 			// same hash with another value is this image with a new value.
 			imgSens = joinLines(sens)
 			t.bump()
-			if err := t.exec("UPDATE images SET spec = ?, sensitive = ? WHERE project = ? AND hash = ?", req.GetSpec(), imgSens, t.project, req.GetHash()); err != nil {
+			if err := t.exec("UPDATE images SET spec = ?, sensitive = ? WHERE project = ? AND hash = ?", sealedImage, imgSens, t.project, req.GetHash()); err != nil {
 				return dbError(err)
 			}
 		default:
@@ -91,12 +105,19 @@ func (a *resourceAPI) EnsureImage(ctx context.Context, req *ccv1.EnsureImageRequ
 				}
 			}
 		}
-		resp.Image = &ccv1.Image{Hash: req.GetHash(), Spec: req.GetSpec(), CreatedAt: timestamppb.New(unixTime(created)), Sensitive: splitLines(imgSens)}
-		if cur != nil && cur.hash == req.GetHash() && bytes.Equal(cur.spec, req.GetSpec()) && cur.deps == joinLines(deps) && cur.sensitive == joinLines(sens) && !resp.Created {
+		// The response is kept for idempotent retries: no sensitive value.
+		resp.Image = &ccv1.Image{Hash: req.GetHash(), Spec: redactedSpec(req.GetSpec(), sens), CreatedAt: timestamppb.New(unixTime(created)), Sensitive: splitLines(imgSens)}
+		curSpec := []byte(nil)
+		if cur != nil {
+			if curSpec, err = t.unsealSpec(cur.address, cur.spec, splitLines(cur.sensitive)); err != nil {
+				return err
+			}
+		}
+		if cur != nil && cur.hash == req.GetHash() && bytes.Equal(curSpec, req.GetSpec()) && cur.deps == joinLines(deps) && cur.sensitive == joinLines(sens) && !resp.Created {
 			resp.Resource, resp.Serial = cur.proto(), t.serial
 			return nil
 		}
-		r := &row{address: req.GetAddress(), kind: string(kind), name: name, hash: req.GetHash(), spec: req.GetSpec(),
+		r := &row{address: req.GetAddress(), kind: string(kind), name: name, hash: req.GetHash(), spec: sealed,
 			status: int64(ccv1.Status_STATUS_READY), created: t.now, updated: t.now, serial: t.bump(), deps: joinLines(deps),
 			sensitive: joinLines(sens)}
 		if cur != nil {
@@ -176,6 +197,11 @@ func (a *resourceAPI) ApplyResource(ctx context.Context, req *ccv1.ApplyResource
 		} else if len(missing) > 0 {
 			return missingBlobsStatus(missing)
 		}
+		// Sensitive values are stored sealed (sealSpec).
+		sealed, err := t.sealSpec(addr, req.GetSpec(), sens)
+		if err != nil {
+			return err
+		}
 		var pins []string
 		for _, d := range deps {
 			if !schema.KindOf(d).Versioned() {
@@ -202,16 +228,22 @@ func (a *resourceAPI) ApplyResource(ctx context.Context, req *ccv1.ApplyResource
 			}
 			secrets = append(secrets, entries...)
 			sortVersionSecrets(secrets)
-			if version, resp.Reused, err = t.version(addr, req.GetHash(), secrets, req.GetSpec(), joinLines(sens)); err != nil {
+			if version, resp.Reused, err = t.version(addr, req.GetHash(), secrets, sealed, joinLines(sens)); err != nil {
 				return err
 			}
 		}
-		if cur != nil && action == ccv1.Action_ACTION_UPDATE && cur.hash == req.GetHash() && bytes.Equal(cur.spec, req.GetSpec()) && cur.version == version &&
+		curSpec := []byte(nil)
+		if cur != nil {
+			if curSpec, err = t.unsealSpec(addr, cur.spec, splitLines(cur.sensitive)); err != nil {
+				return err
+			}
+		}
+		if cur != nil && action == ccv1.Action_ACTION_UPDATE && cur.hash == req.GetHash() && bytes.Equal(curSpec, req.GetSpec()) && cur.version == version &&
 			cur.deps == joinLines(deps) && cur.pins == joinLines(pins) && cur.sensitive == joinLines(sens) {
 			resp.Resource, resp.Serial, resp.Version = cur.proto(), t.serial, version
 			return nil
 		}
-		r := &row{address: addr, kind: string(kind), name: name, hash: req.GetHash(), spec: req.GetSpec(), version: version,
+		r := &row{address: addr, kind: string(kind), name: name, hash: req.GetHash(), spec: sealed, version: version,
 			status: int64(ccv1.Status_STATUS_READY), created: t.now, updated: t.now, serial: t.bump(),
 			deps: joinLines(deps), pins: joinLines(pins), sensitive: joinLines(sens)}
 		if action == ccv1.Action_ACTION_UPDATE {

@@ -1,14 +1,18 @@
 package service
 
 import (
+	"bytes"
 	"context"
+	"crypto/rand"
 	"crypto/hmac"
 	"crypto/sha256"
 	"crypto/subtle"
 	"database/sql"
+	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -122,6 +126,9 @@ func (t *mtx) sensitiveVersionEntries(address string, spec []byte, sens []string
 		}
 		if err != nil {
 			return nil, dbError(err)
+		}
+		if ispec, err = t.unsealSpec(imagePlace(hash), ispec, splitLines(isens)); err != nil {
+			return nil, err
 		}
 		for _, p := range splitLines(isens) {
 			if v, ok := schema.SensitiveValue(ispec, p); ok {
@@ -271,8 +278,9 @@ func (t *mtx) compare(v *ccv1.CompareValue) (ccv1.Comparison, error) {
 	if cur == nil {
 		return ccv1.Comparison_COMPARISON_ABSENT, nil
 	}
-	spec, sens := cur.spec, cur.sensitive
+	spec, sens, place := cur.spec, cur.sensitive, addr
 	if schema.Kind(cur.kind) == schema.KindImage {
+		place = imagePlace(cur.hash)
 		err := t.tx.QueryRowContext(t.ctx, "SELECT spec, sensitive FROM images WHERE project = ? AND hash = ?", t.project, cur.hash).Scan(&spec, &sens)
 		if errors.Is(err, sql.ErrNoRows) {
 			return ccv1.Comparison_COMPARISON_ABSENT, nil
@@ -280,6 +288,10 @@ func (t *mtx) compare(v *ccv1.CompareValue) (ccv1.Comparison, error) {
 		if err != nil {
 			return 0, dbError(err)
 		}
+	}
+	spec, err = t.unsealSpec(place, spec, splitLines(sens))
+	if err != nil {
+		return 0, err
 	}
 	// Only sensitive values are compared: the others are in the state.
 	sensitive := false
@@ -335,4 +347,99 @@ func redactedSpec(spec []byte, sens []string) []byte {
 		return []byte("{}")
 	}
 	return red
+}
+
+// Sensitive values are kept encrypted at rest: in every stored spec
+// (resources, versions, images) the value at each sensitive pointer is
+// replaced by sealedPrefix + base64 of an AES-GCM nonce and ciphertext of
+// its canonical JSON, bound to the project, the place (a resource's
+// address, or "image " + an image's hash) and the pointer. Only the code
+// that needs a value (CompareValues, version keys) opens it. Specs stored
+// before have plain values there, which are read as they are.
+const sealedPrefix = "cc-sealed:v1:"
+
+func sensitiveAD(project, place, pointer string) []byte {
+	return []byte("cc sensitive value\x00" + project + "\x00" + place + "\x00" + pointer)
+}
+
+// sealSpec returns spec with its sensitive values sealed.
+func (t *mtx) sealSpec(place string, spec []byte, sens []string) ([]byte, error) {
+	if len(sens) == 0 {
+		return spec, nil
+	}
+	v, err := decodeJSON(spec)
+	if err != nil {
+		return nil, status.Errorf(codes.InvalidArgument, "spec is not JSON: %v", err)
+	}
+	for _, p := range sens {
+		val, ok := schema.SensitiveValue(spec, p)
+		if !ok {
+			continue
+		}
+		nonce := make([]byte, t.s.keys.aead.NonceSize())
+		rand.Read(nonce)
+		ct := t.s.keys.aead.Seal(nil, nonce, val, sensitiveAD(t.project, place, p))
+		v = replaceAt(v, schema.SplitPointer(p), sealedPrefix+base64.RawStdEncoding.EncodeToString(append(nonce, ct...)))
+	}
+	return schema.Canonical(v)
+}
+
+// unsealSpec returns a stored spec with its sensitive values opened.
+func (t *mtx) unsealSpec(place string, spec []byte, sens []string) ([]byte, error) {
+	if len(sens) == 0 || !bytes.Contains(spec, []byte(sealedPrefix)) {
+		return spec, nil
+	}
+	v, err := decodeJSON(spec)
+	if err != nil {
+		return nil, dbError(err)
+	}
+	for _, p := range sens {
+		x, ok := schema.ValueAt(v, p)
+		s, isString := x.(string)
+		if !ok || !isString || !strings.HasPrefix(s, sealedPrefix) {
+			continue
+		}
+		raw, err := base64.RawStdEncoding.DecodeString(strings.TrimPrefix(s, sealedPrefix))
+		n := t.s.keys.aead.NonceSize()
+		if err != nil || len(raw) < n {
+			return nil, status.Errorf(codes.DataLoss, "a sealed value of %s is damaged", place)
+		}
+		plain, err := t.s.keys.aead.Open(nil, raw[:n], raw[n:], sensitiveAD(t.project, place, p))
+		if err != nil {
+			return nil, status.Errorf(codes.DataLoss, "a sealed value of %s does not open with this server's key", place)
+		}
+		pv, err := decodeJSON(plain)
+		if err != nil {
+			return nil, dbError(err)
+		}
+		v = replaceAt(v, schema.SplitPointer(p), pv)
+	}
+	return schema.Canonical(v)
+}
+
+func imagePlace(hash string) string { return "image " + hash }
+
+func decodeJSON(b []byte) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	var v any
+	err := dec.Decode(&v)
+	return v, err
+}
+
+func replaceAt(v any, parts []string, with any) any {
+	if len(parts) == 0 {
+		return with
+	}
+	switch t := v.(type) {
+	case map[string]any:
+		if c, ok := t[parts[0]]; ok {
+			t[parts[0]] = replaceAt(c, parts[1:], with)
+		}
+	case []any:
+		if i, err := strconv.Atoi(parts[0]); err == nil && i >= 0 && i < len(t) {
+			t[i] = replaceAt(t[i], parts[1:], with)
+		}
+	}
+	return v
 }
