@@ -2,6 +2,7 @@ package applier
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 
@@ -93,6 +94,44 @@ func (a *Applier) compare(ctx context.Context, d *schema.Desired, st *service.St
 		}
 		sens = append(sens, ask)
 	}
+	// The versions of functions and datasets with sensitive values (their
+	// own or their images') that were made with the local ones.
+	type versionAsk struct {
+		addr    string
+		version int64
+		first   int
+		n       int
+	}
+	var vasks []versionAsk
+	byHash := map[string]*schema.Resource{}
+	for i := range d.Resources {
+		if r := &d.Resources[i]; r.Kind == schema.KindImage {
+			byHash[r.Hash] = r
+		}
+	}
+	asked := map[string]bool{}
+	for i := range d.Resources {
+		r := &d.Resources[i]
+		sr := st.Lookup(r.Address)
+		if !r.Kind.Versioned() || sr == nil {
+			continue
+		}
+		values := versionValues(r, byHash)
+		if len(values) == 0 {
+			continue
+		}
+		asked[r.Address] = true
+		for _, v := range sr.Versions {
+			if v.Hash != r.Hash || v.Key == "" {
+				continue
+			}
+			ask := versionAsk{addr: r.Address, version: v.Version, first: len(vals), n: len(values)}
+			for _, x := range values {
+				vals = append(vals, service.ValueToCompare{Address: r.Address, Pointer: x.Pointer, Value: x.Value, Revision: v.Version})
+			}
+			vasks = append(vasks, ask)
+		}
+	}
 	var res []service.Comparison
 	for len(res) < len(vals) {
 		end := min(len(vals), len(res)+10_000)
@@ -112,6 +151,21 @@ func (a *Applier) compare(ctx context.Context, d *schema.Desired, st *service.St
 		}
 		o.Secrets[s.addr] = planner.LocalSecret{Source: s.source, Fingerprint: label}
 	}
+	for a := range asked {
+		if o.SensitiveVersions == nil {
+			o.SensitiveVersions = map[string][]int64{}
+		}
+		o.SensitiveVersions[a] = []int64{}
+	}
+	for _, v := range vasks {
+		same := true
+		for i := 0; i < v.n; i++ {
+			same = same && res[v.first+i] == service.Equal
+		}
+		if same {
+			o.SensitiveVersions[v.addr] = append(o.SensitiveVersions[v.addr], v.version)
+		}
+	}
 	for _, s := range sens {
 		for i := 0; i < s.n; i++ {
 			if res[s.first+i] != service.Equal {
@@ -124,4 +178,39 @@ func (a *Applier) compare(ctx context.Context, d *schema.Desired, st *service.St
 		}
 	}
 	return nil
+}
+
+// versionValues are the sensitive values a version of r is made with, as
+// the service keys it: r's own, and those of the image it runs under
+// "/image" (of that one's base under "/image/from_image", and so on).
+func versionValues(r *schema.Resource, images map[string]*schema.Resource) []service.ValueToCompare {
+	var out []service.ValueToCompare
+	add := func(spec []byte, ptrs []string, prefix string) {
+		for _, p := range ptrs {
+			if v, ok := schema.SensitiveValue(spec, p); ok {
+				out = append(out, service.ValueToCompare{Pointer: prefix + p, Value: v})
+			}
+		}
+	}
+	add(r.Spec, r.Sensitive, "")
+	var s struct {
+		Image string `json:"image"`
+	}
+	if json.Unmarshal(r.Spec, &s) != nil {
+		return out
+	}
+	prefix := "/image"
+	for h, n := s.Image, 0; h != "" && n < 64; n++ {
+		img := images[h]
+		if img == nil {
+			break
+		}
+		add(img.Spec, img.Sensitive, prefix)
+		var is schema.ImageSpec
+		if json.Unmarshal(img.Spec, &is) != nil {
+			break
+		}
+		h, prefix = is.FromImage, prefix+"/from_image"
+	}
+	return out
 }

@@ -31,6 +31,12 @@ type Options struct {
 	// the service's (its CompareValues says so): a hash is computed without
 	// sensitive values, so only the service can tell.
 	SensitiveChanged map[string]bool
+	// SensitiveVersions lists, by address of a function or dataset with
+	// sensitive values (its own or its image's), the numbers of its
+	// versions made with the local sensitive values, as the service's
+	// comparisons say: only these can be reused. A resource without an
+	// entry is not restricted.
+	SensitiveVersions map[string][]int64
 	// Content gives old and new file contents and file lists, for the
 	// line diffs of changed files; nil gives names only.
 	Content Content

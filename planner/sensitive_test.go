@@ -82,3 +82,30 @@ func TestItem8SensitiveChangeIsUpdate(t *testing.T) {
 		}
 	}
 }
+
+// TestItem8SensitiveValuePutBack: issue 8 item 8. A sensitive value put
+// back reuses the version the service says was made with it.
+func TestItem8SensitiveValuePutBack(t *testing.T) {
+	f := res(t, "function.f", map[string]any{"handler": "m:f", "env": map[string]any{"T": "(sensitive)"}})
+	f.Sensitive = []string{"/env/T"}
+	d := desired(f)
+	st := applied(d, 3)
+	sr := st.Lookup("function.f")
+	sr.Version = 2
+	sr.Versions = []planner.Version{{Number: 1, Hash: f.Hash, Keyed: true}, {Number: 2, Hash: f.Hash, Keyed: true}}
+	for _, tt := range []struct {
+		same   []int64
+		action string
+		number int64
+	}{{[]int64{1}, "reuse", 1}, {[]int64{}, "new", 3}} {
+		p, err := planner.Diff(d, st, planner.Options{SensitiveChanged: map[string]bool{"function.f": true},
+			SensitiveVersions: map[string][]int64{"function.f": tt.same}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := change(t, p, "function.f")
+		if c.Version == nil || c.Version.Action != tt.action || c.Version.Number != tt.number {
+			t.Errorf("versions made with the local values %v: version %+v, want %s %d", tt.same, c.Version, tt.action, tt.number)
+		}
+	}
+}

@@ -132,7 +132,7 @@ func (t *mtx) sensitiveVersionEntries(address string, spec []byte, sens []string
 		}
 		for _, p := range splitLines(isens) {
 			if v, ok := schema.SensitiveValue(ispec, p); ok {
-				out = append(out, versionSecret{address: sensitiveEntry(address, prefix+p), fingerprint: t.s.keys.fingerprint(t.project, hash, p, v)})
+				out = append(out, versionSecret{address: sensitiveEntry(address, prefix+p), fingerprint: t.s.keys.fingerprint(t.project, address, prefix+p, v)})
 			}
 		}
 		var is schema.ImageSpec
@@ -270,6 +270,9 @@ func (t *mtx) compare(v *ccv1.CompareValue) (ccv1.Comparison, error) {
 			return ccv1.Comparison_COMPARISON_EQUAL, nil
 		}
 		return ccv1.Comparison_COMPARISON_DIFFERENT, nil
+	}
+	if r := v.GetRevision(); r != 0 {
+		return t.compareVersion(v, r)
 	}
 	cur, err := t.resource(addr)
 	if err != nil {
@@ -442,4 +445,35 @@ func replaceAt(v any, parts []string, with any) any {
 		}
 	}
 	return v
+}
+
+// compareVersion compares a value with the one version n of a function or
+// dataset was made with at pointer: its own, or under /image one of the
+// image it runs (/image/from_image/... its base's), by the fingerprints
+// the version's key has.
+func (t *mtx) compareVersion(v *ccv1.CompareValue, n int64) (ccv1.Comparison, error) {
+	addr := v.GetAddress()
+	if !schema.KindOf(addr).Versioned() {
+		return 0, status.Errorf(codes.InvalidArgument, "%s: only a secret's value, or a function's or dataset's, is compared with a revision", addr)
+	}
+	var col string
+	err := t.tx.QueryRowContext(t.ctx, "SELECT secrets FROM versions WHERE project = ? AND address = ? AND version = ?", t.project, addr, n).Scan(&col)
+	if errors.Is(err, sql.ErrNoRows) {
+		return ccv1.Comparison_COMPARISON_ABSENT, nil
+	}
+	if err != nil {
+		return 0, dbError(err)
+	}
+	want := sensitiveEntry(addr, v.GetPointer())
+	for _, line := range splitLines(col) {
+		f := strings.Fields(line)
+		if len(f) != 3 || f[0] != want {
+			continue
+		}
+		if hmac.Equal([]byte(f[2]), []byte(t.s.keys.fingerprint(t.project, addr, v.GetPointer(), v.GetValue()))) {
+			return ccv1.Comparison_COMPARISON_EQUAL, nil
+		}
+		return ccv1.Comparison_COMPARISON_DIFFERENT, nil
+	}
+	return ccv1.Comparison_COMPARISON_ABSENT, nil
 }

@@ -2969,8 +2969,12 @@ type CompareValue struct {
 	Address string                 `protobuf:"bytes,1,opt,name=address,proto3" json:"address,omitempty"`
 	Pointer string                 `protobuf:"bytes,2,opt,name=pointer,proto3" json:"pointer,omitempty"`
 	Value   []byte                 `protobuf:"bytes,3,opt,name=value,proto3" json:"value,omitempty"`
-	// revision, for a secret's value, compares with that revision's value
-	// instead of the current one; 0 is the current one.
+	// revision compares with another value than the current one: for a
+	// secret's value, that revision's; for a function's or dataset's
+	// sensitive value, the one that version was made with, which has those
+	// of the image it runs too, under "/image" + the image's pointer
+	// ("/image/from_image" + ... for the image that one is built from). 0 is
+	// the current one.
 	Revision      int64 `protobuf:"varint,4,opt,name=revision,proto3" json:"revision,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
