@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/protobuf/proto"
@@ -171,6 +172,15 @@ func TestItem8SensitiveValueMakesVersions(t *testing.T) {
 			t.Errorf("comparison %d = %v, want %v", i, got[i], want[i])
 		}
 	}
+	// Compared with what each version was made with.
+	got, err = c.CompareValues(ctx, "p", []service.ValueToCompare{
+		{Address: "function.f", Pointer: "/env/T", Value: []byte(`"one"`), Revision: 1},
+		{Address: "function.f", Pointer: "/env/T", Value: []byte(`"one"`), Revision: 2},
+		{Address: "function.f", Pointer: "/env/T", Value: []byte(`"one"`), Revision: 9},
+	})
+	if want := []service.Comparison{service.Equal, service.Different, service.Absent}; err != nil || !cmp.Equal(got, want) {
+		t.Errorf("CompareValues by version = %v, %v; want %v", got, err, want)
+	}
 	r3 := mustApply(t, c, sensitiveApply(t, "function.f", service.ActionUpdate, fn("one"), sens, r2.Serial))
 	if r3.Version != 1 || !r3.Reused {
 		t.Fatalf("the value put back: version %d reused %v, want version 1 reused", r3.Version, r3.Reused)
@@ -205,6 +215,13 @@ func TestItem8SensitiveValueMakesVersions(t *testing.T) {
 	g2 := user(serial, service.ActionUpdate)
 	if g2.Version != 2 || g2.Reused {
 		t.Fatalf("function on the image with another sensitive value: version %d reused %v, want a new version 2", g2.Version, g2.Reused)
+	}
+	got, err = c.CompareValues(ctx, "p", []service.ValueToCompare{
+		{Address: "function.g", Pointer: "/image" + isens[0], Value: []byte(`"a"`), Revision: 1},
+		{Address: "function.g", Pointer: "/image" + isens[0], Value: []byte(`"a"`), Revision: 2},
+	})
+	if want := []service.Comparison{service.Equal, service.Different}; err != nil || !cmp.Equal(got, want) {
+		t.Errorf("CompareValues of the image's value by version = %v, %v; want %v", got, err, want)
 	}
 	serial = ensure("a", g2.Serial)
 	if g3 := user(serial, service.ActionUpdate); g3.Version != 1 || !g3.Reused {
