@@ -35,7 +35,8 @@ Builds are reproducible: file and config times are clamped to
 SOURCE_DATE_EPOCH (0 unless set), so the same hash gives the same digest.
 
 --print prints the equivalent Dockerfile of each image instead, and needs no
-daemon. BuildKit is reached at --buildkit, else $BUILDKIT_HOST, else
+daemon; values of sensitive variables print as (sensitive) unless
+--show-sensitive is given. BuildKit is reached at --buildkit, else $BUILDKIT_HOST, else
 ` + buildkit.DefaultAddress + `.`,
 		run: runBuild,
 	})
@@ -50,6 +51,7 @@ func runBuild(e *env, args []string) int {
 	output := fs.String("output", "", "write OCI tarballs: `type=oci,dest=FILE`")
 	push := fs.String("push", "", "push to `REPO`, tagged cc-<hash prefix>")
 	print := fs.Bool("print", false, "print the equivalent Dockerfile; no daemon")
+	show := fs.Bool("show-sensitive", false, "with --print, print the values of sensitive variables instead of (sensitive)")
 	force := fs.Bool("force", false, "build even images that are already built")
 	progress := fs.String("progress", "auto", "progress display: auto, tty, plain, quiet or rawjson")
 	offline := fs.Bool("offline", false, "fail when a base image is not pinned in cc.lock")
@@ -83,7 +85,11 @@ func runBuild(e *env, args []string) int {
 	if rc >= 0 {
 		return rc
 	}
-	all, err := buildkit.Images(res.Desired)
+	d := res.Desired
+	if *print && !*show {
+		d = redactDesired(d) // a printed Dockerfile shows no sensitive value
+	}
+	all, err := buildkit.Images(d)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "cc build: %v\n", err)
 		return exitError
