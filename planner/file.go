@@ -319,6 +319,11 @@ func (f *File) check() error {
 		if len(r.Sensitive) == 0 && schema.Hash(c) != r.Hash {
 			return fmt.Errorf("%s: the spec does not have the hash %s", r.Address, r.Hash)
 		}
+		// A spec with sensitive values is hashed with them replaced, as
+		// the file has it; an image's hash has its declaration's path too.
+		if h, err := schema.RedactedHash(c, r.Sensitive); len(r.Sensitive) > 0 && r.Kind != schema.KindImage && (err != nil || h != r.Hash) {
+			return fmt.Errorf("%s: the spec does not have the hash %s", r.Address, r.Hash)
+		}
 		for _, dep := range r.DependsOn {
 			if !addressRE.MatchString(dep) {
 				return fmt.Errorf("%s: bad dependency %q", r.Address, dep)
