@@ -2,7 +2,8 @@
 //
 // Everything is scoped by project. A project's state is a set of resources,
 // each at an address "kind.name" with a canonical JSON spec and its content
-// hash ("sha256:" + hex of sha256 over the spec), and a serial that every
+// hash ("sha256:" + hex of sha256 over the spec, with each sensitive value
+// replaced by the string "(sensitive)"), and a serial that every
 // mutation of the project's state increments by one. Reading a project that
 // was never written gives an empty state at serial 0.
 //
@@ -225,9 +226,15 @@ type Resource struct {
 	Address string `protobuf:"bytes,1,opt,name=address,proto3" json:"address,omitempty"`
 	Kind    string `protobuf:"bytes,2,opt,name=kind,proto3" json:"kind,omitempty"`
 	Name    string `protobuf:"bytes,3,opt,name=name,proto3" json:"name,omitempty"`
-	// spec is the canonical JSON the resource was applied with.
+	// spec is the canonical JSON the resource was applied with; in GetState
+	// (and ListVersions) with the value at each sensitive pointer replaced by
+	// "(sensitive)": the service keeps sensitive values sealed and sends none.
 	Spec []byte `protobuf:"bytes,4,opt,name=spec,proto3" json:"spec,omitempty"`
-	// hash is "sha256:" + hex of sha256 over spec.
+	// hash is "sha256:" + hex of sha256 over spec with each sensitive value
+	// replaced by "(sensitive)" (over spec itself when it has none), so that
+	// no hash depends on a sensitive value. An image with sensitive values is
+	// hashed over that, a newline and the config path it is declared at,
+	// which the service does not check.
 	Hash string `protobuf:"bytes,5,opt,name=hash,proto3" json:"hash,omitempty"`
 	// version is the current version of a versioned kind (function, dataset),
 	// 0 for other kinds.
@@ -434,10 +441,13 @@ func (x *Pin) GetVersion() int64 {
 	return 0
 }
 
-// Image is an image value, content-addressed.
+// Image is an image value, content-addressed (but for sensitive values:
+// an image hash with a new sensitive value is that image with the new
+// value).
 type Image struct {
-	state     protoimpl.MessageState `protogen:"open.v1"`
-	Hash      string                 `protobuf:"bytes,1,opt,name=hash,proto3" json:"hash,omitempty"`
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Hash  string                 `protobuf:"bytes,1,opt,name=hash,proto3" json:"hash,omitempty"`
+	// spec, in GetState, has each sensitive value replaced by "(sensitive)".
 	Spec      []byte                 `protobuf:"bytes,2,opt,name=spec,proto3" json:"spec,omitempty"`
 	CreatedAt *timestamppb.Timestamp `protobuf:"bytes,3,opt,name=created_at,json=createdAt,proto3" json:"created_at,omitempty"`
 	// sensitive are JSON pointers into spec of values never to be shown.
