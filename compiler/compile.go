@@ -109,7 +109,7 @@ func Compile(ctx context.Context, in Input) (*Result, error) {
 	}
 	res.Desired = d
 	res.Warnings = p.scrub(res.Warnings)
-	res.Unlocked = b.unlocked()
+	res.Unlocked = p.scrubStrings(b.unlocked())
 	return res, nil
 }
 

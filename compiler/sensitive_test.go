@@ -2,6 +2,7 @@ package compiler
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"testing"
@@ -170,5 +171,25 @@ func TestItem8HashesRevealNothing(t *testing.T) {
 		if bytes.Contains(out, []byte(v)) || bytes.Contains(out, []byte(h[:8])) {
 			t.Errorf("the desired state holds %s or its sha256", v)
 		}
+	}
+}
+
+// TestItem6UnpinnedBaseNotShown: issue 8 item 6. A base reference from a
+// sensitive variable, not pinned in cc.lock, is listed without its value.
+func TestItem6UnpinnedBaseNotShown(t *testing.T) {
+	dir := writeProject(t, map[string]string{"main.hcl": `project = "p"
+variable "k" {
+  type      = string
+  default   = "registry.example/zq7canaryx"
+  sensitive = true
+}
+image "i" { from = "${var.k}:1" }
+`})
+	res, err := Compile(context.Background(), Input{Path: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Unlocked) != 1 || bytes.Contains([]byte(res.Unlocked[0]), []byte("zq7canaryx")) {
+		t.Errorf("Unlocked = %q, want one reference without the sensitive value", res.Unlocked)
 	}
 }

@@ -75,6 +75,40 @@ func (p *project) scrub(ds diag.Diagnostics) diag.Diagnostics {
 	if len(p.sensitive) == 0 || len(ds) == 0 {
 		return ds
 	}
+	re := p.scrubber()
+	if re == nil {
+		return ds
+	}
+	out := make(diag.Diagnostics, len(ds))
+	for i, d := range ds {
+		c := *d
+		c.Summary = re.ReplaceAllLiteralString(c.Summary, sensitiveText)
+		c.Detail = re.ReplaceAllLiteralString(c.Detail, sensitiveText)
+		out[i] = &c
+	}
+	return out
+}
+
+// scrubStrings replaces the sensitive values in strings printed besides
+// diagnostics (the base references cc.lock does not pin).
+func (p *project) scrubStrings(ss []string) []string {
+	re := p.scrubber()
+	if re == nil {
+		return ss
+	}
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = re.ReplaceAllLiteralString(s, sensitiveText)
+	}
+	return out
+}
+
+// scrubber matches every sensitive value, quoted or not, in any case; nil
+// when there is none.
+func (p *project) scrubber() *regexp.Regexp {
+	if len(p.sensitive) == 0 {
+		return nil
+	}
 	vals := make([]string, 0, len(p.sensitive))
 	for s := range p.sensitive {
 		vals = append(vals, s)
@@ -90,14 +124,7 @@ func (p *project) scrub(ds diag.Diagnostics) diag.Diagnostics {
 	}
 	re, err := regexp.Compile(`(?i)(` + strings.Join(alts, "|") + `)`)
 	if err != nil {
-		return ds
+		return nil
 	}
-	out := make(diag.Diagnostics, len(ds))
-	for i, d := range ds {
-		c := *d
-		c.Summary = re.ReplaceAllLiteralString(c.Summary, sensitiveText)
-		c.Detail = re.ReplaceAllLiteralString(c.Detail, sensitiveText)
-		out[i] = &c
-	}
-	return out
+	return re
 }
