@@ -333,7 +333,8 @@ func checkSensitiveSpec(spec []byte, hash string, sens []string, image bool) err
 	case image && !digestRE.MatchString(hash):
 		return status.Errorf(codes.InvalidArgument, "hash %q is not sha256:HEX", hash)
 	case !image && red != hash:
-		return status.Errorf(codes.InvalidArgument, "hash %s does not match the spec's %s (with its sensitive values replaced by %s)", hash, red, schema.Redacted)
+		// The hash given is not echoed: an old client's is over the values.
+		return status.Errorf(codes.InvalidArgument, "the hash does not match the spec's %s (made with its sensitive values replaced by %s)", red, schema.Redacted)
 	}
 	return nil
 }
