@@ -167,8 +167,7 @@ func NewFile(p *Plan, d *schema.Desired, st *State, cfg Config) *File {
 	rd := &schema.Desired{FormatVersion: d.FormatVersion, Project: d.Project, Trees: d.Trees, Root: d.Root}
 	rd.Resources = make([]schema.Resource, len(d.Resources))
 	for i, r := range d.Resources {
-		r.Spec = redact(r.Spec, r.Sensitive)
-		rd.Resources[i] = r
+		rd.Resources[i] = r.Redacted()
 	}
 	return &File{FormatVersion: FormatVersion, Kind: FileKind, Config: cfg, State: SnapshotOf(st), Desired: rd, Plan: p}
 }

@@ -132,3 +132,56 @@ func replaceAt(v any, parts []string) any {
 	}
 	return v
 }
+
+// Redacted returns r as it may be shown: its spec with every sensitive
+// value replaced by Redacted, and the path of every input that holds a
+// sensitive value (a copy src from a sensitive variable) replaced too.
+func (r Resource) Redacted() Resource {
+	if len(r.Sensitive) == 0 {
+		return r
+	}
+	var vals []string
+	dec := json.NewDecoder(bytes.NewReader(r.Spec))
+	dec.UseNumber()
+	var v any
+	if dec.Decode(&v) == nil {
+		for _, p := range r.Sensitive {
+			if x, ok := ValueAt(v, p); ok {
+				collectStrings(x, &vals)
+			}
+		}
+	}
+	if red, err := RedactSpec(r.Spec, r.Sensitive); err == nil {
+		r.Spec = red
+	} else {
+		r.Spec = json.RawMessage(`{}`)
+	}
+	if len(r.Inputs) > 0 {
+		ins := make([]Input, len(r.Inputs))
+		for i, in := range r.Inputs {
+			for _, s := range vals {
+				if s != "" && strings.Contains(in.Path, s) {
+					in.Path = Redacted
+				}
+			}
+			ins[i] = in
+		}
+		r.Inputs = ins
+	}
+	return r
+}
+
+func collectStrings(v any, out *[]string) {
+	switch t := v.(type) {
+	case string:
+		*out = append(*out, t)
+	case []any:
+		for _, e := range t {
+			collectStrings(e, out)
+		}
+	case map[string]any:
+		for _, e := range t {
+			collectStrings(e, out)
+		}
+	}
+}

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"cc.dev/cc/compiler"
-	"cc.dev/cc/planner"
 	"cc.dev/cc/schema"
 )
 
@@ -146,10 +145,7 @@ func redactDesired(d *schema.Desired) *schema.Desired {
 	out := *d
 	out.Resources = append([]schema.Resource(nil), d.Resources...)
 	for i := range out.Resources {
-		r := &out.Resources[i]
-		if len(r.Sensitive) > 0 {
-			r.Spec = planner.Redact(r.Spec, r.Sensitive)
-		}
+		out.Resources[i] = out.Resources[i].Redacted()
 	}
 	return &out
 }
