@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 
+	"google.golang.org/grpc/codes"
+
 	"cc.dev/cc/planner"
 	"cc.dev/cc/schema"
 	"cc.dev/cc/service"
@@ -136,6 +138,16 @@ func (a *Applier) compare(ctx context.Context, d *schema.Desired, st *service.St
 	for len(res) < len(vals) {
 		end := min(len(vals), len(res)+10_000)
 		part, err := a.svc.CompareValues(ctx, d.Project, vals[len(res):end])
+		var se *service.Error
+		if errors.As(err, &se) && se.Code == codes.Unimplemented {
+			// A service older than CompareValues: every local value is
+			// taken as changed, so nothing is left out of the plan.
+			part = make([]service.Comparison, end-len(res))
+			for i := range part {
+				part[i] = service.Different
+			}
+			err = nil
+		}
 		if err != nil {
 			return fmt.Errorf("compare local values with project %s's: %w", d.Project, err)
 		}
