@@ -25,6 +25,7 @@ type Service interface {
 	RenewLock(ctx context.Context, project, leaseID string, ttl time.Duration) (service.Lease, error)
 	Unlock(ctx context.Context, project, leaseID string) error
 	MissingBlobs(ctx context.Context, project string, digests []string) ([]string, error)
+	CompareValues(ctx context.Context, project string, vals []service.ValueToCompare) ([]service.Comparison, error)
 	UploadBlob(ctx context.Context, project, digest string, size int64, r io.Reader) (bool, error)
 	ReadBlob(ctx context.Context, project, digest string, limit int64) (*service.Blob, error)
 	EnsureImage(ctx context.Context, req service.ImageRequest) (*service.ImageResult, error)
@@ -197,9 +198,11 @@ func New(svc Service, opts ...Option) (*Applier, error) {
 }
 
 // Plan reads the project's state (one call) and plans the desired state
-// against it. Local secret values are read and fingerprinted with the
-// state's key; changed files are shown with their old content, read from
-// the service, only when they changed.
+// against it. Local secret values, and the sensitive values of resources
+// whose hash is unchanged, are compared with the service's through its
+// CompareValues (one more call, only when there are any); changed files
+// are shown with their old content, read from the service, only when they
+// changed.
 func (a *Applier) Plan(ctx context.Context, d *schema.Desired, o planner.Options) (*planner.Plan, *planner.State, error) {
 	st, err := a.svc.GetState(ctx, d.Project)
 	if err != nil {
@@ -214,27 +217,8 @@ func (a *Applier) PlanWith(ctx context.Context, d *schema.Desired, st *service.S
 	if ps.Project == "" {
 		ps.Project = d.Project
 	}
-	if o.Secrets == nil && a.secrets != nil {
-		o.Secrets = map[string]planner.LocalSecret{}
-		for i := range d.Resources {
-			r := &d.Resources[i]
-			if r.Kind != schema.KindSecret {
-				continue
-			}
-			spec, err := secretSpec(r.Spec)
-			if err != nil {
-				continue
-			}
-			v, source, err := a.secrets.Value(r.Address, spec)
-			switch {
-			case errors.Is(err, ErrNotLocal):
-				continue
-			case err != nil:
-				o.Secrets[r.Address] = planner.LocalSecret{Source: source, Problem: problem(err)}
-			default:
-				o.Secrets[r.Address] = planner.LocalSecret{Source: source, Fingerprint: service.Fingerprint(st.FingerprintSalt, r.Address, v)}
-			}
-		}
+	if err := a.compare(ctx, d, st, &o); err != nil {
+		return nil, nil, err
 	}
 	if o.Content == nil {
 		o.Content = newContent(ctx, a.svc, d)

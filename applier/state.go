@@ -1,6 +1,8 @@
 package applier
 
 import (
+	"fmt"
+
 	"cc.dev/cc/planner"
 	"cc.dev/cc/service"
 )
@@ -27,7 +29,7 @@ func StateOf(st *service.State) *planner.State {
 				// versions by hash alone.
 				pv := planner.Version{Number: v.Version, Hash: v.Hash, Keyed: v.Key != ""}
 				for _, s := range v.Secrets {
-					pv.Secrets = append(pv.Secrets, planner.VersionSecret{Address: s.Address, Revision: s.Revision, Fingerprint: s.Fingerprint})
+					pv.Secrets = append(pv.Secrets, planner.VersionSecret{Address: s.Address, Revision: s.Revision, Fingerprint: valueLabel(s)})
 				}
 				pr.Versions[i] = pv
 			}
@@ -44,7 +46,17 @@ func StateOf(st *service.State) *planner.State {
 		out.Images[im.Hash] = planner.Image{Spec: im.Spec, Sensitive: im.Sensitive}
 	}
 	for _, v := range st.SecretValues {
-		out.Secrets[v.Address] = planner.SecretRevision{Revision: v.Revision, Fingerprint: v.Fingerprint}
+		out.Secrets[v.Address] = planner.SecretRevision{Revision: v.Revision, Fingerprint: valueLabel(v)}
 	}
 	return out
+}
+
+// valueLabel labels a secret revision's value for the planner: equal
+// labels, equal values, by the service's same_value_as; nothing in it is
+// derived from the value.
+func valueLabel(v service.SecretValue) string {
+	if v.SameValueAs == 0 {
+		return fmt.Sprintf("unknown value of revision %d", v.Revision)
+	}
+	return fmt.Sprintf("value of revision %d", v.SameValueAs)
 }

@@ -156,9 +156,9 @@ type BuildError struct {
 
 func (e *BuildError) Error() string {
 	if e.Step >= 0 && e.Step < len(e.Image.Spec.Steps) {
-		return fmt.Sprintf("build %s: step %d (%s): %v", e.Image.Address, e.Step+1, e.Image.Spec.Steps[e.Step].Kind(), e.Err)
+		return e.Image.scrub(fmt.Sprintf("build %s: step %d (%s): %v", e.Image.Address, e.Step+1, e.Image.Spec.Steps[e.Step].Kind(), e.Err))
 	}
-	return fmt.Sprintf("build %s: %v", e.Image.Address, e.Err)
+	return e.Image.scrub(fmt.Sprintf("build %s: %v", e.Image.Address, e.Err))
 }
 
 func (e *BuildError) Unwrap() error { return e.Err }
@@ -172,7 +172,7 @@ func (e *BuildError) Diagnostic() *diag.Diagnostic {
 		summary = fmt.Sprintf("building %s failed at step %d (%s)", e.Image.Address, e.Step+1, e.Image.Spec.Steps[e.Step].Kind())
 		ptr = "/steps/" + strconv.Itoa(e.Step)
 	}
-	return &diag.Diagnostic{Severity: diag.Error, Summary: summary, Detail: rootCause(e.Err), Subject: e.Image.Range(ptr)}
+	return &diag.Diagnostic{Severity: diag.Error, Summary: summary, Detail: e.Image.scrub(rootCause(e.Err)), Subject: e.Image.Range(ptr)}
 }
 
 func rootCause(err error) string {
@@ -215,7 +215,7 @@ func (b *Builder) Build(ctx context.Context, req Request) ([]Result, error) {
 	pushed := map[string]string{} // hash -> pushed ref with digest
 	var results []Result
 	for i, img := range req.Images {
-		if r := reused[i]; r != nil {
+		if r := reused[i]; r != nil && !img.Sensitive {
 			fmt.Fprintf(req.Log, "%s: reused %s (%s)\n", img.Address, r.Ref, r.Digest)
 			results = append(results, *r)
 			if req.Push != "" {

@@ -26,6 +26,36 @@ type Image struct {
 	// Ranges maps JSON pointers into Spec ("/steps/2") to where that part is
 	// declared, for errors.
 	Ranges map[string]*diag.Range
+	// Sensitive says the image, or an image it is built from, holds a value
+	// of a sensitive variable. Its hash is made without the value, so an
+	// image with the same hash built before may hold another: such an image
+	// is always built, never reused by its tag or record.
+	Sensitive bool
+	// pointers are the JSON pointers of the image's own sensitive values;
+	// secrets, their text and that of the images it is built from: what
+	// build progress and errors never show.
+	pointers []string
+	secrets  []string
+}
+
+// sensitiveAt reports whether a sensitive value is at or under pointer.
+func (img *Image) sensitiveAt(pointer string) bool {
+	for _, p := range img.pointers {
+		if p == pointer || strings.HasPrefix(p, pointer+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// scrub replaces the sensitive values in text.
+func (img *Image) scrub(text string) string {
+	for _, s := range img.secrets {
+		if len(s) >= 3 {
+			text = strings.ReplaceAll(text, s, "(sensitive value)")
+		}
+	}
+	return text
 }
 
 // Range returns where the part of the spec at pointer is declared, falling
@@ -53,7 +83,17 @@ func Images(d *schema.Desired) ([]*Image, error) {
 		if r.Kind != schema.KindImage {
 			continue
 		}
-		img := &Image{Address: r.Address, Aliases: r.Aliases, Hash: r.Hash, Ranges: r.Ranges}
+		img := &Image{Address: r.Address, Aliases: r.Aliases, Hash: r.Hash, Ranges: r.Ranges, Sensitive: len(r.Sensitive) > 0, pointers: r.Sensitive}
+		for _, p := range r.Sensitive {
+			if v, ok := schema.SensitiveValue(r.Spec, p); ok {
+				var s string
+				if json.Unmarshal(v, &s) == nil {
+					img.secrets = append(img.secrets, s)
+				} else {
+					img.secrets = append(img.secrets, string(v))
+				}
+			}
+		}
 		if err := json.Unmarshal(r.Spec, &img.Spec); err != nil {
 			return nil, fmt.Errorf("%s: decode spec: %w", r.Address, err)
 		}
@@ -62,7 +102,19 @@ func Images(d *schema.Desired) ([]*Image, error) {
 		}
 		imgs = append(imgs, img)
 	}
-	return order(imgs)
+	out, err := order(imgs)
+	if err != nil {
+		return nil, err
+	}
+	byHash := map[string]*Image{}
+	for _, img := range out { // bases first
+		if b := byHash[img.Spec.FromImage]; b != nil && b.Sensitive {
+			img.Sensitive = true
+			img.secrets = append(img.secrets, b.secrets...)
+		}
+		byHash[img.Hash] = img
+	}
+	return out, nil
 }
 
 // order sorts imgs topologically by from_image, ties by address.

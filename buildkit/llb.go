@@ -126,6 +126,12 @@ func (c *Converter) Convert(ctx context.Context, img *Image) (*Definition, error
 		where := img.Address
 		if i >= 0 {
 			where = fmt.Sprintf("%s %d/%d", img.Address, i+1, n)
+			if img.sensitiveAt("/steps/" + strconv.Itoa(i)) {
+				// The progress display shows no sensitive value.
+				text = spec.Steps[i].Kind() + " (sensitive)"
+			}
+		} else if img.sensitiveAt("/from") {
+			text = "FROM (sensitive)"
 		}
 		return llb.WithCustomName(fmt.Sprintf("[%s] %s", where, oneLine(text)))
 	}

@@ -61,7 +61,7 @@ func Compile(ctx context.Context, in Input) (*Result, error) {
 	}
 	res := &Result{Lang: p.lang, Files: map[string][]byte{}}
 	fail := func(ds diag.Diagnostics) (*Result, error) {
-		return res, &Error{Diagnostics: ds.Sort(), Files: res.Files}
+		return res, &Error{Diagnostics: p.scrub(ds).Sort(), Files: res.Files}
 	}
 
 	var ld *loaded
@@ -108,7 +108,8 @@ func Compile(ctx context.Context, in Input) (*Result, error) {
 		return fail(ds)
 	}
 	res.Desired = d
-	res.Unlocked = b.unlocked()
+	res.Warnings = p.scrub(res.Warnings)
+	res.Unlocked = p.scrubStrings(b.unlocked())
 	return res, nil
 }
 

@@ -1,6 +1,7 @@
 package compiler
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -43,14 +44,15 @@ type builder struct {
 }
 
 type imageEntry struct {
-	hash   string
-	spec   []byte
-	names  []string
-	deps   []string // hashes of base images
-	inputs []schema.Input
-	rng    *diag.Range
-	ranges map[string]*diag.Range
-	path   string // config path of the declaration rng points at
+	hash      string
+	spec      []byte
+	sensitive []string // JSON pointers into spec
+	names     []string
+	deps      []string // hashes of base images
+	inputs    []schema.Input
+	rng       *diag.Range
+	ranges    map[string]*diag.Range
+	path      string // config path of the declaration rng points at
 }
 
 func newBuilder(p *project, ld *loaded, lock *schema.Lock, offline bool) *builder {
@@ -108,7 +110,7 @@ func (b *builder) build(cfg *schema.Config) (*schema.Desired, diag.Diagnostics) 
 	for _, e := range b.images {
 		names := append([]string(nil), e.names...)
 		sort.Strings(names)
-		r := schema.Resource{Kind: schema.KindImage, Hash: e.hash, Spec: e.spec, Inputs: e.inputs, Range: e.rng, Ranges: e.ranges}
+		r := schema.Resource{Kind: schema.KindImage, Hash: e.hash, Spec: e.spec, Sensitive: e.sensitive, Inputs: e.inputs, Range: e.rng, Ranges: e.ranges}
 		r.Address = addr[e.hash]
 		r.Name = strings.TrimPrefix(r.Address, "image.")
 		if len(names) > 1 {
@@ -161,37 +163,127 @@ func (b *builder) emit(kind schema.Kind, name string, spec any, deps []string, i
 		return nil
 	}
 	path := []string{kind.Plural(), name}
+	sens := b.sensitiveIn(kind, path, canon)
+	if len(sens) > 0 {
+		// The hash is over the spec with each sensitive value replaced by a
+		// placeholder: it reveals nothing of them (issue 8 item 8). The
+		// service tells a changed sensitive value by its own fingerprints.
+		if hash, err = schema.RedactedHash(canon, sens); err != nil {
+			b.errorf(path, "internal error: %v", err)
+			return nil
+		}
+	}
 	r := &schema.Resource{
 		Address: schema.Address(kind, name), Kind: kind, Name: name, Hash: hash, Spec: canon,
-		DependsOn: deps, Inputs: inputs, Range: b.ld.loc.key(path),
+		DependsOn: deps, Inputs: inputs, Range: b.ld.loc.key(path), Sensitive: sens,
 	}
-	r.Sensitive = b.sensitiveIn(path)
 	b.mu.Lock()
 	b.out = append(b.out, r)
 	b.mu.Unlock()
 	return r
 }
 
-// sensitiveIn returns JSON pointers into a resource's spec for the
-// sensitive values declared under its config path.
-func (b *builder) sensitiveIn(path []string) []string {
+// sensitiveIn returns JSON pointers into the canonical spec canon of the
+// resource (or image) of kind declared at path for the sensitive values
+// under path. A value reached through a reference (an image by hash, a
+// secret, volume, dataset or function by Ref) is the referred resource's,
+// not this one's: the spec holds the reference, not the value. A position
+// the spec does not have as such (a list the compiler sorts, a path it
+// rewrites) gives its nearest enclosing one, so nothing derived from a
+// sensitive value is ever left unmarked.
+func (b *builder) sensitiveIn(kind schema.Kind, path []string, canon []byte) []string {
+	var v any
+	seen := map[string]bool{}
 	var out []string
 	for _, sp := range b.ld.sensitive {
 		if len(sp) < len(path) || pathKey(sp[:len(path)]) != pathKey(path) {
 			continue
 		}
-		var ptr strings.Builder
-		for _, e := range sp[len(path):] {
-			ptr.WriteByte('/')
-			ptr.WriteString(strings.NewReplacer("~", "~0", "/", "~1").Replace(e))
+		rel, ok := specPath(kind, sp[len(path):])
+		if !ok {
+			continue
 		}
-		if ptr.Len() == 0 {
-			ptr.WriteByte('/')
+		if v == nil {
+			v = decodeSpec(canon)
 		}
-		out = append(out, ptr.String())
+		for len(rel) > 0 {
+			if _, ok := schema.ValueAt(v, schema.JoinPointer(rel)); ok {
+				break
+			}
+			rel = rel[:len(rel)-1]
+		}
+		ptr := schema.JoinPointer(rel)
+		if !seen[ptr] {
+			seen[ptr] = true
+			out = append(out, ptr)
+		}
 	}
 	sort.Strings(out)
-	return out
+	// A pointer inside another one adds nothing.
+	kept := out[:0]
+	for _, p := range out {
+		if n := len(kept); n > 0 && (kept[n-1] == "/" || strings.HasPrefix(p, kept[n-1]+"/")) {
+			continue
+		}
+		kept = append(kept, p)
+	}
+	if len(kept) == 0 {
+		return nil
+	}
+	return kept
+}
+
+// specPath maps a config path under a resource of kind to the path of the
+// same value in its spec; false when the spec holds a reference there.
+func specPath(kind schema.Kind, rel []string) ([]string, bool) {
+	if len(rel) == 0 {
+		return rel, true
+	}
+	at := func(i int, s string) bool { return len(rel) > i && rel[i] == s }
+	switch kind {
+	case schema.KindImage:
+		switch {
+		case at(0, "from") && len(rel) > 1:
+			return nil, false // an image of its own, hashed in
+		case at(0, "from_dockerfile"):
+			return []string{"from_dockerfile", "path"}, true
+		}
+	case schema.KindSandbox, schema.KindFunction:
+		switch {
+		case at(0, "image"), at(0, "env_from"):
+			return nil, false
+		case at(0, "env") && len(rel) > 2:
+			return nil, false // a secret reference
+		case at(0, "credentials") && at(2, "secret"), at(0, "volume_mounts") && at(2, "volume"):
+			return nil, false
+		}
+	case schema.KindEvaluation:
+		switch {
+		case at(0, "dataset"), at(0, "task"):
+			return nil, false
+		case at(0, "scorers") && (at(2, "function") || at(2, "llm_judge") && at(3, "api_key")):
+			return nil, false
+		}
+	case schema.KindDataset:
+		if at(0, "files") && len(rel) == 2 {
+			return append(rel, "path"), true
+		}
+	case schema.KindSecret:
+		if (at(0, "from_env_file") || at(0, "from_integration")) && at(1, "keys") {
+			return rel[:2], true // sorted: the whole list
+		}
+	}
+	return rel, true
+}
+
+func decodeSpec(b []byte) any {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	var v any
+	if dec.Decode(&v) != nil {
+		return map[string]any{}
+	}
+	return v
 }
 
 // ---- images ----------------------------------------------------------
@@ -296,6 +388,14 @@ func (b *builder) image(img *schema.Image, path []string, name string) string {
 		b.errorf(path, "internal error: %v", err)
 		return ""
 	}
+	sens := b.sensitiveIn(schema.KindImage, path, canon)
+	if len(sens) > 0 {
+		hash, err = sensitiveImageHash(canon, sens, path)
+		if err != nil {
+			b.errorf(path, "internal error: %v", err)
+			return ""
+		}
+	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.diags.HasErrors() {
@@ -303,7 +403,7 @@ func (b *builder) image(img *schema.Image, path []string, name string) string {
 	}
 	e := b.images[hash]
 	if e == nil {
-		e = &imageEntry{hash: hash, spec: canon, deps: deps, inputs: inputs, rng: b.ld.loc.key(path), ranges: ranges, path: pathKey(path)}
+		e = &imageEntry{hash: hash, spec: canon, sensitive: sens, deps: deps, inputs: inputs, rng: b.ld.loc.key(path), ranges: ranges, path: pathKey(path)}
 		b.images[hash] = e
 	}
 	if name != "" {
@@ -321,6 +421,21 @@ func (b *builder) image(img *schema.Image, path []string, name string) string {
 		e.rng, e.ranges, e.path = b.ld.loc.key(path), ranges, pathKey(path)
 	}
 	return hash
+}
+
+// sensitiveImageHash is the hash of an image with sensitive values: the
+// sha256 of its spec with each sensitive value replaced by a placeholder,
+// a newline and the config path it is declared at (images.NAME, or the
+// inline image's place). The hash reveals nothing of the values, and since
+// equal placeholder specs need not be equal images, such an image is never
+// merged with another declaration: two images that differ only in a
+// sensitive value stay two (issue 8 item 8). The path is never secret.
+func sensitiveImageHash(canon []byte, sens, path []string) (string, error) {
+	red, err := schema.RedactSpec(canon, sens)
+	if err != nil {
+		return "", err
+	}
+	return schema.Hash(append(append(red, '\n'), strings.Join(path, ".")...)), nil
 }
 
 // base resolves a registry reference through cc.lock.

@@ -458,6 +458,7 @@ func (l *hclLoader) evalNode(n node, deps []node) {
 		l.add(hd)
 		if v.IsKnown() && !hd.HasErrors() {
 			lc.value = v
+			l.p.noteSensitive(v)
 		} else {
 			lc.value = cty.DynamicVal
 		}
@@ -474,6 +475,7 @@ func (l *hclLoader) evalNode(n node, deps []node) {
 	}
 	r.value = cty.ObjectVal(obj)
 	r.done = true
+	l.p.noteSensitive(r.value)
 	if l.col != nil && !l.diags.HasErrors() {
 		l.col.add(item{coll: kind.Plural(), name: r.name, val: r.value})
 	}

@@ -129,6 +129,9 @@ func (l *hclLoader) assignVariables(flags, files []string) {
 			l.undeclared(name, nil)
 			continue
 		}
+		if v.sensitive {
+			l.p.noteSensitive(cty.StringVal(raw).Mark(sensitiveMark))
+		}
 		if v.typ == cty.String || v.typ == cty.DynamicPseudoType {
 			v.value, v.set, v.valueRange = cty.StringVal(raw), true, hcl.Range{Filename: "-var " + name}
 			continue
@@ -156,6 +159,13 @@ func (l *hclLoader) assignVariables(flags, files []string) {
 			continue
 		}
 		val := v.value
+		if v.sensitive {
+			// Errors about a sensitive value point at its declaration, not
+			// at the value (whose line a snippet would show), and never
+			// quote it (scrub).
+			l.p.noteSensitive(val.Mark(sensitiveMark))
+			v.valueRange = v.block.DefRange()
+		}
 		if v.defaults != nil {
 			val = v.defaults.Apply(val)
 		}
@@ -199,6 +209,7 @@ func (l *hclLoader) assignVariables(flags, files []string) {
 		}
 		if v.sensitive {
 			conv = conv.Mark(sensitiveMark)
+			l.p.noteSensitive(conv)
 		}
 		obj[name] = conv
 	}
@@ -259,6 +270,11 @@ func (l *hclLoader) readVarFile(path string) {
 		l.add(hd)
 		if !hd.HasErrors() {
 			v.value, v.set, v.valueRange = val, true, a.Expr.Range()
+		}
+		if v.sensitive {
+			// The file holds a sensitive value: no diagnostic shows a
+			// snippet of it.
+			delete(l.p.sources, path)
 		}
 	}
 }

@@ -26,6 +26,9 @@ type project struct {
 	single bool
 	// sources collects every loaded configuration file by display name.
 	sources map[string][]byte
+	// sensitive holds the strings of sensitive values, to keep out of
+	// diagnostics (scrub).
+	sensitive map[string]bool
 }
 
 // locate finds the project at path: a directory or one .cue/.hcl file.

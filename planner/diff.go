@@ -22,9 +22,21 @@ type Options struct {
 	// Destroy plans the deletion of everything the state has.
 	Destroy bool
 	// Secrets describe, by address, the local values of secrets read from
-	// the environment or an env file: their fingerprints, never the values.
-	// A secret with a local source and no entry is not compared.
+	// the environment or an env file: how they compare with the service's
+	// revisions, never the values. A secret with a local source and no
+	// entry is not compared.
 	Secrets map[string]LocalSecret
+	// SensitiveChanged lists, by address, the resources and images whose
+	// hash is the service's but some of whose sensitive values differ from
+	// the service's (its CompareValues says so): a hash is computed without
+	// sensitive values, so only the service can tell.
+	SensitiveChanged map[string]bool
+	// SensitiveVersions lists, by address of a function or dataset with
+	// sensitive values (its own or its image's), the numbers of its
+	// versions made with the local sensitive values, as the service's
+	// comparisons say: only these can be reused. A resource without an
+	// entry is not restricted.
+	SensitiveVersions map[string][]int64
 	// Content gives old and new file contents and file lists, for the
 	// line diffs of changed files; nil gives names only.
 	Content Content
@@ -34,8 +46,10 @@ type Options struct {
 type LocalSecret struct {
 	// Source is where the value is read: "OPENAI_API_KEY", "dev.env".
 	Source string
-	// Fingerprint is the value's fingerprint keyed as the state's are
-	// (State.Secrets); "" when the value could not be read.
+	// Fingerprint labels the value so that equal labels mean equal values,
+	// as the state's (State.Secrets, Version.Secrets) do: the caller makes
+	// the labels from the service's comparisons, and nothing in them is
+	// derived from a value. "" when the value could not be read.
 	Fingerprint string
 	// Problem says why it could not be read, naming the variable or file
 	// and never a value.
@@ -121,7 +135,7 @@ func Diff(d *schema.Desired, st *State, o Options) (*Plan, error) {
 			c = &Change{Addr: addr, Kind: sr.Kind, Action: Delete}
 		default:
 			value := pl.secretValue(addr, dr)
-			if dr.Hash == sr.Hash && !pl.replace[addr] && value != "changed" && !pl.versionMoves(dr, sr) && len(pl.repins(sr)) == 0 {
+			if dr.Hash == sr.Hash && !pl.replace[addr] && value != "changed" && !pl.versionMoves(dr, sr) && len(pl.repins(sr)) == 0 && pl.sensitiveMoved(addr) == "" {
 				p.Summary.Unchanged++
 				continue
 			}
@@ -200,6 +214,8 @@ type planning struct {
 	// versionSecrets.
 	managed  map[string]bool
 	vsecrets map[string][]VersionSecret
+	// moved caches sensitiveMoved.
+	moved map[string]string
 }
 
 func cutAddress(a string) (schema.Kind, string, bool) {
@@ -372,4 +388,35 @@ func compact(s []string) []string {
 		return nil
 	}
 	return out
+}
+
+// sensitiveMoved says why a resource whose hash is the service's changes
+// all the same: "" when it does not, else that a sensitive value of its
+// own or of an image it uses (directly or as a base) differs from the
+// service's. It never names a value.
+func (pl *planning) sensitiveMoved(addr string) string {
+	if pl.moved == nil {
+		pl.moved = map[string]string{}
+	}
+	if m, ok := pl.moved[addr]; ok {
+		return m
+	}
+	pl.moved[addr] = "" // a cycle adds nothing
+	dr := pl.want[addr]
+	if dr == nil {
+		return ""
+	}
+	m := ""
+	if pl.o.SensitiveChanged[dr.Address] || pl.o.SensitiveChanged[addr] {
+		m = "a sensitive value changed"
+	} else {
+		for _, d := range dr.DependsOn {
+			if schema.KindOf(d) == schema.KindImage && pl.sensitiveMoved(d) != "" {
+				m = "a sensitive value of " + d + " changed"
+				break
+			}
+		}
+	}
+	pl.moved[addr] = m
+	return m
 }

@@ -3,9 +3,9 @@
 //
 // Diff is pure: it does no I/O, reads no clock and uses no randomness, so
 // the same inputs give the same Plan, byte for byte in every view. What it
-// needs from outside (the state, the fingerprints of local secret values,
-// the old and new contents of changed files) is passed in: State, Options
-// and the Content interface.
+// needs from outside (the state, how local secret and sensitive values
+// compare with the service's, the old and new contents of changed files)
+// is passed in: State, Options and the Content interface.
 //
 // A Plan holds one Change per resource that changes: its Action (create,
 // update in place, replace, delete), for functions and datasets the version

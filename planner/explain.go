@@ -50,6 +50,9 @@ func (pl *planning) explain(c *Change, dr *schema.Resource, sr *Resource) {
 		}
 	default:
 		before, after := decode(sr.Spec), decode(dr.Spec)
+		if !pl.o.SensitiveChanged[c.Addr] {
+			after = maskUnchanged(before, after, dr.Sensitive)
+		}
 		sens := newSensitivity(sr.Sensitive, dr.Sensitive)
 		d := &fieldDiffer{sens: sens}
 		d.diff(nil, before, after, true, true)
@@ -74,6 +77,9 @@ func (pl *planning) explain(c *Change, dr *schema.Resource, sr *Resource) {
 		if pl.replace[c.Addr] {
 			add(ReasonReplaceReq, "replacement requested with --replace")
 		}
+		if m := pl.sensitiveMoved(c.Addr); m != "" && sr.Hash == dr.Hash {
+			add(ReasonSensitive, "%s (the service compared it; its hash is made without it)", m)
+		}
 		reasons = append(reasons, pl.causes(c, before, after, d, sens, sr)...)
 		if c.Version != nil {
 			reasons = append(reasons, pl.versionReasons(c, dr, sr)...)
@@ -82,7 +88,7 @@ func (pl *planning) explain(c *Change, dr *schema.Resource, sr *Resource) {
 		if c.Version != nil && c.Version.Action == "reuse" && sr.Hash != dr.Hash {
 			add(ReasonReuse, "same content as version %d, which is made current again: nothing is rebuilt or uploaded", c.Version.Number)
 		}
-		if _, ok := pl.st.Images[dr.Hash]; ok && c.Kind == schema.KindImage {
+		if _, ok := pl.st.Images[dr.Hash]; ok && c.Kind == schema.KindImage && pl.sensitiveMoved(c.Addr) == "" {
 			add(ReasonReuse, "the service has this image already (%s): nothing is rebuilt", short(dr.Hash))
 		}
 	}
@@ -789,4 +795,19 @@ func dedupe(rs []Reason) []Reason {
 		out = append(out[:maxReasons-1], Reason{Code: ReasonField, Message: fmt.Sprintf("and %d more changes", n)})
 	}
 	return out
+}
+
+// maskUnchanged replaces in after the sensitive values the state has only
+// as the placeholder (the service sends no sensitive value) with the
+// placeholder too, so that they compare equal: the service compared them
+// (Options.SensitiveChanged) and found them unchanged.
+func maskUnchanged(before, after any, ptrs []string) any {
+	for _, p := range ptrs {
+		if b, ok := schema.ValueAt(before, p); ok && b == schema.Redacted {
+			if a, ok := schema.ValueAt(after, p); ok && a != nil {
+				after = redactAt(after, schema.SplitPointer(p))
+			}
+		}
+	}
+	return after
 }

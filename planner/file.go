@@ -2,6 +2,9 @@ package planner
 
 import (
 	"bytes"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -43,6 +46,10 @@ type Config struct {
 	Lang string `json:"lang,omitempty"`
 	// Fingerprint identifies the desired state (Fingerprint).
 	Fingerprint string `json:"fingerprint"`
+	// SensitiveMAC identifies the sensitive values the plan was made with
+	// (SensitiveMAC), keyed with a key that is not in the file; "" when
+	// the desired state has none.
+	SensitiveMAC string `json:"sensitive_mac,omitempty"`
 	// Server is the service the plan was made against; "" for the
 	// embedded default on Root/.cc/state.db.
 	Server   string   `json:"server,omitempty"`
@@ -230,8 +237,7 @@ func NewFile(p *Plan, d *schema.Desired, st *State, cfg Config) *File {
 	rd := &schema.Desired{FormatVersion: d.FormatVersion, Project: d.Project, Trees: d.Trees, Root: d.Root}
 	rd.Resources = make([]schema.Resource, len(d.Resources))
 	for i, r := range d.Resources {
-		r.Spec = redact(r.Spec, r.Sensitive)
-		rd.Resources[i] = r
+		rd.Resources[i] = r.Redacted()
 	}
 	return &File{FormatVersion: FormatVersion, Kind: FileKind, Config: cfg, State: SnapshotOf(st), Desired: rd, Plan: p}
 }
@@ -394,6 +400,11 @@ func (f *File) check() error {
 		if len(r.Sensitive) == 0 && schema.Hash(c) != r.Hash {
 			return fmt.Errorf("%s: the spec does not have the hash %s", r.Address, r.Hash)
 		}
+		// A spec with sensitive values is hashed with them replaced, as
+		// the file has it; an image's hash has its declaration's path too.
+		if h, err := schema.RedactedHash(c, r.Sensitive); len(r.Sensitive) > 0 && r.Kind != schema.KindImage && (err != nil || h != r.Hash) {
+			return fmt.Errorf("%s: the spec does not have the hash %s", r.Address, r.Hash)
+		}
 		for _, dep := range r.DependsOn {
 			if !addressRE.MatchString(dep) {
 				return fmt.Errorf("%s: bad dependency %q", r.Address, dep)
@@ -479,4 +490,29 @@ func (f *File) check() error {
 		}
 	}
 	return nil
+}
+
+// SensitiveMAC is "hmac-sha256:" + hex of HMAC-SHA256, keyed with key,
+// over every sensitive value of d with its address and pointer: what tells
+// cc apply PLANFILE that the configuration compiled again has the values
+// the plan was made with. Without the key (kept outside the plan file)
+// nothing in it can be checked against a guess. "" when d has no
+// sensitive value.
+func SensitiveMAC(d *schema.Desired, key []byte) string {
+	m := hmac.New(sha256.New, key)
+	n := 0
+	for _, r := range d.Resources {
+		for _, p := range r.Sensitive {
+			v, _ := schema.SensitiveValue(r.Spec, p)
+			for _, s := range [][]byte{[]byte(r.Address), []byte(p), v} {
+				fmt.Fprintf(m, "%d:", len(s))
+				m.Write(s)
+			}
+			n++
+		}
+	}
+	if n == 0 {
+		return ""
+	}
+	return "hmac-sha256:" + hex.EncodeToString(m.Sum(nil))
 }

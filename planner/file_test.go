@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"cc.dev/cc/planner"
+	"cc.dev/cc/schema"
 )
 
 const fileCanary = "plan-file-canary-5e2f"
@@ -22,10 +23,19 @@ func samplePlanFile(t testing.TB) ([]byte, *planner.File) {
 	sb.Sensitive = []string{"/env/TOKEN"}
 	old := res(t, "sandbox.s", map[string]any{"image": digest("i"), "env": map[string]any{"TOKEN": "old-" + fileCanary}}, "volume.gone")
 	old.Sensitive = sb.Sensitive
+	// Specs with sensitive values are hashed without them (issue 8 item 8):
+	// the service says the value changed.
+	for _, r := range []*schema.Resource{&sb, &old} {
+		h, err := schema.RedactedHash(r.Spec, r.Sensitive)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.Hash = h
+	}
 	st := applied(desired(old, res(t, "volume.gone", map[string]any{"size": "1Gi"})), 12)
 	d := desired(vol, sb)
 	d.Root = "/work/project"
-	p := diff(t, d, st, planner.Options{})
+	p := diff(t, d, st, planner.Options{SensitiveChanged: map[string]bool{"sandbox.s": true}})
 	f := planner.NewFile(p, d, st, planner.Config{Path: "/work/project/main.hcl", Root: d.Root, Lang: "hcl"})
 	var b bytes.Buffer
 	if err := f.Write(&b); err != nil {

@@ -58,7 +58,9 @@ type Version struct {
 
 // VersionSecret is the revision of a secret whose value the service
 // manages (from_env, from_env_file) that a version was made with; its
-// fingerprint, not its number, is part of the version's identity.
+// value, not its number, is part of the version's identity. Fingerprint
+// labels the value: equal labels, equal values (the caller makes them from
+// what the service says, never from the value).
 type VersionSecret struct {
 	Address     string
 	Revision    int64
@@ -72,8 +74,8 @@ type Image struct {
 }
 
 // SecretRevision is the current revision of a secret's value, never the
-// value: its fingerprint, keyed by the project, tells whether a local value
-// differs.
+// value: its Fingerprint labels the value as VersionSecret's does, and is
+// compared with the local value's label (LocalSecret).
 type SecretRevision struct {
 	Revision    int64
 	Fingerprint string

@@ -70,7 +70,7 @@ func (pl *planning) predictVersion(dr *schema.Resource, sr *Resource) *VersionCh
 	v := &VersionChange{Action: "new", Number: 1}
 	if sr != nil {
 		v.Current = sr.Version
-		if n := sr.versionOf(dr.Hash, pl.versionSecrets(dr)); n != 0 {
+		if n := pl.versionOf(dr, sr); n != 0 {
 			v.Action, v.Number = "reuse", n
 		} else {
 			v.Number = sr.nextVersion()
@@ -84,6 +84,9 @@ func (pl *planning) predictVersion(dr *schema.Resource, sr *Resource) *VersionCh
 func (pl *planning) versionMoves(dr *schema.Resource, sr *Resource) bool {
 	if !dr.Kind.Versioned() {
 		return false
+	}
+	if pl.sensitiveMoved(dr.Address) != "" {
+		return true
 	}
 	cur := sr.version(sr.Version)
 	return cur != nil && !cur.is(dr.Hash, pl.versionSecrets(dr))
@@ -173,4 +176,36 @@ func (pl *planning) repinReasons(sr *Resource) []Reason {
 		out = append(out, Reason{Code: ReasonDependency, Message: msg})
 	}
 	return out
+}
+
+// versionOf is the number of sr's first version that dr, with the secret
+// values and sensitive values it has once the plan is applied, would be:
+// the one an apply reuses; 0 for none. Which versions were made with the
+// local sensitive values only the service can tell (SensitiveVersions).
+func (pl *planning) versionOf(dr *schema.Resource, sr *Resource) int64 {
+	secrets := pl.versionSecrets(dr)
+	allowed, restricted := pl.o.SensitiveVersions[dr.Address]
+	if !restricted && pl.sensitiveMoved(dr.Address) != "" {
+		return 0 // not the current one, and no other is known to match
+	}
+	for i := range sr.Versions {
+		v := &sr.Versions[i]
+		if !v.is(dr.Hash, secrets) {
+			continue
+		}
+		if restricted && !containsVersion(allowed, v.Number) {
+			continue
+		}
+		return v.Number
+	}
+	return 0
+}
+
+func containsVersion(vs []int64, n int64) bool {
+	for _, v := range vs {
+		if v == n {
+			return true
+		}
+	}
+	return false
 }

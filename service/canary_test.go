@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"fmt"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -81,7 +82,7 @@ func TestCanarySecretNeverStoredOrShown(t *testing.T) {
 			responses.Write([]byte(err.Error()))
 			return
 		}
-		responses.Write([]byte(res.SecretValue.Fingerprint))
+		responses.Write([]byte(fmt.Sprint(res.SecretValue)))
 	}
 	put(service.SecretRequest{Project: "p", Address: "secret.canary", Value: []byte(canary), IdempotencyKey: "k1"})
 	put(service.SecretRequest{Project: "p", Address: "secret.canary", Value: []byte(canary), IdempotencyKey: "k1"}) // replayed

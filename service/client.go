@@ -166,7 +166,7 @@ func (c *Client) GetStateIfChanged(ctx context.Context, project string, known in
 }
 
 func stateFromProto(resp *ccv1.GetStateResponse) *State {
-	st := &State{Project: resp.GetProject(), Lineage: resp.GetLineage(), Serial: resp.GetSerial(), FingerprintSalt: resp.GetFingerprintSalt()}
+	st := &State{Project: resp.GetProject(), Lineage: resp.GetLineage(), Serial: resp.GetSerial()}
 	st.Resources = make([]Resource, 0, len(resp.GetResources()))
 	for _, r := range resp.GetResources() {
 		st.Resources = append(st.Resources, resourceFromProto(r))
@@ -500,4 +500,58 @@ func (c *Client) PutSecretValue(ctx context.Context, req SecretRequest) (*Secret
 		return nil, fromStatus(err)
 	}
 	return &SecretResult{SecretValue: secretValueFromProto(resp.GetSecretValue()), Serial: resp.GetSerial(), Changed: resp.GetChanged()}, nil
+}
+
+// Comparison is how a local value compares with the service's.
+type Comparison int
+
+const (
+	// Absent: the service holds no value there.
+	Absent Comparison = iota + 1
+	Equal
+	Different
+)
+
+// ValueToCompare is a local value to compare with the service's at a place:
+// a secret's value (Pointer "") at Revision (0: the current one), or the
+// value at a sensitive JSON pointer of a resource's current spec (its
+// canonical JSON, schema.SensitiveValue).
+type ValueToCompare struct {
+	Address  string
+	Pointer  string
+	Value    []byte
+	Revision int64
+}
+
+// CompareValues tells, for each value, whether the service's equals it,
+// without either side seeing anything derived from the other's value. The
+// service rate-limits comparisons (ErrResourceExhausted-like errors when
+// exceeded); at most 10,000 values a call.
+func (c *Client) CompareValues(ctx context.Context, project string, vals []ValueToCompare) ([]Comparison, error) {
+	if len(vals) == 0 {
+		return nil, nil
+	}
+	req := &ccv1.CompareValuesRequest{Project: project}
+	for _, v := range vals {
+		req.Values = append(req.Values, &ccv1.CompareValue{Address: v.Address, Pointer: v.Pointer, Value: v.Value, Revision: v.Revision})
+	}
+	resp, err := c.resources.CompareValues(ctx, req)
+	if err != nil {
+		return nil, fromStatus(err)
+	}
+	if len(resp.GetResults()) != len(vals) {
+		return nil, fmt.Errorf("compare values: %d results for %d values", len(resp.GetResults()), len(vals))
+	}
+	out := make([]Comparison, len(vals))
+	for i, r := range resp.GetResults() {
+		switch r {
+		case ccv1.Comparison_COMPARISON_EQUAL:
+			out[i] = Equal
+		case ccv1.Comparison_COMPARISON_DIFFERENT:
+			out[i] = Different
+		default:
+			out[i] = Absent
+		}
+	}
+	return out, nil
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"google.golang.org/grpc"
 
+	"cc.dev/cc/schema"
 	"cc.dev/cc/service"
 )
 
@@ -71,6 +72,20 @@ func TestSensitivePointersKept(t *testing.T) {
 	c := open(t, "")
 	req := applyReq(t, "p", "function.f", service.ActionCreate, map[string]any{"env": map[string]any{"TOKEN": "x"}}, 0)
 	req.Sensitive = []string{"/env/TOKEN", "/env/TOKEN"}
+	// A spec with sensitive values is hashed without them (issue 8 item 8).
+	redacted := func(req *service.ApplyRequest) {
+		t.Helper()
+		if len(req.Sensitive) == 0 {
+			req.Hash = schema.Hash(req.Spec)
+			return
+		}
+		h, err := schema.RedactedHash(req.Spec, req.Sensitive)
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Hash = h
+	}
+	redacted(&req)
 	mustApply(t, c, req)
 	s, h := spec(t, map[string]any{"env": []any{map[string]any{"vars": map[string]any{"K": "v"}}}})
 	if _, err := c.EnsureImage(ctx, service.ImageRequest{Project: "p", Address: "image.a", Hash: h, Spec: s, Sensitive: []string{"/env/0/vars/K"}, ExpectedSerial: 1}); err != nil {
@@ -91,6 +106,7 @@ func TestSensitivePointersKept(t *testing.T) {
 	}
 	// The same spec with other pointers is a change.
 	req.Action, req.ExpectedSerial, req.Sensitive = service.ActionUpdate, st.Serial, nil
+	redacted(&req)
 	if res := mustApply(t, c, req); !res.Changed || len(res.Resource.Sensitive) != 0 {
 		t.Errorf("update dropping the pointer = %+v, want changed without pointers", res)
 	}
@@ -98,16 +114,20 @@ func TestSensitivePointersKept(t *testing.T) {
 	req.Spec, req.Hash = spec(t, map[string]any{"env": map[string]any{"TOKEN": "y"}})
 	req.ExpectedSerial = st.Serial + 1
 	req.Sensitive = []string{"/env/TOKEN"}
+	redacted(&req)
 	mustApply(t, c, req)
 	req.Spec, req.Hash = spec(t, map[string]any{"env": map[string]any{"TOKEN": "z"}})
 	req.ExpectedSerial, req.Sensitive = st.Serial+2, nil
 	mustApply(t, c, req)
-	rb, err := c.Rollback(ctx, service.RollbackRequest{Project: "p", Address: "function.f", Version: 2, ExpectedSerial: st.Serial + 3})
+	// Version 1 is x hashed without its sensitive value, 2 x hashed with
+	// it (no longer sensitive), 3 y (issue 8 item 8: before, 1 and 2 were
+	// one version).
+	rb, err := c.Rollback(ctx, service.RollbackRequest{Project: "p", Address: "function.f", Version: 3, ExpectedSerial: st.Serial + 3})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !cmp.Equal(rb.Resource.Sensitive, []string{"/env/TOKEN"}) {
-		t.Errorf("after rollback to version 2, sensitive = %v, want [/env/TOKEN]", rb.Resource.Sensitive)
+		t.Errorf("after rollback to version 3, sensitive = %v, want [/env/TOKEN]", rb.Resource.Sensitive)
 	}
 	for _, bad := range [][]string{{"env/TOKEN"}, {"/a\nb"}} {
 		r := applyReq(t, "p", "volume.v", service.ActionCreate, map[string]any{"size": "1Gi"}, 0)

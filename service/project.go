@@ -38,7 +38,7 @@ func (a *projectAPI) GetState(ctx context.Context, req *ccv1.GetStateRequest) (*
 	}
 	defer tx.Rollback()
 	resp := &ccv1.GetStateResponse{Project: project}
-	err = tx.QueryRowContext(ctx, "SELECT serial, salt FROM projects WHERE name = ?", project).Scan(&resp.Serial, &resp.FingerprintSalt)
+	err = tx.QueryRowContext(ctx, "SELECT serial FROM projects WHERE name = ?", project).Scan(&resp.Serial)
 	if errors.Is(err, sql.ErrNoRows) {
 		return resp, nil
 	}
@@ -47,7 +47,6 @@ func (a *projectAPI) GetState(ctx context.Context, req *ccv1.GetStateRequest) (*
 	}
 	if req.GetKnownSerial() != 0 && req.GetKnownSerial() == resp.Serial {
 		resp.Unchanged = true
-		resp.FingerprintSalt = nil
 		return resp, nil
 	}
 	rows, err := tx.QueryContext(ctx, "SELECT "+rowColumns+" FROM resources WHERE project = ? ORDER BY address", project)
@@ -60,12 +59,20 @@ func (a *projectAPI) GetState(ctx context.Context, req *ccv1.GetStateRequest) (*
 			rows.Close()
 			return nil, dbError(err)
 		}
-		resp.Resources = append(resp.Resources, r.proto())
+		rp := r.proto()
+		rp.Spec = redactedSpec(rp.Spec, rp.Sensitive)
+		resp.Resources = append(resp.Resources, rp)
 	}
 	if err := closeRows(rows); err != nil {
 		return nil, err
 	}
-	if err := addVersions(ctx, tx, project, resp.Resources); err != nil {
+	// Secret values are told apart by revision numbers (same_value_as),
+	// never by anything derived from a value (issue 8 item 8).
+	classes, err := valueClasses(ctx, tx, project)
+	if err != nil {
+		return nil, err
+	}
+	if err := addVersions(ctx, tx, project, resp.Resources, classes); err != nil {
 		return nil, err
 	}
 	rows, err = tx.QueryContext(ctx, "SELECT hash, spec, created_at, sensitive FROM images WHERE project = ? ORDER BY hash", project)
@@ -82,6 +89,7 @@ func (a *projectAPI) GetState(ctx context.Context, req *ccv1.GetStateRequest) (*
 		}
 		im.CreatedAt = timestamppb.New(unixTime(created))
 		im.Sensitive = splitLines(sens)
+		im.Spec = redactedSpec(im.Spec, im.Sensitive)
 		resp.Images = append(resp.Images, &im)
 	}
 	if err := closeRows(rows); err != nil {
@@ -96,10 +104,12 @@ func (a *projectAPI) GetState(ctx context.Context, req *ccv1.GetStateRequest) (*
 	for rows.Next() {
 		var v ccv1.SecretValue
 		var created int64
-		if err := rows.Scan(&v.Address, &v.Revision, &v.Fingerprint, &created); err != nil {
+		var fp string
+		if err := rows.Scan(&v.Address, &v.Revision, &fp, &created); err != nil {
 			rows.Close()
 			return nil, dbError(err)
 		}
+		v.SameValueAs = classes[v.Address+"\x00"+fp]
 		v.UpdatedAt = timestamppb.New(unixTime(created))
 		resp.SecretValues = append(resp.SecretValues, &v)
 	}
@@ -114,7 +124,7 @@ func (a *projectAPI) GetState(ctx context.Context, req *ccv1.GetStateRequest) (*
 
 // addVersions lists each versioned resource's versions, without specs,
 // with their keys and the secret revisions they were made with.
-func addVersions(ctx context.Context, tx *sql.Tx, project string, resources []*ccv1.Resource) error {
+func addVersions(ctx context.Context, tx *sql.Tx, project string, resources []*ccv1.Resource, classes map[string]int64) error {
 	byAddr := make(map[string]*ccv1.Resource)
 	for _, r := range resources {
 		if schema.Kind(r.GetKind()).Versioned() {
@@ -140,7 +150,7 @@ func addVersions(ctx context.Context, tx *sql.Tx, project string, resources []*c
 		if r == nil {
 			continue
 		}
-		v.Secrets = decodeVersionSecrets(secrets)
+		v.Secrets = decodeVersionSecrets(secrets, classes)
 		v.CreatedAt = timestamppb.New(unixTime(created))
 		v.Current = v.Version == r.GetVersion()
 		r.Versions = append(r.Versions, &v)

@@ -1,6 +1,7 @@
 package service
 
 import (
+	"bytes"
 	"context"
 	"crypto/hmac"
 	"database/sql"
@@ -18,6 +19,8 @@ import (
 type resourceAPI struct {
 	ccv1.UnimplementedResourceServiceServer
 	s *Server
+	// limits rate-limits CompareValues per caller.
+	limits limiter
 }
 
 var _ ccv1.ResourceServiceServer = (*resourceAPI)(nil)
@@ -33,14 +36,14 @@ func (a *resourceAPI) EnsureImage(ctx context.Context, req *ccv1.EnsureImageRequ
 	if kind != schema.KindImage {
 		return nil, status.Errorf(codes.InvalidArgument, "EnsureImage takes an image address, not %s", req.GetAddress())
 	}
-	if err := checkSpec(req.GetSpec(), req.GetHash()); err != nil {
-		return nil, err
-	}
-	deps, err := checkDeps(req.GetAddress(), req.GetDependsOn())
+	sens, err := checkSensitive(req.GetSensitive())
 	if err != nil {
 		return nil, err
 	}
-	sens, err := checkSensitive(req.GetSensitive())
+	if err := checkSensitiveSpec(req.GetSpec(), req.GetHash(), sens, true); err != nil {
+		return nil, err
+	}
+	deps, err := checkDeps(req.GetAddress(), req.GetDependsOn())
 	if err != nil {
 		return nil, err
 	}
@@ -55,7 +58,22 @@ func (a *resourceAPI) EnsureImage(ctx context.Context, req *ccv1.EnsureImageRequ
 		}
 		var created int64
 		var imgSens string
-		err = t.tx.QueryRowContext(ctx, "SELECT created_at, sensitive FROM images WHERE project = ? AND hash = ?", t.project, req.GetHash()).Scan(&created, &imgSens)
+		var imgSpec []byte
+		err = t.tx.QueryRowContext(ctx, "SELECT created_at, sensitive, spec FROM images WHERE project = ? AND hash = ?", t.project, req.GetHash()).Scan(&created, &imgSens, &imgSpec)
+		if err == nil {
+			if imgSpec, err = t.unsealSpec(imagePlace(req.GetHash()), imgSpec, splitLines(imgSens)); err != nil {
+				return err
+			}
+		}
+		// Sensitive values are stored sealed (sealSpec).
+		sealedImage, serr := t.sealSpec(imagePlace(req.GetHash()), req.GetSpec(), sens)
+		if serr != nil {
+			return serr
+		}
+		sealed, serr := t.sealSpec(req.GetAddress(), req.GetSpec(), sens)
+		if serr != nil {
+			return serr
+		}
 		switch {
 		case errors.Is(err, sql.ErrNoRows):
 			created = t.now
@@ -63,11 +81,19 @@ func (a *resourceAPI) EnsureImage(ctx context.Context, req *ccv1.EnsureImageRequ
 			t.bump()
 			imgSens = joinLines(sens)
 			if err := t.exec("INSERT INTO images (project, hash, spec, created_at, sensitive) VALUES (?, ?, ?, ?, ?)",
-				t.project, req.GetHash(), req.GetSpec(), t.now, imgSens); err != nil {
+				t.project, req.GetHash(), sealedImage, t.now, imgSens); err != nil {
 				return dbError(err)
 			}
 		case err != nil:
 			return dbError(err)
+		case len(sens) > 0 && !bytes.Equal(imgSpec, req.GetSpec()):
+			// An image with sensitive values is hashed without them: the
+			// same hash with another value is this image with a new value.
+			imgSens = joinLines(sens)
+			t.bump()
+			if err := t.exec("UPDATE images SET spec = ?, sensitive = ? WHERE project = ? AND hash = ?", sealedImage, imgSens, t.project, req.GetHash()); err != nil {
+				return dbError(err)
+			}
 		default:
 			// The same content always has the same sensitive values; keep
 			// every pointer any caller named.
@@ -79,12 +105,19 @@ func (a *resourceAPI) EnsureImage(ctx context.Context, req *ccv1.EnsureImageRequ
 				}
 			}
 		}
-		resp.Image = &ccv1.Image{Hash: req.GetHash(), Spec: req.GetSpec(), CreatedAt: timestamppb.New(unixTime(created)), Sensitive: splitLines(imgSens)}
-		if cur != nil && cur.hash == req.GetHash() && cur.deps == joinLines(deps) && cur.sensitive == joinLines(sens) && !resp.Created {
+		// The response is kept for idempotent retries: no sensitive value.
+		resp.Image = &ccv1.Image{Hash: req.GetHash(), Spec: redactedSpec(req.GetSpec(), sens), CreatedAt: timestamppb.New(unixTime(created)), Sensitive: splitLines(imgSens)}
+		curSpec := []byte(nil)
+		if cur != nil {
+			if curSpec, err = t.unsealSpec(cur.address, cur.spec, splitLines(cur.sensitive)); err != nil {
+				return err
+			}
+		}
+		if cur != nil && cur.hash == req.GetHash() && bytes.Equal(curSpec, req.GetSpec()) && cur.deps == joinLines(deps) && cur.sensitive == joinLines(sens) && !resp.Created {
 			resp.Resource, resp.Serial = cur.proto(), t.serial
 			return nil
 		}
-		r := &row{address: req.GetAddress(), kind: string(kind), name: name, hash: req.GetHash(), spec: req.GetSpec(),
+		r := &row{address: req.GetAddress(), kind: string(kind), name: name, hash: req.GetHash(), spec: sealed,
 			status: int64(ccv1.Status_STATUS_READY), created: t.now, updated: t.now, serial: t.bump(), deps: joinLines(deps),
 			sensitive: joinLines(sens)}
 		if cur != nil {
@@ -127,7 +160,11 @@ func (a *resourceAPI) ApplyResource(ctx context.Context, req *ccv1.ApplyResource
 	if action != ccv1.Action_ACTION_CREATE && action != ccv1.Action_ACTION_UPDATE && action != ccv1.Action_ACTION_REPLACE {
 		return nil, status.Errorf(codes.InvalidArgument, "%s: unknown action %v", req.GetAddress(), action)
 	}
-	if err := checkSpec(req.GetSpec(), req.GetHash()); err != nil {
+	sens, err := checkSensitive(req.GetSensitive())
+	if err != nil {
+		return nil, err
+	}
+	if err := checkSensitiveSpec(req.GetSpec(), req.GetHash(), sens, false); err != nil {
 		return nil, err
 	}
 	deps, err := checkDeps(req.GetAddress(), req.GetDependsOn())
@@ -138,10 +175,6 @@ func (a *resourceAPI) ApplyResource(ctx context.Context, req *ccv1.ApplyResource
 		if !digestRE.MatchString(d) {
 			return nil, status.Errorf(codes.InvalidArgument, "blob digest %q is not sha256:HEX", d)
 		}
-	}
-	sens, err := checkSensitive(req.GetSensitive())
-	if err != nil {
-		return nil, err
 	}
 	resp := &ccv1.ApplyResourceResponse{}
 	err = a.s.mutate(ctx, ccv1.ResourceService_ApplyResource_FullMethodName, req, resp, func(t *mtx) error {
@@ -164,6 +197,11 @@ func (a *resourceAPI) ApplyResource(ctx context.Context, req *ccv1.ApplyResource
 		} else if len(missing) > 0 {
 			return missingBlobsStatus(missing)
 		}
+		// Sensitive values are stored sealed (sealSpec).
+		sealed, err := t.sealSpec(addr, req.GetSpec(), sens)
+		if err != nil {
+			return err
+		}
 		var pins []string
 		for _, d := range deps {
 			if !schema.KindOf(d).Versioned() {
@@ -184,16 +222,28 @@ func (a *resourceAPI) ApplyResource(ctx context.Context, req *ccv1.ApplyResource
 			if err != nil {
 				return dbError(err)
 			}
-			if version, resp.Reused, err = t.version(addr, req.GetHash(), secrets, req.GetSpec(), joinLines(sens)); err != nil {
+			entries, err := t.sensitiveVersionEntries(addr, req.GetSpec(), sens)
+			if err != nil {
+				return err
+			}
+			secrets = append(secrets, entries...)
+			sortVersionSecrets(secrets)
+			if version, resp.Reused, err = t.version(addr, req.GetHash(), secrets, sealed, joinLines(sens)); err != nil {
 				return err
 			}
 		}
-		if cur != nil && action == ccv1.Action_ACTION_UPDATE && cur.hash == req.GetHash() && cur.version == version &&
+		curSpec := []byte(nil)
+		if cur != nil {
+			if curSpec, err = t.unsealSpec(addr, cur.spec, splitLines(cur.sensitive)); err != nil {
+				return err
+			}
+		}
+		if cur != nil && action == ccv1.Action_ACTION_UPDATE && cur.hash == req.GetHash() && bytes.Equal(curSpec, req.GetSpec()) && cur.version == version &&
 			cur.deps == joinLines(deps) && cur.pins == joinLines(pins) && cur.sensitive == joinLines(sens) {
 			resp.Resource, resp.Serial, resp.Version = cur.proto(), t.serial, version
 			return nil
 		}
-		r := &row{address: addr, kind: string(kind), name: name, hash: req.GetHash(), spec: req.GetSpec(), version: version,
+		r := &row{address: addr, kind: string(kind), name: name, hash: req.GetHash(), spec: sealed, version: version,
 			status: int64(ccv1.Status_STATUS_READY), created: t.now, updated: t.now, serial: t.bump(),
 			deps: joinLines(deps), pins: joinLines(pins), sensitive: joinLines(sens)}
 		if action == ccv1.Action_ACTION_UPDATE {
@@ -324,14 +374,19 @@ func (a *resourceAPI) ListVersions(ctx context.Context, req *ccv1.ListVersionsRe
 	}
 	defer tx.Rollback()
 	var current int64
-	q := "SELECT version, hash, spec, created_at, key, secrets FROM versions WHERE project = ? AND address = ? ORDER BY version"
+	q := "SELECT version, hash, spec, created_at, key, secrets, sensitive FROM versions WHERE project = ? AND address = ? ORDER BY version"
 	if kind == schema.KindSecret {
-		q = "SELECT revision, fingerprint, x'', created_at, '', '' FROM secret_revisions WHERE project = ? AND address = ? ORDER BY revision"
+		// Nothing derived from a value is sent: no fingerprint for hash.
+		q = "SELECT revision, '', x'', created_at, '', '', '' FROM secret_revisions WHERE project = ? AND address = ? ORDER BY revision"
 	} else {
 		err := tx.QueryRowContext(ctx, "SELECT version FROM resources WHERE project = ? AND address = ?", project, req.GetAddress()).Scan(&current)
 		if err != nil && !errors.Is(err, sql.ErrNoRows) {
 			return nil, dbError(err)
 		}
+	}
+	classes, err := valueClasses(ctx, tx, project)
+	if err != nil {
+		return nil, err
 	}
 	rows, err := tx.QueryContext(ctx, q, project, req.GetAddress())
 	if err != nil {
@@ -341,12 +396,13 @@ func (a *resourceAPI) ListVersions(ctx context.Context, req *ccv1.ListVersionsRe
 	for rows.Next() {
 		var v ccv1.Version
 		var created int64
-		var secrets string
-		if err := rows.Scan(&v.Version, &v.Hash, &v.Spec, &created, &v.Key, &secrets); err != nil {
+		var secrets, sens string
+		if err := rows.Scan(&v.Version, &v.Hash, &v.Spec, &created, &v.Key, &secrets, &sens); err != nil {
 			rows.Close()
 			return nil, dbError(err)
 		}
-		v.Secrets = decodeVersionSecrets(secrets)
+		v.Spec = redactedSpec(v.Spec, splitLines(sens))
+		v.Secrets = decodeVersionSecrets(secrets, classes)
 		if len(v.Spec) == 0 {
 			v.Spec = nil
 		}
@@ -464,11 +520,23 @@ func (a *resourceAPI) PutSecretValue(ctx context.Context, req *ccv1.PutSecretVal
 		if err := t.stale(addr, req.GetExpectedSerial(), last); err != nil {
 			return err
 		}
-		fp := Fingerprint(t.salt, addr, req.GetValue())
-		if rev != nil && hmac.Equal([]byte(rev.fingerprint), []byte(fp)) {
-			resp.SecretValue = &ccv1.SecretValue{Address: addr, Revision: rev.revision, Fingerprint: rev.fingerprint, UpdatedAt: timestamppb.New(unixTime(rev.created))}
+		keyed, legacy := t.secretFingerprints(addr, req.GetValue())
+		if rev != nil && (hmac.Equal([]byte(rev.fingerprint), []byte(keyed)) || hmac.Equal([]byte(rev.fingerprint), []byte(legacy))) {
+			same, _, err := equalRevision(ctx, t.tx, t.project, addr, keyed, legacy)
+			if err != nil {
+				return dbError(err)
+			}
+			resp.SecretValue = &ccv1.SecretValue{Address: addr, Revision: rev.revision, SameValueAs: same, UpdatedAt: timestamppb.New(unixTime(rev.created))}
 			resp.Serial = t.serial
 			return nil
+		}
+		// A value an earlier revision had keeps that revision's
+		// fingerprint, so versions made with it are reused.
+		fp, same := keyed, int64(0)
+		if r, f, err := equalRevision(ctx, t.tx, t.project, addr, keyed, legacy); err != nil {
+			return dbError(err)
+		} else if f != "" {
+			fp, same = f, r
 		}
 		n := int64(1)
 		if rev != nil {
@@ -483,7 +551,10 @@ func (a *resourceAPI) PutSecretValue(ctx context.Context, req *ccv1.PutSecretVal
 		if err := t.exec("DELETE FROM tombstones WHERE project = ? AND address = ?", t.project, addr); err != nil {
 			return dbError(err)
 		}
-		resp.SecretValue = &ccv1.SecretValue{Address: addr, Revision: n, Fingerprint: fp, UpdatedAt: timestamppb.New(unixTime(t.now))}
+		if same == 0 {
+			same = n
+		}
+		resp.SecretValue = &ccv1.SecretValue{Address: addr, Revision: n, SameValueAs: same, UpdatedAt: timestamppb.New(unixTime(t.now))}
 		resp.Serial, resp.Changed = serial, true
 		return nil
 	})

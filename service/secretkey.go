@@ -19,10 +19,13 @@ import (
 )
 
 // keys are what the server derives from its secret key file: the AES-GCM
-// cipher for secret values and the HMAC key for idempotency records.
+// cipher for secret values, the HMAC key for idempotency records and the
+// HMAC key of the fingerprints of secret and sensitive values, which never
+// leave the server.
 type keys struct {
 	aead   cipher.AEAD
 	macKey []byte
+	fpKey  []byte
 }
 
 // DefaultSecretKeyFile is where the secret key lives when none is given:
@@ -70,7 +73,7 @@ func loadKeys(ctx context.Context, st *store, path string, generate bool) (*keys
 	if err != nil {
 		return nil, err
 	}
-	return &keys{aead: aead, macKey: derive(key, "cc idempotency")}, nil
+	return &keys{aead: aead, macKey: derive(key, "cc idempotency"), fpKey: derive(key, "cc value fingerprints")}, nil
 }
 
 func generateKeyFile(path string) ([]byte, error) {
@@ -130,11 +133,11 @@ func (k *keys) mac(b []byte) []byte {
 }
 
 // Fingerprint is "hmac-sha256:" + hex of HMAC-SHA256 keyed with a project's
-// fingerprint salt over the secret's address, a zero byte and the value: what
-// SecretValue.Fingerprint holds, so a client can tell whether a local value
-// differs from the service's without sending it. Anyone who can read the
-// project's state can test guesses against it, so it protects a
-// high-entropy value, not a guessable one.
+// fingerprint salt over the secret's address, a zero byte and the value:
+// how revisions stored before keyed fingerprints are fingerprinted. The
+// salt used to be sent with the state, which let anyone who could read it
+// test guesses of a value; it no longer leaves the server, and new
+// revisions are fingerprinted with the server's own key (keys.fingerprint).
 func Fingerprint(salt []byte, address string, value []byte) string {
 	m := hmac.New(sha256.New, salt)
 	m.Write([]byte(address))

@@ -552,8 +552,19 @@ func TestSecrets(t *testing.T) {
 	if sv == nil || sv.Revision != 2 {
 		t.Fatalf("state secret value = %+v, want revision 2", sv)
 	}
-	if st.Fingerprint("secret.openai", []byte("two")) != sv.Fingerprint || st.Fingerprint("secret.openai", []byte("one")) == sv.Fingerprint {
-		t.Fatalf("fingerprint %s does not tell the current value from another", sv.Fingerprint)
+	// The state has nothing derived from the value (issue 8 item 8); the
+	// service compares a local value with its own.
+	if sv.SameValueAs != 2 {
+		t.Errorf("revision 2 same_value_as %d, want 2", sv.SameValueAs)
+	}
+	got, err := c.CompareValues(ctx, "p", []service.ValueToCompare{
+		{Address: "secret.openai", Value: []byte("two")},
+		{Address: "secret.openai", Value: []byte("one")},
+		{Address: "secret.openai", Value: []byte("one"), Revision: 1},
+		{Address: "secret.none", Value: []byte("one")},
+	})
+	if want := []service.Comparison{service.Equal, service.Different, service.Equal, service.Absent}; err != nil || !cmp.Equal(got, want) {
+		t.Fatalf("CompareValues = %v, %v; want %v", got, err, want)
 	}
 	vs, err := c.Versions(ctx, "p", "secret.openai")
 	if err != nil || len(vs) != 2 || !vs[1].Current || vs[0].Current {

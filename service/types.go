@@ -31,8 +31,6 @@ type State struct {
 	SecretValues []SecretValue
 	// Lock is the live lease, or nil.
 	Lock *Lease
-	// FingerprintSalt keys secret value fingerprints (see Fingerprint).
-	FingerprintSalt []byte
 }
 
 // Lookup returns the resource at addr, or nil.
@@ -51,12 +49,6 @@ func (s *State) SecretValue(addr string) *SecretValue {
 		return &s.SecretValues[i]
 	}
 	return nil
-}
-
-// Fingerprint is the fingerprint a value of the secret at addr would have
-// in this project; compare it with SecretValue(addr).Fingerprint.
-func (s *State) Fingerprint(addr string, value []byte) string {
-	return Fingerprint(s.FingerprintSalt, addr, value)
 }
 
 // Resource is one resource's state.
@@ -135,11 +127,12 @@ type Image struct {
 }
 
 // SecretValue is the current revision of a secret's value: never the
-// value itself.
+// value itself, nor anything derived from it. SameValueAs is the first
+// revision whose value equals this one's: equal numbers, equal values.
 type SecretValue struct {
 	Address     string
 	Revision    int64
-	Fingerprint string
+	SameValueAs int64
 	UpdatedAt   time.Time
 }
 
@@ -262,7 +255,7 @@ func versionFromProto(v *ccv1.Version) Version {
 		out.Spec = json.RawMessage(v.GetSpec())
 	}
 	for _, s := range v.GetSecrets() {
-		out.Secrets = append(out.Secrets, SecretValue{Address: s.GetAddress(), Revision: s.GetRevision(), Fingerprint: s.GetFingerprint()})
+		out.Secrets = append(out.Secrets, SecretValue{Address: s.GetAddress(), Revision: s.GetRevision(), SameValueAs: s.GetSameValueAs()})
 	}
 	return out
 }
@@ -272,7 +265,7 @@ func imageFromProto(i *ccv1.Image) Image {
 }
 
 func secretValueFromProto(v *ccv1.SecretValue) SecretValue {
-	return SecretValue{Address: v.GetAddress(), Revision: v.GetRevision(), Fingerprint: v.GetFingerprint(), UpdatedAt: ts(v.GetUpdatedAt())}
+	return SecretValue{Address: v.GetAddress(), Revision: v.GetRevision(), SameValueAs: v.GetSameValueAs(), UpdatedAt: ts(v.GetUpdatedAt())}
 }
 
 func leaseFromProto(l *ccv1.Lease) Lease {

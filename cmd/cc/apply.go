@@ -403,7 +403,13 @@ func (e *env) applyPlanFile(c *command, name string, af *applyFlags) int {
 		if rc >= 0 {
 			return rc
 		}
-		if planner.Fingerprint(res.Desired) != f.Config.Fingerprint {
+		key, err := planKey(res.Desired.Root)
+		if err != nil {
+			return e.fail(c, err)
+		}
+		// The hashes are made without sensitive values: the keyed MAC
+		// tells whether they are the planned ones.
+		if planner.Fingerprint(res.Desired) != f.Config.Fingerprint || planner.SensitiveMAC(res.Desired, key) != f.Config.SensitiveMAC {
 			return e.fail(c, fmt.Errorf("%s holds no values of sensitive variables (%s use them), and the configuration at %s no longer compiles to what was planned: plan again",
 				name, strings.Join(need, ", "), path))
 		}

@@ -28,12 +28,15 @@ OCI tarball by --output type=oci,dest=FILE (a directory, one NAME.tar per
 image, when several are built). Before solving, build looks for the image's
 content hash: the tag in REPO, or the record of the tarball it wrote. When it
 is there the image is "reused" and not built at all; --force builds anyway.
+An image with a value of a sensitive variable (or built from one) is always
+built: its hash is made without the value, so the same tag may hold another.
 
 Builds are reproducible: file and config times are clamped to
 SOURCE_DATE_EPOCH (0 unless set), so the same hash gives the same digest.
 
 --print prints the equivalent Dockerfile of each image instead, and needs no
-daemon. BuildKit is reached at --buildkit, else $BUILDKIT_HOST, else
+daemon; values of sensitive variables print as (sensitive) unless
+--show-sensitive is given. BuildKit is reached at --buildkit, else $BUILDKIT_HOST, else
 ` + buildkit.DefaultAddress + `.`,
 		run: runBuild,
 	})
@@ -48,6 +51,7 @@ func runBuild(e *env, args []string) int {
 	output := fs.String("output", "", "write OCI tarballs: `type=oci,dest=FILE`")
 	push := fs.String("push", "", "push to `REPO`, tagged cc-<hash prefix>")
 	print := fs.Bool("print", false, "print the equivalent Dockerfile; no daemon")
+	show := fs.Bool("show-sensitive", false, "with --print, print the values of sensitive variables instead of (sensitive)")
 	force := fs.Bool("force", false, "build even images that are already built")
 	progress := fs.String("progress", "auto", "progress display: auto, tty, plain, quiet or rawjson")
 	offline := fs.Bool("offline", false, "fail when a base image is not pinned in cc.lock")
@@ -81,7 +85,11 @@ func runBuild(e *env, args []string) int {
 	if rc >= 0 {
 		return rc
 	}
-	all, err := buildkit.Images(res.Desired)
+	d := res.Desired
+	if *print && !*show {
+		d = redactDesired(d) // a printed Dockerfile shows no sensitive value
+	}
+	all, err := buildkit.Images(d)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "cc build: %v\n", err)
 		return exitError

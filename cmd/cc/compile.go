@@ -31,7 +31,8 @@ spec, content hash and dependencies.
 
 By default it prints a summary, one line per resource. With --json it prints
 the desired state as canonical JSON: the same configuration gives the same
-bytes on every machine and in either language.`,
+bytes on every machine and in either language. Values from sensitive HCL
+variables print as "(sensitive)" unless --show-sensitive is given.`,
 		run: runCompile,
 	})
 }
@@ -63,6 +64,7 @@ func runCompile(e *env, args []string) int {
 	cf.register(fs)
 	fs.BoolVar(&cf.json, "json", false, "print the desired state (and diagnostics) as JSON")
 	offline := fs.Bool("offline", false, "fail when a base image is not pinned in cc.lock")
+	show := fs.Bool("show-sensitive", false, "with --json, print the values of sensitive variables instead of (sensitive)")
 	if rc := e.parse(c, fs, args); rc >= 0 {
 		return rc
 	}
@@ -75,7 +77,11 @@ func runCompile(e *env, args []string) int {
 		return rc
 	}
 	if cf.json {
-		b, err := res.Desired.MarshalCanonical()
+		d := res.Desired
+		if !*show {
+			d = redactDesired(d)
+		}
+		b, err := d.MarshalCanonical()
 		if err != nil {
 			fmt.Fprintf(e.stderr, "cc compile: %v\n", err)
 			return exitError
@@ -131,4 +137,15 @@ func shortHash(h string) string {
 		h = h[:12]
 	}
 	return h
+}
+
+// redactDesired is d with every sensitive value replaced by (sensitive)
+// (issue 8 item 6); d is not changed.
+func redactDesired(d *schema.Desired) *schema.Desired {
+	out := *d
+	out.Resources = append([]schema.Resource(nil), d.Resources...)
+	for i := range out.Resources {
+		out.Resources[i] = out.Resources[i].Redacted()
+	}
+	return &out
 }

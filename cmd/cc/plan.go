@@ -138,6 +138,13 @@ func runPlan(e *env, args []string) int {
 		abs, _ := filepath.Abs(path)
 		f := planner.NewFile(p, res.Desired, st, planner.Config{Path: abs, Root: res.Desired.Root, Lang: res.Lang, Server: cn.server,
 			Targets: pf.targets, Excludes: pf.excludes, Replace: pf.replace, Destroy: *destroy, AllowDataLoss: pf.allowDataLoss})
+		if hasSensitive(res.Desired) {
+			key, err := planKey(res.Desired.Root)
+			if err != nil {
+				return e.fail(c, err)
+			}
+			f.Config.SensitiveMAC = planner.SensitiveMAC(res.Desired, key)
+		}
 		if err := writePlanFile(*out, f); err != nil {
 			return e.fail(c, cn.explain(err))
 		}

@@ -2,7 +2,8 @@
 //
 // Everything is scoped by project. A project's state is a set of resources,
 // each at an address "kind.name" with a canonical JSON spec and its content
-// hash ("sha256:" + hex of sha256 over the spec), and a serial that every
+// hash ("sha256:" + hex of sha256 over the spec, with each sensitive value
+// replaced by the string "(sensitive)"), and a serial that every
 // mutation of the project's state increments by one. Reading a project that
 // was never written gives an empty state at serial 0.
 //
@@ -225,9 +226,15 @@ type Resource struct {
 	Address string `protobuf:"bytes,1,opt,name=address,proto3" json:"address,omitempty"`
 	Kind    string `protobuf:"bytes,2,opt,name=kind,proto3" json:"kind,omitempty"`
 	Name    string `protobuf:"bytes,3,opt,name=name,proto3" json:"name,omitempty"`
-	// spec is the canonical JSON the resource was applied with.
+	// spec is the canonical JSON the resource was applied with; in GetState
+	// (and ListVersions) with the value at each sensitive pointer replaced by
+	// "(sensitive)": the service keeps sensitive values sealed and sends none.
 	Spec []byte `protobuf:"bytes,4,opt,name=spec,proto3" json:"spec,omitempty"`
-	// hash is "sha256:" + hex of sha256 over spec.
+	// hash is "sha256:" + hex of sha256 over spec with each sensitive value
+	// replaced by "(sensitive)" (over spec itself when it has none), so that
+	// no hash depends on a sensitive value. An image with sensitive values is
+	// hashed over that, a newline and the config path it is declared at,
+	// which the service does not check.
 	Hash string `protobuf:"bytes,5,opt,name=hash,proto3" json:"hash,omitempty"`
 	// version is the current version of a versioned kind (function, dataset),
 	// 0 for other kinds.
@@ -434,10 +441,13 @@ func (x *Pin) GetVersion() int64 {
 	return 0
 }
 
-// Image is an image value, content-addressed.
+// Image is an image value, content-addressed (but for sensitive values:
+// an image hash with a new sensitive value is that image with the new
+// value).
 type Image struct {
-	state     protoimpl.MessageState `protogen:"open.v1"`
-	Hash      string                 `protobuf:"bytes,1,opt,name=hash,proto3" json:"hash,omitempty"`
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Hash  string                 `protobuf:"bytes,1,opt,name=hash,proto3" json:"hash,omitempty"`
+	// spec, in GetState, has each sensitive value replaced by "(sensitive)".
 	Spec      []byte                 `protobuf:"bytes,2,opt,name=spec,proto3" json:"spec,omitempty"`
 	CreatedAt *timestamppb.Timestamp `protobuf:"bytes,3,opt,name=created_at,json=createdAt,proto3" json:"created_at,omitempty"`
 	// sensitive are JSON pointers into spec of values never to be shown.
@@ -509,13 +519,13 @@ func (x *Image) GetSensitive() []string {
 type SecretValue struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// address is the secret's address, "secret.name".
-	Address  string `protobuf:"bytes,1,opt,name=address,proto3" json:"address,omitempty"`
-	Revision int64  `protobuf:"varint,2,opt,name=revision,proto3" json:"revision,omitempty"`
-	// fingerprint is "hmac-sha256:" + hex of HMAC-SHA256 keyed with the
-	// project's fingerprint_salt over address, a zero byte, and the value, so
-	// a client can tell whether a local value changed without sending it.
-	Fingerprint   string                 `protobuf:"bytes,3,opt,name=fingerprint,proto3" json:"fingerprint,omitempty"`
-	UpdatedAt     *timestamppb.Timestamp `protobuf:"bytes,4,opt,name=updated_at,json=updatedAt,proto3" json:"updated_at,omitempty"`
+	Address   string                 `protobuf:"bytes,1,opt,name=address,proto3" json:"address,omitempty"`
+	Revision  int64                  `protobuf:"varint,2,opt,name=revision,proto3" json:"revision,omitempty"`
+	UpdatedAt *timestamppb.Timestamp `protobuf:"bytes,4,opt,name=updated_at,json=updatedAt,proto3" json:"updated_at,omitempty"`
+	// same_value_as is the first revision of this secret whose value equals
+	// this revision's value (this revision itself when no earlier one does):
+	// equal numbers mean equal values, and they say nothing else about them.
+	SameValueAs   int64 `protobuf:"varint,5,opt,name=same_value_as,json=sameValueAs,proto3" json:"same_value_as,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -564,18 +574,18 @@ func (x *SecretValue) GetRevision() int64 {
 	return 0
 }
 
-func (x *SecretValue) GetFingerprint() string {
-	if x != nil {
-		return x.Fingerprint
-	}
-	return ""
-}
-
 func (x *SecretValue) GetUpdatedAt() *timestamppb.Timestamp {
 	if x != nil {
 		return x.UpdatedAt
 	}
 	return nil
+}
+
+func (x *SecretValue) GetSameValueAs() int64 {
+	if x != nil {
+		return x.SameValueAs
+	}
+	return 0
 }
 
 // Holder describes who holds a lock.
@@ -1129,8 +1139,6 @@ type GetStateResponse struct {
 	SecretValues []*SecretValue `protobuf:"bytes,6,rep,name=secret_values,json=secretValues,proto3" json:"secret_values,omitempty"`
 	// lock is the live lease, if any.
 	Lock *Lease `protobuf:"bytes,7,opt,name=lock,proto3" json:"lock,omitempty"`
-	// fingerprint_salt keys SecretValue.fingerprint.
-	FingerprintSalt []byte `protobuf:"bytes,8,opt,name=fingerprint_salt,json=fingerprintSalt,proto3" json:"fingerprint_salt,omitempty"`
 	// lineage is the project's random id, made when the project was first
 	// written on this service and kept for ever; "" for a project the
 	// service has never written. A plan file carries it, so that a plan made
@@ -1216,13 +1224,6 @@ func (x *GetStateResponse) GetSecretValues() []*SecretValue {
 func (x *GetStateResponse) GetLock() *Lease {
 	if x != nil {
 		return x.Lock
-	}
-	return nil
-}
-
-func (x *GetStateResponse) GetFingerprintSalt() []byte {
-	if x != nil {
-		return x.FingerprintSalt
 	}
 	return nil
 }
@@ -2523,7 +2524,8 @@ func (x *ListVersionsRequest) GetAddress() string {
 }
 
 // Version is one immutable version of a resource (for a secret: one
-// revision, whose hash is its value's fingerprint and whose spec is empty).
+// revision, whose hash and spec are empty: nothing derived from a value is
+// sent).
 type Version struct {
 	state     protoimpl.MessageState `protogen:"open.v1"`
 	Version   int64                  `protobuf:"varint,1,opt,name=version,proto3" json:"version,omitempty"`
@@ -2535,7 +2537,10 @@ type Version struct {
 	// the version whose key is the one the request would make. It is the hash
 	// when secrets is empty, else "sha256:" + hex of sha256 over the hash and
 	// a newline, then for each of secrets (sorted by address) its address, a
-	// space, its fingerprint and a newline. The revision number is not part
+	// space, its fingerprint (an HMAC keyed with a key only the service has)
+	// and a newline, and likewise for the fingerprint of each sensitive value
+	// of the resource's spec and of the images it uses ("ADDRESS#POINTER").
+	// The revision number is not part
 	// of it: a later revision with an earlier value (a reverted value) gives
 	// the earlier key. Empty for a secret's revisions, and from a service that
 	// predates keys (it reuses versions by hash alone).
@@ -2965,12 +2970,22 @@ func (x *PutSecretValueResponse) GetChanged() bool {
 }
 
 // CompareValue is one value to compare: a secret's value (pointer empty)
-// or the value at a sensitive JSON pointer of a resource's current spec.
+// or the value at a sensitive JSON pointer of a resource's current spec
+// (for an image, of the image the address has now). A resource's value is
+// the canonical JSON of the value at the pointer (a string with its
+// quotes); a secret's is its bytes.
 type CompareValue struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Address       string                 `protobuf:"bytes,1,opt,name=address,proto3" json:"address,omitempty"`
-	Pointer       string                 `protobuf:"bytes,2,opt,name=pointer,proto3" json:"pointer,omitempty"`
-	Value         []byte                 `protobuf:"bytes,3,opt,name=value,proto3" json:"value,omitempty"`
+	state   protoimpl.MessageState `protogen:"open.v1"`
+	Address string                 `protobuf:"bytes,1,opt,name=address,proto3" json:"address,omitempty"`
+	Pointer string                 `protobuf:"bytes,2,opt,name=pointer,proto3" json:"pointer,omitempty"`
+	Value   []byte                 `protobuf:"bytes,3,opt,name=value,proto3" json:"value,omitempty"`
+	// revision compares with another value than the current one: for a
+	// secret's value, that revision's; for a function's or dataset's
+	// sensitive value, the one that version was made with, which has those
+	// of the image it runs too, under "/image" + the image's pointer
+	// ("/image/from_image" + ... for the image that one is built from). 0 is
+	// the current one.
+	Revision      int64 `protobuf:"varint,4,opt,name=revision,proto3" json:"revision,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -3026,10 +3041,19 @@ func (x *CompareValue) GetValue() []byte {
 	return nil
 }
 
+func (x *CompareValue) GetRevision() int64 {
+	if x != nil {
+		return x.Revision
+	}
+	return 0
+}
+
 type CompareValuesRequest struct {
 	state   protoimpl.MessageState `protogen:"open.v1"`
 	Project string                 `protobuf:"bytes,1,opt,name=project,proto3" json:"project,omitempty"`
-	// values: at most 10,000 of them.
+	// values: at most 10,000 of them. Each counts against the caller's rate
+	// limit: 10,000 comparisons a minute per token (per peer address without
+	// tokens), beyond which the call fails with RESOURCE_EXHAUSTED.
 	Values        []*CompareValue `protobuf:"bytes,2,rep,name=values,proto3" json:"values,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -3217,13 +3241,13 @@ const file_cc_v1_cc_proto_rawDesc = "" +
 	"\x04spec\x18\x02 \x01(\fR\x04spec\x129\n" +
 	"\n" +
 	"created_at\x18\x03 \x01(\v2\x1a.google.protobuf.TimestampR\tcreatedAt\x12\x1c\n" +
-	"\tsensitive\x18\x04 \x03(\tR\tsensitive\"\xa0\x01\n" +
+	"\tsensitive\x18\x04 \x03(\tR\tsensitive\"\xb5\x01\n" +
 	"\vSecretValue\x12\x18\n" +
 	"\aaddress\x18\x01 \x01(\tR\aaddress\x12\x1a\n" +
-	"\brevision\x18\x02 \x01(\x03R\brevision\x12 \n" +
-	"\vfingerprint\x18\x03 \x01(\tR\vfingerprint\x129\n" +
+	"\brevision\x18\x02 \x01(\x03R\brevision\x129\n" +
 	"\n" +
-	"updated_at\x18\x04 \x01(\v2\x1a.google.protobuf.TimestampR\tupdatedAt\"\\\n" +
+	"updated_at\x18\x04 \x01(\v2\x1a.google.protobuf.TimestampR\tupdatedAt\x12\"\n" +
+	"\rsame_value_as\x18\x05 \x01(\x03R\vsameValueAsJ\x04\b\x03\x10\x04R\vfingerprint\"\\\n" +
 	"\x06Holder\x12\x12\n" +
 	"\x04user\x18\x01 \x01(\tR\x04user\x12\x12\n" +
 	"\x04host\x18\x02 \x01(\tR\x04host\x12\x18\n" +
@@ -3261,7 +3285,7 @@ const file_cc_v1_cc_proto_rawDesc = "" +
 	"\adigests\x18\x01 \x03(\tR\adigests\"N\n" +
 	"\x0fGetStateRequest\x12\x18\n" +
 	"\aproject\x18\x01 \x01(\tR\aproject\x12!\n" +
-	"\fknown_serial\x18\x02 \x01(\x03R\vknownSerial\"\xd7\x02\n" +
+	"\fknown_serial\x18\x02 \x01(\x03R\vknownSerial\"\xc4\x02\n" +
 	"\x10GetStateResponse\x12\x18\n" +
 	"\aproject\x18\x01 \x01(\tR\aproject\x12\x16\n" +
 	"\x06serial\x18\x02 \x01(\x03R\x06serial\x12\x1c\n" +
@@ -3269,9 +3293,8 @@ const file_cc_v1_cc_proto_rawDesc = "" +
 	"\tresources\x18\x04 \x03(\v2\x0f.cc.v1.ResourceR\tresources\x12$\n" +
 	"\x06images\x18\x05 \x03(\v2\f.cc.v1.ImageR\x06images\x127\n" +
 	"\rsecret_values\x18\x06 \x03(\v2\x12.cc.v1.SecretValueR\fsecretValues\x12 \n" +
-	"\x04lock\x18\a \x01(\v2\f.cc.v1.LeaseR\x04lock\x12)\n" +
-	"\x10fingerprint_salt\x18\b \x01(\fR\x0ffingerprintSalt\x12\x18\n" +
-	"\alineage\x18\t \x01(\tR\alineage\"{\n" +
+	"\x04lock\x18\a \x01(\v2\f.cc.v1.LeaseR\x04lock\x12\x18\n" +
+	"\alineage\x18\t \x01(\tR\alineageJ\x04\b\b\x10\tR\x10fingerprint_salt\"{\n" +
 	"\vLockRequest\x12\x18\n" +
 	"\aproject\x18\x01 \x01(\tR\aproject\x12%\n" +
 	"\x06holder\x18\x02 \x01(\v2\r.cc.v1.HolderR\x06holder\x12+\n" +
@@ -3399,11 +3422,12 @@ const file_cc_v1_cc_proto_rawDesc = "" +
 	"\x16PutSecretValueResponse\x125\n" +
 	"\fsecret_value\x18\x01 \x01(\v2\x12.cc.v1.SecretValueR\vsecretValue\x12\x16\n" +
 	"\x06serial\x18\x02 \x01(\x03R\x06serial\x12\x18\n" +
-	"\achanged\x18\x03 \x01(\bR\achanged\"X\n" +
+	"\achanged\x18\x03 \x01(\bR\achanged\"t\n" +
 	"\fCompareValue\x12\x18\n" +
 	"\aaddress\x18\x01 \x01(\tR\aaddress\x12\x18\n" +
 	"\apointer\x18\x02 \x01(\tR\apointer\x12\x14\n" +
-	"\x05value\x18\x03 \x01(\fR\x05value\"]\n" +
+	"\x05value\x18\x03 \x01(\fR\x05value\x12\x1a\n" +
+	"\brevision\x18\x04 \x01(\x03R\brevision\"]\n" +
 	"\x14CompareValuesRequest\x12\x18\n" +
 	"\aproject\x18\x01 \x01(\tR\aproject\x12+\n" +
 	"\x06values\x18\x02 \x03(\v2\x13.cc.v1.CompareValueR\x06values\"D\n" +

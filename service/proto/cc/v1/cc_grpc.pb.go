@@ -2,7 +2,8 @@
 //
 // Everything is scoped by project. A project's state is a set of resources,
 // each at an address "kind.name" with a canonical JSON spec and its content
-// hash ("sha256:" + hex of sha256 over the spec), and a serial that every
+// hash ("sha256:" + hex of sha256 over the spec, with each sensitive value
+// replaced by the string "(sensitive)"), and a serial that every
 // mutation of the project's state increments by one. Reading a project that
 // was never written gives an empty state at serial 0.
 //

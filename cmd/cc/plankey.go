@@ -1,0 +1,65 @@
+package main
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"cc.dev/cc/schema"
+)
+
+// planKey is the key that a saved plan's SensitiveMAC is made with: a
+// random key in the project's .cc directory (.cc/plan-key, mode 0600,
+// beside the embedded state), made on first use. A plan file holds no
+// sensitive value and nothing that can be checked against a guess of one
+// without this key (issue 8 item 8); cc apply PLANFILE checks with it that
+// the values compiled again are those planned, so a plan with sensitive
+// values is applied from the checkout it was made in.
+func planKey(root string) ([]byte, error) {
+	path := filepath.Join(root, ".cc", "plan-key")
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		key := make([]byte, 32)
+		rand.Read(key)
+		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+			return nil, fmt.Errorf("plan key: %w", err)
+		}
+		f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+		if err == nil {
+			_, err = f.WriteString(hex.EncodeToString(key) + "\n")
+			if cerr := f.Close(); err == nil {
+				err = cerr
+			}
+			if err != nil {
+				return nil, fmt.Errorf("plan key: %w", err)
+			}
+			return key, nil
+		}
+		if !errors.Is(err, fs.ErrExist) {
+			return nil, fmt.Errorf("plan key: %w", err)
+		}
+		b, err = os.ReadFile(path)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("plan key: %w", err)
+	}
+	key, err := hex.DecodeString(strings.TrimSpace(string(b)))
+	if err != nil || len(key) != 32 {
+		return nil, fmt.Errorf("plan key %s: want 64 hex digits", path)
+	}
+	return key, nil
+}
+
+func hasSensitive(d *schema.Desired) bool {
+	for _, r := range d.Resources {
+		if len(r.Sensitive) > 0 {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,130 @@
+package compiler
+
+import (
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/zclconf/go-cty/cty"
+
+	"cc.dev/cc/diag"
+)
+
+// Diagnostics never quote a sensitive value (issue 8 item 7). An error
+// about one (a cpu that is not a quantity, a file() of a path that does
+// not exist, a tonumber() of a word) is reported at its position, which
+// shows the source text (var.p, never the value), with every occurrence of
+// the value in its summary and detail replaced by "(sensitive value)":
+// quoted or not, in any letter case (lower() and upper() of it too), and
+// the values built from it ("key=${var.p}") as well.
+
+// sensitiveText is what replaces a sensitive value in a diagnostic.
+const sensitiveText = "(sensitive value)"
+
+// minScrub is the length below which a value is not searched for in
+// diagnostic text: a one- or two-character value would match everywhere,
+// and tells nothing.
+const minScrub = 3
+
+// noteSensitive records the strings of a marked value (and of every marked
+// value inside it) to keep out of diagnostics.
+func (p *project) noteSensitive(v cty.Value) {
+	if !v.ContainsMarked() {
+		return
+	}
+	cty.Walk(v, func(_ cty.Path, x cty.Value) (bool, error) {
+		if !x.ContainsMarked() {
+			return false, nil
+		}
+		if x.IsMarked() {
+			for _, s := range leafStrings(x) {
+				if len(s) >= minScrub {
+					if p.sensitive == nil {
+						p.sensitive = map[string]bool{}
+					}
+					p.sensitive[s] = true
+				}
+			}
+		}
+		return true, nil
+	})
+}
+
+// leafStrings lists the strings and numbers under a value, unmarked.
+func leafStrings(v cty.Value) []string {
+	v, _ = v.UnmarkDeep()
+	var out []string
+	cty.Walk(v, func(_ cty.Path, x cty.Value) (bool, error) {
+		if x.IsNull() || !x.IsKnown() {
+			return false, nil
+		}
+		switch x.Type() {
+		case cty.String:
+			out = append(out, x.AsString())
+		case cty.Number:
+			out = append(out, x.AsBigFloat().Text('f', -1))
+		}
+		return true, nil
+	})
+	return out
+}
+
+// scrub replaces the sensitive values in the diagnostics' text.
+func (p *project) scrub(ds diag.Diagnostics) diag.Diagnostics {
+	if len(p.sensitive) == 0 || len(ds) == 0 {
+		return ds
+	}
+	re := p.scrubber()
+	if re == nil {
+		return ds
+	}
+	out := make(diag.Diagnostics, len(ds))
+	for i, d := range ds {
+		c := *d
+		c.Summary = re.ReplaceAllLiteralString(c.Summary, sensitiveText)
+		c.Detail = re.ReplaceAllLiteralString(c.Detail, sensitiveText)
+		out[i] = &c
+	}
+	return out
+}
+
+// scrubStrings replaces the sensitive values in strings printed besides
+// diagnostics (the base references cc.lock does not pin).
+func (p *project) scrubStrings(ss []string) []string {
+	re := p.scrubber()
+	if re == nil {
+		return ss
+	}
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = re.ReplaceAllLiteralString(s, sensitiveText)
+	}
+	return out
+}
+
+// scrubber matches every sensitive value, quoted or not, in any case; nil
+// when there is none.
+func (p *project) scrubber() *regexp.Regexp {
+	if len(p.sensitive) == 0 {
+		return nil
+	}
+	vals := make([]string, 0, len(p.sensitive))
+	for s := range p.sensitive {
+		vals = append(vals, s)
+	}
+	// Longest first, so a value built from another goes as a whole.
+	sort.Slice(vals, func(i, j int) bool {
+		return len(vals[i]) > len(vals[j]) || len(vals[i]) == len(vals[j]) && vals[i] < vals[j]
+	})
+	var alts []string
+	for _, s := range vals {
+		q := strconv.Quote(s)
+		alts = append(alts, regexp.QuoteMeta(q), regexp.QuoteMeta(q[1:len(q)-1]), regexp.QuoteMeta(s))
+	}
+	re, err := regexp.Compile(`(?i)(` + strings.Join(alts, "|") + `)`)
+	if err != nil {
+		return nil
+	}
+	return re
+}

@@ -1,0 +1,187 @@
+package schema
+
+import (
+	"bytes"
+	"encoding/json"
+	"strconv"
+	"strings"
+)
+
+// Redacted is what stands in for a sensitive value wherever a spec is
+// shown, and in the spec a content hash is computed over: a resource's
+// hash never depends on a sensitive value, so no hash (or prefix of one)
+// can confirm a guess of it.
+const Redacted = "(sensitive)"
+
+// RedactSpec returns the canonical JSON of spec with the value at each
+// JSON pointer in ptrs replaced by Redacted. A pointer that names nothing
+// is skipped; "" and "/" name the whole spec.
+func RedactSpec(spec []byte, ptrs []string) ([]byte, error) {
+	if len(ptrs) == 0 {
+		return Canonical(json.RawMessage(spec))
+	}
+	dec := json.NewDecoder(bytes.NewReader(spec))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, err
+	}
+	for _, p := range ptrs {
+		v = replaceAt(v, SplitPointer(p))
+	}
+	var b bytes.Buffer
+	if err := writeCanonical(&b, v); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// RedactedHash is the content hash of a spec with sensitive values: the
+// hash of RedactSpec(spec, ptrs).
+func RedactedHash(spec []byte, ptrs []string) (string, error) {
+	b, err := RedactSpec(spec, ptrs)
+	if err != nil {
+		return "", err
+	}
+	return Hash(b), nil
+}
+
+// SplitPointer splits a JSON pointer (RFC 6901) into its unescaped
+// elements; "" and "/" give none.
+func SplitPointer(ptr string) []string {
+	if ptr == "" || ptr == "/" {
+		return nil
+	}
+	parts := strings.Split(strings.TrimPrefix(ptr, "/"), "/")
+	for i, p := range parts {
+		parts[i] = strings.NewReplacer("~1", "/", "~0", "~").Replace(p)
+	}
+	return parts
+}
+
+// JoinPointer is the JSON pointer of the elements.
+func JoinPointer(elems []string) string {
+	if len(elems) == 0 {
+		return "/"
+	}
+	var b strings.Builder
+	for _, e := range elems {
+		b.WriteByte('/')
+		b.WriteString(strings.NewReplacer("~", "~0", "/", "~1").Replace(e))
+	}
+	return b.String()
+}
+
+// ValueAt returns the decoded value at the JSON pointer in a decoded spec.
+func ValueAt(v any, ptr string) (any, bool) {
+	for _, p := range SplitPointer(ptr) {
+		switch t := v.(type) {
+		case map[string]any:
+			c, ok := t[p]
+			if !ok {
+				return nil, false
+			}
+			v = c
+		case []any:
+			i, err := strconv.Atoi(p)
+			if err != nil || i < 0 || i >= len(t) {
+				return nil, false
+			}
+			v = t[i]
+		default:
+			return nil, false
+		}
+	}
+	return v, true
+}
+
+// SensitiveValue is the value at the JSON pointer ptr in spec as the
+// bytes to fingerprint or compare: its canonical JSON. False when ptr
+// names nothing.
+func SensitiveValue(spec []byte, ptr string) ([]byte, bool) {
+	dec := json.NewDecoder(bytes.NewReader(spec))
+	dec.UseNumber()
+	var v any
+	if dec.Decode(&v) != nil {
+		return nil, false
+	}
+	x, ok := ValueAt(v, ptr)
+	if !ok {
+		return nil, false
+	}
+	var b bytes.Buffer
+	if writeCanonical(&b, x) != nil {
+		return nil, false
+	}
+	return b.Bytes(), true
+}
+
+func replaceAt(v any, parts []string) any {
+	if len(parts) == 0 {
+		return Redacted
+	}
+	switch t := v.(type) {
+	case map[string]any:
+		if c, ok := t[parts[0]]; ok {
+			t[parts[0]] = replaceAt(c, parts[1:])
+		}
+	case []any:
+		if i, err := strconv.Atoi(parts[0]); err == nil && i >= 0 && i < len(t) {
+			t[i] = replaceAt(t[i], parts[1:])
+		}
+	}
+	return v
+}
+
+// Redacted returns r as it may be shown: its spec with every sensitive
+// value replaced by Redacted, and the path of every input that holds a
+// sensitive value (a copy src from a sensitive variable) replaced too.
+func (r Resource) Redacted() Resource {
+	if len(r.Sensitive) == 0 {
+		return r
+	}
+	var vals []string
+	dec := json.NewDecoder(bytes.NewReader(r.Spec))
+	dec.UseNumber()
+	var v any
+	if dec.Decode(&v) == nil {
+		for _, p := range r.Sensitive {
+			if x, ok := ValueAt(v, p); ok {
+				collectStrings(x, &vals)
+			}
+		}
+	}
+	if red, err := RedactSpec(r.Spec, r.Sensitive); err == nil {
+		r.Spec = red
+	} else {
+		r.Spec = json.RawMessage(`{}`)
+	}
+	if len(r.Inputs) > 0 {
+		ins := make([]Input, len(r.Inputs))
+		for i, in := range r.Inputs {
+			for _, s := range vals {
+				if s != "" && strings.Contains(in.Path, s) {
+					in.Path = Redacted
+				}
+			}
+			ins[i] = in
+		}
+		r.Inputs = ins
+	}
+	return r
+}
+
+func collectStrings(v any, out *[]string) {
+	switch t := v.(type) {
+	case string:
+		*out = append(*out, t)
+	case []any:
+		for _, e := range t {
+			collectStrings(e, out)
+		}
+	case map[string]any:
+		for _, e := range t {
+			collectStrings(e, out)
+		}
+	}
+}
