@@ -20,6 +20,8 @@ import (
 	"testing"
 	"time"
 
+	"google.golang.org/grpc"
+
 	"cc.dev/cc/service"
 )
 
@@ -161,7 +163,8 @@ func TestTLSAndTokens(t *testing.T) {
 	serve(t, lis, "", service.WithTLS(&tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}), service.WithTokens(tokens))
 	dial := func(opts ...service.DialOption) *service.Client {
 		t.Helper()
-		opts = append(opts, service.WithTLSConfig(&tls.Config{RootCAs: pool, MinVersion: tls.VersionTLS12}))
+		opts = append(opts, service.WithTLSConfig(&tls.Config{RootCAs: pool, MinVersion: tls.VersionTLS12}),
+			service.WithGRPCOptions(grpc.WithUnaryInterceptor(autoLease())))
 		c, err := service.Dial(lis.Addr().String(), opts...)
 		if err != nil {
 			t.Fatal(err)
@@ -244,7 +247,7 @@ func TestWithoutTokensOnlyLocalClients(t *testing.T) {
 	}
 	dir := t.TempDir()
 	serve(t, remoteListener{lis}, filepath.Join(dir, "remote.db"))
-	c, err := service.Dial(lis.Addr().String())
+	c, err := service.Dial(lis.Addr().String(), service.WithGRPCOptions(grpc.WithUnaryInterceptor(autoLease())))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -268,7 +271,7 @@ func TestWithoutTokensOnlyLocalClients(t *testing.T) {
 	}
 	serve(t, ul, filepath.Join(dir, "unix.db"))
 	for _, target := range []string{lo.Addr().String(), "unix://" + sock} {
-		c, err := service.Dial(target)
+		c, err := service.Dial(target, service.WithGRPCOptions(grpc.WithUnaryInterceptor(autoLease())))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -17,6 +17,8 @@ import (
 	"testing"
 	"time"
 
+	"google.golang.org/grpc"
+
 	"cc.dev/cc/service"
 )
 
@@ -68,7 +70,7 @@ func startServerProcess(t *testing.T, db, sock string) (*serverProc, *service.Cl
 		p.cmd.Process.Kill()
 		p.cmd.Wait()
 	})
-	c, err := service.Dial("unix://" + sock)
+	c, err := service.Dial("unix://"+sock, service.WithGRPCOptions(grpc.WithUnaryInterceptor(autoLease())))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -116,17 +116,13 @@ func (s *Server) mutate(ctx context.Context, method string, req writeRequest, re
 	if errors.Is(err, sql.ErrNoRows) {
 		t.salt = make([]byte, 32)
 		rand.Read(t.salt)
-		err = t.exec("INSERT INTO projects (name, serial, salt, created_at) VALUES (?, 0, ?, ?)", project, t.salt, t.now)
+		err = t.exec("INSERT INTO projects (name, serial, salt, created_at, lineage) VALUES (?, 0, ?, ?, ?)", project, t.salt, t.now, newLineage())
 	}
 	if err != nil {
 		return dbError(err)
 	}
-	lease, err := liveLease(ctx, tx, project, t.now)
-	if err != nil {
-		return dbError(err)
-	}
-	if lease != nil && lease.GetId() != req.GetLeaseId() {
-		return lockedStatus(project, lease)
+	if err := checkLease(ctx, tx, project, req.GetLeaseId(), t.now); err != nil {
+		return err
 	}
 	if req.GetExpectedSerial() > t.serial {
 		return status.Errorf(codes.InvalidArgument, "expected serial %d is beyond project %s's serial %d: was the plan made against another server?",
@@ -155,6 +151,30 @@ func (s *Server) mutate(ctx context.Context, method string, req writeRequest, re
 		return dbError(err)
 	}
 	return nil
+}
+
+// checkLease refuses a mutation that does not carry the project's live
+// lease, in the mutation's own transaction: a lease released by force or
+// expired stops writing at once. Another holder's lease is described by its
+// holder, never by its id.
+func checkLease(ctx context.Context, q querier, project, id string, now int64) error {
+	l, err := lease(ctx, q, project)
+	if err != nil {
+		return dbError(err)
+	}
+	live := l != nil && l.GetExpiresAt().AsTime().UnixNano() > now
+	switch {
+	case l != nil && id != "" && l.GetId() == id && live:
+		return nil
+	case live:
+		return leaseRefusedStatus(&ccv1.LeaseRefused{Project: project, Reason: LeaseHeld, Holder: l.GetHolder()})
+	case id == "":
+		return leaseRefusedStatus(&ccv1.LeaseRefused{Project: project, Reason: LeaseNone})
+	case l != nil && l.GetId() == id:
+		return leaseRefusedStatus(&ccv1.LeaseRefused{Project: project, Reason: LeaseExpired})
+	default:
+		return leaseRefusedStatus(&ccv1.LeaseRefused{Project: project, Reason: LeaseReleased})
+	}
 }
 
 // dbError reports a database failure without its details to the client;

@@ -123,7 +123,7 @@ func TestSensitivePointersKept(t *testing.T) {
 func TestMigrationAddsSensitive(t *testing.T) {
 	ctx := context.Background()
 	db := filepath.Join(t.TempDir(), "state.db")
-	c, closeFn, err := service.OpenEmbedded(ctx, db)
+	c, closeFn, err := openEmbedded(ctx, db)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -137,6 +137,7 @@ func TestMigrationAddsSensitive(t *testing.T) {
 	}
 	for _, q := range []string{
 		// Migration 3's, then migration 2's.
+		"ALTER TABLE projects DROP COLUMN lineage",
 		"DROP INDEX versions_by_key",
 		"ALTER TABLE versions DROP COLUMN key",
 		"ALTER TABLE versions DROP COLUMN secrets",
@@ -157,6 +158,10 @@ func TestMigrationAddsSensitive(t *testing.T) {
 	}
 	if v := st.Lookup("volume.v"); v == nil || len(v.Sensitive) != 0 {
 		t.Fatalf("after migration volume.v = %+v, want it without sensitive pointers", v)
+	}
+	// issue 8 item 2: a project made before lineages gets one.
+	if len(st.Lineage) != 32 {
+		t.Fatalf("after migration the lineage is %q, want one", st.Lineage)
 	}
 }
 

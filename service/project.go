@@ -38,7 +38,7 @@ func (a *projectAPI) GetState(ctx context.Context, req *ccv1.GetStateRequest) (*
 	}
 	defer tx.Rollback()
 	resp := &ccv1.GetStateResponse{Project: project}
-	err = tx.QueryRowContext(ctx, "SELECT serial, salt FROM projects WHERE name = ?", project).Scan(&resp.Serial, &resp.FingerprintSalt)
+	err = tx.QueryRowContext(ctx, "SELECT serial, salt, lineage FROM projects WHERE name = ?", project).Scan(&resp.Serial, &resp.FingerprintSalt, &resp.Lineage)
 	if errors.Is(err, sql.ErrNoRows) {
 		return resp, nil
 	}
@@ -108,6 +108,10 @@ func (a *projectAPI) GetState(ctx context.Context, req *ccv1.GetStateRequest) (*
 	}
 	if resp.Lock, err = liveLease(ctx, tx, project, a.s.now().UnixNano()); err != nil {
 		return nil, dbError(err)
+	}
+	if resp.Lock != nil {
+		// Whoever knows a lease's id can write as its holder.
+		resp.Lock.Id = ""
 	}
 	return resp, nil
 }
@@ -223,13 +227,14 @@ func (a *projectAPI) Lock(ctx context.Context, req *ccv1.LockRequest) (*ccv1.Loc
 		return nil, dbError(err)
 	}
 	var serial int64
-	if err := tx.QueryRowContext(ctx, "SELECT serial FROM projects WHERE name = ?", project).Scan(&serial); err != nil && !errors.Is(err, sql.ErrNoRows) {
+	var lineage string
+	if err := tx.QueryRowContext(ctx, "SELECT serial, lineage FROM projects WHERE name = ?", project).Scan(&serial, &lineage); err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return nil, dbError(err)
 	}
 	if err := tx.Commit(); err != nil {
 		return nil, dbError(err)
 	}
-	return &ccv1.LockResponse{Lease: l, Serial: serial}, nil
+	return &ccv1.LockResponse{Lease: l, Serial: serial, Lineage: lineage}, nil
 }
 
 func (a *projectAPI) RenewLock(ctx context.Context, req *ccv1.RenewLockRequest) (*ccv1.RenewLockResponse, error) {

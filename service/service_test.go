@@ -8,12 +8,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"google.golang.org/grpc"
 
 	"cc.dev/cc/schema"
 	"cc.dev/cc/service"
@@ -39,22 +40,12 @@ func (c *clock) Advance(d time.Duration) {
 	c.now = c.now.Add(d)
 }
 
-// open runs an embedded server on a database in a temporary directory.
+// open runs an embedded server on a database in a temporary directory (or
+// dbPath); its client takes the lease of each project's lock for every
+// mutation that has none (autoLease).
 func open(t testing.TB, dbPath string, opts ...service.Option) *service.Client {
 	t.Helper()
-	if dbPath == "" {
-		dbPath = filepath.Join(t.TempDir(), "state.db")
-	}
-	c, closeFn, err := service.OpenEmbedded(context.Background(), dbPath, opts...)
-	if err != nil {
-		t.Fatalf("OpenEmbedded() = %v", err)
-	}
-	t.Cleanup(func() {
-		if err := closeFn(); err != nil {
-			t.Errorf("close embedded server: %v", err)
-		}
-	})
-	return c
+	return openWith(t, dbPath, []grpc.DialOption{grpc.WithUnaryInterceptor(autoLease())}, opts...)
 }
 
 // spec makes a canonical spec and its hash.
@@ -445,7 +436,7 @@ func TestEnsureImage(t *testing.T) {
 func TestLocks(t *testing.T) {
 	ctx := context.Background()
 	clk := newClock()
-	c := open(t, "", service.WithClock(clk.Now))
+	c := openRaw(t, "", service.WithClock(clk.Now))
 	alice := service.Holder{User: "alice", Host: "laptop", Command: "cc apply", PID: 41}
 	bob := service.Holder{User: "bob", Host: "ci", Command: "cc apply -auto-approve", PID: 7}
 
@@ -461,8 +452,13 @@ func TestLocks(t *testing.T) {
 	if !errors.As(err, &locked) || !errors.Is(err, service.ErrLocked) {
 		t.Fatalf("Lock(bob) = %v (%T), want a *LockedError", err, err)
 	}
-	if locked.Lease.Holder != alice || locked.Lease.ID != la.ID {
-		t.Fatalf("LockedError names %+v, want alice's lease", locked.Lease)
+	// issue 8 item 12: the refusal names alice's lease, but not its id,
+	// which would let bob write as alice.
+	if locked.Lease.Holder != alice || locked.Lease.ID != "" || !locked.Lease.AcquiredAt.Equal(la.AcquiredAt) {
+		t.Fatalf("LockedError names %+v, want alice's lease without its id", locked.Lease)
+	}
+	if strings.Contains(err.Error(), la.ID) {
+		t.Fatalf("LockedError %q shows alice's lease id", err)
 	}
 	for _, want := range []string{"alice@laptop", "cc apply", "pid 41"} {
 		if !bytes.Contains([]byte(err.Error()), []byte(want)) {

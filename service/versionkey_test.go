@@ -166,7 +166,7 @@ func TestVersionKeyWithoutManagedSecrets(t *testing.T) {
 func TestMigrationKeysVersions(t *testing.T) {
 	ctx := context.Background()
 	db := filepath.Join(t.TempDir(), "state.db")
-	c, closeFn, err := service.OpenEmbedded(ctx, db)
+	c, closeFn, err := openEmbedded(ctx, db)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -186,6 +186,7 @@ func TestMigrationKeysVersions(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, q := range []string{
+		"ALTER TABLE projects DROP COLUMN lineage",
 		"DROP INDEX versions_by_key",
 		"ALTER TABLE versions DROP COLUMN key",
 		"ALTER TABLE versions DROP COLUMN secrets",
