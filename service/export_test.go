@@ -11,3 +11,14 @@ import (
 func OpenEmbeddedDial(ctx context.Context, dbPath string, dial []grpc.DialOption, opts ...Option) (*Client, func() error, error) {
 	return openEmbedded(ctx, dbPath, dial, opts...)
 }
+
+// SetAfterChunks makes s call f after each transaction of an upload's
+// chunks commits.
+func SetAfterChunks(s *Server, f func(project, digest string, chunks int)) { s.afterChunks = f }
+
+// LocalUploads is how many uploads of local clients s runs.
+func LocalUploads(s *Server) int {
+	s.uploads.mu.Lock()
+	defer s.uploads.mu.Unlock()
+	return len(s.uploads.slots["local"])
+}

@@ -38,6 +38,13 @@ func (a *projectAPI) GetState(ctx context.Context, req *ccv1.GetStateRequest) (*
 	}
 	defer tx.Rollback()
 	resp := &ccv1.GetStateResponse{Project: project}
+	if resp.Lock, err = liveLease(ctx, tx, project, a.s.now().UnixNano()); err != nil {
+		return nil, dbError(err)
+	}
+	if resp.Lock != nil {
+		// Whoever knows a lease's id can write as its holder.
+		resp.Lock.Id = ""
+	}
 	err = tx.QueryRowContext(ctx, "SELECT serial, salt, lineage FROM projects WHERE name = ?", project).Scan(&resp.Serial, &resp.FingerprintSalt, &resp.Lineage)
 	if errors.Is(err, sql.ErrNoRows) {
 		return resp, nil
@@ -105,13 +112,6 @@ func (a *projectAPI) GetState(ctx context.Context, req *ccv1.GetStateRequest) (*
 	}
 	if err := closeRows(rows); err != nil {
 		return nil, err
-	}
-	if resp.Lock, err = liveLease(ctx, tx, project, a.s.now().UnixNano()); err != nil {
-		return nil, dbError(err)
-	}
-	if resp.Lock != nil {
-		// Whoever knows a lease's id can write as its holder.
-		resp.Lock.Id = ""
 	}
 	return resp, nil
 }
