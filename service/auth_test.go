@@ -22,6 +22,7 @@ import (
 
 	"google.golang.org/grpc"
 
+	"cc.dev/cc/schema"
 	"cc.dev/cc/service"
 )
 
@@ -115,11 +116,11 @@ var calls = []struct {
 		return err
 	}},
 	{"EnsureImage", func(ctx context.Context, c *service.Client, p string) error {
-		_, err := c.EnsureImage(ctx, service.ImageRequest{Project: p, Address: "image.x", Spec: []byte(`{}`), Hash: emptyHash})
+		_, err := c.EnsureImage(ctx, service.ImageRequest{Project: p, Address: "image.x", Spec: imageSpec, Hash: schema.Hash(imageSpec)})
 		return err
 	}},
 	{"ApplyResource", func(ctx context.Context, c *service.Client, p string) error {
-		_, err := c.Apply(ctx, service.ApplyRequest{Project: p, Address: "function.f", Action: service.ActionCreate, Spec: []byte(`{}`), Hash: emptyHash})
+		_, err := c.Apply(ctx, service.ApplyRequest{Project: p, Address: "function.f", Action: service.ActionCreate, Spec: functionSpec, Hash: schema.Hash(functionSpec)})
 		return err
 	}},
 	{"DeleteResource", func(ctx context.Context, c *service.Client, p string) error {
@@ -141,9 +142,16 @@ var calls = []struct {
 }
 
 var (
-	blobData   = []byte("blob")
-	blobDigest = func() string { s := sha256.Sum256(blobData); return "sha256:" + hex.EncodeToString(s[:]) }()
-	emptyHash  = func() string { s := sha256.Sum256([]byte("{}")); return "sha256:" + hex.EncodeToString(s[:]) }()
+	blobData     = []byte("blob")
+	blobDigest   = func() string { s := sha256.Sum256(blobData); return "sha256:" + hex.EncodeToString(s[:]) }()
+	imageSpec    = []byte(`{"from":"busybox"}`)
+	functionSpec = func() []byte {
+		_, b, err := schema.HashOf(function("main.run"))
+		if err != nil {
+			panic(err)
+		}
+		return b
+	}()
 )
 
 func TestTLSAndTokens(t *testing.T) {

@@ -268,17 +268,98 @@ func (r *row) proto() *ccv1.Resource {
 }
 
 var (
-	digestRE  = regexp.MustCompile(`^sha256:[0-9a-f]{64}$`)
-	resNameRE = regexp.MustCompile(`^[a-z0-9]([-a-z0-9_.]{0,126}[a-z0-9])?$`)
+	digestRE = regexp.MustCompile(`^sha256:[0-9a-f]{64}$`)
+	// imageIDRE is the name of an image never named: its hash's first 12
+	// hex digits.
+	imageIDRE = regexp.MustCompile(`^[0-9a-f]{12}$`)
 )
 
-// parseAddress checks "kind.name".
+// parseAddress checks "kind.name": a known kind and a lowercase DNS label
+// (or, for an image, the 12 hex digits the compiler names an unnamed one
+// by).
 func parseAddress(addr string) (schema.Kind, string, error) {
 	k, name, ok := strings.Cut(addr, ".")
-	if !ok || !schema.Kind(k).Valid() || !resNameRE.MatchString(name) {
-		return "", "", status.Errorf(codes.InvalidArgument, "address %q is not KIND.NAME with a known kind and a lowercase name", addr)
+	kind := schema.Kind(k)
+	if !ok || !kind.Valid() || !(schema.ValidName(name) || (kind == schema.KindImage && imageIDRE.MatchString(name))) {
+		return "", "", status.Errorf(codes.InvalidArgument, "address %q is not KIND.NAME with a known kind and a lowercase DNS label", addr)
 	}
-	return schema.Kind(k), name, nil
+	return kind, name, nil
+}
+
+// checkKindSpec checks a spec against the schema's rules for its kind: the
+// service takes nothing the compiler would not have made.
+func checkKindSpec(address string, k schema.Kind, spec []byte) error {
+	if err := schema.ValidateSpec(k, spec); err != nil {
+		return status.Errorf(codes.InvalidArgument, "%s: %v", address, err)
+	}
+	return nil
+}
+
+// checkGraph refuses dependencies of address that the project lacks, or
+// that would close a cycle: each dependency must exist, and address must
+// not be reachable from any of them.
+func (t *mtx) checkGraph(address string, deps []string) error {
+	type step struct{ addr, from string }
+	from := map[string]string{}
+	var stack []step
+	for _, d := range deps {
+		stack = append(stack, step{d, address})
+	}
+	for len(stack) > 0 {
+		st := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if st.addr == address {
+			// Walk back from the one that reaches address.
+			path := []string{address}
+			for a := st.from; a != address; a = from[a] {
+				path = append(path, a)
+			}
+			path = append(path, address)
+			for i, j := 1, len(path)-2; i < j; i, j = i+1, j-1 {
+				path[i], path[j] = path[j], path[i]
+			}
+			return cycleStatus(path)
+		}
+		if _, seen := from[st.addr]; seen {
+			continue
+		}
+		from[st.addr] = st.from
+		var depsOf string
+		err := t.tx.QueryRowContext(t.ctx, "SELECT depends_on FROM resources WHERE project = ? AND address = ?", t.project, st.addr).Scan(&depsOf)
+		if errors.Is(err, sql.ErrNoRows) {
+			if st.from == address {
+				return status.Errorf(codes.FailedPrecondition, "%s depends on %s, which project %s does not have: apply it first", address, st.addr, t.project)
+			}
+			continue
+		}
+		if err != nil {
+			return dbError(err)
+		}
+		for _, d := range splitLines(depsOf) {
+			stack = append(stack, step{d, st.addr})
+		}
+	}
+	return nil
+}
+
+// dependants lists, sorted, the resources of the project that depend on
+// address.
+func (t *mtx) dependants(address string) ([]string, error) {
+	rows, err := t.tx.QueryContext(t.ctx, "SELECT address FROM resources WHERE project = ? AND instr(char(10) || depends_on || char(10), char(10) || ? || char(10)) > 0 ORDER BY address",
+		t.project, address)
+	if err != nil {
+		return nil, dbError(err)
+	}
+	var out []string
+	for rows.Next() {
+		var a string
+		if err := rows.Scan(&a); err != nil {
+			rows.Close()
+			return nil, dbError(err)
+		}
+		out = append(out, a)
+	}
+	return out, closeRows(rows)
 }
 
 // checkSpec makes sure spec is canonical JSON whose hash is hash.

@@ -69,11 +69,11 @@ func TestReadBlob(t *testing.T) {
 func TestSensitivePointersKept(t *testing.T) {
 	ctx := context.Background()
 	c := open(t, "")
-	req := applyReq(t, "p", "function.f", service.ActionCreate, map[string]any{"env": map[string]any{"TOKEN": "x"}}, 0)
+	req := applyReq(t, "p", "function.f", service.ActionCreate, function("main.run", map[string]any{"env": map[string]any{"TOKEN": "x"}}), 0)
 	req.Sensitive = []string{"/env/TOKEN", "/env/TOKEN"}
 	mustApply(t, c, req)
-	s, h := spec(t, map[string]any{"env": []any{map[string]any{"vars": map[string]any{"K": "v"}}}})
-	if _, err := c.EnsureImage(ctx, service.ImageRequest{Project: "p", Address: "image.a", Hash: h, Spec: s, Sensitive: []string{"/env/0/vars/K"}, ExpectedSerial: 1}); err != nil {
+	s, h := spec(t, map[string]any{"from": "busybox", "steps": []any{map[string]any{"env": map[string]any{"vars": map[string]any{"K": "v"}}}}})
+	if _, err := c.EnsureImage(ctx, service.ImageRequest{Project: "p", Address: "image.a", Hash: h, Spec: s, Sensitive: []string{"/steps/0/env/vars/K"}, ExpectedSerial: 1}); err != nil {
 		t.Fatal(err)
 	}
 	st, err := c.GetState(ctx, "p")
@@ -83,10 +83,10 @@ func TestSensitivePointersKept(t *testing.T) {
 	if got := st.Lookup("function.f").Sensitive; !cmp.Equal(got, []string{"/env/TOKEN"}) {
 		t.Errorf("function.f sensitive = %v, want [/env/TOKEN]", got)
 	}
-	if got := st.Lookup("image.a").Sensitive; !cmp.Equal(got, []string{"/env/0/vars/K"}) {
+	if got := st.Lookup("image.a").Sensitive; !cmp.Equal(got, []string{"/steps/0/env/vars/K"}) {
 		t.Errorf("image.a sensitive = %v", got)
 	}
-	if len(st.Images) != 1 || !cmp.Equal(st.Images[0].Sensitive, []string{"/env/0/vars/K"}) {
+	if len(st.Images) != 1 || !cmp.Equal(st.Images[0].Sensitive, []string{"/steps/0/env/vars/K"}) {
 		t.Errorf("images = %+v, want one with its sensitive pointer", st.Images)
 	}
 	// The same spec with other pointers is a change.
@@ -95,11 +95,11 @@ func TestSensitivePointersKept(t *testing.T) {
 		t.Errorf("update dropping the pointer = %+v, want changed without pointers", res)
 	}
 	// A rollback brings back the version's pointers with its spec.
-	req.Spec, req.Hash = spec(t, map[string]any{"env": map[string]any{"TOKEN": "y"}})
+	req.Spec, req.Hash = spec(t, function("main.run", map[string]any{"env": map[string]any{"TOKEN": "y"}}))
 	req.ExpectedSerial = st.Serial + 1
 	req.Sensitive = []string{"/env/TOKEN"}
 	mustApply(t, c, req)
-	req.Spec, req.Hash = spec(t, map[string]any{"env": map[string]any{"TOKEN": "z"}})
+	req.Spec, req.Hash = spec(t, function("main.run", map[string]any{"env": map[string]any{"TOKEN": "z"}}))
 	req.ExpectedSerial, req.Sensitive = st.Serial+2, nil
 	mustApply(t, c, req)
 	rb, err := c.Rollback(ctx, service.RollbackRequest{Project: "p", Address: "function.f", Version: 2, ExpectedSerial: st.Serial + 3})

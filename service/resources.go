@@ -36,6 +36,9 @@ func (a *resourceAPI) EnsureImage(ctx context.Context, req *ccv1.EnsureImageRequ
 	if err := checkSpec(req.GetSpec(), req.GetHash()); err != nil {
 		return nil, err
 	}
+	if err := checkKindSpec(req.GetAddress(), kind, req.GetSpec()); err != nil {
+		return nil, err
+	}
 	deps, err := checkDeps(req.GetAddress(), req.GetDependsOn())
 	if err != nil {
 		return nil, err
@@ -51,6 +54,9 @@ func (a *resourceAPI) EnsureImage(ctx context.Context, req *ccv1.EnsureImageRequ
 			return dbError(err)
 		}
 		if err := t.staleRow(req.GetAddress(), req.GetExpectedSerial(), cur); err != nil {
+			return err
+		}
+		if err := t.checkGraph(req.GetAddress(), deps); err != nil {
 			return err
 		}
 		var created int64
@@ -130,6 +136,9 @@ func (a *resourceAPI) ApplyResource(ctx context.Context, req *ccv1.ApplyResource
 	if err := checkSpec(req.GetSpec(), req.GetHash()); err != nil {
 		return nil, err
 	}
+	if err := checkKindSpec(req.GetAddress(), kind, req.GetSpec()); err != nil {
+		return nil, err
+	}
 	deps, err := checkDeps(req.GetAddress(), req.GetDependsOn())
 	if err != nil {
 		return nil, err
@@ -158,6 +167,9 @@ func (a *resourceAPI) ApplyResource(ctx context.Context, req *ccv1.ApplyResource
 			return status.Errorf(codes.AlreadyExists, "project %s already has %s", t.project, addr)
 		case action != ccv1.Action_ACTION_CREATE && cur == nil:
 			return status.Errorf(codes.NotFound, "project %s has no %s to %s", t.project, addr, actionVerb(action))
+		}
+		if err := t.checkGraph(addr, deps); err != nil {
+			return err
 		}
 		if missing, err := t.missingBlobs(req.GetBlobs()); err != nil {
 			return err
@@ -280,6 +292,11 @@ func (a *resourceAPI) DeleteResource(ctx context.Context, req *ccv1.DeleteResour
 		}
 		if err := t.stale(addr, req.GetExpectedSerial(), last); err != nil {
 			return err
+		}
+		if ds, err := t.dependants(addr); err != nil {
+			return err
+		} else if len(ds) > 0 {
+			return dependantsStatus(addr, ds)
 		}
 		serial := t.bump()
 		for _, q := range []string{

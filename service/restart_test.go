@@ -54,9 +54,9 @@ func TestRestartKeepsEverything(t *testing.T) {
 		if v == "a" {
 			action = service.ActionCreate
 		}
-		s = mustApply(t, c, applyReq(t, "p", "function.f", action, map[string]any{"src": v}, s)).Serial
+		s = mustApply(t, c, applyReq(t, "p", "function.f", action, function(v), s)).Serial
 	}
-	s = mustApply(t, c, applyReq(t, "p", "dataset.d", service.ActionCreate, map[string]any{"files": 1}, s)).Serial
+	s = mustApply(t, c, applyReq(t, "p", "dataset.d", service.ActionCreate, dataset("1"), s)).Serial
 	for _, v := range []string{"one", "two"} {
 		r, err := c.PutSecretValue(ctx, service.SecretRequest{Project: "p", Address: "secret.k", Value: []byte(v), ExpectedSerial: s})
 		if err != nil {
@@ -114,7 +114,7 @@ func TestRestartKeepsEverything(t *testing.T) {
 		t.Fatalf("first apply after restart at serial %d, want 8", r.Serial)
 	}
 	// Reverting the function still reuses its first version.
-	revert := applyReq(t, "p", "function.f", service.ActionUpdate, map[string]any{"src": "a"}, 8)
+	revert := applyReq(t, "p", "function.f", service.ActionUpdate, function("a"), 8)
 	revert.LeaseID = lease.ID
 	if r := mustApply(t, c2, revert); r.Version != 1 || !r.Reused {
 		t.Fatalf("revert after restart = version %d reused %v, want 1 reused", r.Version, r.Reused)
