@@ -22,3 +22,6 @@ func LocalUploads(s *Server) int {
 	defer s.uploads.mu.Unlock()
 	return len(s.uploads.slots["local"])
 }
+
+// ClientConn is the connection a client of OpenEmbedded calls on.
+func ClientConn(c *Client) *grpc.ClientConn { return c.conn }
