@@ -48,7 +48,8 @@ func methodIndex(name string) byte {
 // FuzzServer sends random requests through the real server (its
 // interceptors and handlers, over bufconn, on a SQLite file): the first
 // byte picks the call, flags the second, and the rest is the request's
-// protobuf encoding. Mutations carry the lease autoLease holds, unless the
+// protobuf encoding. Unless the flags say otherwise, the request is about
+// project fz and expects its current serial. Mutations carry the lease autoLease holds, unless the
 // input names one, and their spec's hash is made to match it when the
 // flags say so, so that specs themselves are explored. No input may crash
 // the server (a recovered panic is an Internal error, and fails), and no
@@ -116,6 +117,13 @@ func FuzzServer(f *testing.F) {
 					r.Set(fd, protoreflect.ValueOfBytes(canon))
 					r.Set(fields.ByName("hash"), protoreflect.ValueOfString(schema.Hash(canon)))
 				}
+			}
+		}
+		// Most mutations are planned against the current serial.
+		if fd := fields.ByName("expected_serial"); fd != nil && flags&4 == 0 {
+			st, err := c.GetState(context.Background(), r.Get(fields.ByName("project")).String())
+			if err == nil {
+				r.Set(fd, protoreflect.ValueOfInt64(st.Serial))
 			}
 		}
 		err := conn.Invoke(context.Background(), m.name, req, m.resp())

@@ -290,7 +290,8 @@ func parseAddress(addr string) (schema.Kind, string, error) {
 // service takes nothing the compiler would not have made.
 func checkKindSpec(address string, k schema.Kind, spec []byte) error {
 	if err := schema.ValidateSpec(k, spec); err != nil {
-		return status.Errorf(codes.InvalidArgument, "%s: %v", address, err)
+		// The error may quote the spec (an unknown field's name): cut it.
+		return status.Errorf(codes.InvalidArgument, "%s: %s", address, logValue(err.Error()))
 	}
 	return nil
 }
@@ -369,7 +370,7 @@ func checkSpec(spec []byte, hash string) error {
 	}
 	c, err := schema.Canonical(json.RawMessage(spec))
 	if err != nil {
-		return status.Errorf(codes.InvalidArgument, "spec is not JSON: %v", err)
+		return status.Errorf(codes.InvalidArgument, "spec is not JSON: %s", logValue(err.Error()))
 	}
 	if string(c) != string(spec) {
 		return status.Error(codes.InvalidArgument, "spec is not canonical JSON (sorted keys, no insignificant whitespace)")

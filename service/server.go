@@ -392,7 +392,7 @@ func (w *wrappedStream) Context() context.Context { return w.ctx }
 func (s *Server) guard(ctx context.Context, f func(context.Context) (any, error)) (resp any, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			s.log.Error("panic", "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
+			s.log.Error("panic", "panic", logValue(fmt.Sprint(r)), "stack", string(debug.Stack()))
 			resp, err = nil, status.Error(codes.Internal, "internal error")
 		}
 	}()

@@ -317,8 +317,25 @@ func TestItem11HugeFields(t *testing.T) {
 			t.Errorf("%s: the log grew by %d bytes", name, grew)
 		}
 	}
+	// An error that quotes a request's bytes (an unknown field of a spec)
+	// is cut, in the answer and in the log.
+	huge := strings.Repeat("e", 100<<10)
+	specBytes := []byte(`{"` + huge + `":1,"size":"1Gi"}`)
+	lease, err := projects.Lock(authed, &ccv1.LockRequest{Project: "p", Holder: &ccv1.Holder{User: "u"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := logs.Len()
+	_, err = resources.ApplyResource(authed, &ccv1.ApplyResourceRequest{Project: "p", Address: "volume.v", Action: ccv1.Action_ACTION_CREATE,
+		Spec: specBytes, Hash: digest(specBytes), LeaseId: lease.GetLease().GetId()})
+	if status.Code(err) != codes.InvalidArgument || len(status.Convert(err).Message()) > 1024 {
+		t.Errorf("ApplyResource(spec with a 100 KiB field name) = %.200v (%d bytes), want InvalidArgument of less than 1 KiB", err, len(fmtErr(err)))
+	}
+	if grew := logs.Len() - before; grew >= 2048 {
+		t.Errorf("ApplyResource(spec with a 100 KiB field name): the log grew by %d bytes", grew)
+	}
 	if t.Failed() {
-		t.Logf("log:\n%s", logs.String())
+		t.Logf("log:\n%.4000s", logs.String())
 	}
 }
 
