@@ -16,11 +16,15 @@ func OpenEmbeddedDial(ctx context.Context, dbPath string, dial []grpc.DialOption
 // chunks commits.
 func SetAfterChunks(s *Server, f func(project, digest string, chunks int)) { s.afterChunks = f }
 
-// LocalUploads is how many uploads of local clients s runs.
-func LocalUploads(s *Server) int {
+// Uploads is how many uploads s runs.
+func Uploads(s *Server) int {
 	s.uploads.mu.Lock()
 	defer s.uploads.mu.Unlock()
-	return len(s.uploads.slots["local"])
+	n := 0
+	for _, c := range s.uploads.slots {
+		n += len(c)
+	}
+	return n
 }
 
 // ClientConn is the connection a client of OpenEmbedded calls on.

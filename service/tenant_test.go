@@ -7,6 +7,7 @@ import (
 	"database/sql"
 	"encoding/hex"
 	"errors"
+	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -149,7 +150,7 @@ func TestItem10BlobLimits(t *testing.T) {
 	if err := stream.Send(&ccv1.UploadBlobRequest{Part: &ccv1.UploadBlobRequest_Header_{Header: &ccv1.UploadBlobRequest_Header{Project: "p", Digest: digest(small), Size: int64(len(small))}}}); err != nil {
 		t.Fatal(err)
 	}
-	for service.LocalUploads(srv) == 0 {
+	for service.Uploads(srv) == 0 {
 		time.Sleep(time.Millisecond)
 	}
 	waitCtx, cancel := context.WithTimeout(ctx, 300*time.Millisecond)
@@ -169,6 +170,48 @@ func TestItem10BlobLimits(t *testing.T) {
 		_, err := c.UploadBlob(ctx, "p", digest(other), int64(len(other)), bytes.NewReader(other))
 		return err
 	})
+}
+
+// TestItem10UploadLimitPerToken: issue 8 item 10. The upload limit is per
+// token: one token running its most does not hold up another's.
+func TestItem10UploadLimitPerToken(t *testing.T) {
+	ctx := context.Background()
+	const tokenB = "token-for-tenant-b-0123456789"
+	tokens, err := service.ParseTokens("tokens", []byte(tokenAll+" * a\n"+tokenB+" * b\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	sock := filepath.Join(dir, "s")
+	srv := serve(t, listenUnix(t, sock), filepath.Join(dir, "state.db"), service.WithTokens(tokens), service.WithMaxUploadsPerToken(1))
+	dial := func(token string) *service.Client {
+		c, err := service.Dial("unix://"+sock, service.WithToken(token))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { c.Close() })
+		return c
+	}
+	a, b := dial(tokenAll), dial(tokenB)
+	// A's upload stays open, its data never sent.
+	pr, pw := io.Pipe()
+	defer pw.Close()
+	data := []byte("data of a")
+	go a.UploadBlob(ctx, "p", digest(data), int64(len(data)), pr)
+	for service.Uploads(srv) == 0 {
+		time.Sleep(time.Millisecond)
+	}
+	within(t, "B's upload while A runs its most", func(ctx context.Context) error {
+		other := []byte("data of b")
+		_, err := b.UploadBlob(ctx, "q", digest(other), int64(len(other)), bytes.NewReader(other))
+		return err
+	})
+	waitCtx, cancel := context.WithTimeout(ctx, 300*time.Millisecond)
+	defer cancel()
+	more := []byte("more of a")
+	if _, err := a.UploadBlob(waitCtx, "p", digest(more), int64(len(more)), bytes.NewReader(more)); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("A's second upload = %v, want it to wait", err)
+	}
 }
 
 // TestItem10SpoolCleaned: issue 8 item 10. The spool file of a failed
