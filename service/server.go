@@ -257,6 +257,8 @@ func Open(ctx context.Context, dbPath string, opts ...Option) (*Server, error) {
 		grpc.ChainUnaryInterceptor(append(c.unary, s.unaryInterceptor)...),
 		grpc.ChainStreamInterceptor(append(c.stream, s.streamInterceptor)...),
 		grpc.MaxRecvMsgSize(maxRecvMsgSize),
+		grpc.MaxHeaderListSize(maxHeaderListSize),
+		grpc.InTapHandle(s.tap),
 	}
 	if c.tls != nil {
 		gopts = append(gopts, grpc.Creds(credentials.NewTLS(c.tls)))
@@ -304,6 +306,9 @@ func (s *Server) Close() error {
 // maxRecvMsgSize bounds a request: the largest is an ApplyResource with a
 // 16 MiB spec, or a FindMissingBlobs of 100,000 digests.
 const maxRecvMsgSize = 20 << 20
+
+// maxHeaderListSize bounds a call's headers: a token and gRPC's own.
+const maxHeaderListSize = 64 << 10
 
 // public reports whether a method is served without a token: health
 // checking always, so that standard probes work, and reflection when the
