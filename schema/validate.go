@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
+	"sort"
 	"strings"
 )
 
@@ -28,7 +30,18 @@ func ValidName(s string) bool { return nameRE.MatchString(s) }
 // (required fields, one source of several, sizes and durations in their
 // forms, positive counts). It does not resolve references.
 func ValidateSpec(k Kind, spec []byte) error {
-	var v interface{ validate() error }
+	_, err := SpecRefs(k, spec)
+	return err
+}
+
+// SpecRefs validates a spec as ValidateSpec does and returns the addresses
+// its references name (Ref fields), sorted and unique: a resource's
+// DependsOn must name each of them.
+func SpecRefs(k Kind, spec []byte) ([]string, error) {
+	var v interface {
+		validate() error
+		refs() []refUse
+	}
 	switch k {
 	case KindImage:
 		v = new(ImageSpec)
@@ -45,23 +58,88 @@ func ValidateSpec(k Kind, spec []byte) error {
 	case KindEvaluation:
 		v = new(EvaluationSpec)
 	default:
-		return fmt.Errorf("unknown kind %q", k)
+		return nil, fmt.Errorf("unknown kind %q", k)
 	}
 	if t := bytes.TrimLeft(spec, " \t\r\n"); len(t) == 0 || t[0] != '{' {
-		return fmt.Errorf("a %s spec is a JSON object", k)
+		return nil, fmt.Errorf("a %s spec is a JSON object", k)
 	}
 	dec := json.NewDecoder(bytes.NewReader(spec))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
-		return fmt.Errorf("%s spec: %w", k, err)
+		return nil, fmt.Errorf("%s spec: %w", k, err)
 	}
 	if _, err := dec.Token(); err == nil {
-		return fmt.Errorf("%s spec: data after the object", k)
+		return nil, fmt.Errorf("%s spec: data after the object", k)
 	}
 	if err := v.validate(); err != nil {
-		return fmt.Errorf("%s spec: %w", k, err)
+		return nil, fmt.Errorf("%s spec: %w", k, err)
 	}
-	return nil
+	var out []string
+	for _, u := range v.refs() {
+		if u.ref == nil {
+			continue
+		}
+		if err := checkRef(u.field, u.ref, u.kind); err != nil {
+			return nil, fmt.Errorf("%s spec: %w", k, err)
+		}
+		out = append(out, u.ref.Ref)
+	}
+	sort.Strings(out)
+	return slices.Compact(out), nil
+}
+
+// refUse is a reference in a spec: where it is, and the kind it must name.
+type refUse struct {
+	field string
+	ref   *Ref
+	kind  Kind
+}
+
+func (*ImageSpec) refs() []refUse   { return nil }
+func (*SecretSpec) refs() []refUse  { return nil }
+func (*VolumeSpec) refs() []refUse  { return nil }
+func (*DatasetSpec) refs() []refUse { return nil }
+
+func envRefs(env map[string]EnvSpec, from []Ref) []refUse {
+	var out []refUse
+	for k, e := range env {
+		out = append(out, refUse{"env " + k, e.Secret, KindSecret})
+	}
+	for i := range from {
+		out = append(out, refUse{fmt.Sprintf("env_from[%d]", i), &from[i], KindSecret})
+	}
+	return out
+}
+
+func mountRefs(ms []VolumeMountSpec) []refUse {
+	var out []refUse
+	for i := range ms {
+		out = append(out, refUse{fmt.Sprintf("volume_mounts[%d].volume", i), &ms[i].Volume, KindVolume})
+	}
+	return out
+}
+
+func (s *SandboxSpec) refs() []refUse {
+	out := append(envRefs(s.Env, s.EnvFrom), mountRefs(s.VolumeMounts)...)
+	for i := range s.Credentials {
+		out = append(out, refUse{fmt.Sprintf("credentials[%d].secret", i), &s.Credentials[i].Secret, KindSecret})
+	}
+	return out
+}
+
+func (s *FunctionSpec) refs() []refUse {
+	return append(envRefs(s.Env, s.EnvFrom), mountRefs(s.VolumeMounts)...)
+}
+
+func (s *EvaluationSpec) refs() []refUse {
+	out := []refUse{{"dataset", &s.Dataset, KindDataset}, {"task", s.Task, KindFunction}}
+	for i, sc := range s.Scorers {
+		out = append(out, refUse{fmt.Sprintf("scorers[%d].function", i), sc.Function, KindFunction})
+		if sc.LLMJudge != nil {
+			out = append(out, refUse{fmt.Sprintf("scorers[%d].llm_judge.api_key", i), sc.LLMJudge.APIKey, KindSecret})
+		}
+	}
+	return out
 }
 
 func checkQuantity(field, s string, positive bool) error {
@@ -81,20 +159,13 @@ func checkDuration(field, s string) error {
 	return nil
 }
 
-func checkRef(field string, r *Ref, kinds ...Kind) error {
-	if r == nil {
-		return nil
-	}
+func checkRef(field string, r *Ref, kind Kind) error {
 	k, name, ok := strings.Cut(r.Ref, ".")
 	if !ok || !ValidName(name) {
 		return fmt.Errorf("%s: ref %q is not KIND.NAME", field, r.Ref)
 	}
-	found := false
-	for _, want := range kinds {
-		found = found || Kind(k) == want
-	}
-	if !found {
-		return fmt.Errorf("%s: ref %q is not a %s", field, r.Ref, kinds[0])
+	if Kind(k) != kind {
+		return fmt.Errorf("%s: ref %q is not a %s", field, r.Ref, kind)
 	}
 	if r.Hash != "" && !digestRE.MatchString(r.Hash) {
 		return fmt.Errorf("%s: hash %q is not sha256:HEX", field, r.Hash)
@@ -180,25 +251,8 @@ func checkResources(r *Resources) error {
 
 func checkMounts(ms []VolumeMountSpec) error {
 	for i, m := range ms {
-		if err := checkRef(fmt.Sprintf("volume_mounts[%d].volume", i), &m.Volume, KindVolume); err != nil {
-			return err
-		}
 		if !strings.HasPrefix(m.Path, "/") {
 			return fmt.Errorf("volume_mounts[%d].path %q is not absolute", i, m.Path)
-		}
-	}
-	return nil
-}
-
-func checkEnv(env map[string]EnvSpec, from []Ref) error {
-	for k, e := range env {
-		if err := checkRef("env "+k, e.Secret, KindSecret); err != nil {
-			return err
-		}
-	}
-	for i := range from {
-		if err := checkRef(fmt.Sprintf("env_from[%d]", i), &from[i], KindSecret); err != nil {
-			return err
 		}
 	}
 	return nil
@@ -218,16 +272,8 @@ func (s *SandboxSpec) validate() error {
 	if err := checkResources(s.Resources); err != nil {
 		return err
 	}
-	if err := checkEnv(s.Env, s.EnvFrom); err != nil {
-		return err
-	}
 	if err := checkMounts(s.VolumeMounts); err != nil {
 		return err
-	}
-	for i := range s.Credentials {
-		if err := checkRef(fmt.Sprintf("credentials[%d].secret", i), &s.Credentials[i].Secret, KindSecret); err != nil {
-			return err
-		}
 	}
 	if s.Snapshot != nil && s.Snapshot.Size != "" {
 		if err := checkQuantity("snapshot.size", s.Snapshot.Size, true); err != nil {
@@ -267,23 +313,7 @@ func (s *FunctionSpec) validate() error {
 	if err := checkResources(s.Resources); err != nil {
 		return err
 	}
-	if err := checkEnv(s.Env, s.EnvFrom); err != nil {
-		return err
-	}
 	return checkMounts(s.VolumeMounts)
 }
 
-func (s *EvaluationSpec) validate() error {
-	if err := checkRef("dataset", &s.Dataset, KindDataset); err != nil {
-		return err
-	}
-	if err := checkRef("task", s.Task, KindFunction); err != nil {
-		return err
-	}
-	for i, sc := range s.Scorers {
-		if err := checkRef(fmt.Sprintf("scorers[%d].function", i), sc.Function, KindFunction); err != nil {
-			return err
-		}
-	}
-	return nil
-}
+func (s *EvaluationSpec) validate() error { return nil }

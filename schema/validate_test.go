@@ -46,3 +46,18 @@ func TestValidateSpec(t *testing.T) {
 		}
 	}
 }
+
+// TestSpecRefs: the references of a spec, sorted and unique, each of the
+// kind its field takes.
+func TestSpecRefs(t *testing.T) {
+	img := "sha256:" + strings.Repeat("a", 64)
+	spec := `{"image":"` + img + `","env":{"A":{"ref":"secret.b"},"B":"ref"},"env_from":[{"ref":"secret.a"},{"ref":"secret.b"}],` +
+		`"volume_mounts":[{"volume":{"ref":"volume.v"},"path":"/data"}],"annotations":{"ref":"secret.x"}}`
+	got, err := SpecRefs(KindSandbox, []byte(spec))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"secret.a", "secret.b", "volume.v"}; strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Fatalf("SpecRefs() = %v, want %v", got, want)
+	}
+}

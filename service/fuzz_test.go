@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
@@ -55,7 +56,8 @@ func methodIndex(name string) byte {
 // flags say so, so that specs themselves are explored. No input may crash
 // the server (a recovered panic is an Internal error, and fails), and no
 // accepted state may hold a spec that schema.ValidateSpec refuses, a
-// dependency on what the project lacks, or a cycle (issue 8 acceptance 4).
+// reference its dependencies do not name, a dependency on what the project
+// lacks, or a cycle (issue 8 acceptance 4).
 func FuzzServer(f *testing.F) {
 	seed := func(method string, flags byte, m proto.Message) {
 		b, err := proto.Marshal(m)
@@ -156,8 +158,14 @@ func checkGraphState(t *testing.T, st *service.State) {
 	t.Helper()
 	deps := map[string][]string{}
 	for _, r := range st.Resources {
-		if err := schema.ValidateSpec(r.Kind, r.Spec); err != nil {
+		refs, err := schema.SpecRefs(r.Kind, r.Spec)
+		if err != nil {
 			t.Fatalf("accepted %s with an invalid spec %s: %v", r.Address, r.Spec, err)
+		}
+		for _, ref := range refs {
+			if !slices.Contains(r.DependsOn, ref) {
+				t.Fatalf("accepted %s referring to %s without depending on it", r.Address, ref)
+			}
 		}
 		deps[r.Address] = r.DependsOn
 	}

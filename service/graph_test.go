@@ -133,6 +133,9 @@ func TestItem5InvalidSpecs(t *testing.T) {
 		{"secret.s", map[string]any{}},
 		{"dataset.d", map[string]any{"files": []any{}}},
 		{"evaluation.e", map[string]any{"dataset": map[string]any{"ref": "nope"}, "scorers": []any{}}},
+		// A reference its depends_on does not name: the graph would miss it.
+		{"function.f", function("m.run", map[string]any{"env_from": []any{map[string]any{"ref": "secret.k"}}})},
+		{"evaluation.e", map[string]any{"dataset": map[string]any{"ref": "dataset.d"}, "scorers": []any{}}},
 	} {
 		_, err := c.Apply(ctx, applyReq(t, "p", tc.addr, service.ActionCreate, tc.spec, 0))
 		if !errors.Is(err, service.ErrInvalid) {

@@ -286,12 +286,20 @@ func parseAddress(addr string) (schema.Kind, string, error) {
 	return kind, name, nil
 }
 
-// checkKindSpec checks a spec against the schema's rules for its kind: the
-// service takes nothing the compiler would not have made.
-func checkKindSpec(address string, k schema.Kind, spec []byte) error {
-	if err := schema.ValidateSpec(k, spec); err != nil {
+// checkKindSpec checks a spec against the schema's rules for its kind, and
+// that deps (sorted) name every resource the spec refers to, so that the
+// graph the service keeps is the whole graph: the service takes nothing
+// the compiler would not have made.
+func checkKindSpec(address string, k schema.Kind, spec []byte, deps []string) error {
+	refs, err := schema.SpecRefs(k, spec)
+	if err != nil {
 		// The error may quote the spec (an unknown field's name): cut it.
 		return status.Errorf(codes.InvalidArgument, "%s: %s", address, logValue(err.Error()))
+	}
+	for _, r := range refs {
+		if _, found := sort.Find(len(deps), func(i int) int { return strings.Compare(r, deps[i]) }); !found {
+			return status.Errorf(codes.InvalidArgument, "%s: the spec refers to %s, which depends_on does not name", address, r)
+		}
 	}
 	return nil
 }

@@ -36,11 +36,11 @@ func (a *resourceAPI) EnsureImage(ctx context.Context, req *ccv1.EnsureImageRequ
 	if err := checkSpec(req.GetSpec(), req.GetHash()); err != nil {
 		return nil, err
 	}
-	if err := checkKindSpec(req.GetAddress(), kind, req.GetSpec()); err != nil {
-		return nil, err
-	}
 	deps, err := checkDeps(req.GetAddress(), req.GetDependsOn())
 	if err != nil {
+		return nil, err
+	}
+	if err := checkKindSpec(req.GetAddress(), kind, req.GetSpec(), deps); err != nil {
 		return nil, err
 	}
 	sens, err := checkSensitive(req.GetSensitive())
@@ -136,11 +136,11 @@ func (a *resourceAPI) ApplyResource(ctx context.Context, req *ccv1.ApplyResource
 	if err := checkSpec(req.GetSpec(), req.GetHash()); err != nil {
 		return nil, err
 	}
-	if err := checkKindSpec(req.GetAddress(), kind, req.GetSpec()); err != nil {
-		return nil, err
-	}
 	deps, err := checkDeps(req.GetAddress(), req.GetDependsOn())
 	if err != nil {
+		return nil, err
+	}
+	if err := checkKindSpec(req.GetAddress(), kind, req.GetSpec(), deps); err != nil {
 		return nil, err
 	}
 	for _, d := range req.GetBlobs() {
