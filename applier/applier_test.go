@@ -3,6 +3,7 @@ package applier_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -507,3 +508,71 @@ func TestLockRenewed(t *testing.T) {
 		t.Fatalf("Lock() after Release = %v", err)
 	}
 }
+
+// TestItem4ApplierStopsWhenLockTaken: issue 8 item 4. A force-unlock in the
+// middle of an apply makes the service refuse its next mutation; the
+// applier starts no change after that refusal and says that the lock was
+// taken from it and how many changes were not made.
+func TestItem4ApplierStopsWhenLockTaken(t *testing.T) {
+	ctx := context.Background()
+	cl, calls := server(t)
+	d := project(t, t.TempDir(), workload.Options{N: 40})
+	var progress strings.Builder
+	var pmu sync.Mutex
+	a := newApplier(t, cl, d, applier.WithParallelism(1), applier.WithProgress(writerFunc(func(b []byte) (int, error) {
+		pmu.Lock()
+		defer pmu.Unlock()
+		return progress.Write(b)
+	})))
+	p, _, err := a.Plan(ctx, d, planner.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lk, err := a.Lock(ctx, d.Project)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lk.Release()
+	var mutations, forced atomic.Int64
+	calls.reset(func(method string, n int) error {
+		switch method {
+		case "EnsureImage", "ApplyResource", "DeleteResource", "PutSecretValue", "Rollback":
+			if mutations.Add(1) == 5 {
+				forced.Add(1)
+				if _, err := cl.ForceUnlock(ctx, d.Project); err != nil {
+					t.Errorf("ForceUnlock() = %v", err)
+				}
+			}
+		}
+		return nil
+	})
+	res := a.Apply(ctx, lk, p, d)
+	if forced.Load() != 1 {
+		t.Fatalf("%d mutations; the test wants more than 5", mutations.Load())
+	}
+	if len(res.Done) != 4 || len(res.Errors) != 1 || !errors.Is(res.Errors[0], service.ErrLeaseRefused) {
+		t.Fatalf("result: %d done, errors %v; want 4 done and one refused lease", len(res.Done), res.Errors)
+	}
+	if got := mutations.Load(); got != 5 {
+		t.Fatalf("%d mutations were sent, want none after the refused fifth", got)
+	}
+	notMade := len(p.Changes) - 4
+	pmu.Lock()
+	out := progress.String()
+	pmu.Unlock()
+	want := fmt.Sprintf("The project's lock was taken from this apply (released by force-unlock or expired): %d changes not made.", notMade)
+	if !strings.Contains(out, want) {
+		t.Fatalf("progress does not say %q:\n%s", want, out)
+	}
+	st, err := cl.GetState(ctx, d.Project)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := len(st.Resources); got != 4 {
+		t.Fatalf("the state has %d resources, want the 4 made before the lock was taken", got)
+	}
+}
+
+type writerFunc func([]byte) (int, error)
+
+func (f writerFunc) Write(b []byte) (int, error) { return f(b) }

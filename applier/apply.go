@@ -227,7 +227,7 @@ func (a *Applier) Apply(ctx context.Context, lk *Lock, p *planner.Plan, d *schem
 		}
 	}
 	results := make(chan finished)
-	running, stopped := 0, false
+	running, stopped, leaseLost := 0, false, false
 	stopWhy := "the apply was interrupted"
 	stop := func(why string) {
 		if !stopped {
@@ -291,6 +291,12 @@ func (a *Applier) Apply(ctx context.Context, lk *Lock, p *planner.Plan, d *schem
 			say("%s: failed after %s: %v", f.n.c.Addr, elapsed(f.out.Elapsed), f.err)
 			fail(f.n, f.err)
 			a.skipDependants(f.n, say)
+			// The service refuses every mutation without the lock's live
+			// lease: nothing more can be done.
+			if !leaseLost && errors.Is(f.err, service.ErrLeaseRefused) {
+				leaseLost = true
+				stop("the " + lockTaken)
+			}
 			continue
 		}
 		f.n.state = 2
@@ -307,6 +313,9 @@ func (a *Applier) Apply(ctx context.Context, lk *Lock, p *planner.Plan, d *schem
 		switch n.state {
 		case 0:
 			why := stopWhy
+			if leaseLost {
+				why = lockTaken
+			}
 			if !stopped {
 				why = "its order depends on a cycle"
 			}
@@ -315,11 +324,18 @@ func (a *Applier) Apply(ctx context.Context, lk *Lock, p *planner.Plan, d *schem
 			res.NotStarted = append(res.NotStarted, NotStarted{Addr: n.c.Addr, Because: n.why})
 		}
 	}
+	if leaseLost {
+		n := len(order) - len(res.Done)
+		say("The %s: %d %s not made.", lockTaken, n, plural(n, "change", "changes"))
+	}
 	sort.Slice(res.Done, func(i, j int) bool { return res.Done[i].Addr < res.Done[j].Addr })
 	sort.Slice(res.Errors, func(i, j int) bool { return res.Errors[i].Addr < res.Errors[j].Addr })
 	sort.Strings(res.Unknown)
 	return res
 }
+
+// lockTaken is why an apply stops when the service refuses its lease.
+const lockTaken = "project's lock was taken from this apply (released by force-unlock or expired)"
 
 // opContext is the context calls run with: not cancelled with ctx at
 // once, but a grace period after it, so calls in flight can finish.

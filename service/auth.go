@@ -7,6 +7,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"log/slog"
 	"net"
 	"os"
 	"regexp"
@@ -16,6 +17,7 @@ import (
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/peer"
 	"google.golang.org/grpc/status"
+	"google.golang.org/grpc/tap"
 )
 
 // Tokens maps bearer tokens to the projects they may touch.
@@ -123,6 +125,11 @@ func (s *Server) authenticate(ctx context.Context) (*principal, error) {
 		return &principal{name: "local", all: true}, nil
 	}
 	md, _ := metadata.FromIncomingContext(ctx)
+	return s.tokenPrincipal(md)
+}
+
+// tokenPrincipal finds whom the bearer token in md speaks for.
+func (s *Server) tokenPrincipal(md metadata.MD) (*principal, error) {
 	vals := md.Get("authorization")
 	if len(vals) == 0 {
 		return nil, status.Error(codes.Unauthenticated, "no bearer token: send the header \"authorization: Bearer TOKEN\"")
@@ -136,6 +143,26 @@ func (s *Server) authenticate(ctx context.Context) (*principal, error) {
 		return nil, status.Error(codes.Unauthenticated, "unknown bearer token")
 	}
 	return p, nil
+}
+
+// tap refuses a call without a known token as soon as its headers arrive,
+// before its request is read: an unauthenticated client costs no more than
+// its headers. Calls served without a token, and servers without tokens
+// (which serve local clients only, judged by the interceptors), pass.
+func (s *Server) tap(ctx context.Context, info *tap.Info) (context.Context, error) {
+	if s.tokens == nil || s.public(info.FullMethodName) {
+		return ctx, nil
+	}
+	if _, err := s.tokenPrincipal(info.Header); err != nil {
+		attrs := []slog.Attr{slog.String("method", logValue(info.FullMethodName)), slog.String("code", codes.Unauthenticated.String()),
+			slog.String("error", status.Convert(err).Message())}
+		if pr, ok := peer.FromContext(ctx); ok && pr.Addr != nil {
+			attrs = append(attrs, slog.String("peer", pr.Addr.String()))
+		}
+		s.log.LogAttrs(ctx, slog.LevelWarn, "call", attrs...)
+		return nil, err
+	}
+	return ctx, nil
 }
 
 // authorize refuses a project the call's principal may not touch.

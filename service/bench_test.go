@@ -23,7 +23,7 @@ func workload(b testing.TB, n int) []service.ApplyRequest {
 			addr = fmt.Sprintf("function.fn-%05d", i)
 			v = map[string]any{
 				"handler": "handlers.main:run", "image": "sha256:4f1c5a0e8f3b2d7a9c6e1b0d3f5a7c9e2b4d6f8a0c2e4b6d8f0a2c4e6b8d0f2a",
-				"source":  map[string]any{"tree": fmt.Sprintf("sha256:%064x", i)},
+				"source":  map[string]any{"paths": []string{"handlers"}, "digest": fmt.Sprintf("sha256:%064x", i)},
 				"env":     map[string]any{"LOG_LEVEL": "info", "REGION": "eu-west-1"},
 				"scaling": map[string]any{"min_replicas": 0, "max_replicas": 10, "concurrency": 4},
 				"timeout": "60s", "retries": 2,
@@ -32,8 +32,8 @@ func workload(b testing.TB, n int) []service.ApplyRequest {
 			addr = fmt.Sprintf("sandbox.sb-%05d", i)
 			v = map[string]any{
 				"image": "sha256:9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c4d3e2f1a0b9c8d7e6f5a4b3c2d1e0f9a8b", "command": []string{"python", "-m", "app", fmt.Sprint(i)},
-				"resources": map[string]any{"cpu": "500m", "memory": "1Gi"},
-				"network":   map[string]any{"egress": []string{"api.openai.com", "*.slack.com"}},
+				"resources": map[string]any{"requests": map[string]any{"cpu": "500m", "memory": "1Gi"}},
+				"network":   map[string]any{"egress_allow": []string{"api.openai.com", "*.slack.com"}},
 				"lifetime":  "1h", "tags": []string{"team:search", "env:dev"},
 			}
 		default:

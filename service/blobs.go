@@ -6,10 +6,12 @@ import (
 	"database/sql"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"sort"
 	"strings"
+	"sync"
 
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
@@ -104,9 +106,19 @@ func compactStrings(s []string) []string {
 	return out
 }
 
-// UploadBlob spools the stream to a temporary file beside the database
-// while hashing it, and stores it in one transaction only when its digest
-// and size are the ones announced.
+// chunksPerTx is how many chunks of a blob one write transaction stores:
+// the writer is held for a few milliseconds at a time, so that a large
+// upload never stalls another project's mutations.
+const chunksPerTx = 4
+
+// UploadBlob spools the stream to a file in the spool directory while
+// hashing it, outside any transaction. Only when the digest and size are
+// the ones announced does it store the chunks, a few per short write
+// transaction, and then register the blob in one more: a blob is there
+// for FindMissingBlobs and ApplyResource only once registered, and chunks
+// of a blob never registered (the server died meanwhile) are removed at
+// start-up. The blob's bytes stay in the database, so that the database
+// and its key file remain the whole state to back up.
 func (a *blobAPI) UploadBlob(stream ccv1.BlobService_UploadBlobServer) error {
 	ctx := stream.Context()
 	first, err := stream.Recv()
@@ -116,6 +128,9 @@ func (a *blobAPI) UploadBlob(stream ccv1.BlobService_UploadBlobServer) error {
 	h := first.GetHeader()
 	if h == nil {
 		return status.Error(codes.InvalidArgument, "the first message of an upload is its header")
+	}
+	if err := checkStrings(h); err != nil {
+		return err
 	}
 	project, digest, size := h.GetProject(), h.GetDigest(), h.GetSize()
 	if ci, ok := ctx.Value(callInfoKey{}).(*callInfo); ok {
@@ -130,19 +145,32 @@ func (a *blobAPI) UploadBlob(stream ccv1.BlobService_UploadBlobServer) error {
 	if !digestRE.MatchString(digest) {
 		return status.Errorf(codes.InvalidArgument, "digest %q is not sha256:HEX", digest)
 	}
-	if size < 0 || size > a.s.maxBlob {
-		return status.Errorf(codes.InvalidArgument, "size %d: want 0 to %d bytes", size, a.s.maxBlob)
+	if size < 0 {
+		return status.Errorf(codes.InvalidArgument, "size %d is negative", size)
 	}
-	var exists int
-	err = a.s.st.r.QueryRowContext(ctx, "SELECT 1 FROM blobs WHERE project = ? AND digest = ?", project, digest).Scan(&exists)
-	switch {
-	case err == nil:
-		return stream.SendAndClose(&ccv1.UploadBlobResponse{Digest: digest, Size: size, Existed: true})
-	case !errors.Is(err, sql.ErrNoRows):
+	if size > a.s.maxBlob {
+		return status.Errorf(codes.InvalidArgument, "blob %s of %d bytes is larger than this server takes, %d bytes (--max-blob-size)", digest, size, a.s.maxBlob)
+	}
+	done, err := a.s.uploads.start(ctx, uploadKey(ctx))
+	if err != nil {
+		return err
+	}
+	defer done()
+	exists := func() (bool, error) {
+		var one int
+		err := a.s.st.r.QueryRowContext(ctx, "SELECT 1 FROM blobs WHERE project = ? AND digest = ?", project, digest).Scan(&one)
+		if errors.Is(err, sql.ErrNoRows) {
+			return false, nil
+		}
+		return err == nil, err
+	}
+	if ok, err := exists(); err != nil {
 		return dbError(err)
+	} else if ok {
+		return stream.SendAndClose(&ccv1.UploadBlobResponse{Digest: digest, Size: size, Existed: true})
 	}
 
-	f, err := os.CreateTemp(a.s.tmpDir, ".cc-upload-*")
+	f, err := os.CreateTemp(a.s.spoolDir, "upload-*")
 	if err != nil {
 		return status.Errorf(codes.Internal, "spool upload: %v", err)
 	}
@@ -181,39 +209,136 @@ func (a *blobAPI) UploadBlob(stream ccv1.BlobService_UploadBlobServer) error {
 		return status.Errorf(codes.Internal, "spool upload: %v", err)
 	}
 
-	tx, err := a.s.st.w.BeginTx(ctx, nil)
-	if err != nil {
+	// One upload of a project's blob stores its chunks at a time; another
+	// waits, and then finds it there.
+	unlock := a.s.blobLocks.lock(project + "\x00" + digest)
+	defer unlock()
+	if ok, err := exists(); err != nil {
 		return dbError(err)
+	} else if ok {
+		return stream.SendAndClose(&ccv1.UploadBlobResponse{Digest: digest, Size: size, Existed: true})
 	}
-	defer tx.Rollback()
-	res, err := tx.ExecContext(ctx, "INSERT OR IGNORE INTO blobs (project, digest, size, created_at) VALUES (?, ?, ?, ?)", project, digest, size, a.s.now().UnixNano())
+	if err := a.s.storeChunks(ctx, project, digest, f); err != nil {
+		// Not registered: remove what was stored, whatever the caller does.
+		a.s.dropChunks(context.WithoutCancel(ctx), project, digest)
+		return err
+	}
+	res, err := a.s.st.w.ExecContext(ctx, "INSERT OR IGNORE INTO blobs (project, digest, size, created_at) VALUES (?, ?, ?, ?)", project, digest, size, a.s.now().UnixNano())
 	if err != nil {
+		a.s.dropChunks(context.WithoutCancel(ctx), project, digest)
 		return dbError(err)
 	}
 	if added, _ := res.RowsAffected(); added == 0 {
-		// Uploaded meanwhile by another call.
 		return stream.SendAndClose(&ccv1.UploadBlobResponse{Digest: digest, Size: size, Existed: true})
-	}
-	buf := make([]byte, chunkSize)
-	for seq := 0; ; seq++ {
-		m, err := io.ReadFull(f, buf)
-		if m > 0 {
-			if _, err := tx.ExecContext(ctx, "INSERT INTO blob_chunks (project, digest, seq, data) VALUES (?, ?, ?, ?)", project, digest, seq, buf[:m]); err != nil {
-				return dbError(err)
-			}
-		}
-		if err == io.EOF || err == io.ErrUnexpectedEOF {
-			break
-		}
-		if err != nil {
-			return status.Errorf(codes.Internal, "spool upload: %v", err)
-		}
-	}
-	if err := tx.Commit(); err != nil {
-		return dbError(err)
 	}
 	return stream.SendAndClose(&ccv1.UploadBlobResponse{Digest: digest, Size: size})
 }
+
+// storeChunks stores the spooled blob r as chunks, chunksPerTx per write
+// transaction.
+func (s *Server) storeChunks(ctx context.Context, project, digest string, r io.Reader) error {
+	buf := make([]byte, chunkSize)
+	for seq, eof := 0, false; !eof; {
+		tx, err := s.st.w.BeginTx(ctx, nil)
+		if err != nil {
+			return dbError(err)
+		}
+		for i := 0; i < chunksPerTx && !eof; i++ {
+			m, err := io.ReadFull(r, buf)
+			if err == io.EOF || err == io.ErrUnexpectedEOF {
+				eof = true
+			} else if err != nil {
+				tx.Rollback()
+				return status.Errorf(codes.Internal, "spool upload: %v", err)
+			}
+			if m == 0 {
+				break
+			}
+			if _, err := tx.ExecContext(ctx, "INSERT OR REPLACE INTO blob_chunks (project, digest, seq, data) VALUES (?, ?, ?, ?)", project, digest, seq, buf[:m]); err != nil {
+				tx.Rollback()
+				return dbError(err)
+			}
+			seq++
+		}
+		if err := tx.Commit(); err != nil {
+			return dbError(err)
+		}
+		if s.afterChunks != nil {
+			s.afterChunks(project, digest, seq)
+		}
+	}
+	return nil
+}
+
+// dropChunks removes the chunks of a blob that was not registered.
+func (s *Server) dropChunks(ctx context.Context, project, digest string) {
+	if _, err := s.st.w.ExecContext(ctx, "DELETE FROM blob_chunks WHERE project = ? AND digest = ? AND NOT EXISTS (SELECT 1 FROM blobs WHERE project = ? AND digest = ?)",
+		project, digest, project, digest); err != nil {
+		s.log.Error("remove the chunks of an interrupted upload", "project", project, "digest", digest, "error", err.Error())
+	}
+}
+
+// uploadKey is whom an upload counts against: its token, or every local
+// client together on a server without tokens.
+func uploadKey(ctx context.Context) any {
+	if p, ok := ctx.Value(principalKey{}).(*principal); ok && p.name != "local" {
+		return p
+	}
+	return "local"
+}
+
+// keyLocks are mutexes by key, made as needed and dropped when unused.
+type keyLocks struct {
+	mu    sync.Mutex
+	locks map[string]*keyLock
+}
+
+type keyLock struct {
+	mu    sync.Mutex
+	users int
+}
+
+func (k *keyLocks) lock(key string) (unlock func()) {
+	k.mu.Lock()
+	if k.locks == nil {
+		k.locks = map[string]*keyLock{}
+	}
+	l := k.locks[key]
+	if l == nil {
+		l = &keyLock{}
+		k.locks[key] = l
+	}
+	l.users++
+	k.mu.Unlock()
+	l.mu.Lock()
+	return func() {
+		l.mu.Unlock()
+		k.mu.Lock()
+		if l.users--; l.users == 0 {
+			delete(k.locks, key)
+		}
+		k.mu.Unlock()
+	}
+}
+
+// cleanSpool removes what interrupted uploads left: the spool directory's
+// files and the chunks of blobs never registered.
+func cleanSpool(ctx context.Context, st *store, dir string) error {
+	if err := os.RemoveAll(dir); err != nil {
+		return fmt.Errorf("spool: %w", err)
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return fmt.Errorf("spool: %w", err)
+	}
+	if _, err := st.w.ExecContext(ctx, `DELETE FROM blob_chunks WHERE NOT EXISTS
+		(SELECT 1 FROM blobs WHERE blobs.project = blob_chunks.project AND blobs.digest = blob_chunks.digest)`); err != nil {
+		return fmt.Errorf("spool: remove the chunks of interrupted uploads: %w", err)
+	}
+	return nil
+}
+
+// SpoolDir is where a server on the database at dbPath spools uploads.
+func SpoolDir(dbPath string) string { return dbPath + "-spool" }
 
 const (
 	defaultReadLimit = 1 << 20

@@ -69,7 +69,7 @@ func TestCanarySecretNeverStoredOrShown(t *testing.T) {
 	lis := listenUnix(t, sock)
 	go srv.Serve(lis)
 	defer srv.Close()
-	c, err := service.Dial("unix://"+sock, service.WithGRPCOptions(record))
+	c, err := service.Dial("unix://"+sock, service.WithGRPCOptions(record, grpc.WithUnaryInterceptor(autoLease())))
 	if err != nil {
 		t.Fatal(err)
 	}

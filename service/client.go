@@ -20,8 +20,9 @@ import (
 )
 
 // Client calls a cc service. Its methods return the typed errors of this
-// package (NotFoundError, StaleError, LockedError, UnauthenticatedError,
-// PermissionDeniedError, MissingBlobsError, *Error) for service failures.
+// package (NotFoundError, StaleError, LockedError, LeaseError,
+// DependantsError, CycleError, UnauthenticatedError, PermissionDeniedError,
+// MissingBlobsError, *Error) for service failures.
 // It is safe for concurrent use.
 type Client struct {
 	conn      *grpc.ClientConn // nil when the caller owns the connection
@@ -186,17 +187,35 @@ func stateFromProto(resp *ccv1.GetStateResponse) *State {
 
 // Lock takes the project's lease for ttl (0 means the server's default,
 // a minute) and returns it with the project's serial. A live lease of
-// another holder gives a *LockedError naming it.
+// another holder gives a *LockedError naming it (without its id).
 func (c *Client) Lock(ctx context.Context, project string, h Holder, ttl time.Duration) (Lease, int64, error) {
+	res, err := c.Acquire(ctx, project, h, ttl)
+	if err != nil {
+		return Lease{}, 0, err
+	}
+	return res.Lease, res.Serial, nil
+}
+
+// Locked is a lease just taken and the project's state when it was.
+type Locked struct {
+	Lease  Lease
+	Serial int64
+	// Lineage is the project's lineage (State.Lineage): "" for a project
+	// the service has never written.
+	Lineage string
+}
+
+// Acquire is Lock, returning the project's lineage too.
+func (c *Client) Acquire(ctx context.Context, project string, h Holder, ttl time.Duration) (*Locked, error) {
 	req := &ccv1.LockRequest{Project: project, Holder: holderToProto(h)}
 	if ttl != 0 {
 		req.Ttl = durationpb.New(ttl)
 	}
 	resp, err := c.projects.Lock(ctx, req)
 	if err != nil {
-		return Lease{}, 0, fromStatus(err)
+		return nil, fromStatus(err)
 	}
-	return leaseFromProto(resp.GetLease()), resp.GetSerial(), nil
+	return &Locked{Lease: leaseFromProto(resp.GetLease()), Serial: resp.GetSerial(), Lineage: resp.GetLineage()}, nil
 }
 
 // RenewLock extends the lease to ttl from now.

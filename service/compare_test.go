@@ -151,7 +151,9 @@ func TestItem8SensitiveValueMakesVersions(t *testing.T) {
 	ctx := context.Background()
 	c := open(t, "")
 	sens := []string{"/env/T"}
-	fn := func(v string) map[string]any { return map[string]any{"env": map[string]any{"T": v}, "handler": "m:f"} }
+	fn := func(v string) map[string]any {
+		return function("m:f", map[string]any{"env": map[string]any{"T": v}})
+	}
 	r1 := mustApply(t, c, sensitiveApply(t, "function.f", service.ActionCreate, fn("one"), sens, 0))
 	r2 := mustApply(t, c, sensitiveApply(t, "function.f", service.ActionUpdate, fn("two"), sens, r1.Serial))
 	if r2.Resource.Hash != r1.Resource.Hash || r2.Version != 2 || r2.Reused || !r2.Changed {
@@ -203,7 +205,7 @@ func TestItem8SensitiveValueMakesVersions(t *testing.T) {
 	_, ih := img("a")
 	serial := ensure("a", r3.Serial)
 	user := func(expected int64, action service.Action) *service.ApplyResult {
-		s, h := spec(t, map[string]any{"image": ih, "handler": "m:g"})
+		s, h := spec(t, function("m:g", map[string]any{"image": ih}))
 		return mustApply(t, c, service.ApplyRequest{Project: "p", Address: "function.g", Action: action, Spec: s, Hash: h, DependsOn: []string{"image.i"}, ExpectedSerial: expected})
 	}
 	g1 := user(serial, service.ActionCreate)
@@ -245,7 +247,7 @@ func TestItem8SensitiveSealedAtRest(t *testing.T) {
 	c := open(t, db)
 	const canary = "Zq7canaryX-sensitive"
 	sens := []string{"/env/T"}
-	r := mustApply(t, c, sensitiveApply(t, "function.f", service.ActionCreate, map[string]any{"env": map[string]any{"T": canary}}, sens, 0))
+	r := mustApply(t, c, sensitiveApply(t, "function.f", service.ActionCreate, function("m:f", map[string]any{"env": map[string]any{"T": canary}}), sens, 0))
 	is, _ := spec(t, map[string]any{"from": "python:3", "steps": []any{map[string]any{"run": map[string]any{"commands": []any{"echo " + canary}}}}})
 	ih := "sha256:" + strings.Repeat("cd", 32)
 	if _, err := c.EnsureImage(ctx, service.ImageRequest{Project: "p", Address: "image.i", Hash: ih, Spec: is, Sensitive: []string{"/steps/0/run/commands/0"}, ExpectedSerial: r.Serial}); err != nil {

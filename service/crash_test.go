@@ -17,6 +17,8 @@ import (
 	"testing"
 	"time"
 
+	"google.golang.org/grpc"
+
 	"cc.dev/cc/service"
 )
 
@@ -68,7 +70,7 @@ func startServerProcess(t *testing.T, db, sock string) (*serverProc, *service.Cl
 		p.cmd.Process.Kill()
 		p.cmd.Wait()
 	})
-	c, err := service.Dial("unix://" + sock)
+	c, err := service.Dial("unix://"+sock, service.WithGRPCOptions(grpc.WithUnaryInterceptor(autoLease())))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,9 +94,12 @@ func startServerProcess(t *testing.T, db, sock string) (*serverProc, *service.Cl
 }
 
 type step struct {
-	Worker int `json:"worker"`
-	Step   int `json:"step"`
+	Worker int
+	Step   int
 }
+
+// spec is the function spec of a worker's step: its handler names both.
+func (s step) spec() map[string]any { return function(fmt.Sprintf("w%d.s%d", s.Worker, s.Step)) }
 
 // TestKillDuringApplies kills the server process with SIGKILL while 50
 // clients apply in a loop, restarts it on the same file, and checks that
@@ -118,7 +123,7 @@ func TestKillDuringApplies(t *testing.T) {
 	}
 	prog := make([]progress, workers)
 	req := func(w, k int, expected int64) service.ApplyRequest {
-		r := applyReq(t, "crash", fmt.Sprintf("function.w%d", w), service.ActionUpdate, step{w, k}, expected)
+		r := applyReq(t, "crash", fmt.Sprintf("function.w%d", w), service.ActionUpdate, step{w, k}.spec(), expected)
 		if k == 0 {
 			r.Action = service.ActionCreate
 		}
@@ -192,14 +197,18 @@ func TestKillDuringApplies(t *testing.T) {
 			}
 			continue
 		}
+		var fn struct{ Handler string }
 		var got step
-		if err := json.Unmarshal(r.Spec, &got); err != nil {
+		if err := json.Unmarshal(r.Spec, &fn); err != nil {
 			t.Fatalf("%s: spec %s: %v", addr, r.Spec, err)
+		}
+		if _, err := fmt.Sscanf(fn.Handler, "w%d.s%d", &got.Worker, &got.Step); err != nil {
+			t.Fatalf("%s: handler %q: %v", addr, fn.Handler, err)
 		}
 		if got.Worker != w || got.Step < p.acked || got.Step > p.acked+1 {
 			t.Errorf("%s at step %d, want the acknowledged %d or the one in flight", addr, got.Step, p.acked)
 		}
-		if want := applyReq(t, "", "", 0, got, 0).Hash; r.Hash != want || r.Version != int64(got.Step+1) {
+		if want := applyReq(t, "", "", 0, got.spec(), 0).Hash; r.Hash != want || r.Version != int64(got.Step+1) {
 			t.Errorf("%s: hash %s version %d, want %s and %d", addr, r.Hash, r.Version, want, got.Step+1)
 		}
 		vs, err := c2.Versions(ctx, "crash", addr)
@@ -210,7 +219,7 @@ func TestKillDuringApplies(t *testing.T) {
 			t.Errorf("%s: %d versions at step %d, want %d", addr, len(vs), got.Step, got.Step+1)
 		}
 		for i, v := range vs {
-			if want := applyReq(t, "", "", 0, step{w, i}, 0).Hash; v.Hash != want || v.Version != int64(i+1) || v.Current != (i == got.Step) {
+			if want := applyReq(t, "", "", 0, step{w, i}.spec(), 0).Hash; v.Hash != want || v.Version != int64(i+1) || v.Current != (i == got.Step) {
 				t.Errorf("%s: version %+v, want version %d with hash %s", addr, v, i+1, want)
 			}
 		}

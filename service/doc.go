@@ -5,8 +5,14 @@
 // The server is opened with Open and serves any listener; OpenEmbedded runs
 // the same server in-process over an in-memory listener, which is what cc
 // does when no --server is given. Clients get typed errors (NotFoundError,
-// StaleError, LockedError, UnauthenticatedError, PermissionDeniedError, …)
-// instead of gRPC status codes.
+// StaleError, LockedError, LeaseError, DependantsError, CycleError,
+// UnauthenticatedError, PermissionDeniedError, …) instead of gRPC status
+// codes.
+//
+// Every mutation carries the live lease of its project's lock, checked in
+// the mutation's transaction; every spec is checked with
+// schema.ValidateSpec and every dependency graph for missing nodes and
+// cycles; every string of a request is bounded before it is looked at.
 package service
 
 //go:generate ./proto/generate.sh

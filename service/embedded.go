@@ -19,6 +19,12 @@ import (
 // as over the network, on an in-memory connection. The returned function
 // stops the server and closes the database.
 func OpenEmbedded(ctx context.Context, dbPath string, opts ...Option) (*Client, func() error, error) {
+	return openEmbedded(ctx, dbPath, nil, opts...)
+}
+
+// openEmbedded is OpenEmbedded with more options for the client's
+// connection.
+func openEmbedded(ctx context.Context, dbPath string, dial []grpc.DialOption, opts ...Option) (*Client, func() error, error) {
 	if err := os.MkdirAll(filepath.Dir(dbPath), 0o700); err != nil {
 		return nil, nil, fmt.Errorf("state directory: %w", err)
 	}
@@ -29,11 +35,11 @@ func OpenEmbedded(ctx context.Context, dbPath string, opts ...Option) (*Client, 
 	lis := bufconn.Listen(1 << 20)
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(lis) }()
-	conn, err := grpc.NewClient("passthrough:///embedded",
+	conn, err := grpc.NewClient("passthrough:///embedded", append([]grpc.DialOption{
 		grpc.WithContextDialer(func(ctx context.Context, _ string) (net.Conn, error) { return lis.DialContext(ctx) }),
 		grpc.WithTransportCredentials(insecure.NewCredentials()),
 		grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(maxStateSize)),
-	)
+	}, dial...)...)
 	if err != nil {
 		srv.Close()
 		return nil, nil, err

@@ -9,6 +9,7 @@ import (
 
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/protoadapt"
 
 	ccv1 "cc.dev/cc/service/proto/cc/v1"
@@ -25,7 +26,74 @@ var (
 	ErrMissingBlobs     = errors.New("missing blobs")
 	ErrInvalid          = errors.New("invalid argument")
 	ErrUnavailable      = errors.New("service unavailable")
+	ErrLeaseRefused     = errors.New("lease refused")
+	ErrHasDependants    = errors.New("has dependants")
+	ErrCycle            = errors.New("dependency cycle")
 )
+
+// Why a mutation's lease was refused (LeaseError.Reason).
+const (
+	// LeaseNone: the mutation carried no lease and nobody holds the lock.
+	LeaseNone = "none"
+	// LeaseReleased: the mutation's lease was released, by its holder or by
+	// force-unlock, or taken over after it expired.
+	LeaseReleased = "released"
+	// LeaseExpired: the mutation's lease expired and was not renewed.
+	LeaseExpired = "expired"
+	// LeaseHeld: another holder's lease is live.
+	LeaseHeld = "held"
+)
+
+// LeaseError: a mutation did not carry a live lease of the project's lock,
+// so nothing was written. Holder is set when Reason is LeaseHeld. It
+// matches ErrLeaseRefused, and ErrLocked when another holder has the lock.
+type LeaseError struct {
+	Project string
+	Reason  string
+	Holder  Holder
+}
+
+func (e *LeaseError) Error() string {
+	switch e.Reason {
+	case LeaseNone:
+		return fmt.Sprintf("project %s: the call carries no lease of the project's lock: take the lock first", e.Project)
+	case LeaseReleased:
+		return fmt.Sprintf("project %s: the call's lease of the project's lock was released (by force-unlock, or taken over after it expired)", e.Project)
+	case LeaseExpired:
+		return fmt.Sprintf("project %s: the call's lease of the project's lock has expired", e.Project)
+	case LeaseHeld:
+		return fmt.Sprintf("project %s: the project's lock is held by %s, not by this call's lease", e.Project, e.Holder)
+	}
+	return fmt.Sprintf("project %s: lease refused (%s)", e.Project, e.Reason)
+}
+
+func (e *LeaseError) Is(target error) bool {
+	return target == ErrLeaseRefused || (target == ErrLocked && e.Reason == LeaseHeld)
+}
+
+// DependantsError: a resource others depend on cannot be deleted.
+type DependantsError struct {
+	Address    string
+	Dependants []string
+}
+
+func (e *DependantsError) Error() string {
+	verb := "depend"
+	if len(e.Dependants) == 1 {
+		verb = "depends"
+	}
+	return fmt.Sprintf("%s cannot be deleted while %s %s on it: delete or change them first", e.Address, strings.Join(e.Dependants, ", "), verb)
+}
+func (e *DependantsError) Is(target error) bool { return target == ErrHasDependants }
+
+// CycleError: the dependencies of a request would close a cycle, given in
+// order with the first address repeated last.
+type CycleError struct{ Addresses []string }
+
+func (e *CycleError) Error() string {
+	return "dependency cycle: " + strings.Join(e.Addresses, " -> ")
+}
+func (e *CycleError) Is(target error) bool { return target == ErrCycle || target == ErrInvalid }
 
 // NotFoundError: the project has no such resource, version or lease.
 type NotFoundError struct{ Msg string }
@@ -122,6 +190,16 @@ func fromStatus(err error) error {
 			return &LockedError{Project: d.GetProject(), Lease: leaseFromProto(d.GetLease())}
 		case *ccv1.MissingBlobs:
 			return &MissingBlobsError{Digests: d.GetDigests()}
+		case *ccv1.LeaseRefused:
+			e := &LeaseError{Project: d.GetProject(), Reason: d.GetReason()}
+			if h := d.GetHolder(); h != nil {
+				e.Holder = Holder{User: h.GetUser(), Host: h.GetHost(), Command: h.GetCommand(), PID: h.GetPid()}
+			}
+			return e
+		case *ccv1.Dependants:
+			return &DependantsError{Address: d.GetAddress(), Dependants: d.GetDependants()}
+		case *ccv1.Cycle:
+			return &CycleError{Addresses: d.GetAddresses()}
 		}
 	}
 	switch st.Code() {
@@ -147,9 +225,28 @@ func staleStatus(d *ccv1.Stale) error {
 	return withDetail(codes.Aborted, e.Error(), d)
 }
 
+// lockedStatus refuses a call because another holder's lease is live. The
+// lease's id is not in it: whoever learns the id can write as the holder.
 func lockedStatus(project string, l *ccv1.Lease) error {
+	l = proto.Clone(l).(*ccv1.Lease)
+	l.Id = ""
 	e := &LockedError{Project: project, Lease: leaseFromProto(l)}
 	return withDetail(codes.FailedPrecondition, e.Error(), &ccv1.LockHeld{Project: project, Lease: l})
+}
+
+func leaseRefusedStatus(d *ccv1.LeaseRefused) error {
+	e := fromStatus(withDetail(codes.FailedPrecondition, "", d))
+	return withDetail(codes.FailedPrecondition, e.Error(), d)
+}
+
+func dependantsStatus(address string, dependants []string) error {
+	e := &DependantsError{Address: address, Dependants: dependants}
+	return withDetail(codes.FailedPrecondition, e.Error(), &ccv1.Dependants{Address: address, Dependants: dependants})
+}
+
+func cycleStatus(addresses []string) error {
+	e := &CycleError{Addresses: addresses}
+	return withDetail(codes.InvalidArgument, e.Error(), &ccv1.Cycle{Addresses: addresses})
 }
 
 func missingBlobsStatus(digests []string) error {

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 
 	"google.golang.org/grpc/codes"
@@ -116,17 +117,13 @@ func (s *Server) mutate(ctx context.Context, method string, req writeRequest, re
 	if errors.Is(err, sql.ErrNoRows) {
 		t.salt = make([]byte, 32)
 		rand.Read(t.salt)
-		err = t.exec("INSERT INTO projects (name, serial, salt, created_at) VALUES (?, 0, ?, ?)", project, t.salt, t.now)
+		err = t.exec("INSERT INTO projects (name, serial, salt, created_at, lineage) VALUES (?, 0, ?, ?, ?)", project, t.salt, t.now, newLineage())
 	}
 	if err != nil {
 		return dbError(err)
 	}
-	lease, err := liveLease(ctx, tx, project, t.now)
-	if err != nil {
-		return dbError(err)
-	}
-	if lease != nil && lease.GetId() != req.GetLeaseId() {
-		return lockedStatus(project, lease)
+	if err := checkLease(ctx, tx, project, req.GetLeaseId(), t.now); err != nil {
+		return err
 	}
 	if req.GetExpectedSerial() > t.serial {
 		return status.Errorf(codes.InvalidArgument, "expected serial %d is beyond project %s's serial %d: was the plan made against another server?",
@@ -155,6 +152,30 @@ func (s *Server) mutate(ctx context.Context, method string, req writeRequest, re
 		return dbError(err)
 	}
 	return nil
+}
+
+// checkLease refuses a mutation that does not carry the project's live
+// lease, in the mutation's own transaction: a lease released by force or
+// expired stops writing at once. Another holder's lease is described by its
+// holder, never by its id.
+func checkLease(ctx context.Context, q querier, project, id string, now int64) error {
+	l, err := lease(ctx, q, project)
+	if err != nil {
+		return dbError(err)
+	}
+	live := l != nil && l.GetExpiresAt().AsTime().UnixNano() > now
+	switch {
+	case l != nil && id != "" && l.GetId() == id && live:
+		return nil
+	case live:
+		return leaseRefusedStatus(&ccv1.LeaseRefused{Project: project, Reason: LeaseHeld, Holder: l.GetHolder()})
+	case id == "":
+		return leaseRefusedStatus(&ccv1.LeaseRefused{Project: project, Reason: LeaseNone})
+	case l != nil && l.GetId() == id:
+		return leaseRefusedStatus(&ccv1.LeaseRefused{Project: project, Reason: LeaseExpired})
+	default:
+		return leaseRefusedStatus(&ccv1.LeaseRefused{Project: project, Reason: LeaseReleased})
+	}
 }
 
 // dbError reports a database failure without its details to the client;
@@ -248,17 +269,130 @@ func (r *row) proto() *ccv1.Resource {
 }
 
 var (
-	digestRE  = regexp.MustCompile(`^sha256:[0-9a-f]{64}$`)
-	resNameRE = regexp.MustCompile(`^[a-z0-9]([-a-z0-9_.]{0,126}[a-z0-9])?$`)
+	digestRE = regexp.MustCompile(`^sha256:[0-9a-f]{64}$`)
+	// imageIDRE is the name of an image never named: its hash's first 12
+	// hex digits.
+	imageIDRE = regexp.MustCompile(`^[0-9a-f]{12}$`)
 )
 
-// parseAddress checks "kind.name".
+// parseAddress checks "kind.name": a known kind and a lowercase DNS label
+// (or, for an image, the 12 hex digits the compiler names an unnamed one
+// by).
 func parseAddress(addr string) (schema.Kind, string, error) {
 	k, name, ok := strings.Cut(addr, ".")
-	if !ok || !schema.Kind(k).Valid() || !resNameRE.MatchString(name) {
-		return "", "", status.Errorf(codes.InvalidArgument, "address %q is not KIND.NAME with a known kind and a lowercase name", addr)
+	kind := schema.Kind(k)
+	if !ok || !kind.Valid() || !(schema.ValidName(name) || (kind == schema.KindImage && imageIDRE.MatchString(name))) {
+		return "", "", status.Errorf(codes.InvalidArgument, "address %q is not KIND.NAME with a known kind and a lowercase DNS label", addr)
 	}
-	return schema.Kind(k), name, nil
+	return kind, name, nil
+}
+
+// checkKindSpec checks a spec against the schema's rules for its kind, and
+// that deps (sorted) name every resource the spec refers to, so that the
+// graph the service keeps is the whole graph: the service takes nothing
+// the compiler would not have made.
+func checkKindSpec(address string, k schema.Kind, spec []byte, deps []string, sens []string) error {
+	refs, err := schema.SpecRefs(k, spec)
+	if err != nil {
+		// The error may quote the spec (an unknown field's name): cut it,
+		// after taking out every sensitive value it might quote.
+		return status.Errorf(codes.InvalidArgument, "%s: %s", address, logValue(scrubSensitive(err.Error(), spec, sens)))
+	}
+	for _, r := range refs {
+		if _, found := sort.Find(len(deps), func(i int) int { return strings.Compare(r, deps[i]) }); !found {
+			return status.Errorf(codes.InvalidArgument, "%s: the spec refers to %s, which depends_on does not name", address, r)
+		}
+	}
+	return nil
+}
+
+// scrubSensitive replaces, in msg, each value at a sensitive pointer of
+// spec (in its JSON, Go-quoted and bare forms) with "(sensitive value)".
+func scrubSensitive(msg string, spec []byte, sens []string) string {
+	for _, p := range sens {
+		b, ok := schema.SensitiveValue(spec, p)
+		if !ok {
+			continue
+		}
+		forms := []string{string(b)}
+		var str string
+		if json.Unmarshal(b, &str) == nil {
+			forms = append(forms, strconv.Quote(str), str)
+		}
+		for _, f := range forms {
+			if f != "" {
+				msg = strings.ReplaceAll(msg, f, "(sensitive value)")
+			}
+		}
+	}
+	return msg
+}
+
+// checkGraph refuses dependencies of address that the project lacks, or
+// that would close a cycle: each dependency must exist, and address must
+// not be reachable from any of them.
+func (t *mtx) checkGraph(address string, deps []string) error {
+	type step struct{ addr, from string }
+	from := map[string]string{}
+	var stack []step
+	for _, d := range deps {
+		stack = append(stack, step{d, address})
+	}
+	for len(stack) > 0 {
+		st := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if st.addr == address {
+			// Walk back from the one that reaches address.
+			path := []string{address}
+			for a := st.from; a != address; a = from[a] {
+				path = append(path, a)
+			}
+			path = append(path, address)
+			for i, j := 1, len(path)-2; i < j; i, j = i+1, j-1 {
+				path[i], path[j] = path[j], path[i]
+			}
+			return cycleStatus(path)
+		}
+		if _, seen := from[st.addr]; seen {
+			continue
+		}
+		from[st.addr] = st.from
+		var depsOf string
+		err := t.tx.QueryRowContext(t.ctx, "SELECT depends_on FROM resources WHERE project = ? AND address = ?", t.project, st.addr).Scan(&depsOf)
+		if errors.Is(err, sql.ErrNoRows) {
+			if st.from == address {
+				return status.Errorf(codes.FailedPrecondition, "%s depends on %s, which project %s does not have: apply it first", address, st.addr, t.project)
+			}
+			continue
+		}
+		if err != nil {
+			return dbError(err)
+		}
+		for _, d := range splitLines(depsOf) {
+			stack = append(stack, step{d, st.addr})
+		}
+	}
+	return nil
+}
+
+// dependants lists, sorted, the resources of the project that depend on
+// address.
+func (t *mtx) dependants(address string) ([]string, error) {
+	rows, err := t.tx.QueryContext(t.ctx, "SELECT address FROM resources WHERE project = ? AND instr(char(10) || depends_on || char(10), char(10) || ? || char(10)) > 0 ORDER BY address",
+		t.project, address)
+	if err != nil {
+		return nil, dbError(err)
+	}
+	var out []string
+	for rows.Next() {
+		var a string
+		if err := rows.Scan(&a); err != nil {
+			rows.Close()
+			return nil, dbError(err)
+		}
+		out = append(out, a)
+	}
+	return out, closeRows(rows)
 }
 
 // checkSpec makes sure spec is canonical JSON whose hash is hash.
@@ -268,7 +402,7 @@ func checkSpec(spec []byte, hash string) error {
 	}
 	c, err := schema.Canonical(json.RawMessage(spec))
 	if err != nil {
-		return status.Errorf(codes.InvalidArgument, "spec is not JSON: %v", err)
+		return status.Errorf(codes.InvalidArgument, "spec is not JSON: %s", logValue(err.Error()))
 	}
 	if string(c) != string(spec) {
 		return status.Error(codes.InvalidArgument, "spec is not canonical JSON (sorted keys, no insignificant whitespace)")

@@ -70,7 +70,7 @@ func TestReadBlob(t *testing.T) {
 func TestSensitivePointersKept(t *testing.T) {
 	ctx := context.Background()
 	c := open(t, "")
-	req := applyReq(t, "p", "function.f", service.ActionCreate, map[string]any{"env": map[string]any{"TOKEN": "x"}}, 0)
+	req := applyReq(t, "p", "function.f", service.ActionCreate, function("main.run", map[string]any{"env": map[string]any{"TOKEN": "x"}}), 0)
 	req.Sensitive = []string{"/env/TOKEN", "/env/TOKEN"}
 	// A spec with sensitive values is hashed without them (issue 8 item 8).
 	redacted := func(req *service.ApplyRequest) {
@@ -87,8 +87,8 @@ func TestSensitivePointersKept(t *testing.T) {
 	}
 	redacted(&req)
 	mustApply(t, c, req)
-	s, h := spec(t, map[string]any{"env": []any{map[string]any{"vars": map[string]any{"K": "v"}}}})
-	if _, err := c.EnsureImage(ctx, service.ImageRequest{Project: "p", Address: "image.a", Hash: h, Spec: s, Sensitive: []string{"/env/0/vars/K"}, ExpectedSerial: 1}); err != nil {
+	s, h := spec(t, map[string]any{"from": "busybox", "steps": []any{map[string]any{"env": map[string]any{"vars": map[string]any{"K": "v"}}}}})
+	if _, err := c.EnsureImage(ctx, service.ImageRequest{Project: "p", Address: "image.a", Hash: h, Spec: s, Sensitive: []string{"/steps/0/env/vars/K"}, ExpectedSerial: 1}); err != nil {
 		t.Fatal(err)
 	}
 	st, err := c.GetState(ctx, "p")
@@ -98,10 +98,10 @@ func TestSensitivePointersKept(t *testing.T) {
 	if got := st.Lookup("function.f").Sensitive; !cmp.Equal(got, []string{"/env/TOKEN"}) {
 		t.Errorf("function.f sensitive = %v, want [/env/TOKEN]", got)
 	}
-	if got := st.Lookup("image.a").Sensitive; !cmp.Equal(got, []string{"/env/0/vars/K"}) {
+	if got := st.Lookup("image.a").Sensitive; !cmp.Equal(got, []string{"/steps/0/env/vars/K"}) {
 		t.Errorf("image.a sensitive = %v", got)
 	}
-	if len(st.Images) != 1 || !cmp.Equal(st.Images[0].Sensitive, []string{"/env/0/vars/K"}) {
+	if len(st.Images) != 1 || !cmp.Equal(st.Images[0].Sensitive, []string{"/steps/0/env/vars/K"}) {
 		t.Errorf("images = %+v, want one with its sensitive pointer", st.Images)
 	}
 	// The same spec with other pointers is a change.
@@ -111,12 +111,12 @@ func TestSensitivePointersKept(t *testing.T) {
 		t.Errorf("update dropping the pointer = %+v, want changed without pointers", res)
 	}
 	// A rollback brings back the version's pointers with its spec.
-	req.Spec, req.Hash = spec(t, map[string]any{"env": map[string]any{"TOKEN": "y"}})
+	req.Spec, req.Hash = spec(t, function("main.run", map[string]any{"env": map[string]any{"TOKEN": "y"}}))
 	req.ExpectedSerial = st.Serial + 1
 	req.Sensitive = []string{"/env/TOKEN"}
 	redacted(&req)
 	mustApply(t, c, req)
-	req.Spec, req.Hash = spec(t, map[string]any{"env": map[string]any{"TOKEN": "z"}})
+	req.Spec, req.Hash = spec(t, function("main.run", map[string]any{"env": map[string]any{"TOKEN": "z"}}))
 	req.ExpectedSerial, req.Sensitive = st.Serial+2, nil
 	mustApply(t, c, req)
 	// Version 1 is x hashed without its sensitive value, 2 x hashed with
@@ -143,7 +143,7 @@ func TestSensitivePointersKept(t *testing.T) {
 func TestMigrationAddsSensitive(t *testing.T) {
 	ctx := context.Background()
 	db := filepath.Join(t.TempDir(), "state.db")
-	c, closeFn, err := service.OpenEmbedded(ctx, db)
+	c, closeFn, err := openEmbedded(ctx, db)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -157,6 +157,7 @@ func TestMigrationAddsSensitive(t *testing.T) {
 	}
 	for _, q := range []string{
 		// Migration 3's, then migration 2's.
+		"ALTER TABLE projects DROP COLUMN lineage",
 		"DROP INDEX versions_by_key",
 		"ALTER TABLE versions DROP COLUMN key",
 		"ALTER TABLE versions DROP COLUMN secrets",
@@ -177,6 +178,10 @@ func TestMigrationAddsSensitive(t *testing.T) {
 	}
 	if v := st.Lookup("volume.v"); v == nil || len(v.Sensitive) != 0 {
 		t.Fatalf("after migration volume.v = %+v, want it without sensitive pointers", v)
+	}
+	// issue 8 item 2: a project made before lineages gets one.
+	if len(st.Lineage) != 32 {
+		t.Fatalf("after migration the lineage is %q, want one", st.Lineage)
 	}
 }
 

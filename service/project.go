@@ -38,7 +38,14 @@ func (a *projectAPI) GetState(ctx context.Context, req *ccv1.GetStateRequest) (*
 	}
 	defer tx.Rollback()
 	resp := &ccv1.GetStateResponse{Project: project}
-	err = tx.QueryRowContext(ctx, "SELECT serial FROM projects WHERE name = ?", project).Scan(&resp.Serial)
+	if resp.Lock, err = liveLease(ctx, tx, project, a.s.now().UnixNano()); err != nil {
+		return nil, dbError(err)
+	}
+	if resp.Lock != nil {
+		// Whoever knows a lease's id can write as its holder.
+		resp.Lock.Id = ""
+	}
+	err = tx.QueryRowContext(ctx, "SELECT serial, lineage FROM projects WHERE name = ?", project).Scan(&resp.Serial, &resp.Lineage)
 	if errors.Is(err, sql.ErrNoRows) {
 		return resp, nil
 	}
@@ -115,9 +122,6 @@ func (a *projectAPI) GetState(ctx context.Context, req *ccv1.GetStateRequest) (*
 	}
 	if err := closeRows(rows); err != nil {
 		return nil, err
-	}
-	if resp.Lock, err = liveLease(ctx, tx, project, a.s.now().UnixNano()); err != nil {
-		return nil, dbError(err)
 	}
 	return resp, nil
 }
@@ -233,13 +237,14 @@ func (a *projectAPI) Lock(ctx context.Context, req *ccv1.LockRequest) (*ccv1.Loc
 		return nil, dbError(err)
 	}
 	var serial int64
-	if err := tx.QueryRowContext(ctx, "SELECT serial FROM projects WHERE name = ?", project).Scan(&serial); err != nil && !errors.Is(err, sql.ErrNoRows) {
+	var lineage string
+	if err := tx.QueryRowContext(ctx, "SELECT serial, lineage FROM projects WHERE name = ?", project).Scan(&serial, &lineage); err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return nil, dbError(err)
 	}
 	if err := tx.Commit(); err != nil {
 		return nil, dbError(err)
 	}
-	return &ccv1.LockResponse{Lease: l, Serial: serial}, nil
+	return &ccv1.LockResponse{Lease: l, Serial: serial, Lineage: lineage}, nil
 }
 
 func (a *projectAPI) RenewLock(ctx context.Context, req *ccv1.RenewLockRequest) (*ccv1.RenewLockResponse, error) {

@@ -47,6 +47,9 @@ func (a *resourceAPI) EnsureImage(ctx context.Context, req *ccv1.EnsureImageRequ
 	if err != nil {
 		return nil, err
 	}
+	if err := checkKindSpec(req.GetAddress(), kind, req.GetSpec(), deps, sens); err != nil {
+		return nil, err
+	}
 	resp := &ccv1.EnsureImageResponse{}
 	err = a.s.mutate(ctx, ccv1.ResourceService_EnsureImage_FullMethodName, req, resp, func(t *mtx) error {
 		cur, err := t.resource(req.GetAddress())
@@ -54,6 +57,9 @@ func (a *resourceAPI) EnsureImage(ctx context.Context, req *ccv1.EnsureImageRequ
 			return dbError(err)
 		}
 		if err := t.staleRow(req.GetAddress(), req.GetExpectedSerial(), cur); err != nil {
+			return err
+		}
+		if err := t.checkGraph(req.GetAddress(), deps); err != nil {
 			return err
 		}
 		var created int64
@@ -171,6 +177,9 @@ func (a *resourceAPI) ApplyResource(ctx context.Context, req *ccv1.ApplyResource
 	if err != nil {
 		return nil, err
 	}
+	if err := checkKindSpec(req.GetAddress(), kind, req.GetSpec(), deps, sens); err != nil {
+		return nil, err
+	}
 	for _, d := range req.GetBlobs() {
 		if !digestRE.MatchString(d) {
 			return nil, status.Errorf(codes.InvalidArgument, "blob digest %q is not sha256:HEX", d)
@@ -191,6 +200,9 @@ func (a *resourceAPI) ApplyResource(ctx context.Context, req *ccv1.ApplyResource
 			return status.Errorf(codes.AlreadyExists, "project %s already has %s", t.project, addr)
 		case action != ccv1.Action_ACTION_CREATE && cur == nil:
 			return status.Errorf(codes.NotFound, "project %s has no %s to %s", t.project, addr, actionVerb(action))
+		}
+		if err := t.checkGraph(addr, deps); err != nil {
+			return err
 		}
 		if missing, err := t.missingBlobs(req.GetBlobs()); err != nil {
 			return err
@@ -330,6 +342,11 @@ func (a *resourceAPI) DeleteResource(ctx context.Context, req *ccv1.DeleteResour
 		}
 		if err := t.stale(addr, req.GetExpectedSerial(), last); err != nil {
 			return err
+		}
+		if ds, err := t.dependants(addr); err != nil {
+			return err
+		} else if len(ds) > 0 {
+			return dependantsStatus(addr, ds)
 		}
 		serial := t.bump()
 		for _, q := range []string{

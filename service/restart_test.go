@@ -44,7 +44,7 @@ func TestRestartKeepsEverything(t *testing.T) {
 	dir := t.TempDir()
 	db := filepath.Join(dir, "state.db")
 
-	c, closeFn, err := service.OpenEmbedded(ctx, db)
+	c, closeFn, err := openEmbedded(ctx, db)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,9 +54,9 @@ func TestRestartKeepsEverything(t *testing.T) {
 		if v == "a" {
 			action = service.ActionCreate
 		}
-		s = mustApply(t, c, applyReq(t, "p", "function.f", action, map[string]any{"src": v}, s)).Serial
+		s = mustApply(t, c, applyReq(t, "p", "function.f", action, function(v), s)).Serial
 	}
-	s = mustApply(t, c, applyReq(t, "p", "dataset.d", service.ActionCreate, map[string]any{"files": 1}, s)).Serial
+	s = mustApply(t, c, applyReq(t, "p", "dataset.d", service.ActionCreate, dataset("1"), s)).Serial
 	for _, v := range []string{"one", "two"} {
 		r, err := c.PutSecretValue(ctx, service.SecretRequest{Project: "p", Address: "secret.k", Value: []byte(v), ExpectedSerial: s})
 		if err != nil {
@@ -69,6 +69,10 @@ func TestRestartKeepsEverything(t *testing.T) {
 		t.Fatal(err)
 	}
 	if _, err := c.UploadBlob(ctx, "p", blobDigest, int64(len(blobData)), bytes.NewReader(blobData)); err != nil {
+		t.Fatal(err)
+	}
+	// The lease autoLease took for the calls above goes; u takes one.
+	if _, err := c.ForceUnlock(ctx, "p"); err != nil {
 		t.Fatal(err)
 	}
 	lease, _, err := c.Lock(ctx, "p", service.Holder{User: "u", Host: "h"}, 0)
@@ -110,7 +114,7 @@ func TestRestartKeepsEverything(t *testing.T) {
 		t.Fatalf("first apply after restart at serial %d, want 8", r.Serial)
 	}
 	// Reverting the function still reuses its first version.
-	revert := applyReq(t, "p", "function.f", service.ActionUpdate, map[string]any{"src": "a"}, 8)
+	revert := applyReq(t, "p", "function.f", service.ActionUpdate, function("a"), 8)
 	revert.LeaseID = lease.ID
 	if r := mustApply(t, c2, revert); r.Version != 1 || !r.Reused {
 		t.Fatalf("revert after restart = version %d reused %v, want 1 reused", r.Version, r.Reused)
@@ -125,7 +129,7 @@ func TestSecretKeyFile(t *testing.T) {
 	if err := os.WriteFile(key, []byte(strings.Repeat("ab", 32)+"\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	c, closeFn, err := service.OpenEmbedded(ctx, db, service.WithSecretKeyFile(key))
+	c, closeFn, err := openEmbedded(ctx, db, service.WithSecretKeyFile(key))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -158,7 +162,7 @@ func TestSecretKeyFile(t *testing.T) {
 		{"absent key file", []service.Option{service.WithSecretKeyFile(filepath.Join(dir, "absent"))}, "is missing"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			_, closeFn, err := service.OpenEmbedded(ctx, db, tt.opts...)
+			_, closeFn, err := openEmbedded(ctx, db, tt.opts...)
 			if err == nil {
 				closeFn()
 				t.Fatalf("OpenEmbedded() = nil error, want %q", tt.want)
@@ -177,7 +181,7 @@ func TestIdempotencyKeysExpire(t *testing.T) {
 	req := applyReq(t, "p", "volume.v", service.ActionCreate, map[string]any{"size": "1Gi"}, 0)
 	req.IdempotencyKey = "k"
 	reopen := func() (*service.Client, func() error) {
-		c, closeFn, err := service.OpenEmbedded(ctx, db, service.WithClock(clk.Now))
+		c, closeFn, err := openEmbedded(ctx, db, service.WithClock(clk.Now))
 		if err != nil {
 			t.Fatal(err)
 		}

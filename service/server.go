@@ -7,10 +7,11 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
-	"path/filepath"
 	"regexp"
 	"runtime/debug"
+	"strings"
 	"time"
+	"unicode/utf8"
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
@@ -20,6 +21,7 @@ import (
 	"google.golang.org/grpc/peer"
 	"google.golang.org/grpc/reflection"
 	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/proto"
 
 	ccv1 "cc.dev/cc/service/proto/cc/v1"
 )
@@ -30,15 +32,22 @@ const idempotencyTTL = 7 * 24 * time.Hour
 // Server is the reference server: the cc.v1 API over a SQLite database,
 // with health checking and server reflection.
 type Server struct {
-	st      *store
-	keys    *keys
-	tokens  *Tokens
-	log     *slog.Logger
-	now     func() time.Time
-	grpc    *grpc.Server
-	health  *health.Server
-	tmpDir  string
-	maxBlob int64
+	st       *store
+	keys     *keys
+	tokens   *Tokens
+	log      *slog.Logger
+	now      func() time.Time
+	grpc     *grpc.Server
+	health   *health.Server
+	spoolDir string
+	maxBlob  int64
+	pubRefl  bool
+	uploads  *uploadLimit
+	// blobLocks makes uploads of one project's blob store it one at a time.
+	blobLocks keyLocks
+	// afterChunks, when set (in tests), is called after each transaction
+	// of an upload's chunks commits.
+	afterChunks func(project, digest string, chunks int)
 }
 
 // Option configures a Server.
@@ -52,6 +61,8 @@ type config struct {
 	now     func() time.Time
 	sync    Sync
 	maxBlob int64
+	uploads int
+	pubRefl bool
 	unary   []grpc.UnaryServerInterceptor
 	stream  []grpc.StreamServerInterceptor
 }
@@ -127,13 +138,44 @@ func WithSync(s Sync) Option {
 	}
 }
 
-// WithMaxBlobSize limits an uploaded blob's size (default 4 GiB).
+// DefaultMaxBlobSize is the largest blob a server takes unless
+// WithMaxBlobSize says otherwise.
+const DefaultMaxBlobSize = 1 << 30
+
+// DefaultMaxUploadsPerToken is how many uploads one token may run at once
+// unless WithMaxUploadsPerToken says otherwise.
+const DefaultMaxUploadsPerToken = 4
+
+// WithMaxBlobSize limits an uploaded blob's size (default
+// DefaultMaxBlobSize, 1 GiB).
 func WithMaxBlobSize(n int64) Option {
 	return func(c *config) error {
 		if n <= 0 {
 			return fmt.Errorf("max blob size %d: want > 0", n)
 		}
 		c.maxBlob = n
+		return nil
+	}
+}
+
+// WithMaxUploadsPerToken limits how many uploads each token (or, without
+// tokens, all local clients together) may run at once (default
+// DefaultMaxUploadsPerToken); more are refused with RESOURCE_EXHAUSTED.
+func WithMaxUploadsPerToken(n int) Option {
+	return func(c *config) error {
+		if n <= 0 {
+			return fmt.Errorf("max uploads per token %d: want > 0", n)
+		}
+		c.uploads = n
+		return nil
+	}
+}
+
+// WithPublicReflection serves gRPC server reflection without a token.
+// Health checking is always served without one.
+func WithPublicReflection() Option {
+	return func(c *config) error {
+		c.pubRefl = true
 		return nil
 	}
 }
@@ -169,7 +211,8 @@ func Open(ctx context.Context, dbPath string, opts ...Option) (*Server, error) {
 	c := config{
 		log:     slog.New(slog.DiscardHandler),
 		now:     time.Now,
-		maxBlob: 4 << 30,
+		maxBlob: DefaultMaxBlobSize,
+		uploads: DefaultMaxUploadsPerToken,
 	}
 	for _, o := range opts {
 		if err := o(&c); err != nil {
@@ -189,25 +232,33 @@ func Open(ctx context.Context, dbPath string, opts ...Option) (*Server, error) {
 		st.close()
 		return nil, err
 	}
+	if err := cleanSpool(ctx, st, SpoolDir(dbPath)); err != nil {
+		st.close()
+		return nil, fmt.Errorf("open %s: %w", dbPath, err)
+	}
 	// Idempotency keys protect retries, which come within minutes.
 	if _, err := st.w.ExecContext(ctx, "DELETE FROM idempotency WHERE created_at < ?", c.now().Add(-idempotencyTTL).UnixNano()); err != nil {
 		st.close()
 		return nil, fmt.Errorf("open %s: %w", dbPath, err)
 	}
 	s := &Server{
-		st:      st,
-		keys:    k,
-		tokens:  c.tokens,
-		log:     c.log,
-		now:     c.now,
-		health:  health.NewServer(),
-		tmpDir:  filepath.Dir(dbPath),
-		maxBlob: c.maxBlob,
+		st:       st,
+		keys:     k,
+		tokens:   c.tokens,
+		log:      c.log,
+		now:      c.now,
+		health:   health.NewServer(),
+		spoolDir: SpoolDir(dbPath),
+		maxBlob:  c.maxBlob,
+		pubRefl:  c.pubRefl,
+		uploads:  newUploadLimit(c.uploads),
 	}
 	gopts := []grpc.ServerOption{
 		grpc.ChainUnaryInterceptor(append(c.unary, s.unaryInterceptor)...),
 		grpc.ChainStreamInterceptor(append(c.stream, s.streamInterceptor)...),
-		grpc.MaxRecvMsgSize(64 << 20),
+		grpc.MaxRecvMsgSize(maxRecvMsgSize),
+		grpc.MaxHeaderListSize(maxHeaderListSize),
+		grpc.InTapHandle(s.tap),
 	}
 	if c.tls != nil {
 		gopts = append(gopts, grpc.Creds(credentials.NewTLS(c.tls)))
@@ -252,19 +303,51 @@ func (s *Server) Close() error {
 	return s.st.close()
 }
 
-// unaryInterceptor authenticates, authorizes by the request's project,
-// recovers from panics and logs the call.
+// maxRecvMsgSize bounds a request: the largest is an ApplyResource with a
+// 16 MiB spec, or a FindMissingBlobs of 100,000 digests.
+const maxRecvMsgSize = 20 << 20
+
+// maxHeaderListSize bounds a call's headers: a token and gRPC's own.
+const maxHeaderListSize = 64 << 10
+
+// public reports whether a method is served without a token: health
+// checking always, so that standard probes work, and reflection when the
+// server was told so.
+func (s *Server) public(method string) bool {
+	switch {
+	case strings.HasPrefix(method, "/grpc.health.v1.Health/"):
+		return true
+	case strings.HasPrefix(method, "/grpc.reflection.v1.ServerReflection/"), strings.HasPrefix(method, "/grpc.reflection.v1alpha.ServerReflection/"):
+		return s.pubRefl
+	}
+	return false
+}
+
+// unaryInterceptor authenticates, checks the size of every string of the
+// request, authorizes by the request's project, recovers from panics and
+// logs the call. Nothing from the request is logged for a call that is not
+// authenticated.
 func (s *Server) unaryInterceptor(ctx context.Context, req any, info *grpc.UnaryServerInfo, next grpc.UnaryHandler) (resp any, err error) {
 	start := time.Now()
+	if s.public(info.FullMethod) {
+		resp, err = s.guard(ctx, func(ctx context.Context) (any, error) { return next(ctx, req) })
+		s.logCall(ctx, info.FullMethod, nil, "", "", start, err)
+		return resp, err
+	}
 	project, address := "", ""
-	if r, ok := req.(interface{ GetProject() string }); ok {
-		project = r.GetProject()
-	}
-	if r, ok := req.(interface{ GetAddress() string }); ok {
-		address = r.GetAddress()
-	}
 	p, err := s.authenticate(ctx)
 	if err == nil {
+		if m, ok := req.(proto.Message); ok {
+			err = checkStrings(m)
+		}
+	}
+	if err == nil {
+		if r, ok := req.(interface{ GetProject() string }); ok {
+			project = r.GetProject()
+		}
+		if r, ok := req.(interface{ GetAddress() string }); ok {
+			address = r.GetAddress()
+		}
 		ctx = context.WithValue(ctx, principalKey{}, p)
 		if _, ok := req.(interface{ GetProject() string }); ok {
 			err = authorize(ctx, project)
@@ -280,6 +363,11 @@ func (s *Server) unaryInterceptor(ctx context.Context, req any, info *grpc.Unary
 func (s *Server) streamInterceptor(srv any, ss grpc.ServerStream, info *grpc.StreamServerInfo, next grpc.StreamHandler) error {
 	start := time.Now()
 	ctx := ss.Context()
+	if s.public(info.FullMethod) {
+		_, err := s.guard(ctx, func(context.Context) (any, error) { return nil, next(srv, ss) })
+		s.logCall(ctx, info.FullMethod, nil, "", "", start, err)
+		return err
+	}
 	p, err := s.authenticate(ctx)
 	ci := &callInfo{}
 	if err == nil {
@@ -309,7 +397,7 @@ func (w *wrappedStream) Context() context.Context { return w.ctx }
 func (s *Server) guard(ctx context.Context, f func(context.Context) (any, error)) (resp any, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			s.log.Error("panic", "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
+			s.log.Error("panic", "panic", logValue(fmt.Sprint(r)), "stack", string(debug.Stack()))
 			resp, err = nil, status.Error(codes.Internal, "internal error")
 		}
 	}()
@@ -324,10 +412,10 @@ func (s *Server) logCall(ctx context.Context, method string, p *principal, proje
 		slog.Duration("duration", time.Since(start)),
 	}
 	if project != "" {
-		attrs = append(attrs, slog.String("project", project))
+		attrs = append(attrs, slog.String("project", logValue(project)))
 	}
 	if address != "" {
-		attrs = append(attrs, slog.String("address", address))
+		attrs = append(attrs, slog.String("address", logValue(address)))
 	}
 	if p != nil {
 		attrs = append(attrs, slog.String("token", p.name))
@@ -345,9 +433,25 @@ func (s *Server) logCall(ctx context.Context, method string, p *principal, proje
 	if err != nil {
 		// Status messages are built by this package and never hold a
 		// secret value.
-		attrs = append(attrs, slog.String("error", status.Convert(err).Message()))
+		attrs = append(attrs, slog.String("error", logValue(status.Convert(err).Message())))
 	}
 	s.log.LogAttrs(ctx, level, "call", attrs...)
+}
+
+// maxLogValue bounds each value a log line holds from a request.
+const maxLogValue = 256
+
+// logValue cuts s to maxLogValue bytes (at a rune's start), saying how long
+// it was.
+func logValue(s string) string {
+	if len(s) <= maxLogValue {
+		return s
+	}
+	n := maxLogValue
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return fmt.Sprintf("%s…(%d bytes)", s[:n], len(s))
 }
 
 var nameRE = regexp.MustCompile(`^[a-z]([-a-z0-9]{0,61}[a-z0-9])?$`)

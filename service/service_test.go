@@ -8,12 +8,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"google.golang.org/grpc"
 
 	"cc.dev/cc/schema"
 	"cc.dev/cc/service"
@@ -39,22 +40,53 @@ func (c *clock) Advance(d time.Duration) {
 	c.now = c.now.Add(d)
 }
 
-// open runs an embedded server on a database in a temporary directory.
+// open runs an embedded server on a database in a temporary directory (or
+// dbPath); its client takes the lease of each project's lock for every
+// mutation that has none (autoLease).
 func open(t testing.TB, dbPath string, opts ...service.Option) *service.Client {
 	t.Helper()
-	if dbPath == "" {
-		dbPath = filepath.Join(t.TempDir(), "state.db")
-	}
-	c, closeFn, err := service.OpenEmbedded(context.Background(), dbPath, opts...)
-	if err != nil {
-		t.Fatalf("OpenEmbedded() = %v", err)
-	}
-	t.Cleanup(func() {
-		if err := closeFn(); err != nil {
-			t.Errorf("close embedded server: %v", err)
+	return openWith(t, dbPath, []grpc.DialOption{grpc.WithUnaryInterceptor(autoLease())}, opts...)
+}
+
+// testImage is the image hash of the specs that name one.
+var testImage = "sha256:" + strings.Repeat("1", 64)
+
+// sum is "sha256:" + the hex sha256 of s.
+func sum(s string) string {
+	h := sha256.Sum256([]byte(s))
+	return "sha256:" + hex.EncodeToString(h[:])
+}
+
+// function is a valid function spec (schema.ValidateSpec) with handler
+// and the fields of extra.
+func function(handler string, extra ...map[string]any) map[string]any {
+	m := map[string]any{"image": testImage, "source": map[string]any{"paths": []string{"src"}, "digest": sum("src")},
+		"handler": handler, "timeout": "300s", "retries": 0}
+	for _, e := range extra {
+		for k, v := range e {
+			m[k] = v
 		}
-	})
-	return c
+	}
+	return m
+}
+
+// source is a function's source with the digest of content.
+func source(content string) map[string]any {
+	return map[string]any{"source": map[string]any{"paths": []string{"src"}, "digest": sum(content)}}
+}
+
+// sandbox is a valid sandbox spec with the fields of extra.
+func sandbox(extra map[string]any) map[string]any {
+	m := map[string]any{"image": testImage}
+	for k, v := range extra {
+		m[k] = v
+	}
+	return m
+}
+
+// dataset is a valid dataset spec of one file with content.
+func dataset(content string) map[string]any {
+	return map[string]any{"files": []any{map[string]any{"path": "data.csv", "digest": sum(content)}}, "format": "csv"}
 }
 
 // spec makes a canonical spec and its hash.
@@ -102,7 +134,7 @@ func TestApplyAndState(t *testing.T) {
 	if !r1.Changed || r1.Serial != 1 || r1.Resource.Serial != 1 {
 		t.Fatalf("create = %+v, want changed at serial 1", r1)
 	}
-	r2 := mustApply(t, c, applyReq(t, "p", "sandbox.dev", service.ActionCreate, map[string]any{"command": []string{"sleep"}}, 1))
+	r2 := mustApply(t, c, applyReq(t, "p", "sandbox.dev", service.ActionCreate, sandbox(map[string]any{"command": []string{"sleep"}}), 1))
 	if r2.Serial != 2 {
 		t.Fatalf("second create serial = %d, want 2", r2.Serial)
 	}
@@ -237,7 +269,7 @@ func TestStaleSerial(t *testing.T) {
 func TestIdempotencyKey(t *testing.T) {
 	ctx := context.Background()
 	c := open(t, "")
-	req := applyReq(t, "p", "function.f", service.ActionCreate, map[string]any{"handler": "main.run"}, 0)
+	req := applyReq(t, "p", "function.f", service.ActionCreate, function("main.run"), 0)
 	req.IdempotencyKey = "apply-1/function.f"
 	first := mustApply(t, c, req)
 	// Another change in between moves the serial on.
@@ -258,7 +290,7 @@ func TestIdempotencyKey(t *testing.T) {
 		t.Fatalf("Versions() = %v, %v; want one version", vs, err)
 	}
 	// The same key for another request is refused.
-	other := applyReq(t, "p", "function.f", service.ActionUpdate, map[string]any{"handler": "main.other"}, 2)
+	other := applyReq(t, "p", "function.f", service.ActionUpdate, function("main.other"), 2)
 	other.IdempotencyKey = req.IdempotencyKey
 	if _, err := c.Apply(ctx, other); !errors.Is(err, service.ErrInvalid) {
 		t.Fatalf("Apply(reused key, other request) = %v, want invalid argument", err)
@@ -268,8 +300,8 @@ func TestIdempotencyKey(t *testing.T) {
 func TestVersionReuse(t *testing.T) {
 	ctx := context.Background()
 	c := open(t, "")
-	h1 := map[string]any{"handler": "main.run", "source": "sha256:1111"}
-	h2 := map[string]any{"handler": "main.run", "source": "sha256:2222"}
+	h1 := function("main.run", source("1111"))
+	h2 := function("main.run", source("2222"))
 	type got struct {
 		Version int64
 		Reused  bool
@@ -341,14 +373,14 @@ func TestVersionReuse(t *testing.T) {
 func TestEvaluationPinsDatasetRevision(t *testing.T) {
 	ctx := context.Background()
 	c := open(t, "")
-	d1 := mustApply(t, c, applyReq(t, "p", "dataset.qa", service.ActionCreate, map[string]any{"files": "sha256:aa"}, 0))
-	ev := applyReq(t, "p", "evaluation.e", service.ActionCreate, map[string]any{"dataset": d1.Resource.Hash}, d1.Serial)
+	d1 := mustApply(t, c, applyReq(t, "p", "dataset.qa", service.ActionCreate, dataset("aa"), 0))
+	ev := applyReq(t, "p", "evaluation.e", service.ActionCreate, map[string]any{"dataset": map[string]any{"ref": "dataset.qa", "hash": d1.Resource.Hash}, "scorers": []any{}}, d1.Serial)
 	ev.DependsOn = []string{"dataset.qa"}
 	e := mustApply(t, c, ev)
 	if diff := cmp.Diff([]service.Pin{{Address: "dataset.qa", Version: 1}}, e.Resource.Pins); diff != "" {
 		t.Fatalf("pins (-want +got):\n%s", diff)
 	}
-	d2 := mustApply(t, c, applyReq(t, "p", "dataset.qa", service.ActionUpdate, map[string]any{"files": "sha256:bb"}, e.Serial))
+	d2 := mustApply(t, c, applyReq(t, "p", "dataset.qa", service.ActionUpdate, dataset("bb"), e.Serial))
 	if d2.Version != 2 {
 		t.Fatalf("dataset revision = %d, want 2", d2.Version)
 	}
@@ -364,7 +396,7 @@ func TestEvaluationPinsDatasetRevision(t *testing.T) {
 func TestDelete(t *testing.T) {
 	ctx := context.Background()
 	c := open(t, "")
-	r := mustApply(t, c, applyReq(t, "p", "function.f", service.ActionCreate, map[string]any{"a": 1}, 0))
+	r := mustApply(t, c, applyReq(t, "p", "function.f", service.ActionCreate, function("a1"), 0))
 	d, err := c.Delete(ctx, service.DeleteRequest{Project: "p", Address: "function.f", ExpectedSerial: r.Serial})
 	if err != nil {
 		t.Fatal(err)
@@ -380,7 +412,7 @@ func TestDelete(t *testing.T) {
 		t.Fatalf("Versions() after delete = %v, want a *NotFoundError", err)
 	}
 	// Created again, it starts from version 1.
-	again := mustApply(t, c, applyReq(t, "p", "function.f", service.ActionCreate, map[string]any{"a": 2}, 2))
+	again := mustApply(t, c, applyReq(t, "p", "function.f", service.ActionCreate, function("a2"), 2))
 	if again.Version != 1 || again.Reused {
 		t.Fatalf("re-create = version %d reused %v, want 1 and false", again.Version, again.Reused)
 	}
@@ -389,14 +421,14 @@ func TestDelete(t *testing.T) {
 func TestReplace(t *testing.T) {
 	clk := newClock()
 	c := open(t, "", service.WithClock(clk.Now))
-	r := mustApply(t, c, applyReq(t, "p", "sandbox.s", service.ActionCreate, map[string]any{"gpu": 0}, 0))
+	r := mustApply(t, c, applyReq(t, "p", "sandbox.s", service.ActionCreate, sandbox(map[string]any{"profile": "gpu0"}), 0))
 	clk.Advance(time.Minute)
-	rep := mustApply(t, c, applyReq(t, "p", "sandbox.s", service.ActionReplace, map[string]any{"gpu": 1}, r.Serial))
+	rep := mustApply(t, c, applyReq(t, "p", "sandbox.s", service.ActionReplace, sandbox(map[string]any{"profile": "gpu1"}), r.Serial))
 	if !rep.Changed || rep.Serial != 2 || !rep.Resource.CreatedAt.Equal(clk.Now()) || !r.Resource.CreatedAt.Equal(clk.Now().Add(-time.Minute)) {
 		t.Fatalf("replace = %+v, want a change at serial 2 with a new creation time", rep)
 	}
 	// A replace with the same spec is still a replace.
-	rep2 := mustApply(t, c, applyReq(t, "p", "sandbox.s", service.ActionReplace, map[string]any{"gpu": 1}, rep.Serial))
+	rep2 := mustApply(t, c, applyReq(t, "p", "sandbox.s", service.ActionReplace, sandbox(map[string]any{"profile": "gpu1"}), rep.Serial))
 	if !rep2.Changed || rep2.Serial != 3 {
 		t.Fatalf("replace with the same spec = %+v, want a change at serial 3", rep2)
 	}
@@ -445,7 +477,7 @@ func TestEnsureImage(t *testing.T) {
 func TestLocks(t *testing.T) {
 	ctx := context.Background()
 	clk := newClock()
-	c := open(t, "", service.WithClock(clk.Now))
+	c := openRaw(t, "", service.WithClock(clk.Now))
 	alice := service.Holder{User: "alice", Host: "laptop", Command: "cc apply", PID: 41}
 	bob := service.Holder{User: "bob", Host: "ci", Command: "cc apply -auto-approve", PID: 7}
 
@@ -461,8 +493,13 @@ func TestLocks(t *testing.T) {
 	if !errors.As(err, &locked) || !errors.Is(err, service.ErrLocked) {
 		t.Fatalf("Lock(bob) = %v (%T), want a *LockedError", err, err)
 	}
-	if locked.Lease.Holder != alice || locked.Lease.ID != la.ID {
-		t.Fatalf("LockedError names %+v, want alice's lease", locked.Lease)
+	// issue 8 item 12: the refusal names alice's lease, but not its id,
+	// which would let bob write as alice.
+	if locked.Lease.Holder != alice || locked.Lease.ID != "" || !locked.Lease.AcquiredAt.Equal(la.AcquiredAt) {
+		t.Fatalf("LockedError names %+v, want alice's lease without its id", locked.Lease)
+	}
+	if strings.Contains(err.Error(), la.ID) {
+		t.Fatalf("LockedError %q shows alice's lease id", err)
 	}
 	for _, want := range []string{"alice@laptop", "cc apply", "pid 41"} {
 		if !bytes.Contains([]byte(err.Error()), []byte(want)) {
@@ -575,7 +612,7 @@ func TestSecrets(t *testing.T) {
 	}
 	// Applying the secret's spec at the same address does not make a
 	// later value put stale.
-	mustApply(t, c, applyReq(t, "p", "secret.openai", service.ActionCreate, map[string]any{"env": "OPENAI_API_KEY"}, r3.Serial))
+	mustApply(t, c, applyReq(t, "p", "secret.openai", service.ActionCreate, map[string]any{"from_env": "OPENAI_API_KEY"}, r3.Serial))
 	put("three", r3.Serial)
 }
 
@@ -601,7 +638,7 @@ func TestBlobs(t *testing.T) {
 		t.Fatalf("MissingBlobs() (-want +got):\n%s", diff)
 	}
 	// An apply needing a blob that is not there is refused, naming it.
-	req := applyReq(t, "p", "function.f", service.ActionCreate, map[string]any{"source": ds}, 0)
+	req := applyReq(t, "p", "function.f", service.ActionCreate, function("main.run", map[string]any{"source": map[string]any{"paths": []string{"src"}, "digest": ds}}), 0)
 	req.Blobs = []string{ds}
 	_, err = c.Apply(ctx, req)
 	var mb *service.MissingBlobsError

@@ -2,7 +2,9 @@ package service
 
 import (
 	"context"
+	"crypto/rand"
 	"database/sql"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
@@ -191,6 +193,49 @@ ALTER TABLE versions ADD COLUMN secrets TEXT NOT NULL DEFAULT '';
 UPDATE versions SET key = hash;
 CREATE INDEX versions_by_key ON versions (project, address, key);
 `, then: keyCurrentVersions},
+	// 4: each project's lineage, a random id made when the project is
+	// first written and kept for ever, so that a plan made against one
+	// server, or one incarnation of a project, is refused by another that
+	// happens to be at the same serial. Projects written before get one now.
+	{sql: `
+ALTER TABLE projects ADD COLUMN lineage TEXT NOT NULL DEFAULT '';
+`, then: addLineages},
+}
+
+// newLineage makes a project's lineage: 16 random bytes in hex.
+func newLineage() string {
+	b := make([]byte, 16)
+	rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+// addLineages is part of migration 4: every project gets a lineage.
+func addLineages(ctx context.Context, tx *sql.Tx) error {
+	rows, err := tx.QueryContext(ctx, "SELECT name FROM projects WHERE lineage = ''")
+	if err != nil {
+		return err
+	}
+	var names []string
+	for rows.Next() {
+		var n string
+		if err := rows.Scan(&n); err != nil {
+			rows.Close()
+			return err
+		}
+		names = append(names, n)
+	}
+	if err := rows.Close(); err != nil {
+		return err
+	}
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	for _, n := range names {
+		if _, err := tx.ExecContext(ctx, "UPDATE projects SET lineage = ? WHERE name = ?", newLineage(), n); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func openStore(ctx context.Context, path string, sync Sync) (*store, error) {

@@ -47,7 +47,7 @@ type versionGot struct {
 
 func (p *secretsProject) function(action service.Action) versionGot {
 	p.t.Helper()
-	r := p.apply("function.f", action, map[string]any{"handler": "m.run", "env_from": []any{map[string]any{"ref": "secret.openai"}}},
+	r := p.apply("function.f", action, function("m.run", map[string]any{"env_from": []any{map[string]any{"ref": "secret.openai"}}}),
 		"secret.openai", "secret.vault")
 	return versionGot{r.Version, r.Reused, r.Changed}
 }
@@ -143,9 +143,9 @@ func TestVersionKeyWithoutManagedSecrets(t *testing.T) {
 	p.apply("secret.vault", service.ActionCreate, map[string]any{"from_service": "vault-token"})
 	p.put("secret.vault", "ignored")
 	p.apply("secret.store", service.ActionCreate, map[string]any{"from_store": map[string]any{"name": "x"}})
-	p.apply("function.g", service.ActionCreate, map[string]any{"handler": "m.g"}, "secret.vault", "secret.store", "secret.missing")
-	p.apply("function.h", service.ActionCreate, map[string]any{"handler": "m.h"})
-	p.apply("dataset.d", service.ActionCreate, map[string]any{"files": "sha256:aa"})
+	p.apply("function.g", service.ActionCreate, function("m.g"), "secret.vault", "secret.store")
+	p.apply("function.h", service.ActionCreate, function("m.h"))
+	p.apply("dataset.d", service.ActionCreate, dataset("aa"))
 	for _, r := range p.state().Resources {
 		for _, v := range r.Versions {
 			if v.Key != v.Hash || len(v.Secrets) != 0 {
@@ -162,18 +162,18 @@ func TestVersionKeyWithoutManagedSecrets(t *testing.T) {
 func TestMigrationKeysVersions(t *testing.T) {
 	ctx := context.Background()
 	db := filepath.Join(t.TempDir(), "state.db")
-	c, closeFn, err := service.OpenEmbedded(ctx, db)
+	c, closeFn, err := openEmbedded(ctx, db)
 	if err != nil {
 		t.Fatal(err)
 	}
 	p := &secretsProject{t: t, c: c}
 	p.put("secret.openai", "value-a")
 	p.apply("secret.openai", service.ActionCreate, map[string]any{"from_env": "OPENAI_API_KEY"})
-	spec1 := map[string]any{"handler": "m.one"}
-	spec2 := map[string]any{"handler": "m.two"}
+	spec1 := function("m.one")
+	spec2 := function("m.two")
 	p.apply("function.f", service.ActionCreate, spec1, "secret.openai")
 	p.apply("function.f", service.ActionUpdate, spec2, "secret.openai")
-	p.apply("dataset.d", service.ActionCreate, map[string]any{"files": "sha256:aa"})
+	p.apply("dataset.d", service.ActionCreate, dataset("aa"))
 	if err := closeFn(); err != nil {
 		t.Fatal(err)
 	}
@@ -182,6 +182,7 @@ func TestMigrationKeysVersions(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, q := range []string{
+		"ALTER TABLE projects DROP COLUMN lineage",
 		"DROP INDEX versions_by_key",
 		"ALTER TABLE versions DROP COLUMN key",
 		"ALTER TABLE versions DROP COLUMN secrets",

@@ -6,9 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math"
 	"net"
 	"os"
 	"os/signal"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -24,7 +26,7 @@ const defaultListen = "127.0.0.1:7433"
 func init() {
 	register(&command{
 		name:    "server",
-		args:    "[--listen ADDR] [--db FILE] [--tls-cert FILE --tls-key FILE] [--tokens FILE] [--secret-key-file FILE]",
+		args:    "[--listen ADDR] [--db FILE] [--tls-cert FILE --tls-key FILE] [--tokens FILE [--insecure]] [--secret-key-file FILE]",
 		summary: "run the reference cc service on a SQLite database",
 		help: `Server runs the reference cc service: the cc.v1 gRPC API that plan and apply
 use, with gRPC health checking and server reflection, keeping every
@@ -42,7 +44,17 @@ from FILE, and a token may only touch its own projects. Each line of FILE is
 TOKEN is the token itself (at least 16 characters) or sha256:HEX of it;
 PROJECTS is a comma-separated list of projects, or * for all; NAME labels
 the token in logs. Lines starting with # are comments. Use --tls-cert and
---tls-key whenever tokens cross a network.
+--tls-key whenever tokens cross a network: with --tokens, a listen address
+other than loopback or a unix socket needs TLS, unless --insecure says to
+accept tokens in plain text.
+
+Health checking (grpc.health.v1) is served without a token, so standard
+probes work; server reflection needs a token unless --public-reflection.
+
+An upload is spooled beside the database (FILE-spool/) and stored in short
+transactions, so that it never stalls other projects; a blob may be at
+most --max-blob-size, and one token runs at most --max-uploads-per-token
+uploads at once (others wait).
 
 Secret values are encrypted at rest with AES-256-GCM under the key in
 --secret-key-file (64 hex digits); without it the key is FILE.key beside
@@ -68,6 +80,10 @@ func runServer(e *env, args []string) int {
 	secretKeyFile := fs.String("secret-key-file", "", "the key that encrypts secret values, 64 hex digits in `FILE` (default: the database's name + .key)")
 	syncMode := fs.String("sync", "full", "commit durability: full (fsync each mutation) or normal")
 	logFormat := fs.String("log-format", "text", "log format: text or json")
+	insecure := fs.Bool("insecure", false, "with --tokens, accept tokens in plain text on a non-loopback address (no TLS)")
+	publicReflection := fs.Bool("public-reflection", false, "serve gRPC server reflection without a token")
+	maxBlob := fs.String("max-blob-size", "1Gi", "the largest blob an upload may store: `SIZE` in bytes, or with Ki, Mi, Gi or Ti")
+	maxUploads := fs.Int("max-uploads-per-token", service.DefaultMaxUploadsPerToken, "how many uploads one token runs at once (`N`)")
 	if rc := e.parse(c, fs, args); rc >= 0 {
 		return rc
 	}
@@ -91,8 +107,18 @@ func runServer(e *env, args []string) int {
 		return e.usageError(c, "--log-format %q: want text or json", *logFormat)
 	}
 	log := slog.New(handler)
+	blobLimit, ok := parseByteSize(*maxBlob)
+	if !ok || blobLimit <= 0 {
+		return e.usageError(c, "--max-blob-size %q: want a positive size in bytes, or with Ki, Mi, Gi or Ti", *maxBlob)
+	}
+	if *maxUploads <= 0 {
+		return e.usageError(c, "--max-uploads-per-token %d: want at least 1", *maxUploads)
+	}
 
-	opts := []service.Option{service.WithLogger(log), service.WithSync(sync)}
+	opts := []service.Option{service.WithLogger(log), service.WithSync(sync), service.WithMaxBlobSize(blobLimit), service.WithMaxUploadsPerToken(*maxUploads)}
+	if *publicReflection {
+		opts = append(opts, service.WithPublicReflection())
+	}
 	if *secretKeyFile != "" {
 		opts = append(opts, service.WithSecretKeyFile(*secretKeyFile))
 	}
@@ -139,9 +165,18 @@ func runServer(e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "cc server: %v\n", err)
 		return exitError
 	}
-	if *tokensFile == "" && network == "tcp" {
+	if network == "tcp" {
 		if ta, ok := lis.Addr().(*net.TCPAddr); ok && !ta.IP.IsLoopback() {
-			log.Warn("without --tokens only clients on this machine are served; others get Unauthenticated", "listen", lis.Addr().String())
+			switch {
+			case *tokensFile == "":
+				log.Warn("without --tokens only clients on this machine are served; others get Unauthenticated", "listen", lis.Addr().String())
+			case *certFile == "" && !*insecure:
+				lis.Close()
+				fmt.Fprintf(e.stderr, "cc server: --listen %s is not a loopback address: tokens would cross the network in plain text; give --tls-cert and --tls-key, or --insecure to accept that\n", *listen)
+				return exitError
+			case *certFile == "":
+				log.Warn("--insecure: tokens cross the network in plain text", "listen", lis.Addr().String())
+			}
 		}
 	}
 	log.Info("serving", "listen", listenString(lis), "db", *db, "tls", *certFile != "", "tokens", *tokensFile != "", "sync", sync.String())
@@ -167,6 +202,25 @@ func runServer(e *env, args []string) int {
 	}
 	log.Info("stopped")
 	return exitOK
+}
+
+// parseByteSize parses a size in bytes, or with a binary unit: "1Gi".
+func parseByteSize(s string) (int64, bool) {
+	mult := int64(1)
+	for _, u := range []struct {
+		suffix string
+		mult   int64
+	}{{"Ki", 1 << 10}, {"Mi", 1 << 20}, {"Gi", 1 << 30}, {"Ti", 1 << 40}} {
+		if n, ok := strings.CutSuffix(s, u.suffix); ok {
+			s, mult = n, u.mult
+			break
+		}
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || n < 0 || n > math.MaxInt64/mult {
+		return 0, false
+	}
+	return n * mult, true
 }
 
 func listenString(lis net.Listener) string {

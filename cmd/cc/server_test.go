@@ -37,6 +37,9 @@ func TestServerUsage(t *testing.T) {
 		{"--tls-cert", "cert.pem"},
 		{"--sync", "sometimes"},
 		{"--log-format", "xml"},
+		{"--max-blob-size", "big"},
+		{"--max-blob-size", "0"},
+		{"--max-uploads-per-token", "0"},
 		{"extra"},
 	} {
 		var stdout, stderr bytes.Buffer
@@ -84,7 +87,11 @@ func TestServerServesUntilCanceled(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := c.Apply(ctx, service.ApplyRequest{Project: "demo", Address: "volume.v", Action: service.ActionCreate, Spec: b, Hash: h}); err != nil {
+	lease, _, err := c.Lock(ctx, "demo", service.Holder{User: "u", Host: "h"}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Apply(ctx, service.ApplyRequest{Project: "demo", Address: "volume.v", Action: service.ActionCreate, Spec: b, Hash: h, LeaseID: lease.ID}); err != nil {
 		t.Fatalf("Apply() = %v", err)
 	}
 	if _, err := c.GetState(ctx, "other"); !errors.Is(err, service.ErrPermissionDenied) {
@@ -103,5 +110,55 @@ func TestServerServesUntilCanceled(t *testing.T) {
 	}
 	if strings.Contains(logs, token) {
 		t.Errorf("logs show the token:\n%s", logs)
+	}
+}
+
+// TestItem12ServerRefusesPlainTokensOnTheNetwork: issue 8 item 12. With
+// --tokens and no TLS, cc server refuses a listen address other than
+// loopback unless --insecure is given; health checks need no token.
+func TestItem12ServerRefusesPlainTokensOnTheNetwork(t *testing.T) {
+	dir := t.TempDir()
+	tokens := filepath.Join(dir, "tokens")
+	if err := os.WriteFile(tokens, []byte("a-token-for-the-demo-project demo ci\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr syncBuffer
+	e := &env{ctx: context.Background(), stdin: strings.NewReader(""), stdout: &stdout, stderr: &stderr, getenv: os.Getenv}
+	rc := commands["server"].run(e, []string{"--listen", "0.0.0.0:0", "--db", filepath.Join(dir, "a.db"), "--tokens", tokens})
+	if rc != exitError || !strings.Contains(stderr.String(), "--insecure") || !strings.Contains(stderr.String(), "--tls-cert") {
+		t.Fatalf("cc server --tokens on 0.0.0.0 without TLS = %d, want %d naming --tls-cert and --insecure; stderr:\n%s", rc, exitError, stderr.String())
+	}
+
+	// With --insecure it serves, and health needs no token.
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var logs syncBuffer
+	e = &env{ctx: ctx, stdin: strings.NewReader(""), stdout: &stdout, stderr: &logs, getenv: os.Getenv}
+	done := make(chan int, 1)
+	go func() {
+		done <- commands["server"].run(e, []string{"--listen", "0.0.0.0:0", "--db", filepath.Join(dir, "b.db"), "--tokens", tokens, "--insecure", "--log-format", "json"})
+	}()
+	var addr string
+	deadline := time.Now().Add(time.Minute)
+	for addr == "" {
+		if time.Now().After(deadline) {
+			t.Fatalf("cc server does not serve:\n%s", logs.String())
+		}
+		if _, rest, ok := strings.Cut(logs.String(), `"listen":"`); ok {
+			addr, _, _ = strings.Cut(rest, `"`)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	c, err := service.Dial("127.0.0.1:" + addr[strings.LastIndexByte(addr, ':')+1:])
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if err := c.Ping(ctx); err != nil {
+		t.Fatalf("Ping() without a token = %v, want served", err)
+	}
+	cancel()
+	if rc := <-done; rc != exitOK {
+		t.Fatalf("cc server --insecure = %d; stderr:\n%s", rc, logs.String())
 	}
 }

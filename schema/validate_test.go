@@ -1,0 +1,63 @@
+package schema
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestValidateSpec: issue 8 item 5. The service's check of a spec it is
+// sent: valid specs of each kind pass, and each broken rule is refused
+// with an error naming it.
+func TestValidateSpec(t *testing.T) {
+	img := "sha256:" + strings.Repeat("a", 64)
+	for _, tt := range []struct {
+		kind Kind
+		spec string
+		want string // "" for valid
+	}{
+		{KindVolume, `{"size":"20Gi"}`, ""},
+		{KindVolume, `{"size":"0Gi"}`, "more than 0"},
+		{KindVolume, `{"size":"big"}`, "not a quantity"},
+		{KindVolume, `{"size":"1Gi","extra":1}`, "unknown field"},
+		{KindVolume, `{"size":"1Gi"} {}`, "after the object"},
+		{KindVolume, `null`, "JSON object"},
+		{KindImage, `{"from":"busybox"}`, ""},
+		{KindImage, `{}`, "exactly one of from"},
+		{KindSecret, `{"from_env":"K"}`, ""},
+		{KindSecret, `{"from_env":"K","from_service":"s"}`, "exactly one of"},
+		{KindDataset, `{"files":[{"path":"a.csv","digest":"` + img + `"}],"format":"csv"}`, ""},
+		{KindDataset, `{"files":[],"format":"csv"}`, "at least one"},
+		{KindSandbox, `{"image":"` + img + `","lifetime":"1h"}`, ""},
+		{KindSandbox, `{"image":"` + img + `","lifetime":"a while"}`, "not a duration"},
+		{KindSandbox, `{"image":"` + img + `","env":{"K":{"ref":"volume.v"}}}`, "not a secret"},
+		{KindFunction, `{"image":"` + img + `","source":{"paths":["src"],"digest":"` + img + `"},"handler":"m.run","timeout":"300s","retries":0}`, ""},
+		{KindFunction, `{"image":"` + img + `","source":{"paths":["src"],"digest":"` + img + `"},"handler":"m.run","timeout":"300s","retries":11}`, "retries"},
+		{KindFunction, `{"image":"` + img + `","source":{"paths":[],"digest":"` + img + `"},"handler":"m.run","timeout":"300s","retries":0}`, "source.paths"},
+		{KindEvaluation, `{"dataset":{"ref":"dataset.d"},"scorers":[]}`, ""},
+		{KindEvaluation, `{"dataset":{"ref":"function.f"},"scorers":[]}`, "not a dataset"},
+		{Kind("widget"), `{}`, "unknown kind"},
+	} {
+		err := ValidateSpec(tt.kind, []byte(tt.spec))
+		switch {
+		case tt.want == "" && err != nil:
+			t.Errorf("ValidateSpec(%s, %s) = %v, want nil", tt.kind, tt.spec, err)
+		case tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want)):
+			t.Errorf("ValidateSpec(%s, %s) = %v, want an error with %q", tt.kind, tt.spec, err, tt.want)
+		}
+	}
+}
+
+// TestSpecRefs: the references of a spec, sorted and unique, each of the
+// kind its field takes.
+func TestSpecRefs(t *testing.T) {
+	img := "sha256:" + strings.Repeat("a", 64)
+	spec := `{"image":"` + img + `","env":{"A":{"ref":"secret.b"},"B":"ref"},"env_from":[{"ref":"secret.a"},{"ref":"secret.b"}],` +
+		`"volume_mounts":[{"volume":{"ref":"volume.v"},"path":"/data"}],"annotations":{"ref":"secret.x"}}`
+	got, err := SpecRefs(KindSandbox, []byte(spec))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"secret.a", "secret.b", "volume.v"}; strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Fatalf("SpecRefs() = %v, want %v", got, want)
+	}
+}

@@ -1,0 +1,138 @@
+package service_test
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
+	"google.golang.org/protobuf/types/known/durationpb"
+
+	"cc.dev/cc/service"
+	ccv1 "cc.dev/cc/service/proto/cc/v1"
+)
+
+// autoLeaseUser is the holder autoLease takes leases as.
+const autoLeaseUser = "test-auto-lease"
+
+// autoLease is a client interceptor that gives every mutation without a
+// lease_id the lease of its project's lock, taking it (for an hour) the
+// first time, as an apply would: the tests that use it check other things
+// than locking, and every mutation needs a live lease (issue 8 item 4). A
+// lease that a test's clock let expire, or one left in the database by an
+// earlier server of the same test, is taken again.
+func autoLease() grpc.UnaryClientInterceptor {
+	var mu sync.Mutex
+	leases := map[string]string{}
+	take := func(ctx context.Context, cc *grpc.ClientConn, project string) (string, error) {
+		req := &ccv1.LockRequest{Project: project, Holder: &ccv1.Holder{User: autoLeaseUser, Host: "test"}, Ttl: durationpb.New(3600e9)}
+		resp := &ccv1.LockResponse{}
+		err := cc.Invoke(ctx, ccv1.ProjectService_Lock_FullMethodName, req, resp)
+		if err != nil {
+			var held *ccv1.LockHeld
+			for _, d := range status.Convert(err).Details() {
+				if h, ok := d.(*ccv1.LockHeld); ok {
+					held = h
+				}
+			}
+			if held == nil || held.GetLease().GetHolder().GetUser() != autoLeaseUser {
+				return "", err
+			}
+			// Ours, from an earlier connection: take it over.
+			if err := cc.Invoke(ctx, ccv1.ProjectService_Unlock_FullMethodName, &ccv1.UnlockRequest{Project: project, Force: true}, &ccv1.UnlockResponse{}); err != nil {
+				return "", err
+			}
+			if err := cc.Invoke(ctx, ccv1.ProjectService_Lock_FullMethodName, req, resp); err != nil {
+				return "", err
+			}
+		}
+		leases[project] = resp.GetLease().GetId()
+		return resp.GetLease().GetId(), nil
+	}
+	// get returns the project's lease, taking one unless it has one other
+	// than stale.
+	get := func(ctx context.Context, cc *grpc.ClientConn, project, stale string) (string, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		if id := leases[project]; id != "" && id != stale {
+			return id, nil
+		}
+		return take(ctx, cc, project)
+	}
+	return func(ctx context.Context, method string, req, reply any, cc *grpc.ClientConn, invoker grpc.UnaryInvoker, opts ...grpc.CallOption) error {
+		m, ok := req.(interface {
+			proto.Message
+			GetProject() string
+			GetLeaseId() string
+		})
+		if !ok || !strings.HasPrefix(method, "/cc.v1.ResourceService/") || m.GetLeaseId() != "" || m.GetProject() == "" {
+			return invoker(ctx, method, req, reply, cc, opts...)
+		}
+		project := m.GetProject()
+		id, err := get(ctx, cc, project, "")
+		if err != nil {
+			return err
+		}
+		field := m.ProtoReflect().Descriptor().Fields().ByName("lease_id")
+		set := func(id string) {
+			m.ProtoReflect().Set(field, protoreflect.ValueOfString(id))
+		}
+		set(id)
+		err = invoker(ctx, method, req, reply, cc, opts...)
+		if r := leaseRefused(err); r != nil && (r.GetReason() == service.LeaseExpired || r.GetReason() == service.LeaseReleased ||
+			(r.GetReason() == service.LeaseHeld && r.GetHolder().GetUser() == autoLeaseUser)) {
+			if id, err = get(ctx, cc, project, id); err != nil {
+				return err
+			}
+			set(id)
+			err = invoker(ctx, method, req, reply, cc, opts...)
+		}
+		set("")
+		return err
+	}
+}
+
+func leaseRefused(err error) *ccv1.LeaseRefused {
+	for _, d := range status.Convert(err).Details() {
+		if r, ok := d.(*ccv1.LeaseRefused); ok {
+			return r
+		}
+	}
+	return nil
+}
+
+// openEmbedded is service.OpenEmbedded with autoLease.
+func openEmbedded(ctx context.Context, dbPath string, opts ...service.Option) (*service.Client, func() error, error) {
+	return service.OpenEmbeddedDial(ctx, dbPath, []grpc.DialOption{grpc.WithUnaryInterceptor(autoLease())}, opts...)
+}
+
+// openWith runs an embedded server on a database in a temporary directory
+// (or dbPath), its client's connection made with dial.
+func openWith(t testing.TB, dbPath string, dial []grpc.DialOption, opts ...service.Option) *service.Client {
+	t.Helper()
+	if dbPath == "" {
+		dbPath = filepath.Join(t.TempDir(), "state.db")
+	}
+	c, closeFn, err := service.OpenEmbeddedDial(context.Background(), dbPath, dial, opts...)
+	if err != nil {
+		t.Fatalf("OpenEmbedded() = %v", err)
+	}
+	t.Cleanup(func() {
+		if err := closeFn(); err != nil {
+			t.Errorf("close embedded server: %v", err)
+		}
+	})
+	return c
+}
+
+// openRaw runs an embedded server whose client sends requests as they are,
+// without autoLease.
+func openRaw(t testing.TB, dbPath string, opts ...service.Option) *service.Client {
+	t.Helper()
+	return openWith(t, dbPath, nil, opts...)
+}
