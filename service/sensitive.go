@@ -31,7 +31,8 @@ import (
 // says nothing of them), the fingerprints that tell values apart are HMACs
 // keyed with a key derived from the server's secret key file and are never
 // sent, and a client learns whether a local value equals the service's
-// only through CompareValues, which is rate-limited per caller.
+// only by asking (the values a GetState carries, or CompareValues), at a
+// rate limited per caller for both together.
 
 // fingerprint is the keyed fingerprint of a value at a place: a secret's
 // value (pointer "") or a sensitive value of a resource's spec (address
