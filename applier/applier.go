@@ -20,12 +20,11 @@ import (
 // Service is what the applier uses of the cc service. *service.Client
 // has it; tests wrap the real server, never a mock.
 type Service interface {
-	GetState(ctx context.Context, project string) (*service.State, error)
+	GetStateComparing(ctx context.Context, project string, vals []service.ValueToCompare) (*service.State, []service.ValueMatch, error)
 	Lock(ctx context.Context, project string, h service.Holder, ttl time.Duration) (service.Lease, int64, error)
 	RenewLock(ctx context.Context, project, leaseID string, ttl time.Duration) (service.Lease, error)
 	Unlock(ctx context.Context, project, leaseID string) error
 	MissingBlobs(ctx context.Context, project string, digests []string) ([]string, error)
-	CompareValues(ctx context.Context, project string, vals []service.ValueToCompare) ([]service.Comparison, error)
 	UploadBlob(ctx context.Context, project, digest string, size int64, r io.Reader) (bool, error)
 	ReadBlob(ctx context.Context, project, digest string, limit int64) (*service.Blob, error)
 	EnsureImage(ctx context.Context, req service.ImageRequest) (*service.ImageResult, error)
@@ -197,29 +196,27 @@ func New(svc Service, opts ...Option) (*Applier, error) {
 	return a, nil
 }
 
-// Plan reads the project's state (one call) and plans the desired state
-// against it. Local secret values, and the sensitive values of resources
-// whose hash is unchanged, are compared with the service's through its
-// CompareValues (one more call, only when there are any); changed files
+// Plan reads the project's state and plans the desired state against it.
+// Local secret values, and the sensitive values of the desired state, are
+// compared with the service's in the same call (Read), so that an
+// unchanged project costs that one call and nothing else; changed files
 // are shown with their old content, read from the service, only when they
 // changed.
 func (a *Applier) Plan(ctx context.Context, d *schema.Desired, o planner.Options) (*planner.Plan, *planner.State, error) {
-	st, err := a.svc.GetState(ctx, d.Project)
+	r, err := a.Read(ctx, d)
 	if err != nil {
 		return nil, nil, fmt.Errorf("read the state of project %s: %w", d.Project, err)
 	}
-	return a.PlanWith(ctx, d, st, o)
+	return a.PlanWith(ctx, d, r, o)
 }
 
-// PlanWith plans against a state already read.
-func (a *Applier) PlanWith(ctx context.Context, d *schema.Desired, st *service.State, o planner.Options) (*planner.Plan, *planner.State, error) {
-	ps := StateOf(st)
+// PlanWith plans against a state Read returned.
+func (a *Applier) PlanWith(ctx context.Context, d *schema.Desired, r *Reading, o planner.Options) (*planner.Plan, *planner.State, error) {
+	ps := StateOf(r.State)
 	if ps.Project == "" {
 		ps.Project = d.Project
 	}
-	if err := a.compare(ctx, d, st, &o); err != nil {
-		return nil, nil, err
-	}
+	r.compare(d, &o)
 	if o.Content == nil {
 		o.Content = newContent(ctx, a.svc, d)
 	}

@@ -172,10 +172,8 @@ func TestApplyThenNoChanges(t *testing.T) {
 	}
 	calls.reset(nil)
 	noChanges(t, a, d)
-	// Local secret values are compared by the service, in one more call
-	// (issue 8 item 8: the state no longer has what to compare them with).
-	if calls.total != 2 || calls.get("GetState") != 1 || calls.get("CompareValues") != 1 {
-		t.Errorf("an unchanged plan made %d calls (%v), want one GetState and one CompareValues", calls.total, calls.n)
+	if calls.total != 1 || calls.get("GetState") != 1 {
+		t.Errorf("an unchanged plan made %d calls (%v), want one GetState", calls.total, calls.n)
 	}
 }
 

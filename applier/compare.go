@@ -4,192 +4,217 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
-
-	"google.golang.org/grpc/codes"
+	"slices"
 
 	"cc.dev/cc/planner"
 	"cc.dev/cc/schema"
 	"cc.dev/cc/service"
 )
 
-// compare fills in what the planner needs to know of local values that
-// only the service can compare (issue 8 item 8): how each local secret
-// value compares with the revisions the state names, and which resources
-// with an unchanged hash have a sensitive value that differs. Nothing
-// derived from a value is computed here; the service answers EQUAL or
-// DIFFERENT, rate-limited.
-func (a *Applier) compare(ctx context.Context, d *schema.Desired, st *service.State, o *planner.Options) error {
-	var vals []service.ValueToCompare
-	type secretAsk struct {
-		addr   string
-		source string
-		revs   []service.SecretValue // in order: the current, then those versions name
-		first  int                   // index in vals
-	}
-	var secrets []secretAsk
-	if o.Secrets == nil && a.secrets != nil {
-		o.Secrets = map[string]planner.LocalSecret{}
-		for i := range d.Resources {
-			r := &d.Resources[i]
-			if r.Kind != schema.KindSecret {
-				continue
-			}
-			spec, err := secretSpec(r.Spec)
-			if err != nil {
-				continue
-			}
-			v, source, err := a.secrets.Value(r.Address, spec)
-			switch {
-			case errors.Is(err, ErrNotLocal):
-				continue
-			case err != nil:
-				o.Secrets[r.Address] = planner.LocalSecret{Source: source, Problem: problem(err)}
-				continue
-			}
-			ask := secretAsk{addr: r.Address, source: source, first: len(vals)}
-			seen := map[int64]bool{}
-			add := func(sv service.SecretValue) {
-				if sv.SameValueAs == 0 || seen[sv.SameValueAs] {
-					return
-				}
-				seen[sv.SameValueAs] = true
-				ask.revs = append(ask.revs, sv)
-				vals = append(vals, service.ValueToCompare{Address: r.Address, Value: v, Revision: sv.SameValueAs})
-			}
-			if cur := st.SecretValue(r.Address); cur != nil {
-				add(*cur)
-			}
-			for _, sr := range st.Resources {
-				for _, ver := range sr.Versions {
-					for _, s := range ver.Secrets {
-						if s.Address == r.Address {
-							add(s)
-						}
-					}
-				}
-			}
-			secrets = append(secrets, ask)
+// Reading is a project's state read together with the service's answers
+// to the comparisons of local values made in the same call (issue 8 item
+// 8): an unchanged plan costs that one call and nothing else.
+type Reading struct {
+	// State is the project's state.
+	State   *service.State
+	local   *localValues
+	matches []service.ValueMatch
+}
+
+// localValues are the local values to compare with the service's, read
+// before the state is (the request carries them): every local secret
+// value, and every sensitive value of the desired state, each once, at
+// the place the service keys it.
+type localValues struct {
+	vals []service.ValueToCompare
+	// secrets are the secrets with a local value (by index in vals), and
+	// those whose value could not be read (index -1).
+	secrets []localSecret
+	// own indexes the values at a resource's own sensitive pointers, by
+	// address and pointer.
+	own map[[2]string]int
+	// versioned are the values a version of a function or dataset is
+	// made with (versionValues), by address: indexes in vals.
+	versioned map[string][]int
+}
+
+type localSecret struct {
+	addr, source, problem string
+	at                    int
+}
+
+// locals reads the local values of d to compare.
+func (a *Applier) locals(d *schema.Desired) *localValues {
+	l := &localValues{own: map[[2]string]int{}, versioned: map[string][]int{}}
+	add := func(addr, ptr string, v []byte) int {
+		k := [2]string{addr, ptr}
+		if i, ok := l.own[k]; ok {
+			return i
 		}
+		l.own[k] = len(l.vals)
+		l.vals = append(l.vals, service.ValueToCompare{Address: addr, Pointer: ptr, Value: v})
+		return len(l.vals) - 1
 	}
-	// Sensitive values of resources whose hash the service has already.
-	type sensAsk struct {
-		addr  string
-		first int
-		n     int
-	}
-	var sens []sensAsk
 	for i := range d.Resources {
 		r := &d.Resources[i]
-		sr := st.Lookup(r.Address)
-		if len(r.Sensitive) == 0 || sr == nil || sr.Hash != r.Hash {
+		if r.Kind != schema.KindSecret || a.secrets == nil {
 			continue
 		}
-		ask := sensAsk{addr: r.Address, first: len(vals)}
-		for _, p := range r.Sensitive {
-			v, ok := schema.SensitiveValue(r.Spec, p)
-			if !ok {
-				continue
-			}
-			vals = append(vals, service.ValueToCompare{Address: r.Address, Pointer: p, Value: v})
-			ask.n++
+		spec, err := secretSpec(r.Spec)
+		if err != nil {
+			continue
 		}
-		sens = append(sens, ask)
+		v, source, err := a.secrets.Value(r.Address, spec)
+		switch {
+		case errors.Is(err, ErrNotLocal):
+			continue
+		case err != nil:
+			l.secrets = append(l.secrets, localSecret{addr: r.Address, source: source, problem: problem(err), at: -1})
+			continue
+		}
+		l.secrets = append(l.secrets, localSecret{addr: r.Address, source: source, at: add(r.Address, "", v)})
 	}
-	// The versions of functions and datasets with sensitive values (their
-	// own or their images') that were made with the local ones.
-	type versionAsk struct {
-		addr    string
-		version int64
-		first   int
-		n       int
+	for i := range d.Resources {
+		r := &d.Resources[i]
+		for _, p := range r.Sensitive {
+			if v, ok := schema.SensitiveValue(r.Spec, p); ok {
+				add(r.Address, p, v)
+			}
+		}
 	}
-	var vasks []versionAsk
 	byHash := map[string]*schema.Resource{}
 	for i := range d.Resources {
 		if r := &d.Resources[i]; r.Kind == schema.KindImage {
 			byHash[r.Hash] = r
 		}
 	}
-	asked := map[string]bool{}
 	for i := range d.Resources {
 		r := &d.Resources[i]
-		sr := st.Lookup(r.Address)
-		if !r.Kind.Versioned() || sr == nil {
+		if !r.Kind.Versioned() {
 			continue
 		}
-		values := versionValues(r, byHash)
-		if len(values) == 0 {
-			continue
+		for _, x := range versionValues(r, byHash) {
+			l.versioned[r.Address] = append(l.versioned[r.Address], add(r.Address, x.Pointer, x.Value))
 		}
-		asked[r.Address] = true
-		for _, v := range sr.Versions {
-			if v.Hash != r.Hash || v.Key == "" {
+	}
+	return l
+}
+
+// Read reads the project's state, comparing the local values with the
+// service's in the same call. Its error is the service's.
+func (a *Applier) Read(ctx context.Context, d *schema.Desired) (*Reading, error) {
+	l := a.locals(d)
+	st, matches, err := a.svc.GetStateComparing(ctx, d.Project, l.vals)
+	if err != nil {
+		return nil, err
+	}
+	if matches == nil {
+		// A service that does not compare values in GetState: every
+		// local value is taken as changed, so nothing is left out of the
+		// plan.
+		matches = make([]service.ValueMatch, len(l.vals))
+		for i := range matches {
+			matches[i] = service.ValueMatch{Comparison: service.Different}
+		}
+	}
+	return &Reading{State: st, local: l, matches: matches}, nil
+}
+
+// compare fills in what the planner needs to know of local values that
+// only the service can compare: how each local secret value compares with
+// the revisions the state names, which resources with an unchanged hash
+// have a sensitive value that differs, and which versions were made with
+// the local sensitive values. Nothing derived from a value is computed
+// here; the service answered EQUAL or DIFFERENT and the revisions or
+// versions with an equal value.
+func (r *Reading) compare(d *schema.Desired, o *planner.Options) {
+	st, l, m := r.State, r.local, r.matches
+	if o.Secrets == nil && len(l.secrets) > 0 {
+		o.Secrets = map[string]planner.LocalSecret{}
+		for _, s := range l.secrets {
+			if s.at < 0 {
+				o.Secrets[s.addr] = planner.LocalSecret{Source: s.source, Problem: s.problem}
 				continue
 			}
-			ask := versionAsk{addr: r.Address, version: v.Version, first: len(vals), n: len(values)}
-			for _, x := range values {
-				vals = append(vals, service.ValueToCompare{Address: r.Address, Pointer: x.Pointer, Value: x.Value, Revision: v.Version})
+			equal := map[int64]bool{}
+			for _, rev := range m[s.at].EqualRevisions {
+				equal[rev] = true
 			}
-			vasks = append(vasks, ask)
-		}
-	}
-	var res []service.Comparison
-	for len(res) < len(vals) {
-		end := min(len(vals), len(res)+10_000)
-		part, err := a.svc.CompareValues(ctx, d.Project, vals[len(res):end])
-		var se *service.Error
-		if errors.As(err, &se) && se.Code == codes.Unimplemented {
-			// A service older than CompareValues: every local value is
-			// taken as changed, so nothing is left out of the plan.
-			part = make([]service.Comparison, end-len(res))
-			for i := range part {
-				part[i] = service.Different
+			label := "the local value from " + s.source
+			// In order: the current revision, then those versions name.
+			found := false
+			try := func(sv service.SecretValue) {
+				if !found && sv.SameValueAs != 0 && equal[sv.Revision] {
+					label, found = valueLabel(sv), true
+				}
 			}
-			err = nil
-		}
-		if err != nil {
-			return fmt.Errorf("compare local values with project %s's: %w", d.Project, err)
-		}
-		res = append(res, part...)
-	}
-	for _, s := range secrets {
-		label := "the local value from " + s.source
-		for i, rv := range s.revs {
-			if res[s.first+i] == service.Equal {
-				label = valueLabel(rv)
-				break
+			if cur := st.SecretValue(s.addr); cur != nil {
+				if m[s.at].Comparison == service.Equal {
+					equal[cur.Revision] = true
+				}
+				try(*cur)
 			}
-		}
-		o.Secrets[s.addr] = planner.LocalSecret{Source: s.source, Fingerprint: label}
-	}
-	for a := range asked {
-		if o.SensitiveVersions == nil {
-			o.SensitiveVersions = map[string][]int64{}
-		}
-		o.SensitiveVersions[a] = []int64{}
-	}
-	for _, v := range vasks {
-		same := true
-		for i := 0; i < v.n; i++ {
-			same = same && res[v.first+i] == service.Equal
-		}
-		if same {
-			o.SensitiveVersions[v.addr] = append(o.SensitiveVersions[v.addr], v.version)
+			for _, sr := range st.Resources {
+				for _, ver := range sr.Versions {
+					for _, sv := range ver.Secrets {
+						if sv.Address == s.addr {
+							try(sv)
+						}
+					}
+				}
+			}
+			o.Secrets[s.addr] = planner.LocalSecret{Source: s.source, Fingerprint: label}
 		}
 	}
-	for _, s := range sens {
-		for i := 0; i < s.n; i++ {
-			if res[s.first+i] != service.Equal {
+	// Sensitive values of resources whose hash the service has already.
+	for i := range d.Resources {
+		dr := &d.Resources[i]
+		sr := st.Lookup(dr.Address)
+		if len(dr.Sensitive) == 0 || sr == nil || sr.Hash != dr.Hash {
+			continue
+		}
+		for _, p := range dr.Sensitive {
+			at, ok := l.own[[2]string{dr.Address, p}]
+			if ok && m[at].Comparison != service.Equal {
 				if o.SensitiveChanged == nil {
 					o.SensitiveChanged = map[string]bool{}
 				}
-				o.SensitiveChanged[s.addr] = true
+				o.SensitiveChanged[dr.Address] = true
 				break
 			}
 		}
 	}
-	return nil
+	// The versions of functions and datasets with sensitive values (their
+	// own or their images') that were made with the local ones.
+	for addr, ats := range l.versioned {
+		sr := st.Lookup(addr)
+		if sr == nil {
+			continue
+		}
+		var dr *schema.Resource
+		for i := range d.Resources {
+			if d.Resources[i].Address == addr {
+				dr = &d.Resources[i]
+			}
+		}
+		if o.SensitiveVersions == nil {
+			o.SensitiveVersions = map[string][]int64{}
+		}
+		same := []int64{}
+		for _, v := range sr.Versions {
+			if v.Hash != dr.Hash || v.Key == "" {
+				continue
+			}
+			all := true
+			for _, at := range ats {
+				all = all && slices.Contains(m[at].EqualRevisions, v.Version)
+			}
+			if all {
+				same = append(same, v.Version)
+			}
+		}
+		o.SensitiveVersions[addr] = same
+	}
 }
 
 // versionValues are the sensitive values a version of r is made with, as

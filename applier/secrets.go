@@ -12,9 +12,9 @@ import (
 )
 
 // SecretSource reads the local values of secrets, at plan time (to
-// compare them with the service's, CompareValues) and at apply time (to
-// put them). Values never leave the applier except to PutSecretValue and
-// CompareValues.
+// compare them with the service's, in the GetState the plan reads the
+// state with) and at apply time (to put them). Values never leave the
+// applier except to PutSecretValue and GetState.
 type SecretSource interface {
 	// Value reads the value of the secret at addr. source names where it
 	// comes from, for messages ("OPENAI_API_KEY", "dev.env"). A secret

@@ -28,7 +28,7 @@ type Options struct {
 	Secrets map[string]LocalSecret
 	// SensitiveChanged lists, by address, the resources and images whose
 	// hash is the service's but some of whose sensitive values differ from
-	// the service's (its CompareValues says so): a hash is computed without
+	// the service's (its comparison says so): a hash is computed without
 	// sensitive values, so only the service can tell.
 	SensitiveChanged map[string]bool
 	// SensitiveVersions lists, by address of a function or dataset with

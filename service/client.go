@@ -166,6 +166,119 @@ func (c *Client) GetStateIfChanged(ctx context.Context, project string, known in
 	return stateFromProto(resp), true, nil
 }
 
+// StateRequest is one GetState call: a project, the serial the caller
+// knows (0: none) and local values to compare with the service's in the
+// same read (at most 10,000, each counted against the caller's rate limit
+// of comparisons, as CompareValues'; see GetStateComparing).
+type StateRequest struct {
+	Project     string
+	KnownSerial int64
+	Compare     []ValueToCompare
+}
+
+// StateResponse is a GetState answer. State is nil when Unchanged (the
+// project is still at KnownSerial); Matches answer the request's values
+// in their order either way. Matches is nil when the request had values
+// but the service did not compare them (a service older than that).
+type StateResponse struct {
+	State     *State
+	Serial    int64
+	Unchanged bool
+	Matches   []ValueMatch
+}
+
+// ValueMatch is how a local value compares with the service's.
+type ValueMatch struct {
+	// Comparison is what CompareValues answers for the value: with the
+	// current value at its place (or that of its Revision).
+	Comparison Comparison
+	// EqualRevisions are, oldest first, the revisions of a secret whose
+	// value equals it (Pointer ""), or the versions of a function or
+	// dataset made with an equal value at Pointer.
+	EqualRevisions []int64
+}
+
+// ReadState makes one GetState call.
+func (c *Client) ReadState(ctx context.Context, req StateRequest) (*StateResponse, error) {
+	preq := &ccv1.GetStateRequest{Project: req.Project, KnownSerial: req.KnownSerial}
+	for _, v := range req.Compare {
+		preq.Compare = append(preq.Compare, compareValueProto(v))
+	}
+	resp, err := c.projects.GetState(ctx, preq)
+	if err != nil {
+		return nil, fromStatus(err)
+	}
+	out := &StateResponse{Serial: resp.GetSerial(), Unchanged: resp.GetUnchanged()}
+	if !out.Unchanged {
+		out.State = stateFromProto(resp)
+	}
+	switch ms := resp.GetMatches(); {
+	case len(ms) == 0:
+		// No values, or a service that does not compare them.
+	case len(ms) != len(req.Compare):
+		return nil, fmt.Errorf("read the state of project %s: %d comparisons answered for %d values", req.Project, len(ms), len(req.Compare))
+	default:
+		out.Matches = make([]ValueMatch, len(ms))
+		for i, m := range ms {
+			out.Matches[i] = ValueMatch{Comparison: comparisonFromProto(m.GetComparison()), EqualRevisions: m.GetEqualRevisions()}
+		}
+	}
+	return out, nil
+}
+
+// GetStateComparing reads a project's state and compares local values
+// with the service's in the same call and snapshot: one call for up to
+// 10,000 values (the service's rate limit of comparisons a minute, so
+// more fail with it unless the limit has refilled). More are compared in
+// further calls that name the serial read, so that every answer is of
+// one state; if it changed in between, all are read again. The matches
+// are nil when the service does not compare values in GetState (one older
+// than that): the caller takes every local value as changed.
+func (c *Client) GetStateComparing(ctx context.Context, project string, vals []ValueToCompare) (*State, []ValueMatch, error) {
+	const perCall = 10_000
+	for attempt := 0; ; attempt++ {
+		first, err := c.ReadState(ctx, StateRequest{Project: project, Compare: vals[:min(len(vals), perCall)]})
+		if err != nil {
+			return nil, nil, err
+		}
+		matches := first.Matches
+		changed := false
+		for at := perCall; at < len(vals) && matches != nil && !changed; at += perCall {
+			next, err := c.ReadState(ctx, StateRequest{Project: project, KnownSerial: first.Serial, Compare: vals[at:min(len(vals), at+perCall)]})
+			if err != nil {
+				return nil, nil, err
+			}
+			changed = next.Serial != first.Serial
+			if next.Matches == nil {
+				matches = nil
+				break
+			}
+			matches = append(matches, next.Matches...)
+		}
+		if !changed || attempt == 2 {
+			if changed {
+				return nil, nil, fmt.Errorf("read the state of project %s: it kept changing while %d local values were compared; try again", project, len(vals))
+			}
+			return first.State, matches, nil
+		}
+	}
+}
+
+func compareValueProto(v ValueToCompare) *ccv1.CompareValue {
+	return &ccv1.CompareValue{Address: v.Address, Pointer: v.Pointer, Value: v.Value, Revision: v.Revision}
+}
+
+func comparisonFromProto(c ccv1.Comparison) Comparison {
+	switch c {
+	case ccv1.Comparison_COMPARISON_EQUAL:
+		return Equal
+	case ccv1.Comparison_COMPARISON_DIFFERENT:
+		return Different
+	default:
+		return Absent
+	}
+}
+
 func stateFromProto(resp *ccv1.GetStateResponse) *State {
 	st := &State{Project: resp.GetProject(), Lineage: resp.GetLineage(), Serial: resp.GetSerial()}
 	st.Resources = make([]Resource, 0, len(resp.GetResources()))
@@ -552,7 +665,7 @@ func (c *Client) CompareValues(ctx context.Context, project string, vals []Value
 	}
 	req := &ccv1.CompareValuesRequest{Project: project}
 	for _, v := range vals {
-		req.Values = append(req.Values, &ccv1.CompareValue{Address: v.Address, Pointer: v.Pointer, Value: v.Value, Revision: v.Revision})
+		req.Values = append(req.Values, compareValueProto(v))
 	}
 	resp, err := c.resources.CompareValues(ctx, req)
 	if err != nil {
@@ -563,14 +676,7 @@ func (c *Client) CompareValues(ctx context.Context, project string, vals []Value
 	}
 	out := make([]Comparison, len(vals))
 	for i, r := range resp.GetResults() {
-		switch r {
-		case ccv1.Comparison_COMPARISON_EQUAL:
-			out[i] = Equal
-		case ccv1.Comparison_COMPARISON_DIFFERENT:
-			out[i] = Different
-		default:
-			out[i] = Absent
-		}
+		out[i] = comparisonFromProto(r)
 	}
 	return out, nil
 }

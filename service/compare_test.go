@@ -64,12 +64,29 @@ func TestItem8StateHoldsNothingDerived(t *testing.T) {
 	if res.SecretValue.Revision != 3 || res.SecretValue.SameValueAs != 1 {
 		t.Errorf("revision %d same as %d, want 3 same as 1", res.SecretValue.Revision, res.SecretValue.SameValueAs)
 	}
+	// A function with a sensitive value, so that the state has a version
+	// keyed with it.
+	const sensCanary = "Zq7canaryX-sensitive"
+	mustApply(t, c, sensitiveApply(t, "function.f", service.ActionCreate, function("m:f", map[string]any{"env": map[string]any{"T": sensCanary}}), []string{"/env/T"}, res.Serial))
 	st, err := c.GetState(ctx, "p")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if sv := st.SecretValue("secret.k"); sv == nil || sv.Revision != 3 || sv.SameValueAs != 1 {
 		t.Errorf("state secret value %+v, want revision 3 same as 1", sv)
+	}
+	// GetState comparing local values (issue 8 item 8: an unchanged plan
+	// is one call) answers with nothing derived from them either, changed
+	// or unchanged.
+	local := []service.ValueToCompare{
+		{Address: "secret.k", Value: []byte(canary)},
+		{Address: "function.f", Pointer: "/env/T", Value: []byte(`"` + sensCanary + `"`)},
+	}
+	if _, m, err := c.GetStateComparing(ctx, "p", local); err != nil || len(m) != 2 || m[0].Comparison != service.Equal || m[1].Comparison != service.Equal {
+		t.Fatalf("GetStateComparing = %v, %v; want both equal", m, err)
+	}
+	if r, err := c.ReadState(ctx, service.StateRequest{Project: "p", KnownSerial: st.Serial, Compare: local}); err != nil || !r.Unchanged || len(r.Matches) != 2 {
+		t.Fatalf("ReadState(known serial) = %+v, %v; want unchanged with two matches", r, err)
 	}
 	if _, err := c.Versions(ctx, "p", "secret.k"); err != nil {
 		t.Fatal(err)
@@ -94,6 +111,24 @@ func TestItem8StateHoldsNothingDerived(t *testing.T) {
 		fps = append(fps, fp)
 	}
 	rows.Close()
+	// The fingerprints versions are keyed with, sensitive values' too.
+	rows, err = raw.Query("SELECT secrets FROM versions")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rows.Next() {
+		var col string
+		rows.Scan(&col)
+		for _, line := range strings.Split(col, "\n") {
+			if f := strings.Fields(line); len(f) == 3 {
+				fps = append(fps, f[2])
+			}
+		}
+	}
+	rows.Close()
+	if len(fps) < 4 {
+		t.Fatalf("%d fingerprints in the database, want those of 3 revisions and a version's sensitive value", len(fps))
+	}
 	out := responses.Bytes()
 	if bytes.Contains(out, salt) {
 		t.Error("a response holds the project's salt")
@@ -105,6 +140,9 @@ func TestItem8StateHoldsNothingDerived(t *testing.T) {
 	}
 	if bytes.Contains(out, []byte(canary)) {
 		t.Error("a response holds the secret value")
+	}
+	if bytes.Contains(out, []byte(sensCanary)) {
+		t.Error("a response holds the sensitive value")
 	}
 }
 

@@ -36,6 +36,7 @@ var fuzzMethods = []struct {
 	{ccv1.ResourceService_ListVersions_FullMethodName, func() proto.Message { return &ccv1.ListVersionsRequest{} }, func() proto.Message { return &ccv1.ListVersionsResponse{} }},
 	{ccv1.ResourceService_Rollback_FullMethodName, func() proto.Message { return &ccv1.RollbackRequest{} }, func() proto.Message { return &ccv1.RollbackResponse{} }},
 	{ccv1.ResourceService_PutSecretValue_FullMethodName, func() proto.Message { return &ccv1.PutSecretValueRequest{} }, func() proto.Message { return &ccv1.PutSecretValueResponse{} }},
+	{ccv1.ResourceService_CompareValues_FullMethodName, func() proto.Message { return &ccv1.CompareValuesRequest{} }, func() proto.Message { return &ccv1.CompareValuesResponse{} }},
 }
 
 func methodIndex(name string) byte {
@@ -72,6 +73,9 @@ func FuzzServer(f *testing.F) {
 	fn := mustCanonical(f, map[string]any{"image": schema.Hash(imgSpec), "source": map[string]any{"paths": []string{"src"}, "digest": schema.Hash([]byte("src"))},
 		"handler": "main.run", "timeout": "300s", "retries": 0})
 	seed(ccv1.ProjectService_GetState_FullMethodName, 0, &ccv1.GetStateRequest{Project: "fz"})
+	seed(ccv1.ProjectService_GetState_FullMethodName, 0, &ccv1.GetStateRequest{Project: "fz", KnownSerial: 1, Compare: []*ccv1.CompareValue{
+		{Address: "secret.s", Value: []byte("v")}, {Address: "function.g", Pointer: "/handler", Value: []byte(`"main.run"`)}, {Address: "function.f", Pointer: "/image/x", Value: []byte(`1`)}}})
+	seed(ccv1.ResourceService_CompareValues_FullMethodName, 0, &ccv1.CompareValuesRequest{Project: "fz", Values: []*ccv1.CompareValue{{Address: "function.g", Pointer: "/handler", Value: []byte(`"main.run"`), Revision: 1}}})
 	seed(ccv1.ResourceService_EnsureImage_FullMethodName, 1, &ccv1.EnsureImageRequest{Project: "fz", Address: "image.base", Spec: imgSpec, Hash: img})
 	seed(ccv1.ResourceService_ApplyResource_FullMethodName, 1, &ccv1.ApplyResourceRequest{Project: "fz", Address: "volume.v", Action: ccv1.Action_ACTION_CREATE, Spec: vol, Hash: schema.Hash(vol)})
 	seed(ccv1.ResourceService_ApplyResource_FullMethodName, 1, &ccv1.ApplyResourceRequest{Project: "fz", Address: "function.f", Action: ccv1.Action_ACTION_CREATE, Spec: fn, Hash: schema.Hash(fn),

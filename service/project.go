@@ -25,12 +25,16 @@ type projectAPI struct {
 
 var _ ccv1.ProjectServiceServer = (*projectAPI)(nil)
 
-// GetState reads everything in one read transaction, so the serial and the
-// resources are one consistent snapshot.
+// GetState reads everything in one read transaction, so the serial, the
+// resources and the answers to the values it compares (issue 8 item 8)
+// are one consistent snapshot.
 func (a *projectAPI) GetState(ctx context.Context, req *ccv1.GetStateRequest) (*ccv1.GetStateResponse, error) {
 	project := req.GetProject()
 	if !validName(project) {
 		return nil, status.Errorf(codes.InvalidArgument, "project %q is not a lowercase DNS label", project)
+	}
+	if err := a.s.admitComparisons(ctx, req.GetCompare()); err != nil {
+		return nil, err
 	}
 	tx, err := a.s.st.r.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
@@ -45,12 +49,22 @@ func (a *projectAPI) GetState(ctx context.Context, req *ccv1.GetStateRequest) (*
 		// Whoever knows a lease's id can write as its holder.
 		resp.Lock.Id = ""
 	}
-	err = tx.QueryRowContext(ctx, "SELECT serial, lineage FROM projects WHERE name = ?", project).Scan(&resp.Serial, &resp.Lineage)
-	if errors.Is(err, sql.ErrNoRows) {
-		return resp, nil
-	}
-	if err != nil {
+	var salt []byte
+	err = tx.QueryRowContext(ctx, "SELECT serial, lineage, salt FROM projects WHERE name = ?", project).Scan(&resp.Serial, &resp.Lineage, &salt)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return nil, dbError(err)
+	}
+	noProject := errors.Is(err, sql.ErrNoRows)
+	if len(req.GetCompare()) > 0 {
+		// Answered even when the state is unchanged: the local values
+		// may have changed while it did not.
+		t := &mtx{tx: tx, ctx: ctx, s: a.s, project: project, salt: salt}
+		if resp.Matches, err = t.matches(req.GetCompare()); err != nil {
+			return nil, err
+		}
+	}
+	if noProject {
+		return resp, nil
 	}
 	if req.GetKnownSerial() != 0 && req.GetKnownSerial() == resp.Serial {
 		resp.Unchanged = true

@@ -19,8 +19,6 @@ import (
 type resourceAPI struct {
 	ccv1.UnimplementedResourceServiceServer
 	s *Server
-	// limits rate-limits CompareValues per caller.
-	limits limiter
 }
 
 var _ ccv1.ResourceServiceServer = (*resourceAPI)(nil)

@@ -31,7 +31,8 @@ import (
 // says nothing of them), the fingerprints that tell values apart are HMACs
 // keyed with a key derived from the server's secret key file and are never
 // sent, and a client learns whether a local value equals the service's
-// only through CompareValues, which is rate-limited per caller.
+// only by asking (the values a GetState carries, or CompareValues), at a
+// rate limited per caller for both together.
 
 // fingerprint is the keyed fingerprint of a value at a place: a secret's
 // value (pointer "") or a sensitive value of a resource's spec (address
@@ -206,22 +207,8 @@ func (a *resourceAPI) CompareValues(ctx context.Context, req *ccv1.CompareValues
 		return nil, status.Errorf(codes.InvalidArgument, "project %q is not a lowercase DNS label", project)
 	}
 	vals := req.GetValues()
-	if len(vals) > compareLimit {
-		return nil, status.Errorf(codes.InvalidArgument, "%d values: at most %d a call", len(vals), compareLimit)
-	}
-	for _, v := range vals {
-		if _, _, err := parseAddress(v.GetAddress()); err != nil {
-			return nil, err
-		}
-		if p := v.GetPointer(); p != "" && (!strings.HasPrefix(p, "/") || len(p) > 4096) {
-			return nil, status.Errorf(codes.InvalidArgument, "pointer %q is not a JSON pointer", p)
-		}
-		if len(v.GetValue()) > maxSecretValue {
-			return nil, status.Errorf(codes.InvalidArgument, "%s: value larger than %d bytes", v.GetAddress(), maxSecretValue)
-		}
-	}
-	if !a.limits.take(caller(ctx), len(vals), a.s.now()) {
-		return nil, status.Errorf(codes.ResourceExhausted, "more than %d value comparisons a minute: wait and try again", compareLimit)
+	if err := a.s.admitComparisons(ctx, vals); err != nil {
+		return nil, err
 	}
 	tx, err := a.s.st.r.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
@@ -243,6 +230,139 @@ func (a *resourceAPI) CompareValues(ctx context.Context, req *ccv1.CompareValues
 		resp.Results[i] = c
 	}
 	return resp, nil
+}
+
+// admitComparisons checks values to compare (CompareValues', or those a
+// GetState carries) and takes them from the caller's rate limit: both
+// calls share one limit, so neither is a way around the other's.
+func (s *Server) admitComparisons(ctx context.Context, vals []*ccv1.CompareValue) error {
+	if len(vals) == 0 {
+		return nil
+	}
+	if len(vals) > compareLimit {
+		return status.Errorf(codes.InvalidArgument, "%d values: at most %d a call", len(vals), compareLimit)
+	}
+	for _, v := range vals {
+		if _, _, err := parseAddress(v.GetAddress()); err != nil {
+			return err
+		}
+		if p := v.GetPointer(); p != "" && (!strings.HasPrefix(p, "/") || len(p) > 4096) {
+			return status.Errorf(codes.InvalidArgument, "pointer %q is not a JSON pointer", p)
+		}
+		if len(v.GetValue()) > maxSecretValue {
+			return status.Errorf(codes.InvalidArgument, "%s: value larger than %d bytes", v.GetAddress(), maxSecretValue)
+		}
+	}
+	if !s.compares.take(caller(ctx), len(vals), s.now()) {
+		return status.Errorf(codes.ResourceExhausted, "more than %d value comparisons a minute: wait and try again", compareLimit)
+	}
+	return nil
+}
+
+// matches answers the values a GetState carries, in its read
+// transaction: for each, what CompareValues answers, and every revision
+// (of a secret) or version (of a function or dataset) with an equal
+// value, so that a caller that did not know the state before the call
+// needs no other. The rows of an address are read once.
+func (t *mtx) matches(vals []*ccv1.CompareValue) ([]*ccv1.ValueMatch, error) {
+	type secretRev struct {
+		rev int64
+		fp  string
+	}
+	revs := map[string][]secretRev{}
+	versions := map[string][]versionRow{}
+	out := make([]*ccv1.ValueMatch, len(vals))
+	for i, v := range vals {
+		c, err := t.compare(v)
+		if err != nil {
+			return nil, err
+		}
+		m := &ccv1.ValueMatch{Comparison: c}
+		addr := v.GetAddress()
+		switch {
+		case v.GetPointer() == "":
+			rs, ok := revs[addr]
+			if !ok {
+				rows, err := t.tx.QueryContext(t.ctx, "SELECT revision, fingerprint FROM secret_revisions WHERE project = ? AND address = ? ORDER BY revision", t.project, addr)
+				if err != nil {
+					return nil, dbError(err)
+				}
+				for rows.Next() {
+					var r secretRev
+					if err := rows.Scan(&r.rev, &r.fp); err != nil {
+						rows.Close()
+						return nil, dbError(err)
+					}
+					rs = append(rs, r)
+				}
+				if err := closeRows(rows); err != nil {
+					return nil, err
+				}
+				revs[addr] = rs
+			}
+			if len(rs) > 0 {
+				keyed, legacy := t.secretFingerprints(addr, v.GetValue())
+				for _, r := range rs {
+					if hmac.Equal([]byte(r.fp), []byte(keyed)) || hmac.Equal([]byte(r.fp), []byte(legacy)) {
+						m.EqualRevisions = append(m.EqualRevisions, r.rev)
+					}
+				}
+			}
+		case schema.KindOf(addr).Versioned():
+			vs, ok := versions[addr]
+			if !ok {
+				if vs, err = t.versionRows(addr); err != nil {
+					return nil, err
+				}
+				versions[addr] = vs
+			}
+			if len(vs) == 0 {
+				break
+			}
+			want := sensitiveEntry(addr, v.GetPointer())
+			fp := t.s.keys.fingerprint(t.project, addr, v.GetPointer(), v.GetValue())
+			for _, vr := range vs {
+				if got, ok := vr.entries[want]; ok && hmac.Equal([]byte(got), []byte(fp)) {
+					m.EqualRevisions = append(m.EqualRevisions, vr.version)
+				}
+			}
+		}
+		out[i] = m
+	}
+	return out, nil
+}
+
+// versionRow is a version's number and the fingerprints its key has, by
+// entry (sensitiveEntry, or a secret's address).
+type versionRow struct {
+	version int64
+	entries map[string]string
+}
+
+func (t *mtx) versionRows(addr string) ([]versionRow, error) {
+	rows, err := t.tx.QueryContext(t.ctx, "SELECT version, secrets FROM versions WHERE project = ? AND address = ? ORDER BY version", t.project, addr)
+	if err != nil {
+		return nil, dbError(err)
+	}
+	var out []versionRow
+	for rows.Next() {
+		var vr versionRow
+		var col string
+		if err := rows.Scan(&vr.version, &col); err != nil {
+			rows.Close()
+			return nil, dbError(err)
+		}
+		vr.entries = map[string]string{}
+		for _, line := range splitLines(col) {
+			if f := strings.Fields(line); len(f) == 3 {
+				if _, dup := vr.entries[f[0]]; !dup {
+					vr.entries[f[0]] = f[2]
+				}
+			}
+		}
+		out = append(out, vr)
+	}
+	return out, closeRows(rows)
 }
 
 func (t *mtx) compare(v *ccv1.CompareValue) (ccv1.Comparison, error) {

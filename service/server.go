@@ -43,6 +43,9 @@ type Server struct {
 	maxBlob  int64
 	pubRefl  bool
 	uploads  *uploadLimit
+	// compares rate-limits value comparisons (CompareValues, and those
+	// GetState makes) per caller.
+	compares limiter
 	// blobLocks makes uploads of one project's blob store it one at a time.
 	blobLocks keyLocks
 	// afterChunks, when set (in tests), is called after each transaction

@@ -114,10 +114,8 @@ func TestUnchangedCostsOneRead(t *testing.T) {
 		if !strings.Contains(out, "No changes.") && !strings.Contains(out, `"changes": []`) {
 			t.Errorf("cc %s:\n%s", strings.Join(args, " "), out)
 		}
-		// The local secret value is compared by the service: one more
-		// call (issue 8 item 8; the state has nothing to compare it with).
-		if calls := c.take(); !cmp.Equal(calls, []string{"GetState", "CompareValues"}) {
-			t.Errorf("cc %s made the calls %v, want [GetState CompareValues]", strings.Join(args, " "), calls)
+		if calls := c.take(); len(calls) != 1 || calls[0] != "GetState" {
+			t.Errorf("cc %s made the calls %v, want [GetState]", strings.Join(args, " "), calls)
 		}
 	}
 }
@@ -465,8 +463,8 @@ func TestSecretValueVersions(t *testing.T) {
 		if out := ccOK("apply", "--auto-approve", "main.hcl"); !strings.HasPrefix(out, "No changes.") {
 			t.Fatalf("apply after apply:\n%s", out)
 		}
-		if calls := c.take(); !cmp.Equal(calls, []string{"GetState", "CompareValues", "GetState", "CompareValues"}) {
-			t.Errorf("an unchanged plan and apply made the calls %v, want one GetState and one CompareValues each", calls)
+		if calls := c.take(); !cmp.Equal(calls, []string{"GetState", "GetState"}) {
+			t.Errorf("an unchanged plan and apply made the calls %v, want one GetState each", calls)
 		}
 	}
 	t.Setenv("OPENAI_API_KEY", valueA)

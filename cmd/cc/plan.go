@@ -122,15 +122,15 @@ func runPlan(e *env, args []string) int {
 	}
 	opts := pf.options()
 	opts.Destroy = *destroy
-	state, err := cn.client.GetState(e.ctx, res.Desired.Project)
+	read, err := a.Read(e.ctx, res.Desired)
 	if err != nil {
 		return e.fail(c, fmt.Errorf("read the state of project %s: %w", res.Desired.Project, cn.explain(err)))
 	}
-	p, st, err := a.PlanWith(e.ctx, res.Desired, state, opts)
+	p, st, err := a.PlanWith(e.ctx, res.Desired, read, opts)
 	if err != nil {
 		return e.fail(c, cn.explain(err))
 	}
-	if l := state.Lock; l != nil {
+	if l := read.State.Lock; l != nil {
 		p.Warnings = append(p.Warnings, fmt.Sprintf("project %s is locked by %s: an apply is running, and this plan may be out of date when it ends", p.Project, l.Holder))
 	}
 	more := ""

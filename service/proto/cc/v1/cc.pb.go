@@ -165,7 +165,7 @@ func (Action) EnumDescriptor() ([]byte, []int) {
 	return file_cc_v1_cc_proto_rawDescGZIP(), []int{1}
 }
 
-// Comparison is how a value given to CompareValues compares.
+// Comparison is how a value given to CompareValues (or GetState) compares.
 type Comparison int32
 
 const (
@@ -1076,8 +1076,20 @@ type GetStateRequest struct {
 	state   protoimpl.MessageState `protogen:"open.v1"`
 	Project string                 `protobuf:"bytes,1,opt,name=project,proto3" json:"project,omitempty"`
 	// known_serial, when non-zero and equal to the project's serial, makes the
-	// response carry only the serial and unchanged = true.
-	KnownSerial   int64 `protobuf:"varint,2,opt,name=known_serial,json=knownSerial,proto3" json:"known_serial,omitempty"`
+	// response carry only the serial, unchanged = true and the matches.
+	KnownSerial int64 `protobuf:"varint,2,opt,name=known_serial,json=knownSerial,proto3" json:"known_serial,omitempty"`
+	// compare are local values to compare with the service's in the same
+	// read (issue 8 item 8): a secret's value (pointer empty) or a value at a
+	// sensitive JSON pointer of a resource's spec, as in CompareValues. The
+	// caller does not know the state before this call, so it cannot name the
+	// revisions to compare with: the answer (GetStateResponse.matches) names
+	// every one that holds an equal value. Each value counts against the
+	// same rate limit as CompareValues (10,000 comparisons a minute per
+	// token, per peer address without tokens; RESOURCE_EXHAUSTED beyond), at
+	// most 10,000 of them a call. Nothing derived from a value is sent back:
+	// only EQUAL/DIFFERENT/ABSENT and revision or version numbers, which say
+	// nothing of a value to anyone who does not already hold one to compare.
+	Compare       []*CompareValue `protobuf:"bytes,3,rep,name=compare,proto3" json:"compare,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1126,6 +1138,13 @@ func (x *GetStateRequest) GetKnownSerial() int64 {
 	return 0
 }
 
+func (x *GetStateRequest) GetCompare() []*CompareValue {
+	if x != nil {
+		return x.Compare
+	}
+	return nil
+}
+
 type GetStateResponse struct {
 	state     protoimpl.MessageState `protogen:"open.v1"`
 	Project   string                 `protobuf:"bytes,1,opt,name=project,proto3" json:"project,omitempty"`
@@ -1144,7 +1163,12 @@ type GetStateResponse struct {
 	// service has never written. A plan file carries it, so that a plan made
 	// against one service (or one incarnation of a project) is refused by
 	// any other.
-	Lineage       string `protobuf:"bytes,9,opt,name=lineage,proto3" json:"lineage,omitempty"`
+	Lineage string `protobuf:"bytes,9,opt,name=lineage,proto3" json:"lineage,omitempty"`
+	// matches answer the request's compare, one for each value in its order,
+	// from the same snapshot as the rest of the response (and also when it
+	// is unchanged: the local values may have changed while the state did
+	// not). Empty when the request has none.
+	Matches       []*ValueMatch `protobuf:"bytes,10,rep,name=matches,proto3" json:"matches,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1235,6 +1259,77 @@ func (x *GetStateResponse) GetLineage() string {
 	return ""
 }
 
+func (x *GetStateResponse) GetMatches() []*ValueMatch {
+	if x != nil {
+		return x.Matches
+	}
+	return nil
+}
+
+// ValueMatch is how a value given to GetState compares with the service's.
+type ValueMatch struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// comparison is what CompareValues answers for the same CompareValue:
+	// with the current value at its place (a secret's current revision, or
+	// the value at the pointer of the resource's current spec; for an image
+	// the image the address has now) when its revision is 0, else with that
+	// revision's or version's.
+	Comparison Comparison `protobuf:"varint,1,opt,name=comparison,proto3,enum=cc.v1.Comparison" json:"comparison,omitempty"`
+	// equal_revisions are, oldest first, for a secret's value (pointer
+	// empty) every revision of the secret whose value equals it; for a value
+	// at a pointer of a function or dataset, every version of it made with
+	// an equal value there (under "/image", the value of the image it runs,
+	// as in CompareValue.revision). Empty for other kinds, and when none is
+	// equal.
+	EqualRevisions []int64 `protobuf:"varint,2,rep,packed,name=equal_revisions,json=equalRevisions,proto3" json:"equal_revisions,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
+}
+
+func (x *ValueMatch) Reset() {
+	*x = ValueMatch{}
+	mi := &file_cc_v1_cc_proto_msgTypes[14]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ValueMatch) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ValueMatch) ProtoMessage() {}
+
+func (x *ValueMatch) ProtoReflect() protoreflect.Message {
+	mi := &file_cc_v1_cc_proto_msgTypes[14]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ValueMatch.ProtoReflect.Descriptor instead.
+func (*ValueMatch) Descriptor() ([]byte, []int) {
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{14}
+}
+
+func (x *ValueMatch) GetComparison() Comparison {
+	if x != nil {
+		return x.Comparison
+	}
+	return Comparison_COMPARISON_UNSPECIFIED
+}
+
+func (x *ValueMatch) GetEqualRevisions() []int64 {
+	if x != nil {
+		return x.EqualRevisions
+	}
+	return nil
+}
+
 type LockRequest struct {
 	state   protoimpl.MessageState `protogen:"open.v1"`
 	Project string                 `protobuf:"bytes,1,opt,name=project,proto3" json:"project,omitempty"`
@@ -1248,7 +1343,7 @@ type LockRequest struct {
 
 func (x *LockRequest) Reset() {
 	*x = LockRequest{}
-	mi := &file_cc_v1_cc_proto_msgTypes[14]
+	mi := &file_cc_v1_cc_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1260,7 +1355,7 @@ func (x *LockRequest) String() string {
 func (*LockRequest) ProtoMessage() {}
 
 func (x *LockRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[14]
+	mi := &file_cc_v1_cc_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1273,7 +1368,7 @@ func (x *LockRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LockRequest.ProtoReflect.Descriptor instead.
 func (*LockRequest) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{14}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *LockRequest) GetProject() string {
@@ -1311,7 +1406,7 @@ type LockResponse struct {
 
 func (x *LockResponse) Reset() {
 	*x = LockResponse{}
-	mi := &file_cc_v1_cc_proto_msgTypes[15]
+	mi := &file_cc_v1_cc_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1323,7 +1418,7 @@ func (x *LockResponse) String() string {
 func (*LockResponse) ProtoMessage() {}
 
 func (x *LockResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[15]
+	mi := &file_cc_v1_cc_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1336,7 +1431,7 @@ func (x *LockResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LockResponse.ProtoReflect.Descriptor instead.
 func (*LockResponse) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{15}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *LockResponse) GetLease() *Lease {
@@ -1371,7 +1466,7 @@ type RenewLockRequest struct {
 
 func (x *RenewLockRequest) Reset() {
 	*x = RenewLockRequest{}
-	mi := &file_cc_v1_cc_proto_msgTypes[16]
+	mi := &file_cc_v1_cc_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1383,7 +1478,7 @@ func (x *RenewLockRequest) String() string {
 func (*RenewLockRequest) ProtoMessage() {}
 
 func (x *RenewLockRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[16]
+	mi := &file_cc_v1_cc_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1396,7 +1491,7 @@ func (x *RenewLockRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RenewLockRequest.ProtoReflect.Descriptor instead.
 func (*RenewLockRequest) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{16}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *RenewLockRequest) GetProject() string {
@@ -1429,7 +1524,7 @@ type RenewLockResponse struct {
 
 func (x *RenewLockResponse) Reset() {
 	*x = RenewLockResponse{}
-	mi := &file_cc_v1_cc_proto_msgTypes[17]
+	mi := &file_cc_v1_cc_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1441,7 +1536,7 @@ func (x *RenewLockResponse) String() string {
 func (*RenewLockResponse) ProtoMessage() {}
 
 func (x *RenewLockResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[17]
+	mi := &file_cc_v1_cc_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1454,7 +1549,7 @@ func (x *RenewLockResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RenewLockResponse.ProtoReflect.Descriptor instead.
 func (*RenewLockResponse) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{17}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *RenewLockResponse) GetLease() *Lease {
@@ -1476,7 +1571,7 @@ type UnlockRequest struct {
 
 func (x *UnlockRequest) Reset() {
 	*x = UnlockRequest{}
-	mi := &file_cc_v1_cc_proto_msgTypes[18]
+	mi := &file_cc_v1_cc_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1488,7 +1583,7 @@ func (x *UnlockRequest) String() string {
 func (*UnlockRequest) ProtoMessage() {}
 
 func (x *UnlockRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[18]
+	mi := &file_cc_v1_cc_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1501,7 +1596,7 @@ func (x *UnlockRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UnlockRequest.ProtoReflect.Descriptor instead.
 func (*UnlockRequest) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{18}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *UnlockRequest) GetProject() string {
@@ -1535,7 +1630,7 @@ type UnlockResponse struct {
 
 func (x *UnlockResponse) Reset() {
 	*x = UnlockResponse{}
-	mi := &file_cc_v1_cc_proto_msgTypes[19]
+	mi := &file_cc_v1_cc_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1547,7 +1642,7 @@ func (x *UnlockResponse) String() string {
 func (*UnlockResponse) ProtoMessage() {}
 
 func (x *UnlockResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[19]
+	mi := &file_cc_v1_cc_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1560,7 +1655,7 @@ func (x *UnlockResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UnlockResponse.ProtoReflect.Descriptor instead.
 func (*UnlockResponse) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{19}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *UnlockResponse) GetReleased() *Lease {
@@ -1581,7 +1676,7 @@ type FindMissingBlobsRequest struct {
 
 func (x *FindMissingBlobsRequest) Reset() {
 	*x = FindMissingBlobsRequest{}
-	mi := &file_cc_v1_cc_proto_msgTypes[20]
+	mi := &file_cc_v1_cc_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1593,7 +1688,7 @@ func (x *FindMissingBlobsRequest) String() string {
 func (*FindMissingBlobsRequest) ProtoMessage() {}
 
 func (x *FindMissingBlobsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[20]
+	mi := &file_cc_v1_cc_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1606,7 +1701,7 @@ func (x *FindMissingBlobsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FindMissingBlobsRequest.ProtoReflect.Descriptor instead.
 func (*FindMissingBlobsRequest) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{20}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *FindMissingBlobsRequest) GetProject() string {
@@ -1633,7 +1728,7 @@ type FindMissingBlobsResponse struct {
 
 func (x *FindMissingBlobsResponse) Reset() {
 	*x = FindMissingBlobsResponse{}
-	mi := &file_cc_v1_cc_proto_msgTypes[21]
+	mi := &file_cc_v1_cc_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1645,7 +1740,7 @@ func (x *FindMissingBlobsResponse) String() string {
 func (*FindMissingBlobsResponse) ProtoMessage() {}
 
 func (x *FindMissingBlobsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[21]
+	mi := &file_cc_v1_cc_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1658,7 +1753,7 @@ func (x *FindMissingBlobsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FindMissingBlobsResponse.ProtoReflect.Descriptor instead.
 func (*FindMissingBlobsResponse) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{21}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *FindMissingBlobsResponse) GetMissing() []string {
@@ -1681,7 +1776,7 @@ type UploadBlobRequest struct {
 
 func (x *UploadBlobRequest) Reset() {
 	*x = UploadBlobRequest{}
-	mi := &file_cc_v1_cc_proto_msgTypes[22]
+	mi := &file_cc_v1_cc_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1693,7 +1788,7 @@ func (x *UploadBlobRequest) String() string {
 func (*UploadBlobRequest) ProtoMessage() {}
 
 func (x *UploadBlobRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[22]
+	mi := &file_cc_v1_cc_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1706,7 +1801,7 @@ func (x *UploadBlobRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UploadBlobRequest.ProtoReflect.Descriptor instead.
 func (*UploadBlobRequest) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{22}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *UploadBlobRequest) GetPart() isUploadBlobRequest_Part {
@@ -1762,7 +1857,7 @@ type UploadBlobResponse struct {
 
 func (x *UploadBlobResponse) Reset() {
 	*x = UploadBlobResponse{}
-	mi := &file_cc_v1_cc_proto_msgTypes[23]
+	mi := &file_cc_v1_cc_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1774,7 +1869,7 @@ func (x *UploadBlobResponse) String() string {
 func (*UploadBlobResponse) ProtoMessage() {}
 
 func (x *UploadBlobResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[23]
+	mi := &file_cc_v1_cc_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1787,7 +1882,7 @@ func (x *UploadBlobResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UploadBlobResponse.ProtoReflect.Descriptor instead.
 func (*UploadBlobResponse) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{23}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *UploadBlobResponse) GetDigest() string {
@@ -1825,7 +1920,7 @@ type ReadBlobRequest struct {
 
 func (x *ReadBlobRequest) Reset() {
 	*x = ReadBlobRequest{}
-	mi := &file_cc_v1_cc_proto_msgTypes[24]
+	mi := &file_cc_v1_cc_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1837,7 +1932,7 @@ func (x *ReadBlobRequest) String() string {
 func (*ReadBlobRequest) ProtoMessage() {}
 
 func (x *ReadBlobRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[24]
+	mi := &file_cc_v1_cc_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1850,7 +1945,7 @@ func (x *ReadBlobRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReadBlobRequest.ProtoReflect.Descriptor instead.
 func (*ReadBlobRequest) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{24}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *ReadBlobRequest) GetProject() string {
@@ -1888,7 +1983,7 @@ type ReadBlobResponse struct {
 
 func (x *ReadBlobResponse) Reset() {
 	*x = ReadBlobResponse{}
-	mi := &file_cc_v1_cc_proto_msgTypes[25]
+	mi := &file_cc_v1_cc_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1900,7 +1995,7 @@ func (x *ReadBlobResponse) String() string {
 func (*ReadBlobResponse) ProtoMessage() {}
 
 func (x *ReadBlobResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[25]
+	mi := &file_cc_v1_cc_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1913,7 +2008,7 @@ func (x *ReadBlobResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReadBlobResponse.ProtoReflect.Descriptor instead.
 func (*ReadBlobResponse) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{25}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *ReadBlobResponse) GetDigest() string {
@@ -1963,7 +2058,7 @@ type EnsureImageRequest struct {
 
 func (x *EnsureImageRequest) Reset() {
 	*x = EnsureImageRequest{}
-	mi := &file_cc_v1_cc_proto_msgTypes[26]
+	mi := &file_cc_v1_cc_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1975,7 +2070,7 @@ func (x *EnsureImageRequest) String() string {
 func (*EnsureImageRequest) ProtoMessage() {}
 
 func (x *EnsureImageRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[26]
+	mi := &file_cc_v1_cc_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1988,7 +2083,7 @@ func (x *EnsureImageRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EnsureImageRequest.ProtoReflect.Descriptor instead.
 func (*EnsureImageRequest) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{26}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *EnsureImageRequest) GetProject() string {
@@ -2069,7 +2164,7 @@ type EnsureImageResponse struct {
 
 func (x *EnsureImageResponse) Reset() {
 	*x = EnsureImageResponse{}
-	mi := &file_cc_v1_cc_proto_msgTypes[27]
+	mi := &file_cc_v1_cc_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2081,7 +2176,7 @@ func (x *EnsureImageResponse) String() string {
 func (*EnsureImageResponse) ProtoMessage() {}
 
 func (x *EnsureImageResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[27]
+	mi := &file_cc_v1_cc_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2094,7 +2189,7 @@ func (x *EnsureImageResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EnsureImageResponse.ProtoReflect.Descriptor instead.
 func (*EnsureImageResponse) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{27}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *EnsureImageResponse) GetImage() *Image {
@@ -2157,7 +2252,7 @@ type ApplyResourceRequest struct {
 
 func (x *ApplyResourceRequest) Reset() {
 	*x = ApplyResourceRequest{}
-	mi := &file_cc_v1_cc_proto_msgTypes[28]
+	mi := &file_cc_v1_cc_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2169,7 +2264,7 @@ func (x *ApplyResourceRequest) String() string {
 func (*ApplyResourceRequest) ProtoMessage() {}
 
 func (x *ApplyResourceRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[28]
+	mi := &file_cc_v1_cc_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2182,7 +2277,7 @@ func (x *ApplyResourceRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ApplyResourceRequest.ProtoReflect.Descriptor instead.
 func (*ApplyResourceRequest) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{28}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *ApplyResourceRequest) GetProject() string {
@@ -2279,7 +2374,7 @@ type ApplyResourceResponse struct {
 
 func (x *ApplyResourceResponse) Reset() {
 	*x = ApplyResourceResponse{}
-	mi := &file_cc_v1_cc_proto_msgTypes[29]
+	mi := &file_cc_v1_cc_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2291,7 +2386,7 @@ func (x *ApplyResourceResponse) String() string {
 func (*ApplyResourceResponse) ProtoMessage() {}
 
 func (x *ApplyResourceResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[29]
+	mi := &file_cc_v1_cc_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2304,7 +2399,7 @@ func (x *ApplyResourceResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ApplyResourceResponse.ProtoReflect.Descriptor instead.
 func (*ApplyResourceResponse) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{29}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *ApplyResourceResponse) GetResource() *Resource {
@@ -2355,7 +2450,7 @@ type DeleteResourceRequest struct {
 
 func (x *DeleteResourceRequest) Reset() {
 	*x = DeleteResourceRequest{}
-	mi := &file_cc_v1_cc_proto_msgTypes[30]
+	mi := &file_cc_v1_cc_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2367,7 +2462,7 @@ func (x *DeleteResourceRequest) String() string {
 func (*DeleteResourceRequest) ProtoMessage() {}
 
 func (x *DeleteResourceRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[30]
+	mi := &file_cc_v1_cc_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2380,7 +2475,7 @@ func (x *DeleteResourceRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DeleteResourceRequest.ProtoReflect.Descriptor instead.
 func (*DeleteResourceRequest) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{30}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *DeleteResourceRequest) GetProject() string {
@@ -2429,7 +2524,7 @@ type DeleteResourceResponse struct {
 
 func (x *DeleteResourceResponse) Reset() {
 	*x = DeleteResourceResponse{}
-	mi := &file_cc_v1_cc_proto_msgTypes[31]
+	mi := &file_cc_v1_cc_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2441,7 +2536,7 @@ func (x *DeleteResourceResponse) String() string {
 func (*DeleteResourceResponse) ProtoMessage() {}
 
 func (x *DeleteResourceResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[31]
+	mi := &file_cc_v1_cc_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2454,7 +2549,7 @@ func (x *DeleteResourceResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DeleteResourceResponse.ProtoReflect.Descriptor instead.
 func (*DeleteResourceResponse) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{31}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *DeleteResourceResponse) GetDeleted() *Resource {
@@ -2481,7 +2576,7 @@ type ListVersionsRequest struct {
 
 func (x *ListVersionsRequest) Reset() {
 	*x = ListVersionsRequest{}
-	mi := &file_cc_v1_cc_proto_msgTypes[32]
+	mi := &file_cc_v1_cc_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2493,7 +2588,7 @@ func (x *ListVersionsRequest) String() string {
 func (*ListVersionsRequest) ProtoMessage() {}
 
 func (x *ListVersionsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[32]
+	mi := &file_cc_v1_cc_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2506,7 +2601,7 @@ func (x *ListVersionsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListVersionsRequest.ProtoReflect.Descriptor instead.
 func (*ListVersionsRequest) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{32}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{33}
 }
 
 func (x *ListVersionsRequest) GetProject() string {
@@ -2558,7 +2653,7 @@ type Version struct {
 
 func (x *Version) Reset() {
 	*x = Version{}
-	mi := &file_cc_v1_cc_proto_msgTypes[33]
+	mi := &file_cc_v1_cc_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2570,7 +2665,7 @@ func (x *Version) String() string {
 func (*Version) ProtoMessage() {}
 
 func (x *Version) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[33]
+	mi := &file_cc_v1_cc_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2583,7 +2678,7 @@ func (x *Version) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Version.ProtoReflect.Descriptor instead.
 func (*Version) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{33}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{34}
 }
 
 func (x *Version) GetVersion() int64 {
@@ -2644,7 +2739,7 @@ type ListVersionsResponse struct {
 
 func (x *ListVersionsResponse) Reset() {
 	*x = ListVersionsResponse{}
-	mi := &file_cc_v1_cc_proto_msgTypes[34]
+	mi := &file_cc_v1_cc_proto_msgTypes[35]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2656,7 +2751,7 @@ func (x *ListVersionsResponse) String() string {
 func (*ListVersionsResponse) ProtoMessage() {}
 
 func (x *ListVersionsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[34]
+	mi := &file_cc_v1_cc_proto_msgTypes[35]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2669,7 +2764,7 @@ func (x *ListVersionsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListVersionsResponse.ProtoReflect.Descriptor instead.
 func (*ListVersionsResponse) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{34}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{35}
 }
 
 func (x *ListVersionsResponse) GetVersions() []*Version {
@@ -2693,7 +2788,7 @@ type RollbackRequest struct {
 
 func (x *RollbackRequest) Reset() {
 	*x = RollbackRequest{}
-	mi := &file_cc_v1_cc_proto_msgTypes[35]
+	mi := &file_cc_v1_cc_proto_msgTypes[36]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2705,7 +2800,7 @@ func (x *RollbackRequest) String() string {
 func (*RollbackRequest) ProtoMessage() {}
 
 func (x *RollbackRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[35]
+	mi := &file_cc_v1_cc_proto_msgTypes[36]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2718,7 +2813,7 @@ func (x *RollbackRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RollbackRequest.ProtoReflect.Descriptor instead.
 func (*RollbackRequest) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{35}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{36}
 }
 
 func (x *RollbackRequest) GetProject() string {
@@ -2774,7 +2869,7 @@ type RollbackResponse struct {
 
 func (x *RollbackResponse) Reset() {
 	*x = RollbackResponse{}
-	mi := &file_cc_v1_cc_proto_msgTypes[36]
+	mi := &file_cc_v1_cc_proto_msgTypes[37]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2786,7 +2881,7 @@ func (x *RollbackResponse) String() string {
 func (*RollbackResponse) ProtoMessage() {}
 
 func (x *RollbackResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[36]
+	mi := &file_cc_v1_cc_proto_msgTypes[37]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2799,7 +2894,7 @@ func (x *RollbackResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RollbackResponse.ProtoReflect.Descriptor instead.
 func (*RollbackResponse) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{36}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{37}
 }
 
 func (x *RollbackResponse) GetResource() *Resource {
@@ -2838,7 +2933,7 @@ type PutSecretValueRequest struct {
 
 func (x *PutSecretValueRequest) Reset() {
 	*x = PutSecretValueRequest{}
-	mi := &file_cc_v1_cc_proto_msgTypes[37]
+	mi := &file_cc_v1_cc_proto_msgTypes[38]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2850,7 +2945,7 @@ func (x *PutSecretValueRequest) String() string {
 func (*PutSecretValueRequest) ProtoMessage() {}
 
 func (x *PutSecretValueRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[37]
+	mi := &file_cc_v1_cc_proto_msgTypes[38]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2863,7 +2958,7 @@ func (x *PutSecretValueRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PutSecretValueRequest.ProtoReflect.Descriptor instead.
 func (*PutSecretValueRequest) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{37}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{38}
 }
 
 func (x *PutSecretValueRequest) GetProject() string {
@@ -2920,7 +3015,7 @@ type PutSecretValueResponse struct {
 
 func (x *PutSecretValueResponse) Reset() {
 	*x = PutSecretValueResponse{}
-	mi := &file_cc_v1_cc_proto_msgTypes[38]
+	mi := &file_cc_v1_cc_proto_msgTypes[39]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2932,7 +3027,7 @@ func (x *PutSecretValueResponse) String() string {
 func (*PutSecretValueResponse) ProtoMessage() {}
 
 func (x *PutSecretValueResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[38]
+	mi := &file_cc_v1_cc_proto_msgTypes[39]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2945,7 +3040,7 @@ func (x *PutSecretValueResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PutSecretValueResponse.ProtoReflect.Descriptor instead.
 func (*PutSecretValueResponse) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{38}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{39}
 }
 
 func (x *PutSecretValueResponse) GetSecretValue() *SecretValue {
@@ -2992,7 +3087,7 @@ type CompareValue struct {
 
 func (x *CompareValue) Reset() {
 	*x = CompareValue{}
-	mi := &file_cc_v1_cc_proto_msgTypes[39]
+	mi := &file_cc_v1_cc_proto_msgTypes[40]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3004,7 +3099,7 @@ func (x *CompareValue) String() string {
 func (*CompareValue) ProtoMessage() {}
 
 func (x *CompareValue) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[39]
+	mi := &file_cc_v1_cc_proto_msgTypes[40]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3017,7 +3112,7 @@ func (x *CompareValue) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CompareValue.ProtoReflect.Descriptor instead.
 func (*CompareValue) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{39}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{40}
 }
 
 func (x *CompareValue) GetAddress() string {
@@ -3061,7 +3156,7 @@ type CompareValuesRequest struct {
 
 func (x *CompareValuesRequest) Reset() {
 	*x = CompareValuesRequest{}
-	mi := &file_cc_v1_cc_proto_msgTypes[40]
+	mi := &file_cc_v1_cc_proto_msgTypes[41]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3073,7 +3168,7 @@ func (x *CompareValuesRequest) String() string {
 func (*CompareValuesRequest) ProtoMessage() {}
 
 func (x *CompareValuesRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[40]
+	mi := &file_cc_v1_cc_proto_msgTypes[41]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3086,7 +3181,7 @@ func (x *CompareValuesRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CompareValuesRequest.ProtoReflect.Descriptor instead.
 func (*CompareValuesRequest) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{40}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{41}
 }
 
 func (x *CompareValuesRequest) GetProject() string {
@@ -3113,7 +3208,7 @@ type CompareValuesResponse struct {
 
 func (x *CompareValuesResponse) Reset() {
 	*x = CompareValuesResponse{}
-	mi := &file_cc_v1_cc_proto_msgTypes[41]
+	mi := &file_cc_v1_cc_proto_msgTypes[42]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3125,7 +3220,7 @@ func (x *CompareValuesResponse) String() string {
 func (*CompareValuesResponse) ProtoMessage() {}
 
 func (x *CompareValuesResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[41]
+	mi := &file_cc_v1_cc_proto_msgTypes[42]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3138,7 +3233,7 @@ func (x *CompareValuesResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CompareValuesResponse.ProtoReflect.Descriptor instead.
 func (*CompareValuesResponse) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{41}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{42}
 }
 
 func (x *CompareValuesResponse) GetResults() []Comparison {
@@ -3159,7 +3254,7 @@ type UploadBlobRequest_Header struct {
 
 func (x *UploadBlobRequest_Header) Reset() {
 	*x = UploadBlobRequest_Header{}
-	mi := &file_cc_v1_cc_proto_msgTypes[42]
+	mi := &file_cc_v1_cc_proto_msgTypes[43]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3171,7 +3266,7 @@ func (x *UploadBlobRequest_Header) String() string {
 func (*UploadBlobRequest_Header) ProtoMessage() {}
 
 func (x *UploadBlobRequest_Header) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[42]
+	mi := &file_cc_v1_cc_proto_msgTypes[43]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3184,7 +3279,7 @@ func (x *UploadBlobRequest_Header) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UploadBlobRequest_Header.ProtoReflect.Descriptor instead.
 func (*UploadBlobRequest_Header) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{22, 0}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{23, 0}
 }
 
 func (x *UploadBlobRequest_Header) GetProject() string {
@@ -3282,10 +3377,11 @@ const file_cc_v1_cc_proto_rawDesc = "" +
 	"\x05Cycle\x12\x1c\n" +
 	"\taddresses\x18\x01 \x03(\tR\taddresses\"(\n" +
 	"\fMissingBlobs\x12\x18\n" +
-	"\adigests\x18\x01 \x03(\tR\adigests\"N\n" +
+	"\adigests\x18\x01 \x03(\tR\adigests\"}\n" +
 	"\x0fGetStateRequest\x12\x18\n" +
 	"\aproject\x18\x01 \x01(\tR\aproject\x12!\n" +
-	"\fknown_serial\x18\x02 \x01(\x03R\vknownSerial\"\xc4\x02\n" +
+	"\fknown_serial\x18\x02 \x01(\x03R\vknownSerial\x12-\n" +
+	"\acompare\x18\x03 \x03(\v2\x13.cc.v1.CompareValueR\acompare\"\xf1\x02\n" +
 	"\x10GetStateResponse\x12\x18\n" +
 	"\aproject\x18\x01 \x01(\tR\aproject\x12\x16\n" +
 	"\x06serial\x18\x02 \x01(\x03R\x06serial\x12\x1c\n" +
@@ -3294,7 +3390,15 @@ const file_cc_v1_cc_proto_rawDesc = "" +
 	"\x06images\x18\x05 \x03(\v2\f.cc.v1.ImageR\x06images\x127\n" +
 	"\rsecret_values\x18\x06 \x03(\v2\x12.cc.v1.SecretValueR\fsecretValues\x12 \n" +
 	"\x04lock\x18\a \x01(\v2\f.cc.v1.LeaseR\x04lock\x12\x18\n" +
-	"\alineage\x18\t \x01(\tR\alineageJ\x04\b\b\x10\tR\x10fingerprint_salt\"{\n" +
+	"\alineage\x18\t \x01(\tR\alineage\x12+\n" +
+	"\amatches\x18\n" +
+	" \x03(\v2\x11.cc.v1.ValueMatchR\amatchesJ\x04\b\b\x10\tR\x10fingerprint_salt\"h\n" +
+	"\n" +
+	"ValueMatch\x121\n" +
+	"\n" +
+	"comparison\x18\x01 \x01(\x0e2\x11.cc.v1.ComparisonR\n" +
+	"comparison\x12'\n" +
+	"\x0fequal_revisions\x18\x02 \x03(\x03R\x0eequalRevisions\"{\n" +
 	"\vLockRequest\x12\x18\n" +
 	"\aproject\x18\x01 \x01(\tR\aproject\x12%\n" +
 	"\x06holder\x18\x02 \x01(\v2\r.cc.v1.HolderR\x06holder\x12+\n" +
@@ -3481,7 +3585,7 @@ func file_cc_v1_cc_proto_rawDescGZIP() []byte {
 }
 
 var file_cc_v1_cc_proto_enumTypes = make([]protoimpl.EnumInfo, 3)
-var file_cc_v1_cc_proto_msgTypes = make([]protoimpl.MessageInfo, 43)
+var file_cc_v1_cc_proto_msgTypes = make([]protoimpl.MessageInfo, 44)
 var file_cc_v1_cc_proto_goTypes = []any{
 	(Status)(0),                      // 0: cc.v1.Status
 	(Action)(0),                      // 1: cc.v1.Action
@@ -3500,107 +3604,111 @@ var file_cc_v1_cc_proto_goTypes = []any{
 	(*MissingBlobs)(nil),             // 14: cc.v1.MissingBlobs
 	(*GetStateRequest)(nil),          // 15: cc.v1.GetStateRequest
 	(*GetStateResponse)(nil),         // 16: cc.v1.GetStateResponse
-	(*LockRequest)(nil),              // 17: cc.v1.LockRequest
-	(*LockResponse)(nil),             // 18: cc.v1.LockResponse
-	(*RenewLockRequest)(nil),         // 19: cc.v1.RenewLockRequest
-	(*RenewLockResponse)(nil),        // 20: cc.v1.RenewLockResponse
-	(*UnlockRequest)(nil),            // 21: cc.v1.UnlockRequest
-	(*UnlockResponse)(nil),           // 22: cc.v1.UnlockResponse
-	(*FindMissingBlobsRequest)(nil),  // 23: cc.v1.FindMissingBlobsRequest
-	(*FindMissingBlobsResponse)(nil), // 24: cc.v1.FindMissingBlobsResponse
-	(*UploadBlobRequest)(nil),        // 25: cc.v1.UploadBlobRequest
-	(*UploadBlobResponse)(nil),       // 26: cc.v1.UploadBlobResponse
-	(*ReadBlobRequest)(nil),          // 27: cc.v1.ReadBlobRequest
-	(*ReadBlobResponse)(nil),         // 28: cc.v1.ReadBlobResponse
-	(*EnsureImageRequest)(nil),       // 29: cc.v1.EnsureImageRequest
-	(*EnsureImageResponse)(nil),      // 30: cc.v1.EnsureImageResponse
-	(*ApplyResourceRequest)(nil),     // 31: cc.v1.ApplyResourceRequest
-	(*ApplyResourceResponse)(nil),    // 32: cc.v1.ApplyResourceResponse
-	(*DeleteResourceRequest)(nil),    // 33: cc.v1.DeleteResourceRequest
-	(*DeleteResourceResponse)(nil),   // 34: cc.v1.DeleteResourceResponse
-	(*ListVersionsRequest)(nil),      // 35: cc.v1.ListVersionsRequest
-	(*Version)(nil),                  // 36: cc.v1.Version
-	(*ListVersionsResponse)(nil),     // 37: cc.v1.ListVersionsResponse
-	(*RollbackRequest)(nil),          // 38: cc.v1.RollbackRequest
-	(*RollbackResponse)(nil),         // 39: cc.v1.RollbackResponse
-	(*PutSecretValueRequest)(nil),    // 40: cc.v1.PutSecretValueRequest
-	(*PutSecretValueResponse)(nil),   // 41: cc.v1.PutSecretValueResponse
-	(*CompareValue)(nil),             // 42: cc.v1.CompareValue
-	(*CompareValuesRequest)(nil),     // 43: cc.v1.CompareValuesRequest
-	(*CompareValuesResponse)(nil),    // 44: cc.v1.CompareValuesResponse
-	(*UploadBlobRequest_Header)(nil), // 45: cc.v1.UploadBlobRequest.Header
-	(*timestamppb.Timestamp)(nil),    // 46: google.protobuf.Timestamp
-	(*durationpb.Duration)(nil),      // 47: google.protobuf.Duration
+	(*ValueMatch)(nil),               // 17: cc.v1.ValueMatch
+	(*LockRequest)(nil),              // 18: cc.v1.LockRequest
+	(*LockResponse)(nil),             // 19: cc.v1.LockResponse
+	(*RenewLockRequest)(nil),         // 20: cc.v1.RenewLockRequest
+	(*RenewLockResponse)(nil),        // 21: cc.v1.RenewLockResponse
+	(*UnlockRequest)(nil),            // 22: cc.v1.UnlockRequest
+	(*UnlockResponse)(nil),           // 23: cc.v1.UnlockResponse
+	(*FindMissingBlobsRequest)(nil),  // 24: cc.v1.FindMissingBlobsRequest
+	(*FindMissingBlobsResponse)(nil), // 25: cc.v1.FindMissingBlobsResponse
+	(*UploadBlobRequest)(nil),        // 26: cc.v1.UploadBlobRequest
+	(*UploadBlobResponse)(nil),       // 27: cc.v1.UploadBlobResponse
+	(*ReadBlobRequest)(nil),          // 28: cc.v1.ReadBlobRequest
+	(*ReadBlobResponse)(nil),         // 29: cc.v1.ReadBlobResponse
+	(*EnsureImageRequest)(nil),       // 30: cc.v1.EnsureImageRequest
+	(*EnsureImageResponse)(nil),      // 31: cc.v1.EnsureImageResponse
+	(*ApplyResourceRequest)(nil),     // 32: cc.v1.ApplyResourceRequest
+	(*ApplyResourceResponse)(nil),    // 33: cc.v1.ApplyResourceResponse
+	(*DeleteResourceRequest)(nil),    // 34: cc.v1.DeleteResourceRequest
+	(*DeleteResourceResponse)(nil),   // 35: cc.v1.DeleteResourceResponse
+	(*ListVersionsRequest)(nil),      // 36: cc.v1.ListVersionsRequest
+	(*Version)(nil),                  // 37: cc.v1.Version
+	(*ListVersionsResponse)(nil),     // 38: cc.v1.ListVersionsResponse
+	(*RollbackRequest)(nil),          // 39: cc.v1.RollbackRequest
+	(*RollbackResponse)(nil),         // 40: cc.v1.RollbackResponse
+	(*PutSecretValueRequest)(nil),    // 41: cc.v1.PutSecretValueRequest
+	(*PutSecretValueResponse)(nil),   // 42: cc.v1.PutSecretValueResponse
+	(*CompareValue)(nil),             // 43: cc.v1.CompareValue
+	(*CompareValuesRequest)(nil),     // 44: cc.v1.CompareValuesRequest
+	(*CompareValuesResponse)(nil),    // 45: cc.v1.CompareValuesResponse
+	(*UploadBlobRequest_Header)(nil), // 46: cc.v1.UploadBlobRequest.Header
+	(*timestamppb.Timestamp)(nil),    // 47: google.protobuf.Timestamp
+	(*durationpb.Duration)(nil),      // 48: google.protobuf.Duration
 }
 var file_cc_v1_cc_proto_depIdxs = []int32{
 	0,  // 0: cc.v1.Resource.status:type_name -> cc.v1.Status
-	46, // 1: cc.v1.Resource.created_at:type_name -> google.protobuf.Timestamp
-	46, // 2: cc.v1.Resource.updated_at:type_name -> google.protobuf.Timestamp
+	47, // 1: cc.v1.Resource.created_at:type_name -> google.protobuf.Timestamp
+	47, // 2: cc.v1.Resource.updated_at:type_name -> google.protobuf.Timestamp
 	4,  // 3: cc.v1.Resource.pins:type_name -> cc.v1.Pin
-	36, // 4: cc.v1.Resource.versions:type_name -> cc.v1.Version
-	46, // 5: cc.v1.Image.created_at:type_name -> google.protobuf.Timestamp
-	46, // 6: cc.v1.SecretValue.updated_at:type_name -> google.protobuf.Timestamp
+	37, // 4: cc.v1.Resource.versions:type_name -> cc.v1.Version
+	47, // 5: cc.v1.Image.created_at:type_name -> google.protobuf.Timestamp
+	47, // 6: cc.v1.SecretValue.updated_at:type_name -> google.protobuf.Timestamp
 	7,  // 7: cc.v1.Lease.holder:type_name -> cc.v1.Holder
-	46, // 8: cc.v1.Lease.acquired_at:type_name -> google.protobuf.Timestamp
-	46, // 9: cc.v1.Lease.expires_at:type_name -> google.protobuf.Timestamp
+	47, // 8: cc.v1.Lease.acquired_at:type_name -> google.protobuf.Timestamp
+	47, // 9: cc.v1.Lease.expires_at:type_name -> google.protobuf.Timestamp
 	8,  // 10: cc.v1.LockHeld.lease:type_name -> cc.v1.Lease
 	7,  // 11: cc.v1.LeaseRefused.holder:type_name -> cc.v1.Holder
-	3,  // 12: cc.v1.GetStateResponse.resources:type_name -> cc.v1.Resource
-	5,  // 13: cc.v1.GetStateResponse.images:type_name -> cc.v1.Image
-	6,  // 14: cc.v1.GetStateResponse.secret_values:type_name -> cc.v1.SecretValue
-	8,  // 15: cc.v1.GetStateResponse.lock:type_name -> cc.v1.Lease
-	7,  // 16: cc.v1.LockRequest.holder:type_name -> cc.v1.Holder
-	47, // 17: cc.v1.LockRequest.ttl:type_name -> google.protobuf.Duration
-	8,  // 18: cc.v1.LockResponse.lease:type_name -> cc.v1.Lease
-	47, // 19: cc.v1.RenewLockRequest.ttl:type_name -> google.protobuf.Duration
-	8,  // 20: cc.v1.RenewLockResponse.lease:type_name -> cc.v1.Lease
-	8,  // 21: cc.v1.UnlockResponse.released:type_name -> cc.v1.Lease
-	45, // 22: cc.v1.UploadBlobRequest.header:type_name -> cc.v1.UploadBlobRequest.Header
-	5,  // 23: cc.v1.EnsureImageResponse.image:type_name -> cc.v1.Image
-	3,  // 24: cc.v1.EnsureImageResponse.resource:type_name -> cc.v1.Resource
-	1,  // 25: cc.v1.ApplyResourceRequest.action:type_name -> cc.v1.Action
-	3,  // 26: cc.v1.ApplyResourceResponse.resource:type_name -> cc.v1.Resource
-	3,  // 27: cc.v1.DeleteResourceResponse.deleted:type_name -> cc.v1.Resource
-	46, // 28: cc.v1.Version.created_at:type_name -> google.protobuf.Timestamp
-	6,  // 29: cc.v1.Version.secrets:type_name -> cc.v1.SecretValue
-	36, // 30: cc.v1.ListVersionsResponse.versions:type_name -> cc.v1.Version
-	3,  // 31: cc.v1.RollbackResponse.resource:type_name -> cc.v1.Resource
-	6,  // 32: cc.v1.PutSecretValueResponse.secret_value:type_name -> cc.v1.SecretValue
-	42, // 33: cc.v1.CompareValuesRequest.values:type_name -> cc.v1.CompareValue
-	2,  // 34: cc.v1.CompareValuesResponse.results:type_name -> cc.v1.Comparison
-	15, // 35: cc.v1.ProjectService.GetState:input_type -> cc.v1.GetStateRequest
-	17, // 36: cc.v1.ProjectService.Lock:input_type -> cc.v1.LockRequest
-	19, // 37: cc.v1.ProjectService.RenewLock:input_type -> cc.v1.RenewLockRequest
-	21, // 38: cc.v1.ProjectService.Unlock:input_type -> cc.v1.UnlockRequest
-	23, // 39: cc.v1.BlobService.FindMissingBlobs:input_type -> cc.v1.FindMissingBlobsRequest
-	25, // 40: cc.v1.BlobService.UploadBlob:input_type -> cc.v1.UploadBlobRequest
-	27, // 41: cc.v1.BlobService.ReadBlob:input_type -> cc.v1.ReadBlobRequest
-	29, // 42: cc.v1.ResourceService.EnsureImage:input_type -> cc.v1.EnsureImageRequest
-	31, // 43: cc.v1.ResourceService.ApplyResource:input_type -> cc.v1.ApplyResourceRequest
-	33, // 44: cc.v1.ResourceService.DeleteResource:input_type -> cc.v1.DeleteResourceRequest
-	35, // 45: cc.v1.ResourceService.ListVersions:input_type -> cc.v1.ListVersionsRequest
-	38, // 46: cc.v1.ResourceService.Rollback:input_type -> cc.v1.RollbackRequest
-	40, // 47: cc.v1.ResourceService.PutSecretValue:input_type -> cc.v1.PutSecretValueRequest
-	43, // 48: cc.v1.ResourceService.CompareValues:input_type -> cc.v1.CompareValuesRequest
-	16, // 49: cc.v1.ProjectService.GetState:output_type -> cc.v1.GetStateResponse
-	18, // 50: cc.v1.ProjectService.Lock:output_type -> cc.v1.LockResponse
-	20, // 51: cc.v1.ProjectService.RenewLock:output_type -> cc.v1.RenewLockResponse
-	22, // 52: cc.v1.ProjectService.Unlock:output_type -> cc.v1.UnlockResponse
-	24, // 53: cc.v1.BlobService.FindMissingBlobs:output_type -> cc.v1.FindMissingBlobsResponse
-	26, // 54: cc.v1.BlobService.UploadBlob:output_type -> cc.v1.UploadBlobResponse
-	28, // 55: cc.v1.BlobService.ReadBlob:output_type -> cc.v1.ReadBlobResponse
-	30, // 56: cc.v1.ResourceService.EnsureImage:output_type -> cc.v1.EnsureImageResponse
-	32, // 57: cc.v1.ResourceService.ApplyResource:output_type -> cc.v1.ApplyResourceResponse
-	34, // 58: cc.v1.ResourceService.DeleteResource:output_type -> cc.v1.DeleteResourceResponse
-	37, // 59: cc.v1.ResourceService.ListVersions:output_type -> cc.v1.ListVersionsResponse
-	39, // 60: cc.v1.ResourceService.Rollback:output_type -> cc.v1.RollbackResponse
-	41, // 61: cc.v1.ResourceService.PutSecretValue:output_type -> cc.v1.PutSecretValueResponse
-	44, // 62: cc.v1.ResourceService.CompareValues:output_type -> cc.v1.CompareValuesResponse
-	49, // [49:63] is the sub-list for method output_type
-	35, // [35:49] is the sub-list for method input_type
-	35, // [35:35] is the sub-list for extension type_name
-	35, // [35:35] is the sub-list for extension extendee
-	0,  // [0:35] is the sub-list for field type_name
+	43, // 12: cc.v1.GetStateRequest.compare:type_name -> cc.v1.CompareValue
+	3,  // 13: cc.v1.GetStateResponse.resources:type_name -> cc.v1.Resource
+	5,  // 14: cc.v1.GetStateResponse.images:type_name -> cc.v1.Image
+	6,  // 15: cc.v1.GetStateResponse.secret_values:type_name -> cc.v1.SecretValue
+	8,  // 16: cc.v1.GetStateResponse.lock:type_name -> cc.v1.Lease
+	17, // 17: cc.v1.GetStateResponse.matches:type_name -> cc.v1.ValueMatch
+	2,  // 18: cc.v1.ValueMatch.comparison:type_name -> cc.v1.Comparison
+	7,  // 19: cc.v1.LockRequest.holder:type_name -> cc.v1.Holder
+	48, // 20: cc.v1.LockRequest.ttl:type_name -> google.protobuf.Duration
+	8,  // 21: cc.v1.LockResponse.lease:type_name -> cc.v1.Lease
+	48, // 22: cc.v1.RenewLockRequest.ttl:type_name -> google.protobuf.Duration
+	8,  // 23: cc.v1.RenewLockResponse.lease:type_name -> cc.v1.Lease
+	8,  // 24: cc.v1.UnlockResponse.released:type_name -> cc.v1.Lease
+	46, // 25: cc.v1.UploadBlobRequest.header:type_name -> cc.v1.UploadBlobRequest.Header
+	5,  // 26: cc.v1.EnsureImageResponse.image:type_name -> cc.v1.Image
+	3,  // 27: cc.v1.EnsureImageResponse.resource:type_name -> cc.v1.Resource
+	1,  // 28: cc.v1.ApplyResourceRequest.action:type_name -> cc.v1.Action
+	3,  // 29: cc.v1.ApplyResourceResponse.resource:type_name -> cc.v1.Resource
+	3,  // 30: cc.v1.DeleteResourceResponse.deleted:type_name -> cc.v1.Resource
+	47, // 31: cc.v1.Version.created_at:type_name -> google.protobuf.Timestamp
+	6,  // 32: cc.v1.Version.secrets:type_name -> cc.v1.SecretValue
+	37, // 33: cc.v1.ListVersionsResponse.versions:type_name -> cc.v1.Version
+	3,  // 34: cc.v1.RollbackResponse.resource:type_name -> cc.v1.Resource
+	6,  // 35: cc.v1.PutSecretValueResponse.secret_value:type_name -> cc.v1.SecretValue
+	43, // 36: cc.v1.CompareValuesRequest.values:type_name -> cc.v1.CompareValue
+	2,  // 37: cc.v1.CompareValuesResponse.results:type_name -> cc.v1.Comparison
+	15, // 38: cc.v1.ProjectService.GetState:input_type -> cc.v1.GetStateRequest
+	18, // 39: cc.v1.ProjectService.Lock:input_type -> cc.v1.LockRequest
+	20, // 40: cc.v1.ProjectService.RenewLock:input_type -> cc.v1.RenewLockRequest
+	22, // 41: cc.v1.ProjectService.Unlock:input_type -> cc.v1.UnlockRequest
+	24, // 42: cc.v1.BlobService.FindMissingBlobs:input_type -> cc.v1.FindMissingBlobsRequest
+	26, // 43: cc.v1.BlobService.UploadBlob:input_type -> cc.v1.UploadBlobRequest
+	28, // 44: cc.v1.BlobService.ReadBlob:input_type -> cc.v1.ReadBlobRequest
+	30, // 45: cc.v1.ResourceService.EnsureImage:input_type -> cc.v1.EnsureImageRequest
+	32, // 46: cc.v1.ResourceService.ApplyResource:input_type -> cc.v1.ApplyResourceRequest
+	34, // 47: cc.v1.ResourceService.DeleteResource:input_type -> cc.v1.DeleteResourceRequest
+	36, // 48: cc.v1.ResourceService.ListVersions:input_type -> cc.v1.ListVersionsRequest
+	39, // 49: cc.v1.ResourceService.Rollback:input_type -> cc.v1.RollbackRequest
+	41, // 50: cc.v1.ResourceService.PutSecretValue:input_type -> cc.v1.PutSecretValueRequest
+	44, // 51: cc.v1.ResourceService.CompareValues:input_type -> cc.v1.CompareValuesRequest
+	16, // 52: cc.v1.ProjectService.GetState:output_type -> cc.v1.GetStateResponse
+	19, // 53: cc.v1.ProjectService.Lock:output_type -> cc.v1.LockResponse
+	21, // 54: cc.v1.ProjectService.RenewLock:output_type -> cc.v1.RenewLockResponse
+	23, // 55: cc.v1.ProjectService.Unlock:output_type -> cc.v1.UnlockResponse
+	25, // 56: cc.v1.BlobService.FindMissingBlobs:output_type -> cc.v1.FindMissingBlobsResponse
+	27, // 57: cc.v1.BlobService.UploadBlob:output_type -> cc.v1.UploadBlobResponse
+	29, // 58: cc.v1.BlobService.ReadBlob:output_type -> cc.v1.ReadBlobResponse
+	31, // 59: cc.v1.ResourceService.EnsureImage:output_type -> cc.v1.EnsureImageResponse
+	33, // 60: cc.v1.ResourceService.ApplyResource:output_type -> cc.v1.ApplyResourceResponse
+	35, // 61: cc.v1.ResourceService.DeleteResource:output_type -> cc.v1.DeleteResourceResponse
+	38, // 62: cc.v1.ResourceService.ListVersions:output_type -> cc.v1.ListVersionsResponse
+	40, // 63: cc.v1.ResourceService.Rollback:output_type -> cc.v1.RollbackResponse
+	42, // 64: cc.v1.ResourceService.PutSecretValue:output_type -> cc.v1.PutSecretValueResponse
+	45, // 65: cc.v1.ResourceService.CompareValues:output_type -> cc.v1.CompareValuesResponse
+	52, // [52:66] is the sub-list for method output_type
+	38, // [38:52] is the sub-list for method input_type
+	38, // [38:38] is the sub-list for extension type_name
+	38, // [38:38] is the sub-list for extension extendee
+	0,  // [0:38] is the sub-list for field type_name
 }
 
 func init() { file_cc_v1_cc_proto_init() }
@@ -3608,7 +3716,7 @@ func file_cc_v1_cc_proto_init() {
 	if File_cc_v1_cc_proto != nil {
 		return
 	}
-	file_cc_v1_cc_proto_msgTypes[22].OneofWrappers = []any{
+	file_cc_v1_cc_proto_msgTypes[23].OneofWrappers = []any{
 		(*UploadBlobRequest_Header_)(nil),
 		(*UploadBlobRequest_Data)(nil),
 	}
@@ -3618,7 +3726,7 @@ func file_cc_v1_cc_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_cc_v1_cc_proto_rawDesc), len(file_cc_v1_cc_proto_rawDesc)),
 			NumEnums:      3,
-			NumMessages:   43,
+			NumMessages:   44,
 			NumExtensions: 0,
 			NumServices:   3,
 		},

@@ -61,7 +61,11 @@ const (
 // ProjectService reads a project's state and locks it.
 type ProjectServiceClient interface {
 	// GetState returns every resource, image, secret revision and the lock of
-	// a project, with its serial. It is the only call an unchanged plan needs.
+	// a project, with its serial. It is the only call an unchanged plan needs:
+	// it also compares the local values the request carries (secret values,
+	// sensitive values) with the service's, as CompareValues does, answering
+	// for each how it compares with the current value and which earlier
+	// revisions or versions hold an equal one (GetStateRequest.compare).
 	GetState(ctx context.Context, in *GetStateRequest, opts ...grpc.CallOption) (*GetStateResponse, error)
 	// Lock takes the project's lease. It is refused with a LockHeld detail
 	// while another holder's lease is live; an expired lease is taken over.
@@ -127,7 +131,11 @@ func (c *projectServiceClient) Unlock(ctx context.Context, in *UnlockRequest, op
 // ProjectService reads a project's state and locks it.
 type ProjectServiceServer interface {
 	// GetState returns every resource, image, secret revision and the lock of
-	// a project, with its serial. It is the only call an unchanged plan needs.
+	// a project, with its serial. It is the only call an unchanged plan needs:
+	// it also compares the local values the request carries (secret values,
+	// sensitive values) with the service's, as CompareValues does, answering
+	// for each how it compares with the current value and which earlier
+	// revisions or versions hold an equal one (GetStateRequest.compare).
 	GetState(context.Context, *GetStateRequest) (*GetStateResponse, error)
 	// Lock takes the project's lease. It is refused with a LockHeld detail
 	// while another holder's lease is live; an expired lease is taken over.
