@@ -18,9 +18,11 @@
 //     request returns the first call's response without doing anything
 //     again; the same key with a different request is INVALID_ARGUMENT.
 //     Keys are kept for seven days.
-//   - lease_id: the caller's lock lease. While another holder's lease on the
-//     project is live, a mutation without it is refused (FAILED_PRECONDITION
-//     with a LockHeld detail naming the holder).
+//   - lease_id: the caller's lock lease, which must be live: it is checked
+//     in the same transaction as the write. A mutation without a live lease
+//     of its own is refused (FAILED_PRECONDITION with a LeaseRefused detail
+//     saying why: none given, released, expired, or held by another holder,
+//     who is named but whose lease id is never shown).
 // A mutation that changes nothing (the same content again) leaves the serial
 // as it is.
 //
@@ -728,7 +730,8 @@ func (x *Lease) GetExpiresAt() *timestamppb.Timestamp {
 }
 
 // LockHeld is the detail of a FAILED_PRECONDITION error: another holder's
-// lease is live.
+// lease is live. The lease's id is blank: whoever knows it could write as
+// its holder.
 type LockHeld struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Project       string                 `protobuf:"bytes,1,opt,name=project,proto3" json:"project,omitempty"`
@@ -1156,7 +1159,7 @@ type GetStateResponse struct {
 	Images []*Image `protobuf:"bytes,5,rep,name=images,proto3" json:"images,omitempty"`
 	// secret_values are sorted by address.
 	SecretValues []*SecretValue `protobuf:"bytes,6,rep,name=secret_values,json=secretValues,proto3" json:"secret_values,omitempty"`
-	// lock is the live lease, if any.
+	// lock is the live lease, if any, with its id blank.
 	Lock *Lease `protobuf:"bytes,7,opt,name=lock,proto3" json:"lock,omitempty"`
 	// lineage is the project's random id, made when the project was first
 	// written on this service and kept for ever; "" for a project the

@@ -18,9 +18,11 @@
 //     request returns the first call's response without doing anything
 //     again; the same key with a different request is INVALID_ARGUMENT.
 //     Keys are kept for seven days.
-//   - lease_id: the caller's lock lease. While another holder's lease on the
-//     project is live, a mutation without it is refused (FAILED_PRECONDITION
-//     with a LockHeld detail naming the holder).
+//   - lease_id: the caller's lock lease, which must be live: it is checked
+//     in the same transaction as the write. A mutation without a live lease
+//     of its own is refused (FAILED_PRECONDITION with a LeaseRefused detail
+//     saying why: none given, released, expired, or held by another holder,
+//     who is named but whose lease id is never shown).
 // A mutation that changes nothing (the same content again) leaves the serial
 // as it is.
 //
