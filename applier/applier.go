@@ -48,6 +48,9 @@ type Applier struct {
 	secrets     SecretSource
 	now         func() time.Time
 	retries     int
+	// allowDataLoss lets Apply carry out deletes and replaces of
+	// resources that hold data (planner.DataLoss).
+	allowDataLoss bool
 }
 
 // Option configures an Applier.
@@ -168,6 +171,18 @@ func WithRetries(n int) Option {
 			return fmt.Errorf("retries %d: want 0 or more", n)
 		}
 		a.retries = n
+		return nil
+	}
+}
+
+// WithAllowDataLoss lets Apply carry out a plan that deletes or replaces
+// volumes, datasets or sandboxes with a snapshot (planner.DataLoss).
+// Without it, Apply refuses such a plan whole with a *DataLossError: a
+// program embedding the applier gets the same guard as cc apply's
+// --allow-data-loss.
+func WithAllowDataLoss(allow bool) Option {
+	return func(a *Applier) error {
+		a.allowDataLoss = allow
 		return nil
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -36,6 +37,18 @@ type Result struct {
 	// until it answers again; the rest are NotStarted.
 	Lost    error
 	Unknown []string
+	// Refused is why nothing was started at all: a *DataLossError.
+	Refused error
+}
+
+// DataLossError refuses a plan that destroys the data of Addrs, for an
+// Applier made without WithAllowDataLoss.
+type DataLossError struct {
+	Addrs []string
+}
+
+func (e *DataLossError) Error() string {
+	return fmt.Sprintf("the plan destroys the data of %s; nothing was applied (allow it with --allow-data-loss, or applier.WithAllowDataLoss)", strings.Join(e.Addrs, ", "))
 }
 
 // ServiceLost reports whether err shows that the service stopped
@@ -106,6 +119,9 @@ func (e *Error) Unwrap() error { return e.Err }
 
 // Err joins every error; nil when every change was done.
 func (r *Result) Err() error {
+	if r.Refused != nil {
+		return r.Refused
+	}
 	var errs []error
 	for _, e := range r.Errors {
 		errs = append(errs, e)
@@ -168,6 +184,17 @@ type finished struct {
 // Every error is in the Result with its address and position.
 func (a *Applier) Apply(ctx context.Context, lk *Lock, p *planner.Plan, d *schema.Desired) *Result {
 	res := &Result{}
+	if !a.allowDataLoss {
+		// What the plan says it destroys, and what its changes destroy by
+		// their own before-specs: a plan made elsewhere is not trusted to
+		// say it.
+		loss := append(append([]string(nil), p.DataLoss...), planner.DataLoss(p, nil)...)
+		if len(loss) > 0 {
+			sort.Strings(loss)
+			res.Refused = &DataLossError{Addrs: slices.Compact(loss)}
+			return res
+		}
+	}
 	nodes := map[string]*node{}
 	var order []*node
 	for i := range p.Changes {

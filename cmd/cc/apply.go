@@ -121,7 +121,7 @@ func (e *env) runApplyLike(c *command, args []string, destroy bool) int {
 		return e.fail(c, err)
 	}
 	defer cn.close()
-	a, err := e.applier(cn, d, &af)
+	a, err := e.applier(cn, d, &af, af.allowDataLoss)
 	if err != nil {
 		return e.fail(c, cn.explain(err))
 	}
@@ -207,8 +207,9 @@ func (e *env) refuseDataLoss(c *command, p *planner.Plan, loss []string, planFil
 }
 
 // applier makes the applier of apply and destroy.
-func (e *env) applier(cn *conn, d *schema.Desired, af *applyFlags) (*applier.Applier, error) {
+func (e *env) applier(cn *conn, d *schema.Desired, af *applyFlags, allowDataLoss bool) (*applier.Applier, error) {
 	return applier.New(cn.client,
+		applier.WithAllowDataLoss(allowDataLoss),
 		applier.WithParallelism(af.parallelism),
 		applier.WithLockTimeout(af.lockTimeout),
 		applier.WithProgress(e.stdout),
@@ -248,6 +249,10 @@ func (e *env) carryOut(c *command, cn *conn, a *applier.Applier, lk *applier.Loc
 	start := time.Now()
 	fmt.Fprintf(e.stdout, "\nApplying %d %s to project %s...\n", len(p.Changes), plural(len(p.Changes), "change", "changes"), p.Project)
 	res := a.Apply(e.ctx, lk, p, d)
+	if res.Refused != nil {
+		// The checks above refuse first; this is the applier's own guard.
+		return e.fail(c, res.Refused)
+	}
 	cr, up, rp, dl, nv, rv := res.Counts()
 	summary := fmt.Sprintf("%d created, %d updated, %d replaced, %d deleted", cr, up, rp, dl)
 	if nv+rv > 0 {
@@ -420,7 +425,8 @@ func (e *env) applyPlanFile(c *command, name string, af *applyFlags) int {
 		return e.fail(c, err)
 	}
 	defer cn.close()
-	a, err := e.applier(cn, d, af)
+	allow := af.allowDataLoss || f.Config.AllowDataLoss
+	a, err := e.applier(cn, d, af, allow)
 	if err != nil {
 		return e.fail(c, cn.explain(err))
 	}
@@ -440,7 +446,6 @@ func (e *env) applyPlanFile(c *command, name string, af *applyFlags) int {
 	if err := missingSecretValues(p, d, applier.LocalSecrets{Root: d.Root}); err != nil {
 		return e.fail(c, cn.explain(err))
 	}
-	allow := af.allowDataLoss || f.Config.AllowDataLoss
 	if loss := planner.DataLoss(p, ps); len(loss) > 0 && !allow {
 		return e.refuseDataLoss(c, p, loss, name)
 	}
