@@ -86,6 +86,9 @@ func loadCUE(ctx context.Context, p *project) (*loaded, diag.Diagnostics) {
 	if err := v.Err(); err != nil {
 		return nil, tr.translate(err)
 	}
+	if ds := checkCUEFields(p, v); ds.HasErrors() {
+		return nil, ds
+	}
 	// The fast way: export the user's value as it stands (what cue export
 	// does), one resource at a time, while the collector's workers check
 	// and decode what is already exported. When a value is not concrete on
@@ -112,6 +115,110 @@ func loadCUE(ctx context.Context, p *project) (*loaded, diag.Diagnostics) {
 		}
 	}
 	return &loaded{json: b, loc: tr.loc, user: v}, nil
+}
+
+// checkCUEFields refuses, with positions, what CUE itself would let pass
+// silently or word in the schema's terms: a top-level field the schema does
+// not know (regular, required or optional), and a collection or resource
+// written with a required (!) or optional (?) marker and defined nowhere as
+// a regular field. CUE does not output such a field, so its resources would
+// vanish from the project and an apply would delete them (issue 8 item 1).
+// Definitions and hidden fields are the user's own and are not looked at.
+func checkCUEFields(p *project, v cue.Value) diag.Diagnostics {
+	var ds diag.Diagnostics
+	known := compiledSchema().fieldsAt(nil)
+	isKnown := map[string]bool{}
+	for _, k := range known {
+		isKnown[k] = true
+	}
+	it, err := v.Fields(cue.Optional(true))
+	if err != nil {
+		return nil // not a struct: CUE's own check words it
+	}
+	for it.Next() {
+		sel := it.Selector()
+		if !sel.IsString() {
+			continue
+		}
+		name := sel.Unquoted()
+		rng := p.rangeOfPos(it.Value().Pos())
+		if !isKnown[name] {
+			d := diag.Errorf(rng, "unknown field %q%s", name, markerWords(sel))
+			if k := collectionFromKind(name); k != "" {
+				d.Summary += fmt.Sprintf("; did you mean %q?", k)
+			} else if s := diag.Suggest(name, known); s != "" {
+				d.Summary += fmt.Sprintf("; did you mean %q?", s)
+			} else {
+				d.Detail = "allowed here: " + strings.Join(known, ", ")
+			}
+			ds = append(ds, d)
+			continue
+		}
+		if d := markedField(sel, name, it.Value(), rng, name); d != nil {
+			ds = append(ds, d)
+			continue
+		}
+		if kindOfCollection(name) == "" {
+			continue
+		}
+		rs, err := it.Value().Fields(cue.Optional(true))
+		if err != nil {
+			continue
+		}
+		for rs.Next() {
+			rsel := rs.Selector()
+			if !rsel.IsString() {
+				continue
+			}
+			what := fmt.Sprintf("%s %q", kindOfCollection(name), rsel.Unquoted())
+			if d := markedField(rsel, rsel.Unquoted(), rs.Value(), p.rangeOfPos(rs.Value().Pos()), what); d != nil {
+				ds = append(ds, d)
+			}
+		}
+	}
+	return ds
+}
+
+// markedField refuses a field that is only required (name!:) or only
+// optional (name?:) and so not part of CUE's output, when it holds
+// something the user meant to define. An optional field holding only
+// constraints (sandboxes?: [string]: {...}) defines nothing and is fine.
+func markedField(sel cue.Selector, name string, v cue.Value, rng *diag.Range, what string) *diag.Diagnostic {
+	switch sel.ConstraintType() {
+	case cue.RequiredConstraint:
+		d := diag.Errorf(rng, "%s is marked required (%s!:) and nothing defines it: CUE does not output such a field, so its contents would be dropped", what, name)
+		d.Detail = fmt.Sprintf("write %s: without the !", name)
+		return d
+	case cue.OptionalConstraint:
+		if !definesSomething(v) {
+			return nil
+		}
+		d := diag.Errorf(rng, "%s is marked optional (%s?:): CUE does not output such a field, so its contents would be dropped", what, name)
+		d.Detail = fmt.Sprintf("write %s: without the ?", name)
+		return d
+	}
+	return nil
+}
+
+// definesSomething reports whether v is more than constraints: a concrete
+// value, or a struct with a regular field.
+func definesSomething(v cue.Value) bool {
+	if v.Kind() != cue.StructKind {
+		return v.IsConcrete()
+	}
+	it, err := v.Fields()
+	return err == nil && it.Next()
+}
+
+// markerWords describes a field's required or optional marker.
+func markerWords(sel cue.Selector) string {
+	switch sel.ConstraintType() {
+	case cue.RequiredConstraint:
+		return " (written as required, with !)"
+	case cue.OptionalConstraint:
+		return " (written as optional, with ?)"
+	}
+	return ""
 }
 
 // fastCUE exports the user's value resource by resource into a collector.
