@@ -200,6 +200,7 @@ func (a *Applier) PlanWith(ctx context.Context, d *schema.Desired, st *service.S
 		ps.Project = d.Project
 	}
 	if o.Secrets == nil && a.secrets != nil {
+		var empty []error
 		o.Secrets = map[string]planner.LocalSecret{}
 		for i := range d.Resources {
 			r := &d.Resources[i]
@@ -211,14 +212,20 @@ func (a *Applier) PlanWith(ctx context.Context, d *schema.Desired, st *service.S
 				continue
 			}
 			v, source, err := a.secrets.Value(r.Address, spec)
+			var ev *EmptyValueError
 			switch {
 			case errors.Is(err, ErrNotLocal):
 				continue
+			case errors.As(err, &ev) && !o.Destroy:
+				empty = append(empty, err)
 			case err != nil:
 				o.Secrets[r.Address] = planner.LocalSecret{Source: source, Problem: problem(err)}
 			default:
 				o.Secrets[r.Address] = planner.LocalSecret{Source: source, Fingerprint: service.Fingerprint(st.FingerprintSalt, r.Address, v)}
 			}
+		}
+		if len(empty) > 0 {
+			return nil, nil, errors.Join(empty...)
 		}
 	}
 	if o.Content == nil {

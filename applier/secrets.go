@@ -37,6 +37,19 @@ func (e *MissingValueError) Error() string {
 	return fmt.Sprintf("%s takes its value from %s, which %s", e.Addr, e.Source, e.Reason)
 }
 
+// EmptyValueError: a from_env secret's variable is set to the empty
+// string. An empty secret is never what was meant (an unset or forgotten
+// variable, a failed $(...)), so it is refused at plan time rather than
+// taken as a new value. It names the secret and the variable only.
+type EmptyValueError struct {
+	Addr     string
+	Variable string
+}
+
+func (e *EmptyValueError) Error() string {
+	return fmt.Sprintf("%s takes its value from the environment variable %s, which is set to the empty string: give %s the secret's value", e.Addr, e.Variable, e.Variable)
+}
+
 // LocalSecrets reads values from the environment and from env files under
 // the project root.
 type LocalSecrets struct {
@@ -48,8 +61,10 @@ type LocalSecrets struct {
 var _ SecretSource = LocalSecrets{}
 
 // Value implements SecretSource. A from_env secret's value is the
-// variable's bytes; a from_env_file secret's value is the canonical JSON
-// object of its selected keys.
+// variable's bytes, and a variable set to "" is an *EmptyValueError; a
+// from_env_file secret's value is the canonical JSON object of its
+// selected keys, where an empty value (KEY=) is one the user wrote and is
+// kept.
 func (l LocalSecrets) Value(addr string, spec schema.SecretSpec) ([]byte, string, error) {
 	lookup := l.LookupEnv
 	if lookup == nil {
@@ -60,6 +75,9 @@ func (l LocalSecrets) Value(addr string, spec schema.SecretSpec) ([]byte, string
 		v, ok := lookup(spec.FromEnv)
 		if !ok {
 			return nil, spec.FromEnv, &MissingValueError{Addr: addr, Source: "the environment variable " + spec.FromEnv, Reason: "is not set"}
+		}
+		if v == "" {
+			return nil, spec.FromEnv, &EmptyValueError{Addr: addr, Variable: spec.FromEnv}
 		}
 		return []byte(v), spec.FromEnv, nil
 	case spec.FromEnvFile != nil:
