@@ -110,6 +110,9 @@ func (l LocalSecrets) Value(addr string, spec schema.SecretSpec) ([]byte, string
 	return nil, "", ErrNotLocal
 }
 
+// maxEnvFile is the most of an env file that is read.
+const maxEnvFile = 16 << 20
+
 // readEnvFile reads an env file of the project (schema.ParseEnvFile, the
 // same reading the compiler takes its keys from). Errors never quote a
 // value.
@@ -118,11 +121,16 @@ func readEnvFile(root, rel string) (map[string]string, error) {
 	if r, err := filepath.Rel(root, abs); err != nil || r == ".." || strings.HasPrefix(r, "../") {
 		return nil, errors.New("is outside the project root")
 	}
-	b, err := os.ReadFile(abs)
-	if err != nil {
-		if errors.Is(err, os.ErrNotExist) {
-			return nil, errors.New("does not exist")
-		}
+	// Only a regular file is read (a FIFO would block the plan), and no
+	// more of it than an env file could be.
+	b, err := schema.ReadRegular(abs, maxEnvFile)
+	var tl *schema.TooLargeError
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return nil, errors.New("does not exist")
+	case errors.Is(err, schema.ErrNotRegular), errors.As(err, &tl):
+		return nil, err
+	case err != nil:
 		return nil, errors.New("cannot be read")
 	}
 	return schema.ParseEnvFile(b)

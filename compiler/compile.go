@@ -35,7 +35,15 @@ type Input struct {
 	// Offline makes a floating base image reference that cc.lock does not
 	// pin an error instead of a warning.
 	Offline bool
+	// MaxConfigSize limits the size of each configuration file (and
+	// -var-file); 0 means DefaultMaxConfigSize. A larger file is an error
+	// before it is read.
+	MaxConfigSize int64
 }
+
+// DefaultMaxConfigSize is the default limit on a configuration file's
+// size (cc's --max-config-size).
+const DefaultMaxConfigSize = 64 << 20
 
 // Result is a compiled project.
 type Result struct {
@@ -55,7 +63,11 @@ type Result struct {
 // is returned as a *Error holding positioned diagnostics; anything else
 // (an unreadable directory, say) as a plain error.
 func Compile(ctx context.Context, in Input) (*Result, error) {
-	p, err := locate(in.Path)
+	maxSize := in.MaxConfigSize
+	if maxSize <= 0 {
+		maxSize = DefaultMaxConfigSize
+	}
+	p, err := locate(in.Path, maxSize)
 	if err != nil {
 		return nil, err
 	}

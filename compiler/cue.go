@@ -68,7 +68,20 @@ func loadCUE(ctx context.Context, p *project) (*loaded, diag.Diagnostics) {
 			}
 		}
 	}
-	insts := load.Instances(args, &load.Config{Dir: p.root, Env: []string{}})
+	// The project's files are read here, each a regular file under the
+	// size limit, and handed to cue/load as an overlay: it never opens
+	// them itself, so a FIFO swapped in after locate cannot block it.
+	overlay := map[string]load.Source{}
+	for _, a := range args {
+		abs := filepath.Join(p.root, a)
+		b, err := p.readConfig(abs)
+		if err != nil {
+			return nil, diag.Diagnostics{diag.Errorf(nil, "%v", err)}
+		}
+		overlay[abs] = load.FromBytes(b)
+		p.sources[p.display(abs)] = b
+	}
+	insts := load.Instances(args, &load.Config{Dir: p.root, Env: []string{}, Overlay: overlay})
 	inst := insts[0]
 	for _, f := range inst.BuildFiles {
 		p.addSource(f.Filename)
@@ -300,7 +313,7 @@ func (p *project) addSource(abs string) {
 	if _, ok := p.sources[name]; ok {
 		return
 	}
-	if b, err := os.ReadFile(abs); err == nil {
+	if b, err := schema.ReadRegular(abs, p.maxSize); err == nil {
 		p.sources[name] = b
 	}
 }

@@ -3,11 +3,11 @@ package compiler
 import (
 	"context"
 
-	"cuelang.org/go/cue"
 	"fmt"
-	"os"
 	"sort"
 	"strings"
+
+	"cuelang.org/go/cue"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
@@ -80,9 +80,9 @@ func loadHCL(ctx context.Context, p *project, vars, varFiles []string) (*loaded,
 	}
 	var bodies []*hclsyntax.Body
 	for _, f := range p.files {
-		src, err := os.ReadFile(f)
+		src, err := p.readConfig(f)
 		if err != nil {
-			return nil, diag.Diagnostics{diag.Errorf(nil, "reading %s: %v", p.display(f), unwrapPathError(err))}
+			return nil, diag.Diagnostics{diag.Errorf(nil, "%v", err)}
 		}
 		name := p.display(f)
 		p.sources[name] = src

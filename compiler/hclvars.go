@@ -1,8 +1,8 @@
 package compiler
 
 import (
+	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -14,6 +14,7 @@ import (
 	"github.com/zclconf/go-cty/cty/convert"
 
 	"cc.dev/cc/diag"
+	"cc.dev/cc/schema"
 )
 
 // hclVariable is a declared input variable.
@@ -229,8 +230,13 @@ func (l *hclLoader) undeclared(name string, at *hcl.Range) {
 // readVarFile reads a -var-file: HCL attributes (name = value), or JSON
 // for a .json file.
 func (l *hclLoader) readVarFile(path string) {
-	src, err := os.ReadFile(path)
-	if err != nil {
+	src, err := schema.ReadRegular(path, l.p.maxSize)
+	var tl *schema.TooLargeError
+	switch {
+	case errors.As(err, &tl):
+		l.diags = append(l.diags, diag.Errorf(nil, "-var-file %s is larger than %s, the limit on a configuration file; raise it with --max-config-size", path, schema.FormatSize(l.p.maxSize)))
+		return
+	case err != nil:
 		l.diags = append(l.diags, diag.Errorf(nil, "-var-file %s: %v", path, unwrapPathError(err)))
 		return
 	}

@@ -4,11 +4,11 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"os"
 	"strings"
 
 	"cc.dev/cc/compiler"
 	"cc.dev/cc/diag"
+	"cc.dev/cc/schema"
 )
 
 // stringList is a repeatable flag.
@@ -58,7 +58,7 @@ func (e *env) printDiagnostics(ds diag.Diagnostics, files map[string][]byte, asJ
 		if b, ok := files[name]; ok {
 			return b
 		}
-		b, _ := os.ReadFile(name)
+		b, _ := schema.ReadRegular(name, compiler.DefaultMaxConfigSize)
 		return b
 	})
 }
