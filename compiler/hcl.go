@@ -67,16 +67,30 @@ type hclLoader struct {
 	cctx      *cue.Context
 	sch       cue.Value
 	col       *collector
+	// budget counts what for expressions and templates produce (limits.go).
+	budget *budget
 }
 
-func loadHCL(ctx context.Context, p *project, vars, varFiles []string) (*loaded, diag.Diagnostics) {
+func loadHCL(ctx context.Context, p *project, vars, varFiles []string) (_ *loaded, ds diag.Diagnostics) {
 	l := &hclLoader{
 		p:         p,
 		funcs:     hclFunctions(p.root),
+		budget:    newBudget(),
 		vars:      map[string]*hclVariable{},
 		locals:    map[string]*hclLocal{},
 		resources: map[string]*hclResource{},
 		ranges:    newHCLLocator(),
+	}
+	l.budget.limitFunctions(l.funcs)
+	defer func() {
+		// Past a limit, evaluation went on with unknown values: only the
+		// limits hit are worth saying.
+		if l.budget.aborted.Load() && len(l.budget.reported) > 0 {
+			ds = l.budget.reported
+		}
+	}()
+	for name, f := range l.budget.functions() {
+		l.funcs[name] = f
 	}
 	var bodies []*hclsyntax.Body
 	for _, f := range p.files {
@@ -89,7 +103,9 @@ func loadHCL(ctx context.Context, p *project, vars, varFiles []string) (*loaded,
 		file, hd := hclsyntax.ParseConfig(src, name, hcl.InitialPos)
 		l.add(hd)
 		if file != nil && !hd.HasErrors() {
-			bodies = append(bodies, file.Body.(*hclsyntax.Body))
+			body := file.Body.(*hclsyntax.Body)
+			l.budget.instrument(body)
+			bodies = append(bodies, body)
 		}
 	}
 	if l.diags.HasErrors() {
@@ -155,8 +171,21 @@ func pathKeys(ps [][]string) string {
 
 func (l *hclLoader) add(hd hcl.Diagnostics) {
 	for _, d := range hd {
+		if ld := limitDiag(d); ld != nil {
+			l.diags = append(l.diags, ld)
+			l.budget.reported = append(l.budget.reported, ld)
+			continue
+		}
 		l.diags = append(l.diags, fromHCL(d))
 	}
+}
+
+// internalContext is the evaluation context of expressions that may call
+// no function (-var values, -var-file attributes): just the loader's
+// counting functions, which instrument puts in their for expressions and
+// templates.
+func (l *hclLoader) internalContext() *hcl.EvalContext {
+	return &hcl.EvalContext{Functions: l.budget.functions()}
 }
 
 func (l *hclLoader) errorf(r hcl.Range, format string, args ...any) *diag.Diagnostic {

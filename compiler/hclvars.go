@@ -139,7 +139,8 @@ func (l *hclLoader) assignVariables(flags, files []string) {
 		if hd.HasErrors() {
 			continue
 		}
-		val, hd := expr.Value(nil)
+		l.budget.instrument(expr)
+		val, hd := expr.Value(l.internalContext())
 		l.add(hd)
 		if !hd.HasErrors() {
 			v.value, v.set, v.valueRange = val, true, expr.Range()
@@ -252,6 +253,9 @@ func (l *hclLoader) readVarFile(path string) {
 	if hd.HasErrors() {
 		return
 	}
+	if body, ok := f.Body.(*hclsyntax.Body); ok {
+		l.budget.instrument(body)
+	}
 	attrs, hd := f.Body.JustAttributes()
 	l.add(hd)
 	for _, a := range attrs {
@@ -261,7 +265,7 @@ func (l *hclLoader) readVarFile(path string) {
 			l.undeclared(a.Name, &r)
 			continue
 		}
-		val, hd := a.Expr.Value(nil)
+		val, hd := a.Expr.Value(l.internalContext())
 		l.add(hd)
 		if !hd.HasErrors() {
 			v.value, v.set, v.valueRange = val, true, a.Expr.Range()
