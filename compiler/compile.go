@@ -18,6 +18,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sync"
+	"sync/atomic"
 
 	"cc.dev/cc/diag"
 	"cc.dev/cc/schema"
@@ -62,7 +64,112 @@ type Result struct {
 // Compile compiles the project at in.Path. A problem in the configuration
 // is returned as a *Error holding positioned diagnostics; anything else
 // (an unreadable directory, say) as a plain error.
+//
+// Compile ends when ctx does: with a *DeadlineError that says what it was
+// doing, at once, while the work still under way is told to stop (HCL
+// evaluation gives unknown values from then on, hashing and compiling
+// stop between files and resources).
 func Compile(ctx context.Context, in Input) (*Result, error) {
+	tr := &tracker{}
+	tr.set("locating the project")
+	if ctx.Done() == nil {
+		return compile(ctx, in, tr)
+	}
+	type out struct {
+		res *Result
+		err error
+	}
+	ch := make(chan out, 1)
+	go func() {
+		res, err := compile(ctx, in, tr)
+		ch <- out{res, err}
+	}()
+	select {
+	case o := <-ch:
+		return o.res, o.err
+	case <-ctx.Done():
+		tr.stop()
+		return nil, &DeadlineError{Doing: tr.get(), Err: ctx.Err()}
+	}
+}
+
+// DeadlineError: compilation was stopped by its context (cc's --timeout)
+// before it ended. Doing says what it was doing then.
+type DeadlineError struct {
+	Doing string
+	Err   error
+}
+
+func (e *DeadlineError) Error() string {
+	return fmt.Sprintf("compilation stopped while %s: %v", e.Doing, e.Err)
+}
+
+func (e *DeadlineError) Unwrap() error { return e.Err }
+
+// tracker records what compilation is doing, for a DeadlineError, and
+// tells the work to stop.
+type tracker struct {
+	mu      sync.Mutex
+	doing   string
+	stopped atomic.Bool
+	onStop  []func()
+}
+
+func (t *tracker) set(doing string) {
+	if t == nil {
+		return
+	}
+	t.mu.Lock()
+	t.doing = doing
+	t.mu.Unlock()
+}
+
+func (t *tracker) setf(format string, args ...any) {
+	if t == nil {
+		return
+	}
+	t.set(fmt.Sprintf(format, args...))
+}
+
+func (t *tracker) get() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.doing
+}
+
+// stop marks the compilation stopped and runs what was registered to
+// stop work under way.
+func (t *tracker) stop() {
+	t.mu.Lock()
+	fns := t.onStop
+	t.onStop = nil
+	t.mu.Unlock()
+	t.stopped.Store(true)
+	for _, f := range fns {
+		f()
+	}
+}
+
+// whenStopped registers f to run when the compilation is stopped (at
+// once, if it already is).
+func (t *tracker) whenStopped(f func()) {
+	if t == nil {
+		return
+	}
+	t.mu.Lock()
+	if !t.stopped.Load() {
+		t.onStop = append(t.onStop, f)
+		t.mu.Unlock()
+		return
+	}
+	t.mu.Unlock()
+	f()
+}
+
+// isStopped reports whether the compilation was stopped.
+func (t *tracker) isStopped() bool { return t != nil && t.stopped.Load() }
+
+func compile(ctx context.Context, in Input, tr *tracker) (*Result, error) {
 	maxSize := in.MaxConfigSize
 	if maxSize <= 0 {
 		maxSize = DefaultMaxConfigSize
@@ -71,9 +178,10 @@ func Compile(ctx context.Context, in Input) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	p.track = tr
 	res := &Result{Lang: p.lang, Files: map[string][]byte{}}
 	fail := func(ds diag.Diagnostics) (*Result, error) {
-		return res, &Error{Diagnostics: ds.Sort(), Files: res.Files}
+		return res, &Error{Diagnostics: ds.Sort().Limit(diag.MaxShown), Files: res.Files}
 	}
 
 	var ld *loaded
@@ -106,6 +214,7 @@ func Compile(ctx context.Context, in Input) (*Result, error) {
 	if p.lang == "cue" && ld.cfg == nil {
 		markAllCUERefs(&cfg, ld.user)
 	}
+	tr.set("checking the rules that span fields")
 	if ds := check(&cfg, ld.loc); ds.HasErrors() {
 		return fail(ds)
 	}
@@ -115,6 +224,9 @@ func Compile(ctx context.Context, in Input) (*Result, error) {
 	}
 	b := newBuilder(p, ld, lock, in.Offline)
 	d, ds := b.build(&cfg)
+	if tr.isStopped() {
+		return nil, &DeadlineError{Doing: tr.get(), Err: ctx.Err()}
+	}
 	res.Warnings = append(res.Warnings, ds...)
 	if ds.HasErrors() {
 		return fail(ds)

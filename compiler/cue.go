@@ -81,6 +81,7 @@ func loadCUE(ctx context.Context, p *project) (*loaded, diag.Diagnostics) {
 		overlay[abs] = load.FromBytes(b)
 		p.sources[p.display(abs)] = b
 	}
+	p.track.set("loading the CUE files")
 	insts := load.Instances(args, &load.Config{Dir: p.root, Env: []string{}, Overlay: overlay})
 	inst := insts[0]
 	for _, f := range inst.BuildFiles {
@@ -93,6 +94,7 @@ func loadCUE(ctx context.Context, p *project) (*loaded, diag.Diagnostics) {
 	for _, f := range inst.Files {
 		p.addSource(f.Filename)
 	}
+	p.track.set("evaluating the CUE configuration")
 	v := cctx.BuildInstance(inst)
 	tr.user = v
 	tr.loc = &cueLocator{p: p, v: v}
@@ -107,10 +109,12 @@ func loadCUE(ctx context.Context, p *project) (*loaded, diag.Diagnostics) {
 	// and decode what is already exported. When a value is not concrete on
 	// its own, or the fast check finds fault, unify with the schema and
 	// let CUE judge.
+	p.track.set("checking the CUE configuration against the schema")
 	fast, ferr := fastCUE(v)
 	if ferr == nil && !crossCheck {
 		return &loaded{cfg: fast, loc: tr.loc, user: v}, nil
 	}
+	p.track.set("unifying the CUE configuration with the schema")
 	u := sch.LookupPath(cue.MakePath(cue.Def("#Config"))).Unify(v)
 	if err := u.Validate(cue.Concrete(true)); err != nil {
 		if ferr == nil {

@@ -38,6 +38,8 @@ type fileHasher struct {
 	trees  map[string]treeSum
 	// entries holds every tree by digest, for Desired.Trees.
 	entries map[string][]schema.TreeEntry
+	// track says what is being hashed, and when to stop.
+	track *tracker
 }
 
 type fileSum struct {
@@ -130,7 +132,8 @@ func (h *fileHasher) hashFile(rel string) fileSum {
 	if h.ignored(relTo(h.root, abs)) {
 		return fileSum{err: fmt.Errorf("%s %w", rel, errIgnored)}
 	}
-	s := hashContent(abs)
+	h.track.setf("hashing %s", rel)
+	s := hashContent(abs, h.track)
 	if s.err != nil {
 		s.err = fmt.Errorf("%s %w", rel, s.err)
 	}
@@ -160,7 +163,8 @@ func (h *fileHasher) walkedFile(rel, abs string) fileSum {
 	if ok {
 		return s
 	}
-	s = hashContent(abs)
+	h.track.setf("hashing %s", rel)
+	s = hashContent(abs, h.track)
 	if s.err != nil {
 		s.err = fmt.Errorf("%s %w", rel, s.err)
 	}
@@ -174,7 +178,7 @@ func (h *fileHasher) walkedFile(rel, abs string) fileSum {
 // constant memory, and anything but a regular file is refused unopened
 // (schema.OpenRegular), so a FIFO or a device never blocks or runs for
 // ever.
-func hashContent(abs string) fileSum {
+func hashContent(abs string, tr *tracker) fileSum {
 	f, fi, err := schema.OpenRegular(abs)
 	if err != nil {
 		return fileSum{err: unwrapPathError(err)}
@@ -182,11 +186,26 @@ func hashContent(abs string) fileSum {
 	defer f.Close()
 	mode := fi.Mode()
 	sum := sha256.New()
-	n, err := io.Copy(sum, f)
+	n, err := io.Copy(sum, stoppable{f, tr})
 	if err != nil {
 		return fileSum{err: err}
 	}
 	return fileSum{digest: "sha256:" + hex.EncodeToString(sum.Sum(nil)), size: n, mode: modeOf(mode)}
+}
+
+// stoppable reads until the compilation is stopped.
+type stoppable struct {
+	r  io.Reader
+	tr *tracker
+}
+
+var errStopped = errors.New("compilation stopped")
+
+func (s stoppable) Read(b []byte) (int, error) {
+	if s.tr.isStopped() {
+		return 0, errStopped
+	}
+	return s.r.Read(b)
 }
 
 // modeOf keeps only what is the same on every checkout: executable or not.

@@ -82,6 +82,8 @@ func loadHCL(ctx context.Context, p *project, vars, varFiles []string) (_ *loade
 		ranges:    newHCLLocator(),
 	}
 	l.budget.limitFunctions(l.funcs)
+	// Stopped, evaluation gives unknown values from then on and ends soon.
+	p.track.whenStopped(func() { l.budget.aborted.Store(true) })
 	defer func() {
 		// Past a limit, evaluation went on with unknown values: only the
 		// limits hit are worth saying.
@@ -99,6 +101,7 @@ func loadHCL(ctx context.Context, p *project, vars, varFiles []string) (_ *loade
 			return nil, diag.Diagnostics{diag.Errorf(nil, "%v", err)}
 		}
 		name := p.display(f)
+		p.track.setf("parsing %s", name)
 		p.sources[name] = src
 		file, hd := hclsyntax.ParseConfig(src, name, hcl.InitialPos)
 		l.add(hd)
@@ -480,6 +483,9 @@ func (l *hclLoader) evalContext(deps []node) *hcl.EvalContext {
 }
 
 func (l *hclLoader) evalNode(n node, deps []node) {
+	if r := l.nodeRange(n); r != nil {
+		l.p.track.setf("evaluating %s (%s)", n, r)
+	}
 	ectx := l.evalContext(deps)
 	if name, ok := strings.CutPrefix(n, "local."); ok {
 		lc := l.locals[name]

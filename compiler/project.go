@@ -28,6 +28,8 @@ type project struct {
 	sources map[string][]byte
 	// maxSize limits each configuration file's size.
 	maxSize int64
+	// track records what compilation is doing (nil: not tracked).
+	track *tracker
 }
 
 // locate finds the project at path: a directory or one .cue/.hcl file.
@@ -78,6 +80,7 @@ func locate(path string, maxSize int64) (*project, error) {
 		return nil, err
 	}
 	var cues, hcls []string
+	var total int64
 	for _, e := range entries {
 		if e.IsDir() {
 			continue
@@ -95,6 +98,11 @@ func locate(path string, maxSize int64) (*project, error) {
 		}
 		if err := p.checkConfigFile(filepath.Join(path, e.Name()), fi); err != nil {
 			return nil, err
+		}
+		// The limit is on the configuration as a whole, too: what it
+		// costs to load is the sum of its files.
+		if total += fi.Size(); total > p.maxSize {
+			return nil, fmt.Errorf("the configuration files in %s are larger than %s together, the limit on a configuration; raise it with --max-config-size", path, schema.FormatSize(p.maxSize))
 		}
 		switch ext {
 		case ".cue":

@@ -4,12 +4,16 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"cc.dev/cc/diag"
 )
 
 // compileDiags compiles the project at path and returns its diagnostics as
@@ -281,4 +285,119 @@ func TestItem15NonUTF8NamesRefused(t *testing.T) {
 			t.Fatal("Compile() accepted a dataset file whose name is not UTF-8")
 		}
 	})
+}
+
+// TestItem14RandomBytesErrorsCapped: issue 8 item 14. 800 KB of random
+// bytes as HCL gave 34,090 diagnostics, each rendered with a split of the
+// whole file (quadratic). At most diag.MaxShown are kept, the rest counted
+// in a last "and N more errors".
+func TestItem14RandomBytesErrorsCapped(t *testing.T) {
+	src := make([]byte, 800_000)
+	rnd := rand.New(rand.NewPCG(8, 14))
+	for i := range src {
+		src[i] = byte(rnd.Uint32())
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "main.hcl"), src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := compileBounded(t, Input{Path: dir})
+	var cerr *Error
+	if !errors.As(err, &cerr) {
+		t.Fatalf("Compile() error = %v, want diagnostics", err)
+	}
+	ds := cerr.Diagnostics
+	if len(ds) != diag.MaxShown+1 {
+		t.Fatalf("Compile() kept %d diagnostics, want %d and a count of the rest", len(ds), diag.MaxShown+1)
+	}
+	last := ds[len(ds)-1]
+	if last.Omitted < 1000 || last.Summary != fmt.Sprintf("and %d more errors", last.Omitted) {
+		t.Fatalf("last diagnostic = %+v, want \"and N more errors\" with N in the thousands", last)
+	}
+	var out bytes.Buffer
+	if err := diag.WriteText(&out, ds, func(string) []byte { return src }); err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(out.String(), "\nerror: "); n != diag.MaxShown-1 {
+		t.Errorf("rendered %d errors, want %d", n+1, diag.MaxShown)
+	}
+	if !strings.HasSuffix(out.String(), fmt.Sprintf("and %d more errors (not shown)\n", last.Omitted)) {
+		t.Errorf("rendering does not end with the count:\n...%s", out.String()[max(0, out.Len()-200):])
+	}
+}
+
+// TestItem14ConfigSizeLimit: issue 8 item 14. A configuration file over
+// the limit is refused before it is read, naming the flag that raises it;
+// the limit holds for the files together and for -var-file too.
+func TestItem14ConfigSizeLimit(t *testing.T) {
+	dir := writeProject(t, map[string]string{"main.hcl": "project = \"p\"\n# " + strings.Repeat("x", 100) + "\n", "vars.hcl": strings.Repeat("# x\n", 30)})
+	_, err := Compile(context.Background(), Input{Path: dir, MaxConfigSize: 50})
+	if err == nil || !strings.Contains(err.Error(), "main.hcl is larger than 50 bytes, the limit on a configuration file; raise it with --max-config-size") {
+		t.Errorf("Compile(limit 50) error = %v", err)
+	}
+	dir2 := writeProject(t, map[string]string{"a.hcl": "project = \"p\"\n" + strings.Repeat("# x\n", 20), "b.hcl": strings.Repeat("# x\n", 20)})
+	_, err = Compile(context.Background(), Input{Path: dir2, MaxConfigSize: 100})
+	if err == nil || !strings.Contains(err.Error(), "are larger than 100 bytes together") {
+		t.Errorf("Compile(two files, limit 100) error = %v", err)
+	}
+	_, err = Compile(context.Background(), Input{Path: filepath.Join(dir2, "a.hcl"), MaxConfigSize: 100, VarFiles: []string{filepath.Join(dir, "vars.hcl")}})
+	if err == nil || !strings.Contains(err.Error(), "vars.hcl is larger than 100 bytes") {
+		t.Errorf("Compile(-var-file over the limit) error = %v", err)
+	}
+	if _, err := Compile(context.Background(), Input{Path: dir}); err != nil {
+		t.Errorf("Compile(default limit) error = %v", err)
+	}
+}
+
+// TestItem14EvaluationLimits: issue 8 item 14. Comprehensions, functions
+// and templates that would exhaust memory (a 10^9-element for, string
+// doubling, ...) stop at their limit with an error at the expression.
+func TestItem14EvaluationLimits(t *testing.T) {
+	doubling := "a0 = \"" + strings.Repeat("x", 64) + "\"\n"
+	for i := 1; i <= 40; i++ {
+		doubling += fmt.Sprintf("  a%d = \"${local.a%d}${local.a%d}\"\n", i, i-1, i-1)
+	}
+	// local.b is 8 MiB of x, made cheaply by doubling.
+	big := "a0 = \"" + strings.Repeat("x", 64) + "\"\n"
+	for i := 1; i <= 17; i++ {
+		big += fmt.Sprintf("  a%d = \"${local.a%d}${local.a%d}\"\n", i, i-1, i-1)
+	}
+	big += "  b = local.a17\n"
+	for _, tc := range []struct{ name, locals, want string }{
+		{"range", `x = [for i in range(1000000000): i]`, `main.hcl:3:17: range() would make 1000000000 elements, more than 1000000`},
+		{"nested for", `x = [for i in range(1000): [for j in range(1000): [for k in range(1000): k]]]`,
+			`main.hcl:3:53: this for expression would make more than 1000000 elements`},
+		{"string doubling", doubling, `main.hcl:22:9: this template makes a string longer than 16 MiB`},
+		{"format width", `x = format("%999999999999d", 1)`, `main.hcl:3:7: format(): a width or precision of 999999999999 is more than`},
+		{"replace", big + `  x = replace(local.b, "x", local.b)`, `main.hcl:22:7: replace() would make a string longer than 16 MiB`},
+		{"join", big + `  x = join(local.b, [for i in range(1000): "a"])`, `main.hcl:22:7: join() would make a string longer than 16 MiB`},
+		{"split", big + `  x = split("", local.b)`, `main.hcl:22:7: split() would make 8388609 elements`},
+		{"concat", `x = concat(range(1000), range(1000), range(1000))` + "\n  y = [for i in range(1000): local.x]\n  z = concat(local.y...)",
+			`main.hcl:5:7: concat() would make 3000000 elements`},
+		{"for bytes", big + `  x = [for i in range(1000): "${local.b}"]`, `main.hcl:22:7: this for expression produces more than 256 MiB of strings`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := writeProject(t, map[string]string{"main.hcl": "project = \"p\"\nlocals {\n  " + tc.locals + "\n}\n"})
+			got := compileDiags(t, dir, dir, Input{})
+			if len(got) != 1 || !strings.Contains(got[0], tc.want) {
+				t.Fatalf("diagnostics = %q, want just one containing %q", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestItem14Deadline: issue 8 item 14. Compilation ends with its context,
+// saying what it was doing.
+func TestItem14Deadline(t *testing.T) {
+	dir := writeProject(t, map[string]string{"main.hcl": "project = \"p\"\nlocals {\n  x = [for i in range(100): [for j in range(100): [for k in range(99): k]]]\n}\n"})
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	_, err := Compile(ctx, Input{Path: dir})
+	var de *DeadlineError
+	if !errors.As(err, &de) || !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("Compile() error = %v, want a *DeadlineError", err)
+	}
+	if want := "evaluating local.x (" + dir + "/main.hcl:3:3)"; de.Doing != want {
+		t.Errorf("DeadlineError.Doing = %q, want %q", de.Doing, want)
+	}
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -27,13 +28,21 @@ type compileFlags struct {
 func (f *compileFlags) register(fs *flag.FlagSet) {
 	fs.Var(&f.vars, "var", "set an HCL variable, `name=value` (repeatable)")
 	fs.Var(&f.varFiles, "var-file", "read HCL variable values from `FILE` (repeatable)")
+	registerLimits(fs)
 }
 
 // compile compiles the project at path and prints its diagnostics. It
 // returns the result and -1, or nil and the exit code to return.
 func (e *env) compile(c *command, path string, in compiler.Input, jsonDiags bool) (*compiler.Result, int) {
 	in.Path = path
-	res, err := compiler.Compile(e.ctx, in)
+	ctx, cancel, timeout := e.compileLimits(&in)
+	defer cancel()
+	res, err := compiler.Compile(ctx, in)
+	var de *compiler.DeadlineError
+	if errors.As(err, &de) && errors.Is(err, context.DeadlineExceeded) {
+		fmt.Fprintf(e.stderr, "cc %s: compiling took longer than %v, the --timeout limit, and was stopped while %s; raise it with --timeout\n", c.name, timeout, de.Doing)
+		return nil, exitError
+	}
 	var cerr *compiler.Error
 	if errors.As(err, &cerr) {
 		e.printDiagnostics(cerr.Diagnostics, cerr.Files, jsonDiags)
