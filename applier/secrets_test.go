@@ -6,7 +6,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"cc.dev/cc/applier"
 	"cc.dev/cc/compiler"
@@ -58,3 +60,27 @@ secret "f" {
 		t.Errorf("Plan(destroy) error = %v", err)
 	}
 }
+
+// TestItem13EnvFileFIFORefused: issue 8 item 13. An env file that is a
+// FIFO used to block the plan for ever; it is refused unopened.
+func TestItem13EnvFileFIFORefused(t *testing.T) {
+	dir := t.TempDir()
+	if err := syscall.Mkfifo(filepath.Join(dir, "dev.env"), 0o600); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	done := make(chan error, 1)
+	go func() {
+		_, _, err := applier.LocalSecrets{Root: dir}.Value("secret.f", schema.SecretSpec{FromEnvFile: &schema.EnvFileSource{Path: "dev.env"}})
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		want := "secret.f takes its value from the env file dev.env, which is a named pipe (FIFO), not a regular file"
+		if err == nil || err.Error() != want {
+			t.Errorf("Value(FIFO env file) error = %v, want %q", err, want)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("Value(FIFO env file) blocks")
+	}
+}
+
