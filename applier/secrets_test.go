@@ -83,4 +83,3 @@ func TestItem13EnvFileFIFORefused(t *testing.T) {
 		t.Fatal("Value(FIFO env file) blocks")
 	}
 }
-
