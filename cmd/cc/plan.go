@@ -197,8 +197,8 @@ func isPlanFile(path string) bool {
 		return false
 	}
 	fi, err := os.Stat(path)
-	if err != nil || fi.IsDir() {
-		return false
+	if err != nil || !fi.Mode().IsRegular() {
+		return false // a FIFO would block the open below
 	}
 	f, err := os.Open(path)
 	if err != nil {
