@@ -41,6 +41,9 @@ type Input struct {
 	// -var-file); 0 means DefaultMaxConfigSize. A larger file is an error
 	// before it is read.
 	MaxConfigSize int64
+	// MaxMemory limits the heap while compiling (of the whole process:
+	// it is sampled); 0 means DefaultMaxMemory, below 0 no limit.
+	MaxMemory int64
 }
 
 // DefaultMaxConfigSize is the default limit on a configuration file's
@@ -68,13 +71,12 @@ type Result struct {
 // Compile ends when ctx does: with a *DeadlineError that says what it was
 // doing, at once, while the work still under way is told to stop (HCL
 // evaluation gives unknown values from then on, hashing and compiling
-// stop between files and resources).
+// stop between files and resources). It ends the same way, with a
+// *MemoryError, when the heap passes in.MaxMemory. CUE evaluation cannot
+// be told to stop: a program that gets either error should exit soon.
 func Compile(ctx context.Context, in Input) (*Result, error) {
 	tr := &tracker{}
 	tr.set("locating the project")
-	if ctx.Done() == nil {
-		return compile(ctx, in, tr)
-	}
 	type out struct {
 		res *Result
 		err error
@@ -84,9 +86,21 @@ func Compile(ctx context.Context, in Input) (*Result, error) {
 		res, err := compile(ctx, in, tr)
 		ch <- out{res, err}
 	}()
+	var memErr <-chan error
+	if in.MaxMemory >= 0 {
+		limit := in.MaxMemory
+		if limit == 0 {
+			limit = DefaultMaxMemory()
+		}
+		done := make(chan struct{})
+		defer close(done)
+		memErr = watchMemory(limit, tr, done)
+	}
 	select {
 	case o := <-ch:
 		return o.res, o.err
+	case err := <-memErr:
+		return nil, err
 	case <-ctx.Done():
 		tr.stop()
 		return nil, &DeadlineError{Doing: tr.get(), Err: ctx.Err()}

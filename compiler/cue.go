@@ -94,6 +94,9 @@ func loadCUE(ctx context.Context, p *project) (*loaded, diag.Diagnostics) {
 	for _, f := range inst.Files {
 		p.addSource(f.Filename)
 	}
+	if ds := checkCUEBuiltins(p, inst); ds.HasErrors() {
+		return nil, ds
+	}
 	p.track.set("evaluating the CUE configuration")
 	v := cctx.BuildInstance(inst)
 	tr.user = v

@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"syscall"
 	"testing"
@@ -399,5 +400,55 @@ func TestItem14Deadline(t *testing.T) {
 	}
 	if want := "evaluating local.x (" + dir + "/main.hcl:3:3)"; de.Doing != want {
 		t.Errorf("DeadlineError.Doing = %q, want %q", de.Doing, want)
+	}
+}
+
+// TestItem14CUELimits: issue 8 item 14, CUE side. The builtins that make a
+// value of any size from small arguments in one allocation (and died of
+// "out of memory" at once) are checked before evaluation; calls within
+// the limits still work.
+func TestItem14CUELimits(t *testing.T) {
+	for _, tc := range []struct{ name, src, want string }{
+		{"repeat", "_a: strings.Repeat(\"a\", 1000000)\n_b: strings.Repeat(_a, 100000)\n", `main.cue:8:5: strings.Repeat: the arguments that set the size of its result must be literals here`},
+		{"repeat big", "_a: strings.Repeat(\"ab\", 10_000_000)\n", `main.cue:7:5: strings.Repeat: the result would be longer than 16 MiB`},
+		{"repeat multiplier", "_a: strings.Repeat(\"ab\", 10Mi)\n", `main.cue:7:5: strings.Repeat: the result would be longer than 16 MiB`},
+		{"range", "_a: [for i in list.Range(0, 1000000000, 1) {i}]\n", `main.cue:7:15: list.Range: the result would have 1000000000 elements`},
+		{"list repeat", "_a: list.Repeat([1, 2], 1000000000)\n", `main.cue:7:5: list.Repeat: the result would have more than 1000000 elements`},
+		{"alias", "_a: s.Repeat(\"x\", 0x7fffffffffff)\n", `main.cue:7:5: s.Repeat: the result would be longer than 16 MiB`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := writeProject(t, map[string]string{"main.cue": "import (\n\t\"strings\"\n\t\"list\"\n\ts \"strings\"\n)\nproject: \"p\"\n" + tc.src})
+			got := compileDiags(t, dir, filepath.Join(dir, "main.cue"), Input{})
+			if len(got) == 0 || !strings.Contains(got[0], tc.want) {
+				t.Fatalf("diagnostics = %q, want one containing %q", got, tc.want)
+			}
+		})
+	}
+	dir := writeProject(t, map[string]string{"main.cue": `import ("strings", "list")
+project: "p"
+secrets: {for i in list.Range(0, 3, 1) {"k\(i)": from_env: strings.ToUpper("k\(i)") + strings.Repeat("_", 2)}}
+`})
+	if d := compileOK(t, filepath.Join(dir, "main.cue"), Input{}); d.Lookup("secret.k2") == nil {
+		t.Errorf("secret.k2 missing from %v", d.Resources)
+	}
+}
+
+// TestItem14MemoryLimit: issue 8 item 14. Where no limit of its own
+// applies (CUE interpolation doubling a string), compilation stops when
+// the heap passes MaxMemory, with an error naming the limit and what it
+// was doing, instead of dying of "out of memory". (The doubling here ends
+// at 128 MiB, so the evaluation left running ends too.)
+func TestItem14MemoryLimit(t *testing.T) {
+	src := "project: \"p\"\n_a0: \"" + strings.Repeat("x", 64) + "\"\n"
+	for i := 1; i <= 21; i++ {
+		src += fmt.Sprintf("_a%d: \"\\(_a%d)\\(_a%d)\"\n", i, i-1, i-1)
+	}
+	dir := writeProject(t, map[string]string{"main.cue": src})
+	runtime.GC()
+	limit := heapBytes() + 48<<20
+	_, err := compileBounded(t, Input{Path: dir, MaxMemory: limit})
+	var me *MemoryError
+	if !errors.As(err, &me) || me.Limit != limit || me.Doing != "evaluating the CUE configuration" {
+		t.Fatalf("Compile() error = %v, want a *MemoryError while evaluating", err)
 	}
 }

@@ -148,6 +148,8 @@ func registerLimits(fs *flag.FlagSet) {
 	size := sizeFlag(compiler.DefaultMaxConfigSize)
 	fs.Var(&size, "max-config-size", "refuse a configuration file larger than `SIZE` (bytes, or with KiB, MiB, GiB)")
 	fs.Duration("timeout", defaultTimeout, "stop compiling after `DURATION`")
+	mem := sizeFlag(compiler.DefaultMaxMemory())
+	fs.Var(&mem, "max-memory", "stop compiling when it holds more than `SIZE` of memory (default: a quarter of the machine's)")
 }
 
 // compileLimits applies the command's --max-config-size and --timeout to
@@ -159,6 +161,11 @@ func (e *env) compileLimits(in *compiler.Input) (context.Context, context.Cancel
 		if f := e.fs.Lookup("max-config-size"); f != nil {
 			if v, ok := f.Value.(*sizeFlag); ok && in.MaxConfigSize == 0 {
 				in.MaxConfigSize = int64(*v)
+			}
+		}
+		if f := e.fs.Lookup("max-memory"); f != nil {
+			if v, ok := f.Value.(*sizeFlag); ok && in.MaxMemory == 0 {
+				in.MaxMemory = int64(*v)
 			}
 		}
 		if f := e.fs.Lookup("timeout"); f != nil {

@@ -43,6 +43,11 @@ func (e *env) compile(c *command, path string, in compiler.Input, jsonDiags bool
 		fmt.Fprintf(e.stderr, "cc %s: compiling took longer than %v, the --timeout limit, and was stopped while %s; raise it with --timeout\n", c.name, timeout, de.Doing)
 		return nil, exitError
 	}
+	var me *compiler.MemoryError
+	if errors.As(err, &me) {
+		fmt.Fprintf(e.stderr, "cc %s: %v; raise it with --max-memory\n", c.name, err)
+		return nil, exitError
+	}
 	var cerr *compiler.Error
 	if errors.As(err, &cerr) {
 		e.printDiagnostics(cerr.Diagnostics, cerr.Files, jsonDiags)
