@@ -149,7 +149,7 @@ func registerLimits(fs *flag.FlagSet) {
 	fs.Var(&size, "max-config-size", "refuse a configuration file larger than `SIZE` (bytes, or with KiB, MiB, GiB)")
 	fs.Duration("timeout", defaultTimeout, "stop compiling after `DURATION`")
 	mem := sizeFlag(compiler.DefaultMaxMemory())
-	fs.Var(&mem, "max-memory", "stop compiling when it holds more than `SIZE` of memory (default: a quarter of the machine's)")
+	fs.Var(&mem, "max-memory", "stop compiling when it holds more than `SIZE` of memory; the default is a quarter of this machine's")
 }
 
 // compileLimits applies the command's --max-config-size and --timeout to
