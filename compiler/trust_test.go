@@ -280,11 +280,14 @@ func TestItem15NonUTF8NamesRefused(t *testing.T) {
 		})
 	}
 	t.Run("dataset", func(t *testing.T) {
+		// A dataset names files one by one, in the configuration, which
+		// is UTF-8 text: such a name cannot even be written.
 		dir := writeProject(t, map[string]string{"main.hcl": "project = \"p\"\ndataset \"d\" {\n  files = [\"d\xff.csv\"]\n}\n", "d\xff.csv": "a"})
-		_, err := compileBounded(t, Input{Path: dir})
-		if err == nil {
-			t.Fatal("Compile() accepted a dataset file whose name is not UTF-8")
-		}
+		wantDiag(t, dir, Input{Path: dir}, "main.hcl:3:14: Invalid character encoding")
+	})
+	t.Run("Dockerfile context", func(t *testing.T) {
+		dir := writeProject(t, map[string]string{"main.hcl": "project = \"p\"\nimage \"app\" {\n  from_dockerfile = \"ctx/Dockerfile\"\n}\n", "ctx/Dockerfile": "FROM python:3.12-slim@sha256:" + strings.Repeat("a", 64) + "\n", "ctx/a\xff": "x"})
+		wantDiag(t, dir, Input{Path: dir}, `"ctx/a\xff": the file name is not UTF-8`)
 	})
 }
 
