@@ -191,6 +191,17 @@ func (l *hclLoader) internalContext() *hcl.EvalContext {
 	return &hcl.EvalContext{Functions: l.budget.functions()}
 }
 
+// noFunctions words a call of a function in an internalContext as HCL does
+// where there are none.
+func noFunctions(hd hcl.Diagnostics) hcl.Diagnostics {
+	for _, d := range hd {
+		if d.Summary == "Call to unknown function" {
+			d.Summary, d.Detail = "Function calls not allowed", "Functions may not be called here."
+		}
+	}
+	return hd
+}
+
 func (l *hclLoader) errorf(r hcl.Range, format string, args ...any) *diag.Diagnostic {
 	d := diag.Errorf(toRange(r), format, args...)
 	l.diags = append(l.diags, d)

@@ -141,7 +141,7 @@ func (l *hclLoader) assignVariables(flags, files []string) {
 		}
 		l.budget.instrument(expr)
 		val, hd := expr.Value(l.internalContext())
-		l.add(hd)
+		l.add(noFunctions(hd))
 		if !hd.HasErrors() {
 			v.value, v.set, v.valueRange = val, true, expr.Range()
 		}
@@ -266,7 +266,7 @@ func (l *hclLoader) readVarFile(path string) {
 			continue
 		}
 		val, hd := a.Expr.Value(l.internalContext())
-		l.add(hd)
+		l.add(noFunctions(hd))
 		if !hd.HasErrors() {
 			v.value, v.set, v.valueRange = val, true, a.Expr.Range()
 		}
