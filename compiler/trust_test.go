@@ -455,3 +455,26 @@ func TestItem14MemoryLimit(t *testing.T) {
 		t.Fatalf("Compile() error = %v, want a *MemoryError while evaluating", err)
 	}
 }
+
+// TestItem14VarValuesCounted: issue 8 item 14. -var values and -var-file
+// attributes may hold for expressions (no functions): they are counted
+// like the configuration's, and a function call there is still refused.
+func TestItem14VarValuesCounted(t *testing.T) {
+	// A for over a literal list of 1,000,001 elements is refused before
+	// it runs (the limit counts iterations before making them).
+	nested := "[for a in [" + strings.Repeat("0,", maxElements) + "0]: a]"
+	dir := writeProject(t, map[string]string{
+		"main.hcl":  "project = \"p\"\nvariable \"n\" {\n  type = list(any)\n}\n",
+		"vars.hcl":  "n = " + nested + "\n",
+		"calls.hcl": "n = abs(1)\n",
+	})
+	in := Input{Path: filepath.Join(dir, "main.hcl")}
+	in.Vars = []string{"n=[abs(1)]"}
+	wantDiag(t, dir, in, "-var n:1:2: Function calls not allowed")
+	in.Vars = nil
+	in.VarFiles = []string{filepath.Join(dir, "vars.hcl")}
+	wantDiag(t, dir, in, "vars.hcl:1:")
+	wantDiag(t, dir, in, "this for expression would make more than 1000000 elements")
+	in.VarFiles = []string{filepath.Join(dir, "calls.hcl")}
+	wantDiag(t, dir, in, "calls.hcl:1:5: Function calls not allowed")
+}
