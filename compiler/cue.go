@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -69,20 +70,20 @@ func loadCUE(ctx context.Context, p *project) (*loaded, diag.Diagnostics) {
 		}
 	}
 	// The project's files are read here, each a regular file under the
-	// size limit, and handed to cue/load as an overlay: it never opens
-	// them itself, so a FIFO swapped in after locate cannot block it.
-	overlay := map[string]load.Source{}
+	// size limit, for a clear error; cue/load then reads every file it
+	// needs (these, cue.mod/module.cue, imported packages) through
+	// regularFS, which opens only regular files under the limit, so no
+	// FIFO or device blocks it.
 	for _, a := range args {
 		abs := filepath.Join(p.root, a)
 		b, err := p.readConfig(abs)
 		if err != nil {
 			return nil, diag.Diagnostics{diag.Errorf(nil, "%v", err)}
 		}
-		overlay[abs] = load.FromBytes(b)
 		p.sources[p.display(abs)] = b
 	}
 	p.track.set("loading the CUE files")
-	insts := load.Instances(args, &load.Config{Dir: p.root, Env: []string{}, Overlay: overlay})
+	insts := load.Instances(args, &load.Config{Dir: p.root, Env: []string{}, FS: regularFS{limit: p.maxSize}})
 	inst := insts[0]
 	for _, f := range inst.BuildFiles {
 		p.addSource(f.Filename)
@@ -135,6 +136,34 @@ func loadCUE(ctx context.Context, p *project) (*loaded, diag.Diagnostics) {
 		}
 	}
 	return &loaded{json: b, loc: tr.loc, user: v}, nil
+}
+
+// regularFS is the host's file system as cue/load reads it, through
+// which only directories and regular files of at most limit bytes open
+// (schema.OpenRegular): anything else is an error, never a blocked read.
+type regularFS struct{ limit int64 }
+
+func (r regularFS) Open(name string) (fs.File, error) {
+	if !fs.ValidPath(name) {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrInvalid}
+	}
+	abs := "/" + name
+	fi, err := os.Stat(abs)
+	if err != nil {
+		return nil, err
+	}
+	if fi.IsDir() {
+		return os.Open(abs)
+	}
+	f, fi, err := schema.OpenRegular(abs)
+	if err != nil {
+		return nil, &fs.PathError{Op: "open", Path: abs, Err: err}
+	}
+	if fi.Size() > r.limit {
+		f.Close()
+		return nil, &fs.PathError{Op: "open", Path: abs, Err: &schema.TooLargeError{Limit: r.limit}}
+	}
+	return f, nil
 }
 
 // checkCUEFields refuses, with positions, what CUE itself would let pass

@@ -239,6 +239,29 @@ func TestItem13FIFOsAndDevicesRefused(t *testing.T) {
 	})
 }
 
+// TestItem13CUEModuleFIFORefused: issue 8 item 13. cue/load reads the
+// module file and imported packages itself: through a file system that
+// opens only regular files, a FIFO there is an error, not a hang.
+func TestItem13CUEModuleFIFORefused(t *testing.T) {
+	for fifo, want := range map[string]string{
+		"lib/more.cue": "main.cue:3:8: import failed: cannot find package \"example.com/demo/lib\": cannot get imports: cannot read \"lib/more.cue\": open lib/more.cue: is a named pipe (FIFO), not a regular file",
+		// cue/load takes a module file it cannot read for none.
+		"cue.mod/module.cue": "main.cue:3:8: import failed: imports are unavailable because there is no cue.mod/module.cue file",
+	} {
+		t.Run(fifo, func(t *testing.T) {
+			files := map[string]string{
+				"cue.mod/module.cue": "module: \"example.com/demo@v0\"\nlanguage: version: \"v0.12.0\"\n",
+				"lib/lib.cue":        "package lib\n\nsize: \"1Gi\"\n",
+				"main.cue":           "package demo\n\nimport \"example.com/demo/lib\"\n\nproject: \"demo\"\nvolumes: data: size: lib.size\n",
+			}
+			delete(files, fifo)
+			dir := writeProject(t, files)
+			mkfifo(t, filepath.Join(dir, fifo))
+			wantDiag(t, dir, Input{Path: dir}, want)
+		})
+	}
+}
+
 // TestItem13DeviceRefused: issue 8 item 13. A device node inside the
 // project (here /dev/zero's twin, when the test may make one) is never
 // read: file() of it used to read for ever.
