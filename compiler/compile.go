@@ -78,13 +78,21 @@ func Compile(ctx context.Context, in Input) (*Result, error) {
 	tr := &tracker{}
 	tr.set("locating the project")
 	type out struct {
-		res *Result
-		err error
+		res      *Result
+		err      error
+		panicked any
 	}
 	ch := make(chan out, 1)
 	go func() {
+		// A panic (a bug in cc) is the caller's, as it was before
+		// compilation ran on its own goroutine.
+		defer func() {
+			if r := recover(); r != nil {
+				ch <- out{panicked: r}
+			}
+		}()
 		res, err := compile(ctx, in, tr)
-		ch <- out{res, err}
+		ch <- out{res: res, err: err}
 	}()
 	var memErr <-chan error
 	if in.MaxMemory >= 0 {
@@ -98,6 +106,9 @@ func Compile(ctx context.Context, in Input) (*Result, error) {
 	}
 	select {
 	case o := <-ch:
+		if o.panicked != nil {
+			panic(o.panicked)
+		}
 		return o.res, o.err
 	case err := <-memErr:
 		return nil, err
@@ -183,7 +194,13 @@ func (t *tracker) whenStopped(f func()) {
 // isStopped reports whether the compilation was stopped.
 func (t *tracker) isStopped() bool { return t != nil && t.stopped.Load() }
 
+// beforeCompile, when set (by tests), runs first in compile.
+var beforeCompile func(Input)
+
 func compile(ctx context.Context, in Input, tr *tracker) (*Result, error) {
+	if beforeCompile != nil {
+		beforeCompile(in)
+	}
 	maxSize := in.MaxConfigSize
 	if maxSize <= 0 {
 		maxSize = DefaultMaxConfigSize

@@ -501,3 +501,17 @@ func TestItem14VarValuesCounted(t *testing.T) {
 	in.VarFiles = []string{filepath.Join(dir, "calls.hcl")}
 	wantDiag(t, dir, in, "calls.hcl:1:5: Function calls not allowed")
 }
+
+// TestCompilePanicIsTheCallers: compilation runs on its own goroutine (so
+// that a deadline or the memory limit can end it); a panic there, a bug,
+// still reaches the caller, whose recover reports it.
+func TestCompilePanicIsTheCallers(t *testing.T) {
+	defer func() {
+		if r := recover(); r == nil {
+			t.Fatal("Compile() did not pass the panic on")
+		}
+	}()
+	beforeCompile = func(Input) { panic("a bug") }
+	defer func() { beforeCompile = nil }()
+	Compile(context.Background(), Input{Path: "."})
+}
