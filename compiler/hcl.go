@@ -69,7 +69,15 @@ type hclLoader struct {
 	col       *collector
 	// budget counts what for expressions and templates produce (limits.go).
 	budget *budget
+	// omitted counts the HCL diagnostics past maxCollected.
+	omitted int
 }
+
+// maxCollected is how many of HCL's diagnostics are kept: random bytes
+// give one per token, and only the first diag.MaxShown are shown. Past it
+// they are counted (HCL's diagnostics of one file come in source order, so
+// the first ones by position are among those kept).
+const maxCollected = 1000
 
 func loadHCL(ctx context.Context, p *project, vars, varFiles []string) (_ *loaded, ds diag.Diagnostics) {
 	l := &hclLoader{
@@ -89,6 +97,9 @@ func loadHCL(ctx context.Context, p *project, vars, varFiles []string) (_ *loade
 		// limits hit are worth saying.
 		if l.budget.aborted.Load() && len(l.budget.reported) > 0 {
 			ds = l.budget.reported
+		}
+		if l.omitted > 0 && ds.HasErrors() {
+			ds = append(ds, &diag.Diagnostic{Severity: diag.Error, Summary: fmt.Sprintf("and %d more errors", l.omitted), Omitted: l.omitted})
 		}
 	}()
 	for name, f := range l.budget.functions() {
@@ -177,6 +188,10 @@ func (l *hclLoader) add(hd hcl.Diagnostics) {
 		if ld := limitDiag(d); ld != nil {
 			l.diags = append(l.diags, ld)
 			l.budget.reported = append(l.budget.reported, ld)
+			continue
+		}
+		if len(l.diags) >= maxCollected && d.Severity == hcl.DiagError {
+			l.omitted++ // counted only: see maxCollected
 			continue
 		}
 		l.diags = append(l.diags, fromHCL(d))

@@ -14,6 +14,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+
 	"cc.dev/cc/diag"
 )
 
@@ -340,6 +343,11 @@ func TestItem14RandomBytesErrorsCapped(t *testing.T) {
 	last := ds[len(ds)-1]
 	if last.Omitted < 1000 || last.Summary != fmt.Sprintf("and %d more errors", last.Omitted) {
 		t.Fatalf("last diagnostic = %+v, want \"and N more errors\" with N in the thousands", last)
+	}
+	// Only the first are kept (maxCollected), but every one is counted.
+	_, hd := hclsyntax.ParseConfig(src, "main.hcl", hcl.InitialPos)
+	if got, want := diag.MaxShown+last.Omitted, len(hd.Errs()); got != want {
+		t.Errorf("shown + counted = %d, want HCL's %d diagnostics", got, want)
 	}
 	var out bytes.Buffer
 	if err := diag.WriteText(&out, ds, func(string) []byte { return src }); err != nil {
