@@ -231,6 +231,9 @@ func (a *Applier) PlanWith(ctx context.Context, d *schema.Desired, r *Reading, o
 	if ps.Project == "" {
 		ps.Project = d.Project
 	}
+	if len(r.local.empty) > 0 && !o.Destroy {
+		return nil, nil, errors.Join(r.local.empty...)
+	}
 	r.compare(d, &o)
 	if o.Content == nil {
 		o.Content = newContent(ctx, a.svc, d)

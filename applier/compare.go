@@ -36,6 +36,10 @@ type localValues struct {
 	// versioned are the values a version of a function or dataset is
 	// made with (versionValues), by address: indexes in vals.
 	versioned map[string][]int
+	// empty are the *EmptyValueError of from_env secrets whose variable
+	// is set to the empty string: a plan refuses them, a destroy does not
+	// need them.
+	empty []error
 }
 
 type localSecret struct {
@@ -65,6 +69,10 @@ func (a *Applier) locals(d *schema.Desired) *localValues {
 			continue
 		}
 		v, source, err := a.secrets.Value(r.Address, spec)
+		var ev *EmptyValueError
+		if errors.As(err, &ev) {
+			l.empty = append(l.empty, err)
+		}
 		switch {
 		case errors.Is(err, ErrNotLocal):
 			continue

@@ -38,6 +38,19 @@ func (e *MissingValueError) Error() string {
 	return fmt.Sprintf("%s takes its value from %s, which %s", e.Addr, e.Source, e.Reason)
 }
 
+// EmptyValueError: a from_env secret's variable is set to the empty
+// string. An empty secret is never what was meant (an unset or forgotten
+// variable, a failed $(...)), so it is refused at plan time rather than
+// taken as a new value. It names the secret and the variable only.
+type EmptyValueError struct {
+	Addr     string
+	Variable string
+}
+
+func (e *EmptyValueError) Error() string {
+	return fmt.Sprintf("%s takes its value from the environment variable %s, which is set to the empty string: give %s the secret's value", e.Addr, e.Variable, e.Variable)
+}
+
 // LocalSecrets reads values from the environment and from env files under
 // the project root.
 type LocalSecrets struct {
@@ -49,8 +62,10 @@ type LocalSecrets struct {
 var _ SecretSource = LocalSecrets{}
 
 // Value implements SecretSource. A from_env secret's value is the
-// variable's bytes; a from_env_file secret's value is the canonical JSON
-// object of its selected keys.
+// variable's bytes, and a variable set to "" is an *EmptyValueError; a
+// from_env_file secret's value is the canonical JSON object of its
+// selected keys, where an empty value (KEY=) is one the user wrote and is
+// kept.
 func (l LocalSecrets) Value(addr string, spec schema.SecretSpec) ([]byte, string, error) {
 	lookup := l.LookupEnv
 	if lookup == nil {
@@ -61,6 +76,9 @@ func (l LocalSecrets) Value(addr string, spec schema.SecretSpec) ([]byte, string
 		v, ok := lookup(spec.FromEnv)
 		if !ok {
 			return nil, spec.FromEnv, &MissingValueError{Addr: addr, Source: "the environment variable " + spec.FromEnv, Reason: "is not set"}
+		}
+		if v == "" {
+			return nil, spec.FromEnv, &EmptyValueError{Addr: addr, Variable: spec.FromEnv}
 		}
 		return []byte(v), spec.FromEnv, nil
 	case spec.FromEnvFile != nil:
@@ -93,6 +111,9 @@ func (l LocalSecrets) Value(addr string, spec schema.SecretSpec) ([]byte, string
 	return nil, "", ErrNotLocal
 }
 
+// maxEnvFile is the most of an env file that is read.
+const maxEnvFile = 16 << 20
+
 // readEnvFile reads an env file of the project (schema.ParseEnvFile, the
 // same reading the compiler takes its keys from). Errors never quote a
 // value.
@@ -101,11 +122,16 @@ func readEnvFile(root, rel string) (map[string]string, error) {
 	if r, err := filepath.Rel(root, abs); err != nil || r == ".." || strings.HasPrefix(r, "../") {
 		return nil, errors.New("is outside the project root")
 	}
-	b, err := os.ReadFile(abs)
-	if err != nil {
-		if errors.Is(err, os.ErrNotExist) {
-			return nil, errors.New("does not exist")
-		}
+	// Only a regular file is read (a FIFO would block the plan), and no
+	// more of it than an env file could be.
+	b, err := schema.ReadRegular(abs, maxEnvFile)
+	var tl *schema.TooLargeError
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return nil, errors.New("does not exist")
+	case errors.Is(err, schema.ErrNotRegular), errors.As(err, &tl):
+		return nil, err
+	case err != nil:
 		return nil, errors.New("cannot be read")
 	}
 	return schema.ParseEnvFile(b)

@@ -3,7 +3,9 @@ package compiler
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -15,6 +17,7 @@ import (
 	"cuelang.org/go/cue/load"
 
 	"cc.dev/cc/compiler/workload"
+	"cc.dev/cc/diag"
 	"cc.dev/cc/schema"
 )
 
@@ -133,4 +136,33 @@ func BenchmarkCUEExport(b *testing.B) {
 			b.ReportMetric(peak(), "peak-MB")
 		})
 	}
+}
+
+// BenchmarkRandomBytesHCL compiles 800 KB of random bytes as HCL (issue 8
+// item 14): it fails, with diag.MaxShown diagnostics and a count of the
+// rest, in time linear in the input.
+//
+//	go test ./compiler -run '^$' -bench RandomBytes -count 6
+func BenchmarkRandomBytesHCL(b *testing.B) {
+	src := make([]byte, 800_000)
+	rnd := rand.New(rand.NewPCG(8, 14))
+	for i := range src {
+		src[i] = byte(rnd.Uint32())
+	}
+	dir := b.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "main.hcl"), src, 0o644); err != nil {
+		b.Fatal(err)
+	}
+	peak := peakRSS()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		_, err := Compile(context.Background(), Input{Path: dir})
+		var cerr *Error
+		if !errors.As(err, &cerr) {
+			b.Fatalf("Compile() error = %v, want diagnostics", err)
+		}
+		var out bytes.Buffer
+		diag.WriteText(&out, cerr.Diagnostics, func(string) []byte { return src })
+	}
+	b.ReportMetric(peak(), "peak-MB")
 }

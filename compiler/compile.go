@@ -18,6 +18,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sync"
+	"sync/atomic"
 
 	"cc.dev/cc/diag"
 	"cc.dev/cc/schema"
@@ -35,7 +37,18 @@ type Input struct {
 	// Offline makes a floating base image reference that cc.lock does not
 	// pin an error instead of a warning.
 	Offline bool
+	// MaxConfigSize limits the size of each configuration file (and
+	// -var-file); 0 means DefaultMaxConfigSize. A larger file is an error
+	// before it is read.
+	MaxConfigSize int64
+	// MaxMemory limits the heap while compiling (of the whole process:
+	// it is sampled); 0 means DefaultMaxMemory, below 0 no limit.
+	MaxMemory int64
 }
+
+// DefaultMaxConfigSize is the default limit on a configuration file's
+// size (cc's --max-config-size).
+const DefaultMaxConfigSize = 64 << 20
 
 // Result is a compiled project.
 type Result struct {
@@ -54,14 +67,152 @@ type Result struct {
 // Compile compiles the project at in.Path. A problem in the configuration
 // is returned as a *Error holding positioned diagnostics; anything else
 // (an unreadable directory, say) as a plain error.
+//
+// Compile ends when ctx does: with a *DeadlineError that says what it was
+// doing, at once, while the work still under way is told to stop (HCL
+// evaluation gives unknown values from then on, hashing and compiling
+// stop between files and resources). It ends the same way, with a
+// *MemoryError, when the heap passes in.MaxMemory. CUE evaluation cannot
+// be told to stop: a program that gets either error should exit soon.
 func Compile(ctx context.Context, in Input) (*Result, error) {
-	p, err := locate(in.Path)
+	tr := &tracker{}
+	tr.set("locating the project")
+	type out struct {
+		res      *Result
+		err      error
+		panicked any
+	}
+	ch := make(chan out, 1)
+	go func() {
+		// A panic (a bug in cc) is the caller's, as it was before
+		// compilation ran on its own goroutine.
+		defer func() {
+			if r := recover(); r != nil {
+				ch <- out{panicked: r}
+			}
+		}()
+		res, err := compile(ctx, in, tr)
+		ch <- out{res: res, err: err}
+	}()
+	var memErr <-chan error
+	if in.MaxMemory >= 0 {
+		limit := in.MaxMemory
+		if limit == 0 {
+			limit = DefaultMaxMemory()
+		}
+		done := make(chan struct{})
+		defer close(done)
+		memErr = watchMemory(limit, tr, done)
+	}
+	select {
+	case o := <-ch:
+		if o.panicked != nil {
+			panic(o.panicked)
+		}
+		return o.res, o.err
+	case err := <-memErr:
+		return nil, err
+	case <-ctx.Done():
+		tr.stop()
+		return nil, &DeadlineError{Doing: tr.get(), Err: ctx.Err()}
+	}
+}
+
+// DeadlineError: compilation was stopped by its context (cc's --timeout)
+// before it ended. Doing says what it was doing then.
+type DeadlineError struct {
+	Doing string
+	Err   error
+}
+
+func (e *DeadlineError) Error() string {
+	return fmt.Sprintf("compilation stopped while %s: %v", e.Doing, e.Err)
+}
+
+func (e *DeadlineError) Unwrap() error { return e.Err }
+
+// tracker records what compilation is doing, for a DeadlineError, and
+// tells the work to stop.
+type tracker struct {
+	mu      sync.Mutex
+	doing   string
+	stopped atomic.Bool
+	onStop  []func()
+}
+
+func (t *tracker) set(doing string) {
+	if t == nil {
+		return
+	}
+	t.mu.Lock()
+	t.doing = doing
+	t.mu.Unlock()
+}
+
+func (t *tracker) setf(format string, args ...any) {
+	if t == nil {
+		return
+	}
+	t.set(fmt.Sprintf(format, args...))
+}
+
+func (t *tracker) get() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.doing
+}
+
+// stop marks the compilation stopped and runs what was registered to
+// stop work under way.
+func (t *tracker) stop() {
+	t.mu.Lock()
+	fns := t.onStop
+	t.onStop = nil
+	t.mu.Unlock()
+	t.stopped.Store(true)
+	for _, f := range fns {
+		f()
+	}
+}
+
+// whenStopped registers f to run when the compilation is stopped (at
+// once, if it already is).
+func (t *tracker) whenStopped(f func()) {
+	if t == nil {
+		return
+	}
+	t.mu.Lock()
+	if !t.stopped.Load() {
+		t.onStop = append(t.onStop, f)
+		t.mu.Unlock()
+		return
+	}
+	t.mu.Unlock()
+	f()
+}
+
+// isStopped reports whether the compilation was stopped.
+func (t *tracker) isStopped() bool { return t != nil && t.stopped.Load() }
+
+// beforeCompile, when set (by tests), runs first in compile.
+var beforeCompile func(Input)
+
+func compile(ctx context.Context, in Input, tr *tracker) (*Result, error) {
+	if beforeCompile != nil {
+		beforeCompile(in)
+	}
+	maxSize := in.MaxConfigSize
+	if maxSize <= 0 {
+		maxSize = DefaultMaxConfigSize
+	}
+	p, err := locate(in.Path, maxSize)
 	if err != nil {
 		return nil, err
 	}
+	p.track = tr
 	res := &Result{Lang: p.lang, Files: map[string][]byte{}}
 	fail := func(ds diag.Diagnostics) (*Result, error) {
-		return res, &Error{Diagnostics: p.scrub(ds).Sort(), Files: res.Files}
+		return res, &Error{Diagnostics: p.scrub(ds).Sort().Limit(diag.MaxShown), Files: res.Files}
 	}
 
 	var ld *loaded
@@ -94,6 +245,7 @@ func Compile(ctx context.Context, in Input) (*Result, error) {
 	if p.lang == "cue" && ld.cfg == nil {
 		markAllCUERefs(&cfg, ld.user)
 	}
+	tr.set("checking the rules that span fields")
 	if ds := check(&cfg, ld.loc); ds.HasErrors() {
 		return fail(ds)
 	}
@@ -103,6 +255,9 @@ func Compile(ctx context.Context, in Input) (*Result, error) {
 	}
 	b := newBuilder(p, ld, lock, in.Offline)
 	d, ds := b.build(&cfg)
+	if tr.isStopped() {
+		return nil, &DeadlineError{Doing: tr.get(), Err: ctx.Err()}
+	}
 	res.Warnings = append(res.Warnings, ds...)
 	if ds.HasErrors() {
 		return fail(ds)

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -68,7 +69,21 @@ func loadCUE(ctx context.Context, p *project) (*loaded, diag.Diagnostics) {
 			}
 		}
 	}
-	insts := load.Instances(args, &load.Config{Dir: p.root, Env: []string{}})
+	// The project's files are read here, each a regular file under the
+	// size limit, for a clear error; cue/load then reads every file it
+	// needs (these, cue.mod/module.cue, imported packages) through
+	// regularFS, which opens only regular files under the limit, so no
+	// FIFO or device blocks it.
+	for _, a := range args {
+		abs := filepath.Join(p.root, a)
+		b, err := p.readConfig(abs)
+		if err != nil {
+			return nil, diag.Diagnostics{diag.Errorf(nil, "%v", err)}
+		}
+		p.sources[p.display(abs)] = b
+	}
+	p.track.set("loading the CUE files")
+	insts := load.Instances(args, &load.Config{Dir: p.root, Env: []string{}, FS: regularFS{limit: p.maxSize}})
 	inst := insts[0]
 	for _, f := range inst.BuildFiles {
 		p.addSource(f.Filename)
@@ -80,21 +95,30 @@ func loadCUE(ctx context.Context, p *project) (*loaded, diag.Diagnostics) {
 	for _, f := range inst.Files {
 		p.addSource(f.Filename)
 	}
+	if ds := checkCUEBuiltins(p, inst); ds.HasErrors() {
+		return nil, ds
+	}
+	p.track.set("evaluating the CUE configuration")
 	v := cctx.BuildInstance(inst)
 	tr.user = v
 	tr.loc = &cueLocator{p: p, v: v}
 	if err := v.Err(); err != nil {
 		return nil, tr.translate(err)
 	}
+	if ds := checkCUEFields(p, v); ds.HasErrors() {
+		return nil, ds
+	}
 	// The fast way: export the user's value as it stands (what cue export
 	// does), one resource at a time, while the collector's workers check
 	// and decode what is already exported. When a value is not concrete on
 	// its own, or the fast check finds fault, unify with the schema and
 	// let CUE judge.
+	p.track.set("checking the CUE configuration against the schema")
 	fast, ferr := fastCUE(v)
 	if ferr == nil && !crossCheck {
 		return &loaded{cfg: fast, loc: tr.loc, user: v}, nil
 	}
+	p.track.set("unifying the CUE configuration with the schema")
 	u := sch.LookupPath(cue.MakePath(cue.Def("#Config"))).Unify(v)
 	if err := u.Validate(cue.Concrete(true)); err != nil {
 		if ferr == nil {
@@ -112,6 +136,138 @@ func loadCUE(ctx context.Context, p *project) (*loaded, diag.Diagnostics) {
 		}
 	}
 	return &loaded{json: b, loc: tr.loc, user: v}, nil
+}
+
+// regularFS is the host's file system as cue/load reads it, through
+// which only directories and regular files of at most limit bytes open
+// (schema.OpenRegular): anything else is an error, never a blocked read.
+type regularFS struct{ limit int64 }
+
+func (r regularFS) Open(name string) (fs.File, error) {
+	if !fs.ValidPath(name) {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrInvalid}
+	}
+	abs := "/" + name
+	fi, err := os.Stat(abs)
+	if err != nil {
+		return nil, err
+	}
+	if fi.IsDir() {
+		return os.Open(abs)
+	}
+	f, fi, err := schema.OpenRegular(abs)
+	if err != nil {
+		return nil, &fs.PathError{Op: "open", Path: abs, Err: err}
+	}
+	if fi.Size() > r.limit {
+		f.Close()
+		return nil, &fs.PathError{Op: "open", Path: abs, Err: &schema.TooLargeError{Limit: r.limit}}
+	}
+	return f, nil
+}
+
+// checkCUEFields refuses, with positions, what CUE itself would let pass
+// silently or word in the schema's terms: a top-level field the schema does
+// not know (regular, required or optional), and a collection or resource
+// written with a required (!) or optional (?) marker and defined nowhere as
+// a regular field. CUE does not output such a field, so its resources would
+// vanish from the project and an apply would delete them (issue 8 item 1).
+// Definitions and hidden fields are the user's own and are not looked at.
+func checkCUEFields(p *project, v cue.Value) diag.Diagnostics {
+	var ds diag.Diagnostics
+	known := compiledSchema().fieldsAt(nil)
+	isKnown := map[string]bool{}
+	for _, k := range known {
+		isKnown[k] = true
+	}
+	it, err := v.Fields(cue.Optional(true))
+	if err != nil {
+		return nil // not a struct: CUE's own check words it
+	}
+	for it.Next() {
+		sel := it.Selector()
+		if !sel.IsString() {
+			continue
+		}
+		name := sel.Unquoted()
+		rng := p.rangeOfPos(it.Value().Pos())
+		if !isKnown[name] {
+			d := diag.Errorf(rng, "unknown field %q%s", name, markerWords(sel))
+			if k := collectionFromKind(name); k != "" {
+				d.Summary += fmt.Sprintf("; did you mean %q?", k)
+			} else if s := diag.Suggest(name, known); s != "" {
+				d.Summary += fmt.Sprintf("; did you mean %q?", s)
+			} else {
+				d.Detail = "allowed here: " + strings.Join(known, ", ")
+			}
+			ds = append(ds, d)
+			continue
+		}
+		if d := markedField(sel, name, it.Value(), rng, name); d != nil {
+			ds = append(ds, d)
+			continue
+		}
+		if kindOfCollection(name) == "" {
+			continue
+		}
+		rs, err := it.Value().Fields(cue.Optional(true))
+		if err != nil {
+			continue
+		}
+		for rs.Next() {
+			rsel := rs.Selector()
+			if !rsel.IsString() {
+				continue
+			}
+			what := fmt.Sprintf("%s %q", kindOfCollection(name), rsel.Unquoted())
+			if d := markedField(rsel, rsel.Unquoted(), rs.Value(), p.rangeOfPos(rs.Value().Pos()), what); d != nil {
+				ds = append(ds, d)
+			}
+		}
+	}
+	return ds
+}
+
+// markedField refuses a field that is only required (name!:) or only
+// optional (name?:) and so not part of CUE's output, when it holds
+// something the user meant to define. An optional field holding only
+// constraints (sandboxes?: [string]: {...}) defines nothing and is fine.
+func markedField(sel cue.Selector, name string, v cue.Value, rng *diag.Range, what string) *diag.Diagnostic {
+	switch sel.ConstraintType() {
+	case cue.RequiredConstraint:
+		d := diag.Errorf(rng, "%s is marked required (%s!:) and nothing defines it: CUE does not output such a field, so its contents would be dropped", what, name)
+		d.Detail = fmt.Sprintf("write %s: without the !", name)
+		return d
+	case cue.OptionalConstraint:
+		if !definesSomething(v) {
+			return nil
+		}
+		d := diag.Errorf(rng, "%s is marked optional (%s?:): CUE does not output such a field, so its contents would be dropped", what, name)
+		d.Detail = fmt.Sprintf("write %s: without the ?", name)
+		return d
+	}
+	return nil
+}
+
+// definesSomething reports whether v is more than constraints: a concrete
+// value, or a struct with a regular field.
+func definesSomething(v cue.Value) bool {
+	if v.Kind() != cue.StructKind {
+		return v.IsConcrete()
+	}
+	it, err := v.Fields()
+	return err == nil && it.Next()
+}
+
+// markerWords describes a field's required or optional marker.
+func markerWords(sel cue.Selector) string {
+	switch sel.ConstraintType() {
+	case cue.RequiredConstraint:
+		return " (written as required, with !)"
+	case cue.OptionalConstraint:
+		return " (written as optional, with ?)"
+	}
+	return ""
 }
 
 // fastCUE exports the user's value resource by resource into a collector.
@@ -193,7 +349,7 @@ func (p *project) addSource(abs string) {
 	if _, ok := p.sources[name]; ok {
 		return
 	}
-	if b, err := os.ReadFile(abs); err == nil {
+	if b, err := schema.ReadRegular(abs, p.maxSize); err == nil {
 		p.sources[name] = b
 	}
 }

@@ -30,13 +30,14 @@ type cueErr struct {
 }
 
 var (
-	disjunctionRE = regexp.MustCompile(`^\d+ errors in empty disjunction:?$`)
-	mismatchRE    = regexp.MustCompile(`^conflicting values (.+) and (.+) \(mismatched types (\w+) and (\w+)\)$`)
-	conflictRE    = regexp.MustCompile(`^conflicting values (.+) and (.+)$`)
-	boundRE       = regexp.MustCompile(`^invalid value (.+) \(out of bound (.+)\)$`)
-	minItemsRE    = regexp.MustCompile(`^invalid value (.+) \(does not satisfy list\.MinItems\((\d+)\)\)$`)
-	undefinedRE   = regexp.MustCompile(`^undefined field: (.+)$`)
-	incompleteRE  = regexp.MustCompile(`^incomplete value (.+)$`)
+	disjunctionRE  = regexp.MustCompile(`^\d+ errors in empty disjunction:?$`)
+	mismatchRE     = regexp.MustCompile(`^conflicting values (.+) and (.+) \(mismatched types (\w+) and (\w+)\)$`)
+	conflictRE     = regexp.MustCompile(`^conflicting values (.+) and (.+)$`)
+	boundRE        = regexp.MustCompile(`^invalid value (.+) \(out of bound (.+)\)$`)
+	minItemsRE     = regexp.MustCompile(`^invalid value (.+) \(does not satisfy list\.MinItems\((\d+)\)\)$`)
+	undefinedRE    = regexp.MustCompile(`^undefined field: (.+)$`)
+	incompleteRE   = regexp.MustCompile(`^incomplete value (.+)$`)
+	importFailedRE = regexp.MustCompile(`^import failed: (\S+:\d+:\d+: )?`)
 )
 
 func (t *cueTranslator) translate(err error) diag.Diagnostics {
@@ -186,6 +187,11 @@ func (t *cueTranslator) one(e cueErr) *diag.Diagnostic {
 		return d
 	}
 	d.Subject, d.Related = t.rangeFor(e, false)
+	if e.msg == "import failed" {
+		// The reason is in the error's text only, after its position.
+		d.Summary = "import failed: " + importFailedRE.ReplaceAllString(e.err.Error(), "")
+		return d
+	}
 	if m := undefinedRE.FindStringSubmatch(e.msg); m != nil {
 		d.Summary = fmt.Sprintf("reference to undefined %s", strings.Trim(m[1], `"`))
 		if base, cands := t.referenceCandidates(d.Subject); base != "" {

@@ -63,6 +63,9 @@ func newBuilder(p *project, ld *loaded, lock *schema.Lock, offline bool) *builde
 		functions: map[string]*schema.Resource{}, floating: map[string]bool{},
 	}
 	b.fs, b.fsErr = newFileHasher(p.root)
+	if b.fs != nil {
+		b.fs.track = p.track
+	}
 	return b
 }
 
@@ -82,26 +85,39 @@ func (b *builder) build(cfg *schema.Config) (*schema.Desired, diag.Diagnostics) 
 		return nil, diag.Diagnostics{diag.Errorf(&diag.Range{File: b.p.display(filepath.Join(b.p.root, ".ccignore"))}, "%v", b.fsErr)}
 	}
 	b.cfg = cfg
-	for _, name := range sortedKeys(cfg.Images) {
-		b.namedImage(name)
+	tr := b.p.track
+	// each compiles a collection's resources in order, saying so, until
+	// the compilation is stopped.
+	each := func(kind schema.Kind, names []string, f func(string)) {
+		for _, name := range names {
+			if tr.isStopped() {
+				return
+			}
+			tr.setf("compiling %s.%s", kind, name)
+			f(name)
+		}
 	}
-	for _, name := range sortedKeys(cfg.Secrets) {
-		b.secret(name)
-	}
-	for _, name := range sortedKeys(cfg.Volumes) {
+	each(schema.KindImage, sortedKeys(cfg.Images), func(name string) { b.namedImage(name) })
+	each(schema.KindSecret, sortedKeys(cfg.Secrets), func(name string) { b.secret(name) })
+	each(schema.KindVolume, sortedKeys(cfg.Volumes), func(name string) {
 		v := cfg.Volumes[name]
 		b.emit(schema.KindVolume, name, schema.VolumeSpec{Size: v.Size}, nil, nil)
-	}
-	for _, name := range sortedKeys(cfg.Datasets) {
-		b.dataset(name)
-	}
+	})
+	each(schema.KindDataset, sortedKeys(cfg.Datasets), func(name string) { b.dataset(name) })
 	// Functions and sandboxes are most of a large project and depend only
 	// on what is compiled above: compile them in parallel.
-	parallel(sortedKeys(cfg.Functions), func(name string) { b.function(name) })
-	parallel(sortedKeys(cfg.Sandboxes), b.sandbox)
-	for _, name := range sortedKeys(cfg.Evaluations) {
-		b.evaluation(name)
-	}
+	tr.set("compiling functions and sandboxes")
+	parallel(sortedKeys(cfg.Functions), func(name string) {
+		if !tr.isStopped() {
+			b.function(name)
+		}
+	})
+	parallel(sortedKeys(cfg.Sandboxes), func(name string) {
+		if !tr.isStopped() {
+			b.sandbox(name)
+		}
+	})
+	each(schema.KindEvaluation, sortedKeys(cfg.Evaluations), b.evaluation)
 	if b.diags.HasErrors() {
 		return nil, b.diags
 	}

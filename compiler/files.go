@@ -1,6 +1,7 @@
 package compiler
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -13,12 +14,17 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/moby/patternmatcher"
 	"github.com/moby/patternmatcher/ignorefile"
 
 	"cc.dev/cc/schema"
 )
+
+// maxSmallFile is the limit on the small files cc reads whole (env files,
+// cc.lock, .ccignore, -var-file): more is surely not one of those.
+const maxSmallFile = 16 << 20
 
 // stateDir is cc's own directory in a project root; it is never an input.
 const stateDir = ".cc"
@@ -32,6 +38,8 @@ type fileHasher struct {
 	trees  map[string]treeSum
 	// entries holds every tree by digest, for Desired.Trees.
 	entries map[string][]schema.TreeEntry
+	// track says what is being hashed, and when to stop.
+	track *tracker
 }
 
 type fileSum struct {
@@ -49,15 +57,14 @@ type treeSum struct {
 func newFileHasher(root string) (*fileHasher, error) {
 	h := &fileHasher{root: root, files: map[string]fileSum{}, trees: map[string]treeSum{}, entries: map[string][]schema.TreeEntry{}}
 	for _, name := range []string{".ccignore", ".dockerignore"} {
-		f, err := os.Open(filepath.Join(root, name))
+		b, err := schema.ReadRegular(filepath.Join(root, name), maxSmallFile)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
 		}
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("%s %w", name, unwrapPathError(err))
 		}
-		patterns, err := ignorefile.ReadAll(f)
-		f.Close()
+		patterns, err := ignorefile.ReadAll(bytes.NewReader(b))
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", name, err)
 		}
@@ -116,41 +123,89 @@ func (h *fileHasher) hashFile(rel string) fileSum {
 	if fi.IsDir() {
 		return fileSum{err: fmt.Errorf("%s %w", rel, errIsDir)}
 	}
+	if err := schema.RegularMode(fi.Mode()); err != nil {
+		return fileSum{err: fmt.Errorf("%s %w", rel, err)}
+	}
+	if err := nameUTF8(relTo(h.root, abs)); err != nil {
+		return fileSum{err: err}
+	}
 	if h.ignored(relTo(h.root, abs)) {
 		return fileSum{err: fmt.Errorf("%s %w", rel, errIgnored)}
 	}
-	return hashContent(abs, fi.Mode())
+	h.track.setf("hashing %s", rel)
+	s := hashContent(abs, h.track)
+	if s.err != nil {
+		s.err = fmt.Errorf("%s %w", rel, s.err)
+	}
+	return s
 }
+
+// nameUTF8 refuses a file name that is not UTF-8: a tree names its
+// entries by UTF-8 paths, and a name that is not one would be changed (its
+// bad bytes replaced by U+FFFD), so two files could get one path.
+func nameUTF8(rel string) error {
+	if utf8.ValidString(rel) {
+		return nil
+	}
+	return fmt.Errorf("%q: %w", rel, errNotUTF8)
+}
+
+var errNotUTF8 = errors.New("the file name is not UTF-8; rename it (cc names files by UTF-8 paths)")
 
 // walkedFile hashes a regular file met while walking a directory of the
 // root: the walk already knows it is inside the root, not ignored and a
-// regular file, so only the content is read (once, memoized by path).
-func (h *fileHasher) walkedFile(rel, abs string, mode fs.FileMode) fileSum {
+// regular file, so only the content is read (once, memoized by path),
+// through hashContent's check that it still is one.
+func (h *fileHasher) walkedFile(rel, abs string) fileSum {
 	h.mu.Lock()
 	s, ok := h.files[rel]
 	h.mu.Unlock()
 	if ok {
 		return s
 	}
-	s = hashContent(abs, mode)
+	h.track.setf("hashing %s", rel)
+	s = hashContent(abs, h.track)
+	if s.err != nil {
+		s.err = fmt.Errorf("%s %w", rel, s.err)
+	}
 	h.mu.Lock()
 	h.files[rel] = s
 	h.mu.Unlock()
 	return s
 }
 
-func hashContent(abs string, mode fs.FileMode) fileSum {
-	f, err := os.Open(abs)
+// hashContent hashes a regular file, streaming: any size is read in
+// constant memory, and anything but a regular file is refused unopened
+// (schema.OpenRegular), so a FIFO or a device never blocks or runs for
+// ever.
+func hashContent(abs string, tr *tracker) fileSum {
+	f, fi, err := schema.OpenRegular(abs)
 	if err != nil {
 		return fileSum{err: unwrapPathError(err)}
 	}
 	defer f.Close()
+	mode := fi.Mode()
 	sum := sha256.New()
-	n, err := io.Copy(sum, f)
+	n, err := io.Copy(sum, stoppable{f, tr})
 	if err != nil {
 		return fileSum{err: err}
 	}
 	return fileSum{digest: "sha256:" + hex.EncodeToString(sum.Sum(nil)), size: n, mode: modeOf(mode)}
+}
+
+// stoppable reads until the compilation is stopped.
+type stoppable struct {
+	r  io.Reader
+	tr *tracker
+}
+
+var errStopped = errors.New("compilation stopped")
+
+func (s stoppable) Read(b []byte) (int, error) {
+	if s.tr.isStopped() {
+		return 0, errStopped
+	}
+	return s.r.Read(b)
 }
 
 // modeOf keeps only what is the same on every checkout: executable or not.
@@ -244,6 +299,9 @@ func (h *fileHasher) hashTree(paths []string, base string, include, exclude []st
 				return err
 			}
 			rel := relTo(h.root, full)
+			if err := nameUTF8(rel); err != nil {
+				return err
+			}
 			if full != abs && h.ignored(rel) {
 				if d.IsDir() {
 					return filepath.SkipDir
@@ -270,17 +328,18 @@ func (h *fileHasher) hashTree(paths []string, base string, include, exclude []st
 				if !keep(rel) {
 					return nil
 				}
-				info, err := d.Info()
-				if err != nil {
-					return err
-				}
-				s := h.walkedFile(rel, full, info.Mode())
+				s := h.walkedFile(rel, full)
 				if s.err != nil {
 					return s.err
 				}
 				entries[name(rel)] = schema.TreeEntry{Path: name(rel), Mode: s.mode, Size: s.size, Digest: s.digest}
 			default:
-				return fmt.Errorf("%s: not a regular file, directory or link", rel)
+				// A FIFO, device or socket inside a copied tree is refused,
+				// not skipped: what is copied is what the tree says.
+				if !keep(rel) {
+					return nil
+				}
+				return fmt.Errorf("%s %w", rel, schema.RegularMode(d.Type()))
 			}
 			return nil
 		})
@@ -325,9 +384,9 @@ func (h *fileHasher) envKeys(rel string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	b, err := os.ReadFile(abs)
+	b, err := schema.ReadRegular(abs, maxSmallFile)
 	if err != nil {
-		return nil, unwrapPathError(err)
+		return nil, fmt.Errorf("%s %w", rel, unwrapPathError(err))
 	}
 	return schema.EnvFileKeys(b)
 }

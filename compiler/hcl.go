@@ -3,11 +3,11 @@ package compiler
 import (
 	"context"
 
-	"cuelang.org/go/cue"
 	"fmt"
-	"os"
 	"sort"
 	"strings"
+
+	"cuelang.org/go/cue"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
@@ -67,29 +67,59 @@ type hclLoader struct {
 	cctx      *cue.Context
 	sch       cue.Value
 	col       *collector
+	// budget counts what for expressions and templates produce (limits.go).
+	budget *budget
+	// omitted counts the HCL diagnostics past maxCollected.
+	omitted int
 }
 
-func loadHCL(ctx context.Context, p *project, vars, varFiles []string) (*loaded, diag.Diagnostics) {
+// maxCollected is how many of HCL's diagnostics are kept: random bytes
+// give one per token, and only the first diag.MaxShown are shown. Past it
+// they are counted (HCL's diagnostics of one file come in source order, so
+// the first ones by position are among those kept).
+const maxCollected = 1000
+
+func loadHCL(ctx context.Context, p *project, vars, varFiles []string) (_ *loaded, ds diag.Diagnostics) {
 	l := &hclLoader{
 		p:         p,
 		funcs:     hclFunctions(p.root),
+		budget:    newBudget(),
 		vars:      map[string]*hclVariable{},
 		locals:    map[string]*hclLocal{},
 		resources: map[string]*hclResource{},
 		ranges:    newHCLLocator(),
 	}
+	l.budget.limitFunctions(l.funcs)
+	// Stopped, evaluation gives unknown values from then on and ends soon.
+	p.track.whenStopped(func() { l.budget.aborted.Store(true) })
+	defer func() {
+		// Past a limit, evaluation went on with unknown values: only the
+		// limits hit are worth saying.
+		if l.budget.aborted.Load() && len(l.budget.reported) > 0 {
+			ds = l.budget.reported
+		}
+		if l.omitted > 0 && ds.HasErrors() {
+			ds = append(ds, &diag.Diagnostic{Severity: diag.Error, Summary: fmt.Sprintf("and %d more errors", l.omitted), Omitted: l.omitted})
+		}
+	}()
+	for name, f := range l.budget.functions() {
+		l.funcs[name] = f
+	}
 	var bodies []*hclsyntax.Body
 	for _, f := range p.files {
-		src, err := os.ReadFile(f)
+		src, err := p.readConfig(f)
 		if err != nil {
-			return nil, diag.Diagnostics{diag.Errorf(nil, "reading %s: %v", p.display(f), unwrapPathError(err))}
+			return nil, diag.Diagnostics{diag.Errorf(nil, "%v", err)}
 		}
 		name := p.display(f)
+		p.track.setf("parsing %s", name)
 		p.sources[name] = src
 		file, hd := hclsyntax.ParseConfig(src, name, hcl.InitialPos)
 		l.add(hd)
 		if file != nil && !hd.HasErrors() {
-			bodies = append(bodies, file.Body.(*hclsyntax.Body))
+			body := file.Body.(*hclsyntax.Body)
+			l.budget.instrument(body)
+			bodies = append(bodies, body)
 		}
 	}
 	if l.diags.HasErrors() {
@@ -155,8 +185,36 @@ func pathKeys(ps [][]string) string {
 
 func (l *hclLoader) add(hd hcl.Diagnostics) {
 	for _, d := range hd {
+		if ld := limitDiag(d); ld != nil {
+			l.diags = append(l.diags, ld)
+			l.budget.reported = append(l.budget.reported, ld)
+			continue
+		}
+		if len(l.diags) >= maxCollected && d.Severity == hcl.DiagError {
+			l.omitted++ // counted only: see maxCollected
+			continue
+		}
 		l.diags = append(l.diags, fromHCL(d))
 	}
+}
+
+// internalContext is the evaluation context of expressions that may call
+// no function (-var values, -var-file attributes): just the loader's
+// counting functions, which instrument puts in their for expressions and
+// templates.
+func (l *hclLoader) internalContext() *hcl.EvalContext {
+	return &hcl.EvalContext{Functions: l.budget.functions()}
+}
+
+// noFunctions words a call of a function in an internalContext as HCL does
+// where there are none.
+func noFunctions(hd hcl.Diagnostics) hcl.Diagnostics {
+	for _, d := range hd {
+		if d.Summary == "Call to unknown function" {
+			d.Summary, d.Detail = "Function calls not allowed", "Functions may not be called here."
+		}
+	}
+	return hd
 }
 
 func (l *hclLoader) errorf(r hcl.Range, format string, args ...any) *diag.Diagnostic {
@@ -451,6 +509,9 @@ func (l *hclLoader) evalContext(deps []node) *hcl.EvalContext {
 }
 
 func (l *hclLoader) evalNode(n node, deps []node) {
+	if r := l.nodeRange(n); r != nil {
+		l.p.track.setf("evaluating %s (%s)", n, r)
+	}
 	ectx := l.evalContext(deps)
 	if name, ok := strings.CutPrefix(n, "local."); ok {
 		lc := l.locals[name]

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -15,6 +16,8 @@ import (
 	"github.com/zclconf/go-cty/cty/convert"
 	"github.com/zclconf/go-cty/cty/function"
 	"github.com/zclconf/go-cty/cty/function/stdlib"
+
+	"cc.dev/cc/schema"
 )
 
 // hclFunctions are the functions HCL configurations may call: cty's
@@ -74,15 +77,25 @@ func hclFunctions(root string) map[string]function.Function {
 		"values":       stdlib.ValuesFunc,
 		"zipmap":       stdlib.ZipmapFunc,
 	}
-	fns["file"] = fileFunc(root, func(b []byte, path string) (cty.Value, error) {
+	fns["file"] = fileFunc(root, func(r io.Reader, path string) (cty.Value, error) {
+		b, err := io.ReadAll(io.LimitReader(r, maxFileFunc+1))
+		if err != nil {
+			return cty.NilVal, fmt.Errorf("reading %s: %w", path, err)
+		}
+		if len(b) > maxFileFunc {
+			return cty.NilVal, fmt.Errorf("%s is larger than %s, the limit on file()", path, schema.FormatSize(maxFileFunc))
+		}
 		if !utf8.Valid(b) {
 			return cty.NilVal, fmt.Errorf("%s is not UTF-8 text", path)
 		}
 		return cty.StringVal(string(b)), nil
 	})
-	fns["filesha256"] = fileFunc(root, func(b []byte, _ string) (cty.Value, error) {
-		sum := sha256.Sum256(b)
-		return cty.StringVal(hex.EncodeToString(sum[:])), nil
+	fns["filesha256"] = fileFunc(root, func(r io.Reader, path string) (cty.Value, error) {
+		sum := sha256.New()
+		if _, err := io.Copy(sum, r); err != nil {
+			return cty.NilVal, fmt.Errorf("reading %s: %w", path, err)
+		}
+		return cty.StringVal(hex.EncodeToString(sum.Sum(nil))), nil
 	})
 	fns["fileexists"] = function.New(&function.Spec{
 		Params: []function.Parameter{{Name: "path", Type: cty.String}},
@@ -141,7 +154,14 @@ var coalesceFunc = function.New(&function.Spec{
 	},
 })
 
-func fileFunc(root string, conv func([]byte, string) (cty.Value, error)) function.Function {
+// maxFileFunc is the most file() reads: its result is a string held in
+// memory, and used as a value.
+const maxFileFunc = 16 << 20
+
+// fileFunc is a function of one path inside the root, which conv reads as
+// a stream: only a regular file is opened (a FIFO or a device would block
+// or never end).
+func fileFunc(root string, conv func(io.Reader, string) (cty.Value, error)) function.Function {
 	return function.New(&function.Spec{
 		Params: []function.Parameter{{Name: "path", Type: cty.String}},
 		Type:   function.StaticReturnType(cty.String),
@@ -151,11 +171,12 @@ func fileFunc(root string, conv func([]byte, string) (cty.Value, error)) functio
 			if err != nil {
 				return cty.NilVal, function.NewArgError(0, err)
 			}
-			b, err := os.ReadFile(abs)
+			f, _, err := schema.OpenRegular(abs)
 			if err != nil {
 				return cty.NilVal, function.NewArgError(0, fmt.Errorf("reading %s: %w", path, unwrapPathError(err)))
 			}
-			v, err := conv(b, path)
+			defer f.Close()
+			v, err := conv(f, path)
 			if err != nil {
 				return cty.NilVal, function.NewArgError(0, err)
 			}

@@ -1,8 +1,8 @@
 package compiler
 
 import (
+	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -14,6 +14,7 @@ import (
 	"github.com/zclconf/go-cty/cty/convert"
 
 	"cc.dev/cc/diag"
+	"cc.dev/cc/schema"
 )
 
 // hclVariable is a declared input variable.
@@ -141,8 +142,9 @@ func (l *hclLoader) assignVariables(flags, files []string) {
 		if hd.HasErrors() {
 			continue
 		}
-		val, hd := expr.Value(nil)
-		l.add(hd)
+		l.budget.instrument(expr)
+		val, hd := expr.Value(l.internalContext())
+		l.add(noFunctions(hd))
 		if !hd.HasErrors() {
 			v.value, v.set, v.valueRange = val, true, expr.Range()
 		}
@@ -240,8 +242,13 @@ func (l *hclLoader) undeclared(name string, at *hcl.Range) {
 // readVarFile reads a -var-file: HCL attributes (name = value), or JSON
 // for a .json file.
 func (l *hclLoader) readVarFile(path string) {
-	src, err := os.ReadFile(path)
-	if err != nil {
+	src, err := schema.ReadRegular(path, l.p.maxSize)
+	var tl *schema.TooLargeError
+	switch {
+	case errors.As(err, &tl):
+		l.diags = append(l.diags, diag.Errorf(nil, "-var-file %s is larger than %s, the limit on a configuration file; raise it with --max-config-size", path, schema.FormatSize(l.p.maxSize)))
+		return
+	case err != nil:
 		l.diags = append(l.diags, diag.Errorf(nil, "-var-file %s: %v", path, unwrapPathError(err)))
 		return
 	}
@@ -257,6 +264,9 @@ func (l *hclLoader) readVarFile(path string) {
 	if hd.HasErrors() {
 		return
 	}
+	if body, ok := f.Body.(*hclsyntax.Body); ok {
+		l.budget.instrument(body)
+	}
 	attrs, hd := f.Body.JustAttributes()
 	l.add(hd)
 	for _, a := range attrs {
@@ -266,8 +276,8 @@ func (l *hclLoader) readVarFile(path string) {
 			l.undeclared(a.Name, &r)
 			continue
 		}
-		val, hd := a.Expr.Value(nil)
-		l.add(hd)
+		val, hd := a.Expr.Value(l.internalContext())
+		l.add(noFunctions(hd))
 		if !hd.HasErrors() {
 			v.value, v.set, v.valueRange = val, true, a.Expr.Range()
 		}

@@ -26,7 +26,7 @@ func TestFastCheckCoversSchema(t *testing.T) {
 	}
 	for _, ex := range []string{"quickstart", "multi-service"} {
 		for _, lang := range []string{"cue", "hcl"} {
-			p, err := locate("../examples/" + ex + "/main." + lang)
+			p, err := locate("../examples/"+ex+"/main."+lang, DefaultMaxConfigSize)
 			if err != nil {
 				t.Fatal(err)
 			}

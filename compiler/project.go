@@ -29,10 +29,14 @@ type project struct {
 	// sensitive holds the strings of sensitive values, to keep out of
 	// diagnostics (scrub).
 	sensitive map[string]bool
+	// maxSize limits each configuration file's size.
+	maxSize int64
+	// track records what compilation is doing (nil: not tracked).
+	track *tracker
 }
 
 // locate finds the project at path: a directory or one .cue/.hcl file.
-func locate(path string) (*project, error) {
+func locate(path string, maxSize int64) (*project, error) {
 	if path == "" {
 		path = "."
 	}
@@ -40,8 +44,11 @@ func locate(path string) (*project, error) {
 	if err != nil {
 		return nil, fmt.Errorf("no project at %s: %w", path, unwrapPathError(err))
 	}
-	p := &project{sources: map[string][]byte{}}
+	p := &project{sources: map[string][]byte{}, maxSize: maxSize}
 	if !fi.IsDir() {
+		if err := p.checkConfigFile(path, fi); err != nil {
+			return nil, err
+		}
 		switch filepath.Ext(path) {
 		case ".cue":
 			p.lang = "cue"
@@ -76,11 +83,31 @@ func locate(path string) (*project, error) {
 		return nil, err
 	}
 	var cues, hcls []string
+	var total int64
 	for _, e := range entries {
 		if e.IsDir() {
 			continue
 		}
-		switch filepath.Ext(e.Name()) {
+		ext := filepath.Ext(e.Name())
+		if ext != ".cue" && ext != ".hcl" {
+			continue
+		}
+		fi, err := os.Stat(filepath.Join(p.root, e.Name()))
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", filepath.Join(path, e.Name()), unwrapPathError(err))
+		}
+		if fi.IsDir() {
+			continue
+		}
+		if err := p.checkConfigFile(filepath.Join(path, e.Name()), fi); err != nil {
+			return nil, err
+		}
+		// The limit is on the configuration as a whole, too: what it
+		// costs to load is the sum of its files.
+		if total += fi.Size(); total > p.maxSize {
+			return nil, fmt.Errorf("the configuration files in %s are larger than %s together, the limit on a configuration; raise it with --max-config-size", path, schema.FormatSize(p.maxSize))
+		}
+		switch ext {
 		case ".cue":
 			cues = append(cues, e.Name())
 		case ".hcl":
@@ -103,6 +130,36 @@ func locate(path string) (*project, error) {
 	return p, nil
 }
 
+// checkConfigFile refuses, before anything reads it, a configuration file
+// that is not a regular file (a FIFO would block the load for ever) or is
+// larger than the limit.
+func (p *project) checkConfigFile(name string, fi fs.FileInfo) error {
+	if err := schema.RegularMode(fi.Mode()); err != nil {
+		return fmt.Errorf("%s %w", name, err)
+	}
+	if fi.Size() > p.maxSize {
+		return p.tooLarge(name)
+	}
+	return nil
+}
+
+func (p *project) tooLarge(name string) error {
+	return fmt.Errorf("%s is larger than %s, the limit on a configuration file; raise it with --max-config-size", name, schema.FormatSize(p.maxSize))
+}
+
+// readConfig reads a configuration file (or -var-file) under the limit.
+func (p *project) readConfig(abs string) ([]byte, error) {
+	b, err := schema.ReadRegular(abs, p.maxSize)
+	var tl *schema.TooLargeError
+	switch {
+	case errors.As(err, &tl):
+		return nil, p.tooLarge(p.display(abs))
+	case err != nil:
+		return nil, fmt.Errorf("%s: %w", p.display(abs), unwrapPathError(err))
+	}
+	return b, nil
+}
+
 // display turns an absolute file name into the name to show: relative to
 // the directory the user named, joined to it as the user wrote it.
 func (p *project) display(abs string) string {
@@ -118,7 +175,7 @@ func (p *project) display(abs string) string {
 
 // readLock reads cc.lock from the project root; no file is an empty lock.
 func readLock(root string) (*schema.Lock, error) {
-	b, err := os.ReadFile(filepath.Join(root, schema.LockFile))
+	b, err := schema.ReadRegular(filepath.Join(root, schema.LockFile), maxSmallFile)
 	if errors.Is(err, fs.ErrNotExist) {
 		return &schema.Lock{Version: schema.LockVersion, Bases: map[string]string{}}, nil
 	}

@@ -65,6 +65,9 @@ type Diagnostic struct {
 	Detail   string   `json:"detail,omitempty"`
 	Subject  *Range   `json:"range,omitempty"`
 	Related  []Range  `json:"related,omitempty"`
+	// Omitted, on the last diagnostic of a list that Limit cut short,
+	// counts the diagnostics left out; that diagnostic only says so.
+	Omitted int `json:"omitted,omitempty"`
 }
 
 // Error renders the diagnostic on one line, file:line:col: summary.
@@ -120,11 +123,51 @@ func (ds Diagnostics) Error() string {
 	return strings.Join(lines, "\n")
 }
 
+// MaxShown is how many diagnostics are kept and shown: past a screenful,
+// more are noise (random bytes give one per token), so the rest are only
+// counted.
+const MaxShown = 50
+
+// Limit keeps the first n diagnostics and replaces the rest, when there
+// are more, by one that counts them ("and 31862 more errors"). A list
+// already limited keeps its count.
+func (ds Diagnostics) Limit(n int) Diagnostics {
+	if len(ds) <= n || len(ds) == n+1 && ds[n].Omitted > 0 {
+		return ds
+	}
+	out := make(Diagnostics, n, n+1)
+	copy(out, ds[:n])
+	omitted, errs := 0, false
+	for _, d := range ds[n:] {
+		if d.Omitted > 0 {
+			omitted += d.Omitted
+			errs = errs || d.Severity == Error
+			continue
+		}
+		omitted++
+		errs = errs || d.Severity == Error
+	}
+	more := &Diagnostic{Severity: Warning, Omitted: omitted}
+	word := "diagnostics"
+	if errs {
+		more.Severity, word = Error, "errors"
+	}
+	if omitted == 1 {
+		word = strings.TrimSuffix(word, "s")
+	}
+	more.Summary = fmt.Sprintf("and %d more %s", omitted, word)
+	return append(out, more)
+}
+
 // Sort orders diagnostics by file, then position, then summary, and drops
 // exact duplicates, so output is stable whatever order they were found in.
+// Limit's count stays last.
 func (ds Diagnostics) Sort() Diagnostics {
 	sort.SliceStable(ds, func(i, j int) bool {
 		a, b := ds[i], ds[j]
+		if (a.Omitted > 0) != (b.Omitted > 0) {
+			return b.Omitted > 0
+		}
 		ra, rb := rangeOf(a), rangeOf(b)
 		if ra.File != rb.File {
 			return ra.File < rb.File

@@ -19,11 +19,18 @@ type Sources func(file string) []byte
 //
 //	  12 |     comand = ["serve"]
 //	     |     ^^^^^^
+//
+// At most MaxShown diagnostics are shown; a last line counts the rest.
 func WriteText(w io.Writer, ds Diagnostics, src Sources) error {
 	var b bytes.Buffer
-	for i, d := range ds {
+	for i, d := range ds.Limit(MaxShown) {
 		if i > 0 {
 			b.WriteByte('\n')
+		}
+		if d.Omitted > 0 {
+			b.WriteString(d.Summary)
+			b.WriteString(" (not shown)\n")
+			continue
 		}
 		fmt.Fprintf(&b, "%s: ", d.Severity)
 		b.WriteString(d.Error())
@@ -43,18 +50,18 @@ func writeSnippet(b *bytes.Buffer, r Range, text []byte) {
 	if len(text) == 0 || r.Start.Line < 1 {
 		return
 	}
-	lines := strings.Split(string(text), "\n")
-	if r.Start.Line > len(lines) {
+	raw, ok := lineOf(text, r.Start.Line)
+	if !ok {
 		return
 	}
-	line := strings.TrimRight(lines[r.Start.Line-1], "\r")
+	line := strings.TrimRight(raw, "\r")
 	line = strings.ReplaceAll(line, "\t", "    ")
 	num := fmt.Sprint(r.Start.Line)
 	pad := strings.Repeat(" ", len(num))
 	fmt.Fprintf(b, "\n  %s | %s\n", num, line)
 	// Mark from the start column to the end column on the same line, or to
 	// the end of the line when the range spans lines.
-	orig := strings.TrimRight(lines[r.Start.Line-1], "\r")
+	orig := strings.TrimRight(raw, "\r")
 	startCol := displayCol(orig, r.Start.Col)
 	endCol := utf8.RuneCountInString(line) + 1
 	if r.End.Line == r.Start.Line && r.End.Col > r.Start.Col {
@@ -62,6 +69,24 @@ func writeSnippet(b *bytes.Buffer, r Range, text []byte) {
 	}
 	width := max(endCol-startCol, 1)
 	fmt.Fprintf(b, "  %s | %s%s\n", pad, strings.Repeat(" ", max(startCol-1, 0)), strings.Repeat("^", width))
+}
+
+// lineOf returns line n (1-based) of text, scanning to it only: a
+// snippet costs the bytes before it, not a split of the whole file.
+func lineOf(text []byte, n int) (string, bool) {
+	start := 0
+	for i := 1; i < n; i++ {
+		j := bytes.IndexByte(text[start:], '\n')
+		if j < 0 {
+			return "", false
+		}
+		start += j + 1
+	}
+	end := bytes.IndexByte(text[start:], '\n')
+	if end < 0 {
+		end = len(text) - start
+	}
+	return string(text[start : start+end]), true
 }
 
 // displayCol converts a 1-based rune column in s to the column after tabs

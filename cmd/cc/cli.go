@@ -29,6 +29,9 @@ type env struct {
 	stdout io.Writer
 	stderr io.Writer
 	getenv func(string) string
+	// fs is the command's flag set, for the flags shared by every command
+	// that compiles (compileLimits).
+	fs *flag.FlagSet
 }
 
 // command is one subcommand. run gets the arguments after the command name
@@ -168,6 +171,7 @@ func (e *env) flags(c *command) *flag.FlagSet {
 	fs := flag.NewFlagSet(c.name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {}
+	e.fs = fs
 	return fs
 }
 

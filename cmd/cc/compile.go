@@ -1,9 +1,14 @@
 package main
 
 import (
+	"context"
+	"flag"
 	"fmt"
+	"math"
 	"sort"
+	"strconv"
 	"strings"
+	"time"
 
 	"cc.dev/cc/compiler"
 	"cc.dev/cc/schema"
@@ -148,4 +153,71 @@ func redactDesired(d *schema.Desired) *schema.Desired {
 		out.Resources[i] = out.Resources[i].Redacted()
 	}
 	return &out
+}
+
+// defaultTimeout is --timeout's default: compiling a project takes
+// seconds; past this, something is wrong with the configuration.
+const defaultTimeout = 10 * time.Minute
+
+// registerLimits adds the limits of a compilation, --max-config-size and
+// --timeout, to a command that compiles.
+func registerLimits(fs *flag.FlagSet) {
+	size := sizeFlag(compiler.DefaultMaxConfigSize)
+	fs.Var(&size, "max-config-size", "refuse a configuration file larger than `SIZE` (bytes, or with KiB, MiB, GiB)")
+	fs.Duration("timeout", defaultTimeout, "stop compiling after `DURATION`")
+	mem := sizeFlag(compiler.DefaultMaxMemory())
+	fs.Var(&mem, "max-memory", "stop compiling when it holds more than `SIZE` of memory; the default is a quarter of this machine's")
+}
+
+// compileLimits applies the command's --max-config-size and --timeout to
+// a compilation: the limit goes into in, the deadline into the context
+// returned (with its cancel and the timeout, for messages).
+func (e *env) compileLimits(in *compiler.Input) (context.Context, context.CancelFunc, time.Duration) {
+	timeout := defaultTimeout
+	if e.fs != nil {
+		if f := e.fs.Lookup("max-config-size"); f != nil {
+			if v, ok := f.Value.(*sizeFlag); ok && in.MaxConfigSize == 0 {
+				in.MaxConfigSize = int64(*v)
+			}
+		}
+		if f := e.fs.Lookup("max-memory"); f != nil {
+			if v, ok := f.Value.(*sizeFlag); ok && in.MaxMemory == 0 {
+				in.MaxMemory = int64(*v)
+			}
+		}
+		if f := e.fs.Lookup("timeout"); f != nil {
+			if g, ok := f.Value.(flag.Getter); ok {
+				if d, ok := g.Get().(time.Duration); ok {
+					timeout = d
+				}
+			}
+		}
+	}
+	ctx, cancel := context.WithTimeout(e.ctx, timeout)
+	return ctx, cancel, timeout
+}
+
+// sizeFlag is a size in bytes, given as a number with an optional unit.
+type sizeFlag int64
+
+func (s *sizeFlag) String() string { return schema.FormatSize(int64(*s)) }
+
+func (s *sizeFlag) Set(v string) error {
+	t := strings.TrimSpace(v)
+	mult := int64(1)
+	for _, u := range []struct {
+		suffix string
+		mult   int64
+	}{{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}, {"KB", 1000}, {"MB", 1000 * 1000}, {"GB", 1000 * 1000 * 1000}, {"K", 1 << 10}, {"M", 1 << 20}, {"G", 1 << 30}, {"B", 1}} {
+		if strings.HasSuffix(t, u.suffix) {
+			t, mult = strings.TrimSpace(strings.TrimSuffix(t, u.suffix)), u.mult
+			break
+		}
+	}
+	n, err := strconv.ParseInt(t, 10, 64)
+	if err != nil || n <= 0 || n > math.MaxInt64/mult {
+		return fmt.Errorf("%q: want a size above 0, such as 64MiB", v)
+	}
+	*s = sizeFlag(n * mult)
+	return nil
 }

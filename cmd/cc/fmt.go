@@ -8,6 +8,7 @@ import (
 	"sort"
 
 	"cc.dev/cc/compiler"
+	"cc.dev/cc/schema"
 )
 
 func init() {
@@ -45,9 +46,9 @@ func runFmt(e *env, args []string) int {
 	}
 	rc = exitOK
 	for _, f := range files {
-		src, err := os.ReadFile(f)
+		src, err := schema.ReadRegular(f, compiler.DefaultMaxConfigSize)
 		if err != nil {
-			fmt.Fprintf(e.stderr, "cc fmt: %v\n", err)
+			fmt.Fprintf(e.stderr, "cc fmt: %s: %v\n", f, err)
 			rc = exitError
 			continue
 		}

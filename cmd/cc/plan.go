@@ -227,7 +227,7 @@ func isPlanFile(path string) bool {
 	}
 	fi, err := os.Stat(path)
 	if err != nil || !fi.Mode().IsRegular() {
-		return false
+		return false // a FIFO would block the open below
 	}
 	f, err := os.Open(path)
 	if err != nil {

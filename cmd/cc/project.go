@@ -1,14 +1,15 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
-	"os"
 	"strings"
 
 	"cc.dev/cc/compiler"
 	"cc.dev/cc/diag"
+	"cc.dev/cc/schema"
 )
 
 // stringList is a repeatable flag.
@@ -27,13 +28,26 @@ type compileFlags struct {
 func (f *compileFlags) register(fs *flag.FlagSet) {
 	fs.Var(&f.vars, "var", "set an HCL variable, `name=value` (repeatable)")
 	fs.Var(&f.varFiles, "var-file", "read HCL variable values from `FILE` (repeatable)")
+	registerLimits(fs)
 }
 
 // compile compiles the project at path and prints its diagnostics. It
 // returns the result and -1, or nil and the exit code to return.
 func (e *env) compile(c *command, path string, in compiler.Input, jsonDiags bool) (*compiler.Result, int) {
 	in.Path = path
-	res, err := compiler.Compile(e.ctx, in)
+	ctx, cancel, timeout := e.compileLimits(&in)
+	defer cancel()
+	res, err := compiler.Compile(ctx, in)
+	var de *compiler.DeadlineError
+	if errors.As(err, &de) && errors.Is(err, context.DeadlineExceeded) {
+		fmt.Fprintf(e.stderr, "cc %s: compiling took longer than %v, the --timeout limit, and was stopped while %s; raise it with --timeout\n", c.name, timeout, de.Doing)
+		return nil, exitError
+	}
+	var me *compiler.MemoryError
+	if errors.As(err, &me) {
+		fmt.Fprintf(e.stderr, "cc %s: %v; raise it with --max-memory\n", c.name, err)
+		return nil, exitError
+	}
 	var cerr *compiler.Error
 	if errors.As(err, &cerr) {
 		e.printDiagnostics(cerr.Diagnostics, cerr.Files, jsonDiags)
@@ -58,7 +72,7 @@ func (e *env) printDiagnostics(ds diag.Diagnostics, files map[string][]byte, asJ
 		if b, ok := files[name]; ok {
 			return b
 		}
-		b, _ := os.ReadFile(name)
+		b, _ := schema.ReadRegular(name, compiler.DefaultMaxConfigSize)
 		return b
 	})
 }

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 
 	"github.com/rogpeppe/go-internal/testscript"
 )
@@ -49,6 +50,13 @@ var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []str
 			ts.Fatalf("%s has no %q", args[2], args[0])
 		}
 		ts.Check(os.WriteFile(p, []byte(strings.ReplaceAll(string(b), args[0], args[1])), 0o644))
+	},
+	// mkfifo PATH makes a named pipe, which nothing ever writes to.
+	"mkfifo": func(ts *testscript.TestScript, neg bool, args []string) {
+		if neg || len(args) != 1 {
+			ts.Fatalf("usage: mkfifo PATH")
+		}
+		ts.Check(syscall.Mkfifo(ts.MkAbs(args[0]), 0o644))
 	},
 	// cpdir SRC DST copies a directory tree, leaving out any .cc state, so
 	// a script can apply an example without touching the repository.
