@@ -29,6 +29,8 @@ type project struct {
 	// sensitive holds the strings of sensitive values, to keep out of
 	// diagnostics (scrub).
 	sensitive map[string]bool
+	// marked: some value was marked sensitive (noteSensitive).
+	marked bool
 	// maxSize limits each configuration file's size.
 	maxSize int64
 	// track records what compilation is doing (nil: not tracked).

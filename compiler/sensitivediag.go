@@ -29,7 +29,16 @@ const minScrub = 3
 
 // noteSensitive records the strings of a marked value (and of every marked
 // value inside it) to keep out of diagnostics.
+//
+// Every value marked sensitive is noted where it is made (a sensitive
+// variable's value), before anything is built from it: until then no
+// value can hold a mark, and the deep walk is skipped.
 func (p *project) noteSensitive(v cty.Value) {
+	if v.IsMarked() {
+		p.marked = true
+	} else if !p.marked {
+		return
+	}
 	if !v.ContainsMarked() {
 		return
 	}
