@@ -27,7 +27,7 @@ func RedactSpec(spec []byte, ptrs []string) ([]byte, error) {
 		return nil, err
 	}
 	for _, p := range ptrs {
-		v = replaceAt(v, SplitPointer(p))
+		v = ReplaceAt(v, SplitPointer(p), Redacted)
 	}
 	var b bytes.Buffer
 	if err := writeCanonical(&b, v); err != nil {
@@ -116,18 +116,21 @@ func SensitiveValue(spec []byte, ptr string) ([]byte, bool) {
 	return b.Bytes(), true
 }
 
-func replaceAt(v any, parts []string) any {
+// ReplaceAt puts with in place of the value at the JSON pointer elements
+// parts (SplitPointer) of a decoded JSON value v, changing v, and returns
+// the result; elements that name nothing leave v as it is.
+func ReplaceAt(v any, parts []string, with any) any {
 	if len(parts) == 0 {
-		return Redacted
+		return with
 	}
 	switch t := v.(type) {
 	case map[string]any:
 		if c, ok := t[parts[0]]; ok {
-			t[parts[0]] = replaceAt(c, parts[1:])
+			t[parts[0]] = ReplaceAt(c, parts[1:], with)
 		}
 	case []any:
 		if i, err := strconv.Atoi(parts[0]); err == nil && i >= 0 && i < len(t) {
-			t[i] = replaceAt(t[i], parts[1:])
+			t[i] = ReplaceAt(t[i], parts[1:], with)
 		}
 	}
 	return v

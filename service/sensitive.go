@@ -12,7 +12,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -503,7 +502,7 @@ func (t *mtx) sealSpec(place string, spec []byte, sens []string) ([]byte, error)
 		nonce := make([]byte, t.s.keys.aead.NonceSize())
 		rand.Read(nonce)
 		ct := t.s.keys.aead.Seal(nil, nonce, val, sensitiveAD(t.project, place, p))
-		v = replaceAt(v, schema.SplitPointer(p), sealedPrefix+base64.RawStdEncoding.EncodeToString(append(nonce, ct...)))
+		v = schema.ReplaceAt(v, schema.SplitPointer(p), sealedPrefix+base64.RawStdEncoding.EncodeToString(append(nonce, ct...)))
 	}
 	return schema.Canonical(v)
 }
@@ -536,7 +535,7 @@ func (t *mtx) unsealSpec(place string, spec []byte, sens []string) ([]byte, erro
 		if err != nil {
 			return nil, dbError(err)
 		}
-		v = replaceAt(v, schema.SplitPointer(p), pv)
+		v = schema.ReplaceAt(v, schema.SplitPointer(p), pv)
 	}
 	return schema.Canonical(v)
 }
@@ -549,23 +548,6 @@ func decodeJSON(b []byte) (any, error) {
 	var v any
 	err := dec.Decode(&v)
 	return v, err
-}
-
-func replaceAt(v any, parts []string, with any) any {
-	if len(parts) == 0 {
-		return with
-	}
-	switch t := v.(type) {
-	case map[string]any:
-		if c, ok := t[parts[0]]; ok {
-			t[parts[0]] = replaceAt(c, parts[1:], with)
-		}
-	case []any:
-		if i, err := strconv.Atoi(parts[0]); err == nil && i >= 0 && i < len(t) {
-			t[i] = replaceAt(t[i], parts[1:], with)
-		}
-	}
-	return v
 }
 
 // compareVersion compares a value with the one version n of a function or
