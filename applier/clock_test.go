@@ -88,7 +88,7 @@ func (c *fakeClock) Advance(d time.Duration) {
 	c.timers = live
 }
 
-// clockOptions make an applier keep time by c.
+// options make an applier keep time by c.
 func (c *fakeClock) options() []applier.Option {
 	return []applier.Option{applier.WithClock(c.Now), applier.WithTimers(c)}
 }
