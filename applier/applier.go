@@ -51,6 +51,9 @@ type Applier struct {
 	// allowDataLoss lets Apply carry out deletes and replaces of
 	// resources that hold data (planner.DataLoss).
 	allowDataLoss bool
+	// timers are what locks wait and renew by; nil is package time's
+	// (lock.go).
+	timers timers
 }
 
 // Option configures an Applier.

@@ -76,11 +76,11 @@ func (c *calls) reset(f func(string, int) error) {
 }
 
 // server runs the real embedded server with call counting.
-func server(t testing.TB) (*service.Client, *calls) {
+func server(t testing.TB, opts ...service.Option) (*service.Client, *calls) {
 	t.Helper()
 	c := &calls{}
-	cl, closeFn, err := service.OpenEmbedded(context.Background(), filepath.Join(t.TempDir(), "state.db"),
-		service.WithUnaryInterceptor(c.unary), service.WithStreamInterceptor(c.stream))
+	opts = append([]service.Option{service.WithUnaryInterceptor(c.unary), service.WithStreamInterceptor(c.stream)}, opts...)
+	cl, closeFn, err := service.OpenEmbedded(context.Background(), filepath.Join(t.TempDir(), "state.db"), opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -316,6 +316,7 @@ func (l *lossy) Apply(ctx context.Context, req service.ApplyRequest) (*service.A
 
 // TestLockWaitsThenFails: a lock another holder has is waited for up to the
 // timeout, then refused naming the holder; once released it is taken.
+// The test drives the applier's clock instead of sleeping (issue 16 item 6).
 func TestLockWaitsThenFails(t *testing.T) {
 	ctx := context.Background()
 	cl, _ := server(t)
@@ -324,12 +325,28 @@ func TestLockWaitsThenFails(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	clk := newFakeClock()
 	var progress strings.Builder
-	a, err := applier.New(cl, applier.WithLockTimeout(300*time.Millisecond), applier.WithProgress(&progress))
+	a, err := applier.New(cl, append(clk.options(), applier.WithLockTimeout(300*time.Millisecond), applier.WithProgress(&progress))...)
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = a.Lock(ctx, "p")
+	type locked struct {
+		lk  *applier.Lock
+		err error
+	}
+	lock := func(a *applier.Applier) <-chan locked {
+		c := make(chan locked, 1)
+		go func() {
+			lk, err := a.Lock(ctx, "p")
+			c <- locked{lk, err}
+		}()
+		return c
+	}
+	res := lock(a)
+	await(t, "Lock() waiting", clk.waiting)
+	clk.Advance(300 * time.Millisecond)
+	err = await(t, "Lock()", res).err
 	var le *applier.LockedError
 	if !errors.As(err, &le) || le.Holder != other || !errors.Is(err, service.ErrLocked) {
 		t.Fatalf("Lock() = %v, want a LockedError naming alice", err)
@@ -341,16 +358,16 @@ func TestLockWaitsThenFails(t *testing.T) {
 		t.Errorf("progress = %q", progress.String())
 	}
 	// Released while waiting: taken.
-	a, _ = applier.New(cl, applier.WithLockTimeout(time.Minute), applier.WithProgress(io.Discard))
-	go func() {
-		time.Sleep(100 * time.Millisecond)
-		cl.Unlock(ctx, "p", lease.ID)
-	}()
-	lk, err := a.Lock(ctx, "p")
-	if err != nil {
-		t.Fatalf("Lock() after release = %v", err)
+	a, _ = applier.New(cl, append(clk.options(), applier.WithLockTimeout(time.Minute), applier.WithProgress(io.Discard))...)
+	res = lock(a)
+	await(t, "Lock() waiting", clk.waiting)
+	cl.Unlock(ctx, "p", lease.ID)
+	clk.Advance(500 * time.Millisecond)
+	r := await(t, "Lock() after release", res)
+	if r.err != nil {
+		t.Fatalf("Lock() after release = %v", r.err)
 	}
-	if err := lk.Release(); err != nil {
+	if err := r.lk.Release(); err != nil {
 		t.Fatal(err)
 	}
 	st, _ := cl.GetState(ctx, "p")
@@ -477,11 +494,15 @@ func TestLocalSecrets(t *testing.T) {
 }
 
 // TestLockRenewed: a lock is renewed while held, so that it outlives its
-// lease; once released, anyone takes it.
+// lease; once released, anyone takes it. The service's time and the
+// applier's renewals are driven by one clock instead of sleeping through
+// two and a half leases (issue 16 item 6).
 func TestLockRenewed(t *testing.T) {
 	ctx := context.Background()
-	cl, calls := server(t)
-	a, err := applier.New(cl, applier.WithLeaseTTL(time.Second))
+	clk := newFakeClock()
+	cl, calls := server(t, service.WithClock(clk.Now))
+	svc := &renewals{Service: cl, done: make(chan error, 1)}
+	a, err := applier.New(svc, append(clk.options(), applier.WithLeaseTTL(time.Second))...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -489,15 +510,21 @@ func TestLockRenewed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(2500 * time.Millisecond)
+	// A renewal every third of the lease, for eight thirds of it.
+	for range 8 {
+		clk.Advance(time.Second / 3)
+		if err := await(t, "RenewLock()", svc.done); err != nil {
+			t.Fatalf("RenewLock() = %v", err)
+		}
+	}
 	if lk.Err() != nil {
 		t.Fatalf("lock lost: %v", lk.Err())
 	}
 	if _, _, err := cl.Lock(ctx, "p", service.Holder{User: "bob"}, time.Minute); !errors.Is(err, service.ErrLocked) {
-		t.Fatalf("another Lock() after 2.5 leases = %v, want locked (renewed)", err)
+		t.Fatalf("another Lock() after 2.67 leases = %v, want locked (renewed)", err)
 	}
-	if calls.get("RenewLock") == 0 {
-		t.Error("no RenewLock call")
+	if got := calls.get("RenewLock"); got != 8 {
+		t.Errorf("%d RenewLock calls, want 8", got)
 	}
 	if err := lk.Release(); err != nil {
 		t.Fatal(err)

@@ -55,7 +55,10 @@ func (a *Applier) Lock(ctx context.Context, project string) (*Lock, error) {
 		lease, serial, err := a.svc.Lock(ctx, project, a.holder, a.leaseTTL)
 		if err == nil {
 			l := &Lock{a: a, project: project, lease: lease, serial: serial, stop: make(chan struct{}), done: make(chan struct{})}
-			go l.renew()
+			// The ticker is made here, not in the goroutine, so that a
+			// test's clock knows of it once Lock returns.
+			tick, stopTicker := a.timer().NewTicker(a.leaseTTL / 3)
+			go l.renew(tick, stopTicker)
 			return l, nil
 		}
 		var le *service.LockedError
@@ -83,9 +86,35 @@ func (a *Applier) Lock(ctx context.Context, project string) (*Lock, error) {
 		select {
 		case <-ctx.Done():
 			return nil, ctx.Err()
-		case <-time.After(wait):
+		case <-a.timer().After(wait):
 		}
 	}
+}
+
+// timers are what a lock waits for another holder and renews its lease
+// by: the real ones, or a test's, which drives time instead of sleeping
+// (export_test.go).
+type timers interface {
+	After(d time.Duration) <-chan time.Time
+	NewTicker(d time.Duration) (c <-chan time.Time, stop func())
+}
+
+// realTimers are package time's.
+type realTimers struct{}
+
+func (realTimers) After(d time.Duration) <-chan time.Time { return time.After(d) }
+
+func (realTimers) NewTicker(d time.Duration) (<-chan time.Time, func()) {
+	t := time.NewTicker(d)
+	return t.C, t.Stop
+}
+
+// timer is the Applier's timers, the real ones unless a test set others.
+func (a *Applier) timer() timers {
+	if a.timers == nil {
+		return realTimers{}
+	}
+	return a.timers
 }
 
 // deadHere reports whether a lock holder ran on this host, under a pid
@@ -148,15 +177,16 @@ func (l *Lock) Err() error {
 	return l.lost
 }
 
-func (l *Lock) renew() {
+// renew renews the lease at every tick until Release or until the lease
+// is lost.
+func (l *Lock) renew(tick <-chan time.Time, stopTicker func()) {
 	defer close(l.done)
-	t := time.NewTicker(l.a.leaseTTL / 3)
-	defer t.Stop()
+	defer stopTicker()
 	for {
 		select {
 		case <-l.stop:
 			return
-		case <-t.C:
+		case <-tick:
 			ctx, cancel := context.WithTimeout(context.Background(), l.a.leaseTTL/3)
 			_, err := l.a.svc.RenewLock(ctx, l.project, l.lease.ID, l.a.leaseTTL)
 			cancel()

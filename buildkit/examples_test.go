@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"cc.dev/cc/compiler"
+	"cc.dev/cc/internal/golden"
 )
 
 // TestExamplesGolden converts every image of every example, in both
@@ -53,7 +54,7 @@ func TestExamplesGolden(t *testing.T) {
 			if printed == nil {
 				printed = got
 				for name, b := range got {
-					golden(t, name, []byte(b))
+					golden.Check(t, goldenFile(name), []byte(b))
 				}
 				continue
 			}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"cc.dev/cc/internal/golden"
 	"cc.dev/cc/schema"
 )
 
@@ -69,7 +70,7 @@ func TestConvertGolden(t *testing.T) {
 			out := append(dumpLLB(t, def), "\nconfig:\n"...)
 			out = append(out, cfg...)
 			out = append(out, '\n')
-			golden(t, tc.name+".llb", out)
+			golden.Check(t, goldenFile(tc.name+".llb"), out)
 
 			// The same input converts to the same LLB.
 			d2, err := testConverter(t).Convert(ctx, img)
@@ -90,7 +91,7 @@ func TestConvertGolden(t *testing.T) {
 			if err != nil {
 				t.Fatalf("Dockerfile() = %v", err)
 			}
-			golden(t, tc.name+".Dockerfile", df)
+			golden.Check(t, goldenFile(tc.name+".Dockerfile"), df)
 		})
 	}
 }
@@ -138,12 +139,12 @@ func TestConvertComposed(t *testing.T) {
 			t.Errorf("composed LLB lacks a base op")
 		}
 	}
-	golden(t, "composed.llb", dumpLLB(t, def))
+	golden.Check(t, goldenFile("composed.llb"), dumpLLB(t, def))
 	df, err := Dockerfile(app, []*Image{base, app}, c.Root)
 	if err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "composed.Dockerfile", df)
+	golden.Check(t, goldenFile("composed.Dockerfile"), df)
 }
 
 func TestConvertRefusesUnsupportedInstruction(t *testing.T) {

@@ -4,16 +4,15 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/txtar"
-)
 
-var update = flag.Bool("update", false, "rewrite golden files and expectations")
+	"cc.dev/cc/internal/golden"
+)
 
 // TestBadConfigs runs the corpus of bad configurations in testdata/bad.
 // Each archive holds a project in CUE (cue/...) and in HCL (hcl/...) where
@@ -86,15 +85,10 @@ func TestBadConfigs(t *testing.T) {
 					got.WriteString(lang + ": " + strings.ReplaceAll(d.Error(), dir+"/", "") + "\n")
 				}
 			}
-			if *update {
+			if !bytes.Equal(got.Bytes(), want) || golden.Update() {
+				// The archive is the golden file; only its "want" differs.
 				ar.Files = setFile(ar.Files, "want", got.Bytes())
-				if err := os.WriteFile(file, txtar.Format(ar), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			if !bytes.Equal(got.Bytes(), want) {
-				t.Errorf("diagnostics:\n%s\nwant:\n%s", got.Bytes(), want)
+				golden.Check(t, file, txtar.Format(ar))
 			}
 		})
 	}

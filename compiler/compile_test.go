@@ -13,6 +13,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"cc.dev/cc/internal/golden"
 	"cc.dev/cc/schema"
 )
 
@@ -49,26 +50,8 @@ func TestExamples(t *testing.T) {
 			if !bytes.Equal(c, h) {
 				t.Fatalf("CUE and HCL compile differently:\n%s", cmp.Diff(string(c), string(h)))
 			}
-			golden(t, filepath.Join("../testdata/compile", name+".json"), append(c, '\n'))
+			golden.Check(t, filepath.Join("../testdata/compile", name+".json"), append(c, '\n'))
 		})
-	}
-}
-
-// golden compares got with a golden file, or rewrites it under -update.
-func golden(t *testing.T, file string, got []byte) {
-	t.Helper()
-	if *update {
-		if err := os.WriteFile(file, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs (go test -update rewrites it):\n%s", file, cmp.Diff(string(want), string(got)))
 	}
 }
 

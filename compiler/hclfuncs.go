@@ -21,83 +21,103 @@ import (
 )
 
 // hclFunctions are the functions HCL configurations may call: cty's
-// standard library under Terraform's names, and file functions confined to
-// the project root.
+// standard library under Terraform's names (stdFunctions), and file
+// functions confined to the project root.
 func hclFunctions(root string) map[string]function.Function {
-	fns := map[string]function.Function{
-		"abs":          stdlib.AbsoluteFunc,
-		"ceil":         stdlib.CeilFunc,
-		"chomp":        stdlib.ChompFunc,
-		"coalesce":     coalesceFunc,
-		"coalescelist": stdlib.CoalesceListFunc,
-		"compact":      stdlib.CompactFunc,
-		"concat":       stdlib.ConcatFunc,
-		"contains":     stdlib.ContainsFunc,
-		"distinct":     stdlib.DistinctFunc,
-		"element":      stdlib.ElementFunc,
-		"flatten":      stdlib.FlattenFunc,
-		"floor":        stdlib.FloorFunc,
-		"format":       stdlib.FormatFunc,
-		"formatlist":   stdlib.FormatListFunc,
-		"indent":       stdlib.IndentFunc,
-		"join":         stdlib.JoinFunc,
-		"jsondecode":   stdlib.JSONDecodeFunc,
-		"jsonencode":   stdlib.JSONEncodeFunc,
-		"keys":         stdlib.KeysFunc,
-		"length":       stdlib.LengthFunc,
-		"lookup":       stdlib.LookupFunc,
-		"lower":        stdlib.LowerFunc,
-		"max":          stdlib.MaxFunc,
-		"merge":        stdlib.MergeFunc,
-		"min":          stdlib.MinFunc,
-		"parseint":     stdlib.ParseIntFunc,
-		"range":        stdlib.RangeFunc,
-		"regex":        stdlib.RegexFunc,
-		"regexall":     stdlib.RegexAllFunc,
-		"replace":      stdlib.ReplaceFunc,
-		"reverse":      stdlib.ReverseListFunc,
-		"setunion":     stdlib.SetUnionFunc,
-		"slice":        stdlib.SliceFunc,
-		"sort":         stdlib.SortFunc,
-		"split":        stdlib.SplitFunc,
-		"strlen":       stdlib.StrlenFunc,
-		"substr":       stdlib.SubstrFunc,
-		"title":        stdlib.TitleFunc,
-		"tobool":       stdlib.MakeToFunc(cty.Bool),
-		"tolist":       stdlib.MakeToFunc(cty.List(cty.DynamicPseudoType)),
-		"tomap":        stdlib.MakeToFunc(cty.Map(cty.DynamicPseudoType)),
-		"tonumber":     stdlib.MakeToFunc(cty.Number),
-		"toset":        stdlib.MakeToFunc(cty.Set(cty.DynamicPseudoType)),
-		"tostring":     stdlib.MakeToFunc(cty.String),
-		"trim":         stdlib.TrimFunc,
-		"trimprefix":   stdlib.TrimPrefixFunc,
-		"trimspace":    stdlib.TrimSpaceFunc,
-		"trimsuffix":   stdlib.TrimSuffixFunc,
-		"upper":        stdlib.UpperFunc,
-		"values":       stdlib.ValuesFunc,
-		"zipmap":       stdlib.ZipmapFunc,
+	fns := make(map[string]function.Function, len(stdFunctions)+3)
+	for name, f := range stdFunctions {
+		fns[name] = f
 	}
-	fns["file"] = fileFunc(root, func(r io.Reader, path string) (cty.Value, error) {
-		b, err := io.ReadAll(io.LimitReader(r, maxFileFunc+1))
-		if err != nil {
-			return cty.NilVal, fmt.Errorf("reading %s: %w", path, err)
-		}
-		if len(b) > maxFileFunc {
-			return cty.NilVal, fmt.Errorf("%s is larger than %s, the limit on file()", path, schema.FormatSize(maxFileFunc))
-		}
-		if !utf8.Valid(b) {
-			return cty.NilVal, fmt.Errorf("%s is not UTF-8 text", path)
-		}
-		return cty.StringVal(string(b)), nil
-	})
-	fns["filesha256"] = fileFunc(root, func(r io.Reader, path string) (cty.Value, error) {
-		sum := sha256.New()
-		if _, err := io.Copy(sum, r); err != nil {
-			return cty.NilVal, fmt.Errorf("reading %s: %w", path, err)
-		}
-		return cty.StringVal(hex.EncodeToString(sum.Sum(nil))), nil
-	})
-	fns["fileexists"] = function.New(&function.Spec{
+	fns["file"] = fileFunc(root, readTextFile)
+	fns["filesha256"] = fileFunc(root, sha256File)
+	fns["fileexists"] = fileExistsFunc(root)
+	return fns
+}
+
+// stdFunctions are cty's standard library functions under Terraform's
+// names; read only.
+var stdFunctions = map[string]function.Function{
+	"abs":          stdlib.AbsoluteFunc,
+	"ceil":         stdlib.CeilFunc,
+	"chomp":        stdlib.ChompFunc,
+	"coalesce":     coalesceFunc,
+	"coalescelist": stdlib.CoalesceListFunc,
+	"compact":      stdlib.CompactFunc,
+	"concat":       stdlib.ConcatFunc,
+	"contains":     stdlib.ContainsFunc,
+	"distinct":     stdlib.DistinctFunc,
+	"element":      stdlib.ElementFunc,
+	"flatten":      stdlib.FlattenFunc,
+	"floor":        stdlib.FloorFunc,
+	"format":       stdlib.FormatFunc,
+	"formatlist":   stdlib.FormatListFunc,
+	"indent":       stdlib.IndentFunc,
+	"join":         stdlib.JoinFunc,
+	"jsondecode":   stdlib.JSONDecodeFunc,
+	"jsonencode":   stdlib.JSONEncodeFunc,
+	"keys":         stdlib.KeysFunc,
+	"length":       stdlib.LengthFunc,
+	"lookup":       stdlib.LookupFunc,
+	"lower":        stdlib.LowerFunc,
+	"max":          stdlib.MaxFunc,
+	"merge":        stdlib.MergeFunc,
+	"min":          stdlib.MinFunc,
+	"parseint":     stdlib.ParseIntFunc,
+	"range":        stdlib.RangeFunc,
+	"regex":        stdlib.RegexFunc,
+	"regexall":     stdlib.RegexAllFunc,
+	"replace":      stdlib.ReplaceFunc,
+	"reverse":      stdlib.ReverseListFunc,
+	"setunion":     stdlib.SetUnionFunc,
+	"slice":        stdlib.SliceFunc,
+	"sort":         stdlib.SortFunc,
+	"split":        stdlib.SplitFunc,
+	"strlen":       stdlib.StrlenFunc,
+	"substr":       stdlib.SubstrFunc,
+	"title":        stdlib.TitleFunc,
+	"tobool":       stdlib.MakeToFunc(cty.Bool),
+	"tolist":       stdlib.MakeToFunc(cty.List(cty.DynamicPseudoType)),
+	"tomap":        stdlib.MakeToFunc(cty.Map(cty.DynamicPseudoType)),
+	"tonumber":     stdlib.MakeToFunc(cty.Number),
+	"toset":        stdlib.MakeToFunc(cty.Set(cty.DynamicPseudoType)),
+	"tostring":     stdlib.MakeToFunc(cty.String),
+	"trim":         stdlib.TrimFunc,
+	"trimprefix":   stdlib.TrimPrefixFunc,
+	"trimspace":    stdlib.TrimSpaceFunc,
+	"trimsuffix":   stdlib.TrimSuffixFunc,
+	"upper":        stdlib.UpperFunc,
+	"values":       stdlib.ValuesFunc,
+	"zipmap":       stdlib.ZipmapFunc,
+}
+
+// readTextFile is file(): the file's UTF-8 text, at most maxFileFunc bytes.
+func readTextFile(r io.Reader, path string) (cty.Value, error) {
+	b, err := io.ReadAll(io.LimitReader(r, maxFileFunc+1))
+	if err != nil {
+		return cty.NilVal, fmt.Errorf("reading %s: %w", path, err)
+	}
+	if len(b) > maxFileFunc {
+		return cty.NilVal, fmt.Errorf("%s is larger than %s, the limit on file()", path, schema.FormatSize(maxFileFunc))
+	}
+	if !utf8.Valid(b) {
+		return cty.NilVal, fmt.Errorf("%s is not UTF-8 text", path)
+	}
+	return cty.StringVal(string(b)), nil
+}
+
+// sha256File is filesha256(): the hex SHA-256 of the file.
+func sha256File(r io.Reader, path string) (cty.Value, error) {
+	sum := sha256.New()
+	if _, err := io.Copy(sum, r); err != nil {
+		return cty.NilVal, fmt.Errorf("reading %s: %w", path, err)
+	}
+	return cty.StringVal(hex.EncodeToString(sum.Sum(nil))), nil
+}
+
+// fileExistsFunc is fileexists(): whether a path inside root is a regular
+// file.
+func fileExistsFunc(root string) function.Function {
+	return function.New(&function.Spec{
 		Params: []function.Parameter{{Name: "path", Type: cty.String}},
 		Type:   function.StaticReturnType(cty.Bool),
 		RefineResult: func(b *cty.RefinementBuilder) *cty.RefinementBuilder {
@@ -118,7 +138,6 @@ func hclFunctions(root string) map[string]function.Function {
 			return cty.BoolVal(fi.Mode().IsRegular()), nil
 		},
 	})
-	return fns
 }
 
 // coalesceFunc is Terraform's coalesce: the first argument that is neither

@@ -120,102 +120,123 @@ func (l *hclLoader) assignVariables(flags, files []string) {
 		l.readVarFile(f)
 	}
 	for _, kv := range flags {
-		name, raw, ok := strings.Cut(kv, "=")
-		if !ok {
-			l.diags = append(l.diags, diag.Errorf(nil, "-var %q: want name=value", kv))
-			continue
-		}
-		v := l.vars[name]
-		if v == nil {
-			l.undeclared(name, nil)
-			continue
-		}
-		if v.sensitive {
-			l.p.noteSensitive(cty.StringVal(raw).Mark(sensitiveMark))
-		}
-		if v.typ == cty.String || v.typ == cty.DynamicPseudoType {
-			v.value, v.set, v.valueRange = cty.StringVal(raw), true, hcl.Range{Filename: "-var " + name}
-			continue
-		}
-		expr, hd := hclsyntax.ParseExpression([]byte(raw), "-var "+name, hcl.InitialPos)
-		l.add(hd)
-		if hd.HasErrors() {
-			continue
-		}
-		l.budget.instrument(expr)
-		val, hd := expr.Value(l.internalContext())
-		l.add(noFunctions(hd))
-		if !hd.HasErrors() {
-			v.value, v.set, v.valueRange = val, true, expr.Range()
-		}
+		l.assignVarFlag(kv)
 	}
 	if l.diags.HasErrors() {
 		return
 	}
 	obj := map[string]cty.Value{}
 	for _, name := range keys(l.vars) {
-		v := l.vars[name]
-		if !v.set {
-			d := l.errorf(v.block.DefRange(), "no value for required variable %q", name)
-			d.Detail = fmt.Sprintf("give it a default, or set it with -var %s=VALUE or in a -var-file", name)
-			continue
+		if val, ok := l.variableValue(name, l.vars[name]); ok {
+			obj[name] = val
 		}
-		val := v.value
-		if v.sensitive {
-			// Errors about a sensitive value point at its declaration, not
-			// at the value (whose line a snippet would show), and never
-			// quote it (scrub).
-			l.p.noteSensitive(val.Mark(sensitiveMark))
-			v.valueRange = v.block.DefRange()
-		}
-		if v.defaults != nil {
-			val = v.defaults.Apply(val)
-		}
-		conv, err := convert.Convert(val, v.typ)
-		if err != nil {
-			d := diag.Errorf(rangeOrNil(v.valueRange), "invalid value for variable %q: %s", name, err)
-			if d.Subject == nil {
-				d.Subject = toRange(v.block.DefRange())
-			}
-			l.diags = append(l.diags, d)
-			continue
-		}
-		for _, rule := range v.validations {
-			ectx := &hcl.EvalContext{
-				Variables: map[string]cty.Value{"var": cty.ObjectVal(map[string]cty.Value{name: conv})},
-				Functions: l.funcs,
-			}
-			ok, hd := rule.condition.Value(ectx)
-			l.add(hd)
-			if hd.HasErrors() {
-				continue
-			}
-			ok, _ = ok.Unmark()
-			if ok.Type() != cty.Bool || ok.IsNull() {
-				l.errorf(rule.condition.Range(), "a validation condition must be true or false")
-				continue
-			}
-			if ok.False() {
-				msg, hd := rule.message.Value(ectx)
-				text := "the value is not valid"
-				if !hd.HasErrors() && msg.Type() == cty.String && !msg.IsNull() {
-					text = msg.AsString()
-				}
-				d := diag.Errorf(rangeOrNil(v.valueRange), "invalid value for variable %q: %s", name, text)
-				if d.Subject == nil {
-					d.Subject = toRange(rule.condition.Range())
-				}
-				d.Related = []diag.Range{*toRange(rule.condition.Range())}
-				l.diags = append(l.diags, d)
-			}
-		}
-		if v.sensitive {
-			conv = conv.Mark(sensitiveMark)
-			l.p.noteSensitive(conv)
-		}
-		obj[name] = conv
 	}
 	l.varsObj = cty.ObjectVal(obj)
+}
+
+// assignVarFlag sets a variable from one -var name=value: a string for a
+// string (or untyped) variable, else the value parsed as an HCL
+// expression.
+func (l *hclLoader) assignVarFlag(kv string) {
+	name, raw, ok := strings.Cut(kv, "=")
+	if !ok {
+		l.diags = append(l.diags, diag.Errorf(nil, "-var %q: want name=value", kv))
+		return
+	}
+	v := l.vars[name]
+	if v == nil {
+		l.undeclared(name, nil)
+		return
+	}
+	if v.sensitive {
+		l.p.noteSensitive(cty.StringVal(raw).Mark(sensitiveMark))
+	}
+	if v.typ == cty.String || v.typ == cty.DynamicPseudoType {
+		v.value, v.set, v.valueRange = cty.StringVal(raw), true, hcl.Range{Filename: "-var " + name}
+		return
+	}
+	expr, hd := hclsyntax.ParseExpression([]byte(raw), "-var "+name, hcl.InitialPos)
+	l.add(hd)
+	if hd.HasErrors() {
+		return
+	}
+	l.budget.instrument(expr)
+	val, hd := expr.Value(l.internalContext())
+	l.add(noFunctions(hd))
+	if !hd.HasErrors() {
+		v.value, v.set, v.valueRange = val, true, expr.Range()
+	}
+}
+
+// variableValue is a variable's value for var: its value or default,
+// converted to its type and checked by its validation rules; ok is false
+// when it has none or it does not convert.
+func (l *hclLoader) variableValue(name string, v *hclVariable) (cty.Value, bool) {
+	if !v.set {
+		d := l.errorf(v.block.DefRange(), "no value for required variable %q", name)
+		d.Detail = fmt.Sprintf("give it a default, or set it with -var %s=VALUE or in a -var-file", name)
+		return cty.NilVal, false
+	}
+	val := v.value
+	if v.sensitive {
+		// Errors about a sensitive value point at its declaration, not
+		// at the value (whose line a snippet would show), and never
+		// quote it (scrub).
+		l.p.noteSensitive(val.Mark(sensitiveMark))
+		v.valueRange = v.block.DefRange()
+	}
+	if v.defaults != nil {
+		val = v.defaults.Apply(val)
+	}
+	conv, err := convert.Convert(val, v.typ)
+	if err != nil {
+		d := diag.Errorf(rangeOrNil(v.valueRange), "invalid value for variable %q: %s", name, err)
+		if d.Subject == nil {
+			d.Subject = toRange(v.block.DefRange())
+		}
+		l.diags = append(l.diags, d)
+		return cty.NilVal, false
+	}
+	for _, rule := range v.validations {
+		l.validate(name, v, rule, conv)
+	}
+	if v.sensitive {
+		conv = conv.Mark(sensitiveMark)
+		l.p.noteSensitive(conv)
+	}
+	return conv, true
+}
+
+// validate runs one validation rule of a variable on its converted value.
+func (l *hclLoader) validate(name string, v *hclVariable, rule hclValidation, conv cty.Value) {
+	ectx := &hcl.EvalContext{
+		Variables: map[string]cty.Value{"var": cty.ObjectVal(map[string]cty.Value{name: conv})},
+		Functions: l.funcs,
+	}
+	ok, hd := rule.condition.Value(ectx)
+	l.add(hd)
+	if hd.HasErrors() {
+		return
+	}
+	ok, _ = ok.Unmark()
+	if ok.Type() != cty.Bool || ok.IsNull() {
+		l.errorf(rule.condition.Range(), "a validation condition must be true or false")
+		return
+	}
+	if !ok.False() {
+		return
+	}
+	msg, hd := rule.message.Value(ectx)
+	text := "the value is not valid"
+	if !hd.HasErrors() && msg.Type() == cty.String && !msg.IsNull() {
+		text = msg.AsString()
+	}
+	d := diag.Errorf(rangeOrNil(v.valueRange), "invalid value for variable %q: %s", name, text)
+	if d.Subject == nil {
+		d.Subject = toRange(rule.condition.Range())
+	}
+	d.Related = []diag.Range{*toRange(rule.condition.Range())}
+	l.diags = append(l.diags, d)
 }
 
 func rangeOrNil(r hcl.Range) *diag.Range {

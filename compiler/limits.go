@@ -132,86 +132,91 @@ func (b *budget) functions() map[string]function.Function {
 	id := function.Parameter{Name: "id", Type: cty.Number}
 	mode := function.Parameter{Name: "mode", Type: cty.Number}
 	same := func(args []cty.Value) (cty.Type, error) { return args[0].Type(), nil }
-	idOf := func(v cty.Value) int { n, _ := v.AsBigFloat().Int64(); return int(n) }
 	return map[string]function.Function{
-		forCollFunc: function.New(&function.Spec{
-			Params: []function.Parameter{pass, id}, Type: same,
-			Impl: func(args []cty.Value, ret cty.Type) (cty.Value, error) {
-				if b.aborted.Load() {
-					return cty.UnknownVal(ret), nil
-				}
-				n := idOf(args[1])
-				coll, _ := args[0].Unmark()
-				size := int64(0)
-				if coll.IsKnown() && !coll.IsNull() && (coll.Type().IsCollectionType() || coll.Type().IsTupleType() || coll.Type().IsObjectType()) {
-					size = int64(coll.LengthInt())
-				}
-				b.mu.Lock()
-				defer b.mu.Unlock()
-				if b.exceeded[n] {
-					return cty.UnknownVal(ret), nil
-				}
-				b.iters[n] += size
-				if b.iters[n] > maxElements {
-					b.exceeded[n] = true
-					b.aborted.Store(true)
-					return cty.UnknownVal(ret), &limitError{fmt.Sprintf("this for expression would make more than %d elements (%d here, counting every time it is evaluated), the limit on a comprehension", maxElements, b.iters[n])}
-				}
-				return args[0], nil
-			},
-		}),
-		forValFunc: function.New(&function.Spec{
-			Params: []function.Parameter{pass, id}, Type: same,
-			Impl: func(args []cty.Value, ret cty.Type) (cty.Value, error) {
-				if b.aborted.Load() {
-					return cty.UnknownVal(ret), nil
-				}
-				n := idOf(args[1])
-				sz := measure(args[0], maxValueBytes)
-				b.mu.Lock()
-				defer b.mu.Unlock()
-				if b.exceeded[n] {
-					return cty.UnknownVal(ret), nil
-				}
-				b.bytes[n] += sz.bytes
-				if b.bytes[n] > maxValueBytes {
-					b.exceeded[n] = true
-					b.aborted.Store(true)
-					return cty.UnknownVal(ret), &limitError{fmt.Sprintf("this for expression produces more than %s of strings, the limit on a comprehension", schema.FormatSize(maxValueBytes))}
-				}
-				return args[0], nil
-			},
-		}),
-		tmplFunc: function.New(&function.Spec{
-			Params: []function.Parameter{pass, id, mode}, Type: same,
-			Impl: func(args []cty.Value, ret cty.Type) (cty.Value, error) {
-				if b.aborted.Load() {
-					return cty.UnknownVal(ret), nil
-				}
-				n := idOf(args[1])
-				v, _ := args[0].Unmark()
-				size := int64(0)
-				if v.IsKnown() && !v.IsNull() && v.Type() == cty.String {
-					size = int64(len(v.AsString()))
-				}
-				b.mu.Lock()
-				defer b.mu.Unlock()
-				if args[2].Equals(cty.NumberIntVal(1)).True() {
-					b.bytes[n], b.exceeded[n] = 0, false
-				}
-				if b.exceeded[n] {
-					return cty.UnknownVal(ret), nil
-				}
-				b.bytes[n] += size
-				if b.bytes[n] > maxString {
-					b.exceeded[n] = true
-					b.aborted.Store(true)
-					return cty.UnknownVal(ret), &limitError{fmt.Sprintf("this template makes a string longer than %s, the limit on a string", schema.FormatSize(maxString))}
-				}
-				return args[0], nil
-			},
-		}),
+		forCollFunc: function.New(&function.Spec{Params: []function.Parameter{pass, id}, Type: same, Impl: b.countElements}),
+		forValFunc:  function.New(&function.Spec{Params: []function.Parameter{pass, id}, Type: same, Impl: b.countValueBytes}),
+		tmplFunc:    function.New(&function.Spec{Params: []function.Parameter{pass, id, mode}, Type: same, Impl: b.countTemplate}),
 	}
+}
+
+// idOf is the id argument of a counting function.
+func idOf(v cty.Value) int { n, _ := v.AsBigFloat().Int64(); return int(n) }
+
+// countElements is forCollFunc: it counts the elements a for expression
+// iterates over, against maxElements.
+func (b *budget) countElements(args []cty.Value, ret cty.Type) (cty.Value, error) {
+	if b.aborted.Load() {
+		return cty.UnknownVal(ret), nil
+	}
+	n := idOf(args[1])
+	coll, _ := args[0].Unmark()
+	size := int64(0)
+	if coll.IsKnown() && !coll.IsNull() && (coll.Type().IsCollectionType() || coll.Type().IsTupleType() || coll.Type().IsObjectType()) {
+		size = int64(coll.LengthInt())
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.exceeded[n] {
+		return cty.UnknownVal(ret), nil
+	}
+	b.iters[n] += size
+	if b.iters[n] > maxElements {
+		b.exceeded[n] = true
+		b.aborted.Store(true)
+		return cty.UnknownVal(ret), &limitError{fmt.Sprintf("this for expression would make more than %d elements (%d here, counting every time it is evaluated), the limit on a comprehension", maxElements, b.iters[n])}
+	}
+	return args[0], nil
+}
+
+// countValueBytes is forValFunc: it counts the bytes of strings a for
+// expression produces, against maxValueBytes.
+func (b *budget) countValueBytes(args []cty.Value, ret cty.Type) (cty.Value, error) {
+	if b.aborted.Load() {
+		return cty.UnknownVal(ret), nil
+	}
+	n := idOf(args[1])
+	sz := measure(args[0], maxValueBytes)
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.exceeded[n] {
+		return cty.UnknownVal(ret), nil
+	}
+	b.bytes[n] += sz.bytes
+	if b.bytes[n] > maxValueBytes {
+		b.exceeded[n] = true
+		b.aborted.Store(true)
+		return cty.UnknownVal(ret), &limitError{fmt.Sprintf("this for expression produces more than %s of strings, the limit on a comprehension", schema.FormatSize(maxValueBytes))}
+	}
+	return args[0], nil
+}
+
+// countTemplate is tmplFunc: it counts the length of the string a
+// template makes, against maxString; mode 1 starts the template again.
+func (b *budget) countTemplate(args []cty.Value, ret cty.Type) (cty.Value, error) {
+	if b.aborted.Load() {
+		return cty.UnknownVal(ret), nil
+	}
+	n := idOf(args[1])
+	v, _ := args[0].Unmark()
+	size := int64(0)
+	if v.IsKnown() && !v.IsNull() && v.Type() == cty.String {
+		size = int64(len(v.AsString()))
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if args[2].Equals(cty.NumberIntVal(1)).True() {
+		b.bytes[n], b.exceeded[n] = 0, false
+	}
+	if b.exceeded[n] {
+		return cty.UnknownVal(ret), nil
+	}
+	b.bytes[n] += size
+	if b.bytes[n] > maxString {
+		b.exceeded[n] = true
+		b.aborted.Store(true)
+		return cty.UnknownVal(ret), &limitError{fmt.Sprintf("this template makes a string longer than %s, the limit on a string", schema.FormatSize(maxString))}
+	}
+	return args[0], nil
 }
 
 // limitDiag turns an internal function's limit error, or a limit error of

@@ -48,24 +48,9 @@ func locate(path string, maxSize int64) (*project, error) {
 	}
 	p := &project{sources: map[string][]byte{}, maxSize: maxSize}
 	if !fi.IsDir() {
-		if err := p.checkConfigFile(path, fi); err != nil {
+		if err := p.useFile(path, fi); err != nil {
 			return nil, err
 		}
-		switch filepath.Ext(path) {
-		case ".cue":
-			p.lang = "cue"
-		case ".hcl":
-			p.lang = "hcl"
-		default:
-			return nil, fmt.Errorf("%s: a project file ends in .cue or .hcl", path)
-		}
-		p.dir = filepath.Dir(path)
-		p.single = true
-		abs, err := filepath.Abs(path)
-		if err != nil {
-			return nil, err
-		}
-		p.files = []string{abs}
 	} else {
 		p.dir = path
 	}
@@ -80,9 +65,43 @@ func locate(path string, maxSize int64) (*project, error) {
 		p.files[0] = filepath.Join(p.root, filepath.Base(p.files[0]))
 		return p, nil
 	}
+	if err := p.scanDir(path); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// useFile makes the one configuration file at path, a .cue or .hcl file,
+// the project.
+func (p *project) useFile(path string, fi fs.FileInfo) error {
+	if err := p.checkConfigFile(path, fi); err != nil {
+		return err
+	}
+	switch filepath.Ext(path) {
+	case ".cue":
+		p.lang = "cue"
+	case ".hcl":
+		p.lang = "hcl"
+	default:
+		return fmt.Errorf("%s: a project file ends in .cue or .hcl", path)
+	}
+	p.dir = filepath.Dir(path)
+	p.single = true
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return err
+	}
+	p.files = []string{abs}
+	return nil
+}
+
+// scanDir finds the configuration files of the project directory (named
+// path by the user), checking each and their total size, and its
+// language: CUE or HCL, not both.
+func (p *project) scanDir(path string) error {
 	entries, err := os.ReadDir(p.root)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	var cues, hcls []string
 	var total int64
@@ -96,18 +115,18 @@ func locate(path string, maxSize int64) (*project, error) {
 		}
 		fi, err := os.Stat(filepath.Join(p.root, e.Name()))
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", filepath.Join(path, e.Name()), unwrapPathError(err))
+			return fmt.Errorf("%s: %w", filepath.Join(path, e.Name()), unwrapPathError(err))
 		}
 		if fi.IsDir() {
 			continue
 		}
 		if err := p.checkConfigFile(filepath.Join(path, e.Name()), fi); err != nil {
-			return nil, err
+			return err
 		}
 		// The limit is on the configuration as a whole, too: what it
 		// costs to load is the sum of its files.
 		if total += fi.Size(); total > p.maxSize {
-			return nil, fmt.Errorf("the configuration files in %s are larger than %s together, the limit on a configuration; raise it with --max-config-size", path, schema.FormatSize(p.maxSize))
+			return fmt.Errorf("the configuration files in %s are larger than %s together, the limit on a configuration; raise it with --max-config-size", path, schema.FormatSize(p.maxSize))
 		}
 		switch ext {
 		case ".cue":
@@ -118,7 +137,7 @@ func locate(path string, maxSize int64) (*project, error) {
 	}
 	switch {
 	case len(cues) > 0 && len(hcls) > 0:
-		return nil, fmt.Errorf("%s holds both CUE and HCL files; name the one to use, as in %s",
+		return fmt.Errorf("%s holds both CUE and HCL files; name the one to use, as in %s",
 			path, filepath.Join(path, cues[0]))
 	case len(cues) > 0:
 		p.lang = "cue"
@@ -127,9 +146,9 @@ func locate(path string, maxSize int64) (*project, error) {
 		sort.Strings(hcls)
 		p.files = hcls
 	default:
-		return nil, fmt.Errorf("no .cue or .hcl files in %s", path)
+		return fmt.Errorf("no .cue or .hcl files in %s", path)
 	}
-	return p, nil
+	return nil
 }
 
 // checkConfigFile refuses, before anything reads it, a configuration file

@@ -121,53 +121,21 @@ const chunksPerTx = 4
 // and its key file remain the whole state to back up.
 func (a *blobAPI) UploadBlob(stream ccv1.BlobService_UploadBlobServer) error {
 	ctx := stream.Context()
-	first, err := stream.Recv()
+	h, err := a.uploadHeader(stream)
 	if err != nil {
-		return status.Errorf(codes.InvalidArgument, "no header: %v", err)
-	}
-	h := first.GetHeader()
-	if h == nil {
-		return status.Error(codes.InvalidArgument, "the first message of an upload is its header")
-	}
-	if err := checkStrings(h); err != nil {
 		return err
 	}
 	project, digest, size := h.GetProject(), h.GetDigest(), h.GetSize()
-	if ci, ok := ctx.Value(callInfoKey{}).(*callInfo); ok {
-		ci.project = project
-	}
-	if !validName(project) {
-		return status.Errorf(codes.InvalidArgument, "project %q is not a lowercase DNS label", project)
-	}
-	if err := authorize(ctx, project); err != nil {
-		return err
-	}
-	if !digestRE.MatchString(digest) {
-		return status.Errorf(codes.InvalidArgument, "digest %q is not sha256:HEX", digest)
-	}
-	if size < 0 {
-		return status.Errorf(codes.InvalidArgument, "size %d is negative", size)
-	}
-	if size > a.s.maxBlob {
-		return status.Errorf(codes.InvalidArgument, "blob %s of %d bytes is larger than this server takes, %d bytes (--max-blob-size)", digest, size, a.s.maxBlob)
-	}
+	existed := &ccv1.UploadBlobResponse{Digest: digest, Size: size, Existed: true}
 	done, err := a.s.uploads.start(ctx, uploadKey(ctx))
 	if err != nil {
 		return err
 	}
 	defer done()
-	exists := func() (bool, error) {
-		var one int
-		err := a.s.st.r.QueryRowContext(ctx, "SELECT 1 FROM blobs WHERE project = ? AND digest = ?", project, digest).Scan(&one)
-		if errors.Is(err, sql.ErrNoRows) {
-			return false, nil
-		}
-		return err == nil, err
-	}
-	if ok, err := exists(); err != nil {
+	if ok, err := a.blobExists(ctx, project, digest); err != nil {
 		return dbError(err)
 	} else if ok {
-		return stream.SendAndClose(&ccv1.UploadBlobResponse{Digest: digest, Size: size, Existed: true})
+		return stream.SendAndClose(existed)
 	}
 
 	f, err := os.CreateTemp(a.s.spoolDir, "upload-*")
@@ -176,6 +144,86 @@ func (a *blobAPI) UploadBlob(stream ccv1.BlobService_UploadBlobServer) error {
 	}
 	defer os.Remove(f.Name())
 	defer f.Close()
+	if err := spool(stream, f, digest, size); err != nil {
+		return err
+	}
+
+	// One upload of a project's blob stores its chunks at a time; another
+	// waits, and then finds it there.
+	unlock := a.s.blobLocks.lock(project + "\x00" + digest)
+	defer unlock()
+	if ok, err := a.blobExists(ctx, project, digest); err != nil {
+		return dbError(err)
+	} else if ok {
+		return stream.SendAndClose(existed)
+	}
+	if err := a.s.storeChunks(ctx, project, digest, f); err != nil {
+		// Not registered: remove what was stored, whatever the caller does.
+		a.s.dropChunks(context.WithoutCancel(ctx), project, digest)
+		return err
+	}
+	res, err := a.s.st.w.ExecContext(ctx, "INSERT OR IGNORE INTO blobs (project, digest, size, created_at) VALUES (?, ?, ?, ?)", project, digest, size, a.s.now().UnixNano())
+	if err != nil {
+		a.s.dropChunks(context.WithoutCancel(ctx), project, digest)
+		return dbError(err)
+	}
+	if added, _ := res.RowsAffected(); added == 0 {
+		return stream.SendAndClose(existed)
+	}
+	return stream.SendAndClose(&ccv1.UploadBlobResponse{Digest: digest, Size: size})
+}
+
+// uploadHeader receives an upload's header and checks it: the project's
+// name and the caller's right to it, the digest's form, and the size
+// against --max-blob-size.
+func (a *blobAPI) uploadHeader(stream ccv1.BlobService_UploadBlobServer) (*ccv1.UploadBlobRequest_Header, error) {
+	ctx := stream.Context()
+	first, err := stream.Recv()
+	if err != nil {
+		return nil, status.Errorf(codes.InvalidArgument, "no header: %v", err)
+	}
+	h := first.GetHeader()
+	if h == nil {
+		return nil, status.Error(codes.InvalidArgument, "the first message of an upload is its header")
+	}
+	if err := checkStrings(h); err != nil {
+		return nil, err
+	}
+	project, digest, size := h.GetProject(), h.GetDigest(), h.GetSize()
+	if ci, ok := ctx.Value(callInfoKey{}).(*callInfo); ok {
+		ci.project = project
+	}
+	if !validName(project) {
+		return nil, status.Errorf(codes.InvalidArgument, "project %q is not a lowercase DNS label", project)
+	}
+	if err := authorize(ctx, project); err != nil {
+		return nil, err
+	}
+	if !digestRE.MatchString(digest) {
+		return nil, status.Errorf(codes.InvalidArgument, "digest %q is not sha256:HEX", digest)
+	}
+	if size < 0 {
+		return nil, status.Errorf(codes.InvalidArgument, "size %d is negative", size)
+	}
+	if size > a.s.maxBlob {
+		return nil, status.Errorf(codes.InvalidArgument, "blob %s of %d bytes is larger than this server takes, %d bytes (--max-blob-size)", digest, size, a.s.maxBlob)
+	}
+	return h, nil
+}
+
+// blobExists reports whether a project has a registered blob.
+func (a *blobAPI) blobExists(ctx context.Context, project, digest string) (bool, error) {
+	var one int
+	err := a.s.st.r.QueryRowContext(ctx, "SELECT 1 FROM blobs WHERE project = ? AND digest = ?", project, digest).Scan(&one)
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, nil
+	}
+	return err == nil, err
+}
+
+// spool writes the rest of an upload's stream to f, checks that it has
+// the size and digest announced, and rewinds f.
+func spool(stream ccv1.BlobService_UploadBlobServer, f *os.File, digest string, size int64) error {
 	sum := sha256.New()
 	w := io.MultiWriter(f, sum)
 	var n int64
@@ -208,30 +256,7 @@ func (a *blobAPI) UploadBlob(stream ccv1.BlobService_UploadBlobServer) error {
 	if _, err := f.Seek(0, io.SeekStart); err != nil {
 		return status.Errorf(codes.Internal, "spool upload: %v", err)
 	}
-
-	// One upload of a project's blob stores its chunks at a time; another
-	// waits, and then finds it there.
-	unlock := a.s.blobLocks.lock(project + "\x00" + digest)
-	defer unlock()
-	if ok, err := exists(); err != nil {
-		return dbError(err)
-	} else if ok {
-		return stream.SendAndClose(&ccv1.UploadBlobResponse{Digest: digest, Size: size, Existed: true})
-	}
-	if err := a.s.storeChunks(ctx, project, digest, f); err != nil {
-		// Not registered: remove what was stored, whatever the caller does.
-		a.s.dropChunks(context.WithoutCancel(ctx), project, digest)
-		return err
-	}
-	res, err := a.s.st.w.ExecContext(ctx, "INSERT OR IGNORE INTO blobs (project, digest, size, created_at) VALUES (?, ?, ?, ?)", project, digest, size, a.s.now().UnixNano())
-	if err != nil {
-		a.s.dropChunks(context.WithoutCancel(ctx), project, digest)
-		return dbError(err)
-	}
-	if added, _ := res.RowsAffected(); added == 0 {
-		return stream.SendAndClose(&ccv1.UploadBlobResponse{Digest: digest, Size: size, Existed: true})
-	}
-	return stream.SendAndClose(&ccv1.UploadBlobResponse{Digest: digest, Size: size})
+	return nil
 }
 
 // storeChunks stores the spooled blob r as chunks, chunksPerTx per write

@@ -75,16 +75,10 @@ func (s *Server) mutate(ctx context.Context, method string, req writeRequest, re
 	}
 	var mac []byte
 	if key != "" {
-		c := proto.Clone(req)
-		m := c.ProtoReflect()
-		fields := m.Descriptor().Fields()
-		m.Clear(fields.ByName("idempotency_key"))
-		m.Clear(fields.ByName("lease_id"))
-		b, err := proto.MarshalOptions{Deterministic: true}.Marshal(c)
-		if err != nil {
-			return status.Errorf(codes.Internal, "marshal request: %v", err)
+		var err error
+		if mac, err = s.requestMAC(method, req); err != nil {
+			return err
 		}
-		mac = s.keys.mac(append([]byte(method+"\x00"), b...))
 	}
 
 	tx, err := s.st.w.BeginTx(ctx, nil)
@@ -93,62 +87,104 @@ func (s *Server) mutate(ctx context.Context, method string, req writeRequest, re
 	}
 	defer tx.Rollback()
 	t := &mtx{tx: tx, ctx: ctx, s: s, project: project, now: s.now().UnixNano()}
-
 	if key != "" {
-		var gotMethod string
-		var gotMAC, gotResp []byte
-		err := tx.QueryRowContext(ctx, "SELECT method, request_mac, response FROM idempotency WHERE project = ? AND key = ?", project, key).
-			Scan(&gotMethod, &gotMAC, &gotResp)
-		switch {
-		case err == nil:
-			if gotMethod != method || !hmac.Equal(gotMAC, mac) {
-				return status.Errorf(codes.InvalidArgument, "idempotency key %q was used for a different request", key)
-			}
-			if err := proto.Unmarshal(gotResp, resp); err != nil {
-				return status.Errorf(codes.Internal, "stored response for idempotency key %q: %v", key, err)
-			}
-			return nil
-		case !errors.Is(err, sql.ErrNoRows):
-			return dbError(err)
+		if replayed, err := t.replay(method, key, mac, resp); replayed || err != nil {
+			return err
 		}
 	}
+	if err := t.open(req); err != nil {
+		return err
+	}
+	if err := do(t); err != nil {
+		return err
+	}
+	if err := t.record(method, key, mac, resp); err != nil {
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return dbError(err)
+	}
+	return nil
+}
 
-	err = tx.QueryRowContext(ctx, "SELECT serial, salt FROM projects WHERE name = ?", project).Scan(&t.serial, &t.salt)
+// requestMAC is the MAC of a request under its method, leaving out its
+// idempotency key and lease: what a replay of the key must match.
+func (s *Server) requestMAC(method string, req writeRequest) ([]byte, error) {
+	c := proto.Clone(req)
+	m := c.ProtoReflect()
+	fields := m.Descriptor().Fields()
+	m.Clear(fields.ByName("idempotency_key"))
+	m.Clear(fields.ByName("lease_id"))
+	b, err := proto.MarshalOptions{Deterministic: true}.Marshal(c)
+	if err != nil {
+		return nil, status.Errorf(codes.Internal, "marshal request: %v", err)
+	}
+	return s.keys.mac(append([]byte(method+"\x00"), b...)), nil
+}
+
+// replay answers a known idempotency key with its stored response, into
+// resp; replayed is false when the key is new. A key used for another
+// request is refused.
+func (t *mtx) replay(method, key string, mac []byte, resp proto.Message) (replayed bool, err error) {
+	var gotMethod string
+	var gotMAC, gotResp []byte
+	err = t.tx.QueryRowContext(t.ctx, "SELECT method, request_mac, response FROM idempotency WHERE project = ? AND key = ?", t.project, key).
+		Scan(&gotMethod, &gotMAC, &gotResp)
+	switch {
+	case err == nil:
+		if gotMethod != method || !hmac.Equal(gotMAC, mac) {
+			return false, status.Errorf(codes.InvalidArgument, "idempotency key %q was used for a different request", key)
+		}
+		if err := proto.Unmarshal(gotResp, resp); err != nil {
+			return false, status.Errorf(codes.Internal, "stored response for idempotency key %q: %v", key, err)
+		}
+		return true, nil
+	case !errors.Is(err, sql.ErrNoRows):
+		return false, dbError(err)
+	}
+	return false, nil
+}
+
+// open reads the project's serial and salt, making the project when it is
+// new, and refuses a caller without its live lease or one that expects a
+// serial the project never had.
+func (t *mtx) open(req writeRequest) error {
+	err := t.tx.QueryRowContext(t.ctx, "SELECT serial, salt FROM projects WHERE name = ?", t.project).Scan(&t.serial, &t.salt)
 	if errors.Is(err, sql.ErrNoRows) {
 		t.salt = make([]byte, 32)
 		rand.Read(t.salt)
-		err = t.exec("INSERT INTO projects (name, serial, salt, created_at, lineage) VALUES (?, 0, ?, ?, ?)", project, t.salt, t.now, newLineage())
+		err = t.exec("INSERT INTO projects (name, serial, salt, created_at, lineage) VALUES (?, 0, ?, ?, ?)", t.project, t.salt, t.now, newLineage())
 	}
 	if err != nil {
 		return dbError(err)
 	}
-	if err := checkLease(ctx, tx, project, req.GetLeaseId(), t.now); err != nil {
+	if err := checkLease(t.ctx, t.tx, t.project, req.GetLeaseId(), t.now); err != nil {
 		return err
 	}
 	if req.GetExpectedSerial() > t.serial {
 		return status.Errorf(codes.InvalidArgument, "expected serial %d is beyond project %s's serial %d: was the plan made against another server?",
-			req.GetExpectedSerial(), project, t.serial)
+			req.GetExpectedSerial(), t.project, t.serial)
 	}
+	return nil
+}
 
-	if err := do(t); err != nil {
-		return err
-	}
+// record writes the bumped serial and, under an idempotency key, the
+// response a replay will get.
+func (t *mtx) record(method, key string, mac []byte, resp proto.Message) error {
 	if t.bumped {
-		if err := t.exec("UPDATE projects SET serial = ? WHERE name = ?", t.serial, project); err != nil {
+		if err := t.exec("UPDATE projects SET serial = ? WHERE name = ?", t.serial, t.project); err != nil {
 			return dbError(err)
 		}
 	}
-	if key != "" {
-		b, err := proto.MarshalOptions{Deterministic: true}.Marshal(resp)
-		if err != nil {
-			return status.Errorf(codes.Internal, "marshal response: %v", err)
-		}
-		if err := t.exec("INSERT INTO idempotency (project, key, method, request_mac, response, created_at) VALUES (?, ?, ?, ?, ?, ?)",
-			project, key, method, mac, b, t.now); err != nil {
-			return dbError(err)
-		}
+	if key == "" {
+		return nil
 	}
-	if err := tx.Commit(); err != nil {
+	b, err := proto.MarshalOptions{Deterministic: true}.Marshal(resp)
+	if err != nil {
+		return status.Errorf(codes.Internal, "marshal response: %v", err)
+	}
+	if err := t.exec("INSERT INTO idempotency (project, key, method, request_mac, response, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+		t.project, key, method, mac, b, t.now); err != nil {
 		return dbError(err)
 	}
 	return nil

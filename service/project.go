@@ -70,21 +70,7 @@ func (a *projectAPI) GetState(ctx context.Context, req *ccv1.GetStateRequest) (*
 		resp.Unchanged = true
 		return resp, nil
 	}
-	rows, err := tx.QueryContext(ctx, "SELECT "+rowColumns+" FROM resources WHERE project = ? ORDER BY address", project)
-	if err != nil {
-		return nil, dbError(err)
-	}
-	for rows.Next() {
-		var r row
-		if err := r.scan(rows); err != nil {
-			rows.Close()
-			return nil, dbError(err)
-		}
-		rp := r.proto()
-		rp.Spec = redactedSpec(rp.Spec, rp.Sensitive)
-		resp.Resources = append(resp.Resources, rp)
-	}
-	if err := closeRows(rows); err != nil {
+	if resp.Resources, err = stateResources(ctx, tx, project); err != nil {
 		return nil, err
 	}
 	// Secret values are told apart by revision numbers (same_value_as),
@@ -96,10 +82,47 @@ func (a *projectAPI) GetState(ctx context.Context, req *ccv1.GetStateRequest) (*
 	if err := addVersions(ctx, tx, project, resp.Resources, classes); err != nil {
 		return nil, err
 	}
-	rows, err = tx.QueryContext(ctx, "SELECT hash, spec, created_at, sensitive FROM images WHERE project = ? ORDER BY hash", project)
+	if resp.Images, err = stateImages(ctx, tx, project); err != nil {
+		return nil, err
+	}
+	if resp.SecretValues, err = stateSecretValues(ctx, tx, project, classes); err != nil {
+		return nil, err
+	}
+	return resp, nil
+}
+
+// stateResources are a project's resources, by address, their sensitive
+// values redacted.
+func stateResources(ctx context.Context, tx *sql.Tx, project string) ([]*ccv1.Resource, error) {
+	rows, err := tx.QueryContext(ctx, "SELECT "+rowColumns+" FROM resources WHERE project = ? ORDER BY address", project)
 	if err != nil {
 		return nil, dbError(err)
 	}
+	var out []*ccv1.Resource
+	for rows.Next() {
+		var r row
+		if err := r.scan(rows); err != nil {
+			rows.Close()
+			return nil, dbError(err)
+		}
+		rp := r.proto()
+		rp.Spec = redactedSpec(rp.Spec, rp.Sensitive)
+		out = append(out, rp)
+	}
+	if err := closeRows(rows); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// stateImages are a project's images, by hash, their sensitive values
+// redacted.
+func stateImages(ctx context.Context, tx *sql.Tx, project string) ([]*ccv1.Image, error) {
+	rows, err := tx.QueryContext(ctx, "SELECT hash, spec, created_at, sensitive FROM images WHERE project = ? ORDER BY hash", project)
+	if err != nil {
+		return nil, dbError(err)
+	}
+	var out []*ccv1.Image
 	for rows.Next() {
 		var im ccv1.Image
 		var created int64
@@ -111,17 +134,24 @@ func (a *projectAPI) GetState(ctx context.Context, req *ccv1.GetStateRequest) (*
 		im.CreatedAt = timestamppb.New(unixTime(created))
 		im.Sensitive = splitLines(sens)
 		im.Spec = redactedSpec(im.Spec, im.Sensitive)
-		resp.Images = append(resp.Images, &im)
+		out = append(out, &im)
 	}
 	if err := closeRows(rows); err != nil {
 		return nil, err
 	}
-	rows, err = tx.QueryContext(ctx, `SELECT address, revision, fingerprint, created_at FROM secret_revisions AS s
+	return out, nil
+}
+
+// stateSecretValues are the latest revision of each of a project's
+// secret values, by address, told apart by the value classes.
+func stateSecretValues(ctx context.Context, tx *sql.Tx, project string, classes map[string]int64) ([]*ccv1.SecretValue, error) {
+	rows, err := tx.QueryContext(ctx, `SELECT address, revision, fingerprint, created_at FROM secret_revisions AS s
 		WHERE project = ? AND revision = (SELECT MAX(revision) FROM secret_revisions WHERE project = s.project AND address = s.address)
 		ORDER BY address`, project)
 	if err != nil {
 		return nil, dbError(err)
 	}
+	var out []*ccv1.SecretValue
 	for rows.Next() {
 		var v ccv1.SecretValue
 		var created int64
@@ -132,12 +162,12 @@ func (a *projectAPI) GetState(ctx context.Context, req *ccv1.GetStateRequest) (*
 		}
 		v.SameValueAs = classes[v.Address+"\x00"+fp]
 		v.UpdatedAt = timestamppb.New(unixTime(created))
-		resp.SecretValues = append(resp.SecretValues, &v)
+		out = append(out, &v)
 	}
 	if err := closeRows(rows); err != nil {
 		return nil, err
 	}
-	return resp, nil
+	return out, nil
 }
 
 // addVersions lists each versioned resource's versions, without specs,

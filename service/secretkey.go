@@ -121,10 +121,6 @@ func (k *keys) seal(value []byte, project, address string, revision int64) (nonc
 	return nonce, k.aead.Seal(nil, nonce, value, secretAD(project, address, revision))
 }
 
-func (k *keys) open(nonce, ciphertext []byte, project, address string, revision int64) ([]byte, error) {
-	return k.aead.Open(nil, nonce, ciphertext, secretAD(project, address, revision))
-}
-
 // mac is the HMAC of b under the idempotency key.
 func (k *keys) mac(b []byte) []byte {
 	m := hmac.New(sha256.New, k.macKey)

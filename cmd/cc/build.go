@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"flag"
 	"fmt"
 	"os"
 	"strconv"
@@ -45,48 +46,22 @@ daemon; values of sensitive variables print as (sensitive) unless
 func runBuild(e *env, args []string) int {
 	c := commands["build"]
 	fs := e.flags(c)
-	var cf compileFlags
-	cf.register(fs)
-	addr := fs.String("buildkit", "", "BuildKit daemon `ADDR` (default $BUILDKIT_HOST or "+buildkit.DefaultAddress+")")
-	output := fs.String("output", "", "write OCI tarballs: `type=oci,dest=FILE`")
-	push := fs.String("push", "", "push to `REPO`, tagged cc-<hash prefix>")
-	print := fs.Bool("print", false, "print the equivalent Dockerfile; no daemon")
-	show := fs.Bool("show-sensitive", false, "with --print, print the values of sensitive variables instead of (sensitive)")
-	force := fs.Bool("force", false, "build even images that are already built")
-	progress := fs.String("progress", "auto", "progress display: auto, tty, plain, quiet or rawjson")
-	offline := fs.Bool("offline", false, "fail when a base image is not pinned in cc.lock")
-	var insecure stringList
-	fs.Var(&insecure, "insecure-registry", "reach registry `HOST` over plain HTTP (repeatable; localhost needs none)")
+	f := defineBuildFlags(fs)
 	if rc := e.parse(c, fs, args); rc >= 0 {
 		return rc
 	}
 	path, addrs := splitPathArgs(fs.Args())
-	dest, err := parseOutput(*output)
-	if err != nil {
-		return e.usageError(c, "%v", err)
-	}
-	switch *progress {
-	case "auto", "tty", "plain", "quiet", "rawjson":
-	default:
-		return e.usageError(c, "--progress %q: want auto, tty, plain, quiet or rawjson", *progress)
-	}
-	epoch := int64(0)
-	if s := e.getenv("SOURCE_DATE_EPOCH"); s != "" {
-		epoch, err = strconv.ParseInt(s, 10, 64)
-		if err != nil || epoch < 0 {
-			return e.usageError(c, "SOURCE_DATE_EPOCH=%q: want a number of seconds", s)
-		}
-	}
-	if *print && (*push != "" || dest != "") {
-		return e.usageError(c, "--print builds nothing; it takes no --push or --output")
+	dest, epoch, rc := f.check(e, c)
+	if rc >= 0 {
+		return rc
 	}
 
-	res, rc := e.compile(c, path, compiler.Input{Vars: cf.vars, VarFiles: cf.varFiles, Offline: *offline}, false)
+	res, rc := e.compile(c, path, compiler.Input{Vars: f.cf.vars, VarFiles: f.cf.varFiles, Offline: *f.offline}, false)
 	if rc >= 0 {
 		return rc
 	}
 	d := res.Desired
-	if *print && !*show {
+	if *f.print && !*f.show {
 		d = redactDesired(d) // a printed Dockerfile shows no sensitive value
 	}
 	all, err := buildkit.Images(d)
@@ -114,45 +89,104 @@ func runBuild(e *env, args []string) int {
 			}
 		}
 	}
-	if *print {
-		// Bases appear as stages of the images built from them.
-		for i, img := range named {
-			df, err := buildkit.Dockerfile(img, all, res.Desired.Root)
-			if err != nil {
-				fmt.Fprintf(e.stderr, "cc build: %v\n", err)
-				return exitError
-			}
-			if i > 0 {
-				fmt.Fprintln(e.stdout)
-			}
-			e.stdout.Write(df)
-		}
-		return exitOK
+	if *f.print {
+		return printDockerfiles(e, named, all, res.Desired.Root)
 	}
-
-	if *addr == "" {
-		*addr = e.getenv("BUILDKIT_HOST")
-	}
-	reg := &buildkit.Registry{Insecure: insecure}
-	b := buildkit.New(*addr, buildkit.WithRegistry(reg))
-	defer b.Close()
-	if *push == "" {
+	if *f.push == "" {
 		// Without a registry, an image's LLB holds its bases' LLB: only
 		// the images named are exported.
 		imgs = named
 	}
-	_, err = b.Build(e.ctx, buildkit.Request{
+	return f.build(e, res, buildkit.Request{
 		Root:            res.Desired.Root,
 		Images:          imgs,
 		All:             all,
-		Push:            *push,
+		Push:            *f.push,
 		OCI:             dest,
-		Force:           *force,
+		Force:           *f.force,
 		SourceDateEpoch: epoch,
-		Progress:        *progress,
+		Progress:        *f.progress,
 		Out:             e.stderr,
 		Log:             e.stdout,
 	})
+}
+
+// buildFlags are cc build's flags.
+type buildFlags struct {
+	cf                           compileFlags
+	addr, output, push, progress *string
+	print, show, force, offline  *bool
+	insecure                     stringList
+}
+
+func defineBuildFlags(fs *flag.FlagSet) *buildFlags {
+	f := &buildFlags{}
+	f.cf.register(fs)
+	f.addr = fs.String("buildkit", "", "BuildKit daemon `ADDR` (default $BUILDKIT_HOST or "+buildkit.DefaultAddress+")")
+	f.output = fs.String("output", "", "write OCI tarballs: `type=oci,dest=FILE`")
+	f.push = fs.String("push", "", "push to `REPO`, tagged cc-<hash prefix>")
+	f.print = fs.Bool("print", false, "print the equivalent Dockerfile; no daemon")
+	f.show = fs.Bool("show-sensitive", false, "with --print, print the values of sensitive variables instead of (sensitive)")
+	f.force = fs.Bool("force", false, "build even images that are already built")
+	f.progress = fs.String("progress", "auto", "progress display: auto, tty, plain, quiet or rawjson")
+	f.offline = fs.Bool("offline", false, "fail when a base image is not pinned in cc.lock")
+	fs.Var(&f.insecure, "insecure-registry", "reach registry `HOST` over plain HTTP (repeatable; localhost needs none)")
+	return f
+}
+
+// check checks the flags and $SOURCE_DATE_EPOCH before anything is
+// compiled: the OCI destination, the epoch, or a usage error's exit code
+// (else -1).
+func (f *buildFlags) check(e *env, c *command) (dest string, epoch int64, rc int) {
+	dest, err := parseOutput(*f.output)
+	if err != nil {
+		return "", 0, e.usageError(c, "%v", err)
+	}
+	switch *f.progress {
+	case "auto", "tty", "plain", "quiet", "rawjson":
+	default:
+		return "", 0, e.usageError(c, "--progress %q: want auto, tty, plain, quiet or rawjson", *f.progress)
+	}
+	if s := e.getenv("SOURCE_DATE_EPOCH"); s != "" {
+		epoch, err = strconv.ParseInt(s, 10, 64)
+		if err != nil || epoch < 0 {
+			return "", 0, e.usageError(c, "SOURCE_DATE_EPOCH=%q: want a number of seconds", s)
+		}
+	}
+	if *f.print && (*f.push != "" || dest != "") {
+		return "", 0, e.usageError(c, "--print builds nothing; it takes no --push or --output")
+	}
+	return dest, epoch, -1
+}
+
+// printDockerfiles prints the equivalent Dockerfile of each image; bases
+// appear as stages of the images built from them.
+func printDockerfiles(e *env, named, all []*buildkit.Image, root string) int {
+	for i, img := range named {
+		df, err := buildkit.Dockerfile(img, all, root)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "cc build: %v\n", err)
+			return exitError
+		}
+		if i > 0 {
+			fmt.Fprintln(e.stdout)
+		}
+		e.stdout.Write(df)
+	}
+	return exitOK
+}
+
+// build builds with BuildKit, reporting a failed step at its
+// configuration.
+func (f *buildFlags) build(e *env, res *compiler.Result, req buildkit.Request) int {
+	addr := *f.addr
+	if addr == "" {
+		addr = e.getenv("BUILDKIT_HOST")
+	}
+	reg := &buildkit.Registry{Insecure: f.insecure}
+	b := buildkit.New(addr, buildkit.WithRegistry(reg))
+	defer b.Close()
+	_, err := b.Build(e.ctx, req)
 	var be *buildkit.BuildError
 	if errors.As(err, &be) {
 		e.printDiagnostics(diag.Diagnostics{be.Diagnostic()}, res.Files, false)

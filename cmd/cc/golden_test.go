@@ -8,31 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
+	"cc.dev/cc/internal/golden"
 )
-
-// golden compares got with testdata/golden/NAME, or writes it there with
-// -update.
-func golden(t *testing.T, dir, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join(dir, name)
-	if *updateScripts {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./cmd/cc -run %s -update to write it)", err, t.Name())
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs (-want +got; go test ./cmd/cc -run %s -update rewrites it):\n%s", name, t.Name(), cmp.Diff(string(want), string(got)))
-	}
-}
 
 // cc runs a command in this process and returns its output.
 func cc(t *testing.T, args ...string) (stdout, stderr string, code int) {
@@ -129,7 +106,7 @@ func TestGoldenPlans(t *testing.T) {
 					t.Errorf("%s: cc plan %s shows a secret value", name, f.flag)
 				}
 			}
-			golden(t, goldens, name+"."+f.ext, []byte(out))
+			golden.Check(t, filepath.Join(goldens, name+"."+f.ext), []byte(out))
 		}
 		out, _ := mustCC(t, 0, "apply", "--auto-approve", "main.hcl")
 		if !strings.Contains(out, "\nApply complete: ") {

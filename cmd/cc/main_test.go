@@ -1,14 +1,13 @@
 package main
 
 import (
-	"flag"
 	"path/filepath"
 	"testing"
 
+	"cc.dev/cc/internal/golden"
+
 	"github.com/rogpeppe/go-internal/testscript"
 )
-
-var updateScripts = flag.Bool("update", false, "update testscript cmp files and golden files")
 
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
@@ -26,7 +25,7 @@ func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir:                 "testdata/script",
 		RequireExplicitExec: true,
-		UpdateScripts:       *updateScripts,
+		UpdateScripts:       golden.Update(),
 		Cmds:                scriptCmds,
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("EXAMPLES", examples)

@@ -22,35 +22,56 @@ import (
 // values is applied from the checkout it was made in.
 func planKey(root string) ([]byte, error) {
 	path := filepath.Join(root, ".cc", "plan-key")
-	b, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		key := make([]byte, 32)
-		rand.Read(key)
-		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-			return nil, fmt.Errorf("plan key: %w", err)
-		}
-		f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-		if err == nil {
-			_, err = f.WriteString(hex.EncodeToString(key) + "\n")
-			if cerr := f.Close(); err == nil {
-				err = cerr
-			}
-			if err != nil {
-				return nil, fmt.Errorf("plan key: %w", err)
-			}
-			return key, nil
-		}
-		if !errors.Is(err, fs.ErrExist) {
-			return nil, fmt.Errorf("plan key: %w", err)
-		}
-		b, err = os.ReadFile(path)
+	key, err := readPlanKey(path)
+	if !errors.Is(err, fs.ErrNotExist) {
+		return key, err
 	}
+	key, err = createPlanKey(path)
+	if errors.Is(err, fs.ErrExist) {
+		// Another cc made the key first: use that one.
+		return readPlanKey(path)
+	}
+	return key, err
+}
+
+// readPlanKey reads a plan key file; a missing file's error wraps
+// fs.ErrNotExist.
+func readPlanKey(path string) ([]byte, error) {
+	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("plan key: %w", err)
 	}
 	key, err := hex.DecodeString(strings.TrimSpace(string(b)))
 	if err != nil || len(key) != 32 {
 		return nil, fmt.Errorf("plan key %s: want 64 hex digits", path)
+	}
+	return key, nil
+}
+
+// createPlanKey makes a new random key at path. The key is written to a
+// temporary file first and then linked into place, so a cc running at the
+// same time never reads a half-written key; if path exists by then, the
+// error wraps fs.ErrExist.
+func createPlanKey(path string) ([]byte, error) {
+	key := make([]byte, 32)
+	rand.Read(key)
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return nil, fmt.Errorf("plan key: %w", err)
+	}
+	f, err := os.CreateTemp(filepath.Dir(path), ".plan-key-*")
+	if err != nil {
+		return nil, fmt.Errorf("plan key: %w", err)
+	}
+	defer os.Remove(f.Name())
+	_, err = f.WriteString(hex.EncodeToString(key) + "\n")
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Link(f.Name(), path)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("plan key: %w", err)
 	}
 	return key, nil
 }

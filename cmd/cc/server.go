@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/tls"
 	"errors"
+	"flag"
 	"fmt"
 	"log/slog"
 	"math"
@@ -72,86 +73,136 @@ the server but may lose the last mutations to a power cut.`,
 func runServer(e *env, args []string) int {
 	c := commands["server"]
 	fs := e.flags(c)
-	listen := fs.String("listen", defaultListen, "serve on `ADDR`: HOST:PORT or unix:///PATH")
-	db := fs.String("db", "cc-state.db", "the SQLite database `FILE`")
-	certFile := fs.String("tls-cert", "", "serve TLS with the certificate chain in `FILE` (PEM)")
-	keyFile := fs.String("tls-key", "", "the TLS private key in `FILE` (PEM)")
-	tokensFile := fs.String("tokens", "", "require bearer tokens from `FILE`; each sees only its projects")
-	secretKeyFile := fs.String("secret-key-file", "", "the key that encrypts secret values, 64 hex digits in `FILE` (default: the database's name + .key)")
-	syncMode := fs.String("sync", "full", "commit durability: full (fsync each mutation) or normal")
-	logFormat := fs.String("log-format", "text", "log format: text or json")
-	insecure := fs.Bool("insecure", false, "with --tokens, accept tokens in plain text on a non-loopback address (no TLS)")
-	publicReflection := fs.Bool("public-reflection", false, "serve gRPC server reflection without a token")
-	maxBlob := fs.String("max-blob-size", "1Gi", "the largest blob an upload may store: `SIZE` in bytes, or with Ki, Mi, Gi or Ti")
-	maxUploads := fs.Int("max-uploads-per-token", service.DefaultMaxUploadsPerToken, "how many uploads one token runs at once (`N`)")
+	f := defineServerFlags(fs)
 	if rc := e.parse(c, fs, args); rc >= 0 {
 		return rc
 	}
 	if fs.NArg() > 0 {
 		return e.usageError(c, "unexpected argument %q", fs.Arg(0))
 	}
-	if (*certFile == "") != (*keyFile == "") {
-		return e.usageError(c, "--tls-cert and --tls-key go together")
+	s, rc := f.settings(e, c)
+	if rc >= 0 {
+		return rc
 	}
-	sync, err := service.ParseSync(*syncMode)
+	opts, err := f.options(s)
 	if err != nil {
-		return e.usageError(c, "--%v", err)
+		fmt.Fprintf(e.stderr, "cc server: %v\n", err)
+		return exitError
 	}
-	var handler slog.Handler
-	switch *logFormat {
-	case "text":
-		handler = slog.NewTextHandler(e.stderr, nil)
-	case "json":
-		handler = slog.NewJSONHandler(e.stderr, nil)
-	default:
-		return e.usageError(c, "--log-format %q: want text or json", *logFormat)
+	network, address := splitListen(*f.listen)
+	if network == "unix" && address == "" {
+		return e.usageError(c, "--listen %q: no socket path", *f.listen)
 	}
-	log := slog.New(handler)
-	blobLimit, ok := parseByteSize(*maxBlob)
-	if !ok || blobLimit <= 0 {
-		return e.usageError(c, "--max-blob-size %q: want a positive size in bytes, or with Ki, Mi, Gi or Ti", *maxBlob)
-	}
-	if *maxUploads <= 0 {
-		return e.usageError(c, "--max-uploads-per-token %d: want at least 1", *maxUploads)
-	}
+	return serve(e, f, s, network, address, opts)
+}
 
-	opts := []service.Option{service.WithLogger(log), service.WithSync(sync), service.WithMaxBlobSize(blobLimit), service.WithMaxUploadsPerToken(*maxUploads)}
-	if *publicReflection {
+// serverFlags are cc server's flags.
+type serverFlags struct {
+	listen, db, certFile, keyFile, tokensFile, secretKeyFile *string
+	syncMode, logFormat, maxBlob                             *string
+	insecure, publicReflection                               *bool
+	maxUploads                                               *int
+}
+
+func defineServerFlags(fs *flag.FlagSet) *serverFlags {
+	return &serverFlags{
+		listen:           fs.String("listen", defaultListen, "serve on `ADDR`: HOST:PORT or unix:///PATH"),
+		db:               fs.String("db", "cc-state.db", "the SQLite database `FILE`"),
+		certFile:         fs.String("tls-cert", "", "serve TLS with the certificate chain in `FILE` (PEM)"),
+		keyFile:          fs.String("tls-key", "", "the TLS private key in `FILE` (PEM)"),
+		tokensFile:       fs.String("tokens", "", "require bearer tokens from `FILE`; each sees only its projects"),
+		secretKeyFile:    fs.String("secret-key-file", "", "the key that encrypts secret values, 64 hex digits in `FILE` (default: the database's name + .key)"),
+		syncMode:         fs.String("sync", "full", "commit durability: full (fsync each mutation) or normal"),
+		logFormat:        fs.String("log-format", "text", "log format: text or json"),
+		insecure:         fs.Bool("insecure", false, "with --tokens, accept tokens in plain text on a non-loopback address (no TLS)"),
+		publicReflection: fs.Bool("public-reflection", false, "serve gRPC server reflection without a token"),
+		maxBlob:          fs.String("max-blob-size", "1Gi", "the largest blob an upload may store: `SIZE` in bytes, or with Ki, Mi, Gi or Ti"),
+		maxUploads:       fs.Int("max-uploads-per-token", service.DefaultMaxUploadsPerToken, "how many uploads one token runs at once (`N`)"),
+	}
+}
+
+// serverSettings are what cc server's flags parse to.
+type serverSettings struct {
+	sync      service.Sync
+	log       *slog.Logger
+	blobLimit int64
+}
+
+// settings checks the flags that need no file, and parses them; a usage
+// error's exit code is returned, or -1.
+func (f *serverFlags) settings(e *env, c *command) (serverSettings, int) {
+	var s serverSettings
+	if (*f.certFile == "") != (*f.keyFile == "") {
+		return s, e.usageError(c, "--tls-cert and --tls-key go together")
+	}
+	var err error
+	if s.sync, err = service.ParseSync(*f.syncMode); err != nil {
+		return s, e.usageError(c, "--%v", err)
+	}
+	switch *f.logFormat {
+	case "text":
+		s.log = slog.New(slog.NewTextHandler(e.stderr, nil))
+	case "json":
+		s.log = slog.New(slog.NewJSONHandler(e.stderr, nil))
+	default:
+		return s, e.usageError(c, "--log-format %q: want text or json", *f.logFormat)
+	}
+	var ok bool
+	if s.blobLimit, ok = parseByteSize(*f.maxBlob); !ok || s.blobLimit <= 0 {
+		return s, e.usageError(c, "--max-blob-size %q: want a positive size in bytes, or with Ki, Mi, Gi or Ti", *f.maxBlob)
+	}
+	if *f.maxUploads <= 0 {
+		return s, e.usageError(c, "--max-uploads-per-token %d: want at least 1", *f.maxUploads)
+	}
+	return s, -1
+}
+
+// options are the service's options for the flags, reading the tokens
+// file and the TLS key pair.
+func (f *serverFlags) options(s serverSettings) ([]service.Option, error) {
+	opts := []service.Option{service.WithLogger(s.log), service.WithSync(s.sync), service.WithMaxBlobSize(s.blobLimit), service.WithMaxUploadsPerToken(*f.maxUploads)}
+	if *f.publicReflection {
 		opts = append(opts, service.WithPublicReflection())
 	}
-	if *secretKeyFile != "" {
-		opts = append(opts, service.WithSecretKeyFile(*secretKeyFile))
+	if *f.secretKeyFile != "" {
+		opts = append(opts, service.WithSecretKeyFile(*f.secretKeyFile))
 	}
-	if *tokensFile != "" {
-		tokens, err := service.LoadTokens(*tokensFile)
+	if *f.tokensFile != "" {
+		tokens, err := service.LoadTokens(*f.tokensFile)
 		if err != nil {
-			fmt.Fprintf(e.stderr, "cc server: %v\n", err)
-			return exitError
+			return nil, err
 		}
 		opts = append(opts, service.WithTokens(tokens))
 	}
-	if *certFile != "" {
-		cert, err := tls.LoadX509KeyPair(*certFile, *keyFile)
+	if *f.certFile != "" {
+		cert, err := tls.LoadX509KeyPair(*f.certFile, *f.keyFile)
 		if err != nil {
-			fmt.Fprintf(e.stderr, "cc server: TLS: %v\n", err)
-			return exitError
+			return nil, fmt.Errorf("TLS: %w", err)
 		}
 		opts = append(opts, service.WithTLS(&tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}))
 	}
+	return opts, nil
+}
 
-	network, address := "tcp", *listen
-	if p, ok := strings.CutPrefix(*listen, "unix://"); ok {
-		network, address = "unix", p
-	} else if p, ok := strings.CutPrefix(*listen, "unix:"); ok {
-		network, address = "unix", p
+// splitListen splits --listen into a network and an address for
+// net.Listen: "unix:///PATH" and "unix:PATH" are unix sockets, anything
+// else TCP.
+func splitListen(listen string) (network, address string) {
+	if p, ok := strings.CutPrefix(listen, "unix://"); ok {
+		return "unix", p
 	}
-	if network == "unix" && address == "" {
-		return e.usageError(c, "--listen %q: no socket path", *listen)
+	if p, ok := strings.CutPrefix(listen, "unix:"); ok {
+		return "unix", p
 	}
+	return "tcp", listen
+}
 
+// serve opens the database, listens and serves until the server stops or
+// the command is interrupted, then lets the calls in progress finish.
+func serve(e *env, f *serverFlags, s serverSettings, network, address string, opts []service.Option) int {
 	ctx, stop := signal.NotifyContext(e.ctx, syscall.SIGTERM)
 	defer stop()
-	srv, err := service.Open(ctx, *db, opts...)
+	srv, err := service.Open(ctx, *f.db, opts...)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "cc server: %v\n", err)
 		return exitError
@@ -165,21 +216,11 @@ func runServer(e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "cc server: %v\n", err)
 		return exitError
 	}
-	if network == "tcp" {
-		if ta, ok := lis.Addr().(*net.TCPAddr); ok && !ta.IP.IsLoopback() {
-			switch {
-			case *tokensFile == "":
-				log.Warn("without --tokens only clients on this machine are served; others get Unauthenticated", "listen", lis.Addr().String())
-			case *certFile == "" && !*insecure:
-				lis.Close()
-				fmt.Fprintf(e.stderr, "cc server: --listen %s is not a loopback address: tokens would cross the network in plain text; give --tls-cert and --tls-key, or --insecure to accept that\n", *listen)
-				return exitError
-			case *certFile == "":
-				log.Warn("--insecure: tokens cross the network in plain text", "listen", lis.Addr().String())
-			}
-		}
+	if network == "tcp" && !f.exposureAllowed(e, s.log, lis) {
+		lis.Close()
+		return exitError
 	}
-	log.Info("serving", "listen", listenString(lis), "db", *db, "tls", *certFile != "", "tokens", *tokensFile != "", "sync", sync.String())
+	s.log.Info("serving", "listen", listenString(lis), "db", *f.db, "tls", *f.certFile != "", "tokens", *f.tokensFile != "", "sync", s.sync.String())
 
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(lis) }()
@@ -190,7 +231,7 @@ func runServer(e *env, args []string) int {
 			return exitError
 		}
 	case <-ctx.Done():
-		log.Info("stopping: waiting for calls in progress (10s at most)")
+		s.log.Info("stopping: waiting for calls in progress (10s at most)")
 		sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		srv.Stop(sctx)
 		cancel()
@@ -200,8 +241,29 @@ func runServer(e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "cc server: %v\n", err)
 		return exitError
 	}
-	log.Info("stopped")
+	s.log.Info("stopped")
 	return exitOK
+}
+
+// exposureAllowed checks a TCP listener that is not on loopback: without
+// tokens only local clients are served (a warning); with tokens, TLS is
+// needed unless --insecure (a warning). It reports false, having said
+// why, when the server must not start.
+func (f *serverFlags) exposureAllowed(e *env, log *slog.Logger, lis net.Listener) bool {
+	ta, ok := lis.Addr().(*net.TCPAddr)
+	if !ok || ta.IP.IsLoopback() {
+		return true
+	}
+	switch {
+	case *f.tokensFile == "":
+		log.Warn("without --tokens only clients on this machine are served; others get Unauthenticated", "listen", lis.Addr().String())
+	case *f.certFile == "" && !*f.insecure:
+		fmt.Fprintf(e.stderr, "cc server: --listen %s is not a loopback address: tokens would cross the network in plain text; give --tls-cert and --tls-key, or --insecure to accept that\n", *f.listen)
+		return false
+	case *f.certFile == "":
+		log.Warn("--insecure: tokens cross the network in plain text", "listen", lis.Addr().String())
+	}
+	return true
 }
 
 // parseByteSize parses a size in bytes, or with a binary unit: "1Gi".
