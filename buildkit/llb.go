@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path"
 	"path/filepath"
@@ -22,9 +23,9 @@ import (
 	"github.com/moby/buildkit/frontend/dockerfile/dockerfile2llb"
 	"github.com/moby/buildkit/frontend/dockerui"
 	dockerspec "github.com/moby/docker-image-spec/specs-go/v1"
-	"github.com/moby/patternmatcher/ignorefile"
 	ocispecs "github.com/opencontainers/image-spec/specs-go/v1"
 
+	"cc.dev/cc/localfs"
 	"cc.dev/cc/schema"
 )
 
@@ -60,7 +61,8 @@ type Converter struct {
 	// Bases are the images from_image can name, by hash.
 	Bases map[string]*Definition
 
-	ignore map[string][]string // exclude patterns by context directory
+	files    *localfs.Policy
+	filesErr error
 }
 
 // Definition is an image converted to LLB, with the config to export.
@@ -247,7 +249,7 @@ func (c *Converter) fromDockerfile(ctx context.Context, d *Definition, file stri
 	if err != nil {
 		return llb.State{}, cfg, fmt.Errorf("from_dockerfile: %w", err)
 	}
-	dt, err := os.ReadFile(filepath.Join(c.Root, filepath.FromSlash(rel)))
+	dt, err := c.readFile(rel)
 	if err != nil {
 		return llb.State{}, cfg, fmt.Errorf("from_dockerfile: %w", err)
 	}
@@ -257,7 +259,7 @@ func (c *Converter) fromDockerfile(ctx context.Context, d *Definition, file stri
 		localName = ContextName + "/" + dir
 	}
 	d.Locals[localName] = dir
-	excludes, err := c.excludes(dir)
+	excludes, err := c.contextExcludes(dir)
 	if err != nil {
 		return llb.State{}, cfg, err
 	}
@@ -279,6 +281,21 @@ func (c *Converter) fromDockerfile(ctx context.Context, d *Definition, file stri
 		cfg = *res.Image
 	}
 	return res.State, cfg, nil
+}
+
+// readFile reads an input file under the local-files policy: inside the
+// root, not excluded, a regular file.
+func (c *Converter) readFile(rel string) ([]byte, error) {
+	p, err := c.policy()
+	if err != nil {
+		return nil, err
+	}
+	f, _, err := p.Open(rel)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(f)
 }
 
 // stepBuilder applies steps to a state and config.
@@ -400,7 +417,7 @@ func (b *stepBuilder) copy(cp *schema.CopyStep) error {
 
 // local is the project's local context, narrowed to one path.
 func (b *stepBuilder) local(rel string) (llb.State, error) {
-	excludes, err := b.c.excludes(".")
+	excludes, err := b.c.rootExcludes(rel)
 	if err != nil {
 		return llb.State{}, err
 	}
@@ -413,37 +430,60 @@ func (b *stepBuilder) local(rel string) (llb.State, error) {
 	return llb.Local(ContextName, opts...), nil
 }
 
-// excludes reads the ignore file of a context directory: .ccignore, or
-// .dockerignore when there is no .ccignore.
-func (c *Converter) excludes(dir string) ([]string, error) {
-	if p, ok := c.ignore[dir]; ok {
-		return p, nil
+// policy is the project's local-files policy (localfs), read once: the
+// compiler hashed the inputs with it, so the local sources send what the
+// hash covers.
+func (c *Converter) policy() (*localfs.Policy, error) {
+	if c.files != nil || c.filesErr != nil {
+		return c.files, c.filesErr
 	}
-	if c.ignore == nil {
-		c.ignore = map[string][]string{}
+	root, err := filepath.EvalSymlinks(c.Root)
+	if err == nil {
+		c.files, err = localfs.New(root)
 	}
-	var patterns []string
-	for _, name := range []string{".ccignore", ".dockerignore"} {
-		f, err := os.Open(filepath.Join(c.Root, filepath.FromSlash(dir), name))
-		if errors.Is(err, os.ErrNotExist) {
-			continue
-		}
-		if err != nil {
-			return nil, err
-		}
-		patterns, err = ignorefile.ReadAll(f)
-		f.Close()
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", path.Join(dir, name), err)
-		}
-		break
+	c.filesErr = err
+	return c.files, err
+}
+
+// rootExcludes are the exclude patterns of the project's local source
+// narrowed to rel: the root's, and, for a directory input, those of its
+// own ignore file (localfs.Dir.RootExcludes).
+func (c *Converter) rootExcludes(rel string) ([]string, error) {
+	p, err := c.policy()
+	if err != nil {
+		return nil, err
 	}
-	if dir == "." {
-		// The project's own state never goes into an image.
-		patterns = append(patterns, ".cc")
+	abs, real, err := p.Resolve(rel)
+	if err != nil {
+		// The compile hashed it, so it is gone since: the build says so.
+		return p.Patterns(), nil
 	}
-	c.ignore[dir] = patterns
-	return patterns, nil
+	if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
+		return p.Patterns(), nil
+	}
+	d, err := p.Dir(real)
+	if err != nil {
+		return nil, err
+	}
+	return d.RootExcludes(abs)
+}
+
+// contextExcludes are the exclude patterns of a from_dockerfile build
+// context rooted at dir (localfs.Dir.ContextExcludes).
+func (c *Converter) contextExcludes(dir string) ([]string, error) {
+	p, err := c.policy()
+	if err != nil {
+		return nil, err
+	}
+	abs, real, err := p.Resolve(dir)
+	if err != nil {
+		return nil, fmt.Errorf("from_dockerfile: build context %w", err)
+	}
+	d, err := p.Dir(real)
+	if err != nil {
+		return nil, err
+	}
+	return d.ContextExcludes(abs)
 }
 
 func (c *Converter) localID() string {
