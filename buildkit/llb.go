@@ -123,51 +123,12 @@ func (c *Converter) Convert(ctx context.Context, img *Image) (*Definition, error
 		return nil, fmt.Errorf("platform: %w", err)
 	}
 	d := &Definition{Image: img, Platform: plat, Locals: map[string]string{}, LocalID: c.localID()}
-	n := len(spec.Steps)
-	name := func(i int, text string) llb.ConstraintsOpt {
-		where := img.Address
-		if i >= 0 {
-			where = fmt.Sprintf("%s %d/%d", img.Address, i+1, n)
-			if img.sensitiveAt("/steps/" + strconv.Itoa(i)) {
-				// The progress display shows no sensitive value.
-				text = spec.Steps[i].Kind() + " (sensitive)"
-			}
-		} else if img.sensitiveAt("/from") {
-			text = "FROM (sensitive)"
-		}
-		return llb.WithCustomName(fmt.Sprintf("[%s] %s", where, oneLine(text)))
+	name := stepNamer(img)
+	st, cfg, err := c.base(ctx, d, name(-1, "FROM "+spec.From))
+	if err != nil {
+		return nil, err
 	}
-
-	var st llb.State
-	var cfg dockerspec.DockerOCIImage
-	switch {
-	case spec.FromImage != "":
-		base := c.Bases[spec.FromImage]
-		if base == nil {
-			return nil, fmt.Errorf("base image %s is not built", spec.FromImage)
-		}
-		st = base.State
-		cfg = cloneConfig(base.Config)
-		for k, v := range base.Locals {
-			d.Locals[k] = v
-		}
-		if spec.Platform == "" {
-			d.Platform = base.Platform
-			plat = base.Platform
-		}
-	case spec.From != "":
-		st, cfg, err = c.fromRef(ctx, spec.From, plat, name(-1, "FROM "+spec.From))
-		if err != nil {
-			return nil, err
-		}
-	case spec.FromDockerfile != nil:
-		st, cfg, err = c.fromDockerfile(ctx, d, spec.FromDockerfile.Path, plat)
-		if err != nil {
-			return nil, err
-		}
-	default:
-		return nil, errors.New("image has no base: set from or from_dockerfile")
-	}
+	plat = d.Platform
 	cfg.OS, cfg.Architecture, cfg.Variant = plat.OS, plat.Architecture, plat.Variant
 	epoch := time.Unix(c.SourceDateEpoch, 0).UTC()
 	cfg.Created = &epoch
@@ -183,26 +144,78 @@ func (c *Converter) Convert(ctx context.Context, img *Image) (*Definition, error
 			return nil, &StepError{Step: i, Err: err}
 		}
 	}
-	st, cfgp := b.st, b.cfg
+	b.finish(spec)
+	d.State = b.st
+	d.Config = *b.cfg
+	return d, nil
+}
+
+// stepNamer names the ops of img's step i (-1 for its base) in the
+// progress display: "[image.x 2/3] RUN ...", and no sensitive value.
+func stepNamer(img *Image) func(i int, text string) llb.ConstraintsOpt {
+	spec := &img.Spec
+	n := len(spec.Steps)
+	return func(i int, text string) llb.ConstraintsOpt {
+		where := img.Address
+		if i >= 0 {
+			where = fmt.Sprintf("%s %d/%d", img.Address, i+1, n)
+			if img.sensitiveAt("/steps/" + strconv.Itoa(i)) {
+				// The progress display shows no sensitive value.
+				text = spec.Steps[i].Kind() + " (sensitive)"
+			}
+		} else if img.sensitiveAt("/from") {
+			text = "FROM (sensitive)"
+		}
+		return llb.WithCustomName(fmt.Sprintf("[%s] %s", where, oneLine(text)))
+	}
+}
+
+// base is the state and config an image starts from: a base image of the
+// project, a registry image or a Dockerfile. An image from a base of the
+// project without a platform of its own takes the base's (d.Platform).
+func (c *Converter) base(ctx context.Context, d *Definition, fromName llb.ConstraintsOpt) (llb.State, dockerspec.DockerOCIImage, error) {
+	spec := &d.Image.Spec
+	switch {
+	case spec.FromImage != "":
+		base := c.Bases[spec.FromImage]
+		if base == nil {
+			return llb.State{}, dockerspec.DockerOCIImage{}, fmt.Errorf("base image %s is not built", spec.FromImage)
+		}
+		for k, v := range base.Locals {
+			d.Locals[k] = v
+		}
+		if spec.Platform == "" {
+			d.Platform = base.Platform
+		}
+		return base.State, cloneConfig(base.Config), nil
+	case spec.From != "":
+		return c.fromRef(ctx, spec.From, d.Platform, fromName)
+	case spec.FromDockerfile != nil:
+		return c.fromDockerfile(ctx, d, spec.FromDockerfile.Path, d.Platform)
+	}
+	return llb.State{}, dockerspec.DockerOCIImage{}, errors.New("image has no base: set from or from_dockerfile")
+}
+
+// finish sets the entrypoint, cmd and user the spec names, with their
+// history entries.
+func (b *stepBuilder) finish(spec *schema.ImageSpec) {
+	cfg := b.cfg
 	if spec.Entrypoint != nil {
-		cfgp.Config.Entrypoint = spec.Entrypoint
+		cfg.Config.Entrypoint = spec.Entrypoint
 		if spec.Cmd == nil {
 			// As in a Dockerfile: a new entrypoint drops the base's cmd.
-			cfgp.Config.Cmd = nil
+			cfg.Config.Cmd = nil
 		}
 		b.history("ENTRYPOINT "+jsonArgs(spec.Entrypoint), true)
 	}
 	if spec.Cmd != nil {
-		cfgp.Config.Cmd = spec.Cmd
+		cfg.Config.Cmd = spec.Cmd
 		b.history("CMD "+jsonArgs(spec.Cmd), true)
 	}
 	if spec.User != "" {
-		cfgp.Config.User = spec.User
+		cfg.Config.User = spec.User
 		b.history("USER "+spec.User, true)
 	}
-	d.State = st
-	d.Config = *cfgp
-	return d, nil
 }
 
 // fromRef starts from a registry image, pinned to the digest the resolver
