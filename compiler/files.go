@@ -21,7 +21,7 @@ import (
 )
 
 // maxSmallFile is the limit on the small files cc reads whole (env files,
-// cc.lock, .ccignore, -var-file): more is surely not one of those.
+// cc.lock, -var-file): more is surely not one of those.
 const maxSmallFile = 16 << 20
 
 // fileHasher hashes local inputs under the project root, once each, with
