@@ -303,6 +303,24 @@ func (c *Converter) readFile(rel string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	return readUnder(p, rel)
+}
+
+// readInput reads the input file rel of the project at root under its
+// local-files policy.
+func readInput(root, rel string) ([]byte, error) {
+	real, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		return nil, err
+	}
+	p, err := localfs.New(real)
+	if err != nil {
+		return nil, err
+	}
+	return readUnder(p, rel)
+}
+
+func readUnder(p *localfs.Policy, rel string) ([]byte, error) {
 	f, _, err := p.Open(rel)
 	if err != nil {
 		return nil, err
