@@ -91,6 +91,15 @@ var ignoreCases = []struct {
 		"tool/.dockerignore": "ignored.txt\nsub/!bang.txt\n",
 		"src/.ccignore":      "vendor\n",
 	}, []string{"tool/ignored.txt", "tool/secret.env", "tool/build/out.o", "tool/sub/deep.env", "tool/sub/!bang.txt", "src/vendor/lib.py", "src/local.env"}},
+	{"root patterns that cannot be moved under the context", map[string]string{
+		".ccignore":          "*/cache\nt*/sub/*.env\nother/kept.txt\n**/secret.env\n",
+		"tool/.dockerignore": "ignored.txt\n!kept.txt\n",
+	}, []string{"tool/cache/blob", "tool/secret.env", "tool/sub/deep.env", "tool/ignored.txt"}},
+	{"exceptions in both files", map[string]string{
+		".ccignore":          "**/*.env\n!tool/keep.env\n",
+		"tool/.dockerignore": "build\n!build/keep.txt\n",
+		"src/.ccignore":      "vendor\n!vendor/lib.py\n",
+	}, []string{"tool/secret.env", "tool/sub/deep.env", "tool/build/out.o", "src/vendor/vendored.log", "src/local.env"}},
 	{"the context's own file cannot bring back what the root's leaves out", map[string]string{
 		".ccignore":          "**/*.env\n",
 		"tool/.dockerignore": "*.txt\n!secret.env\n!kept.txt\n",
@@ -181,6 +190,7 @@ func sentPaths(t *testing.T, def [][]byte, locals map[string]string, root, prefi
 	if attrs == nil {
 		t.Fatal("no local source")
 	}
+	t.Logf("local://%s %s", name, attrs[pb.AttrExcludePatterns])
 	var opt fsutil.FilterOpt
 	for key, dst := range map[string]*[]string{pb.AttrExcludePatterns: &opt.ExcludePatterns, pb.AttrFollowPaths: &opt.FollowPaths, pb.AttrIncludePatterns: &opt.IncludePatterns} {
 		if v, ok := attrs[key]; ok {

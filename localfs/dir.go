@@ -141,33 +141,112 @@ func (d *Dir) Walk(abs string, fn WalkFunc) error {
 // ContextExcludes are the exclude patterns of a BuildKit local source
 // rooted at the directory (a from_dockerfile build context) that make it
 // send exactly what Walk keeps: for the root, the root's patterns and .cc;
-// otherwise the directory's own patterns, then the paths under it that the
-// root's rules exclude, as literal patterns. (The root's patterns cannot
-// be moved under a directory in general, so their effect is listed; it
-// comes last so that no exception of the directory's own file brings
-// them back.) abs is the directory's absolute path.
+// otherwise the directory's own patterns and the root's moved under the
+// directory (rebase), in the order that keeps "either excludes": the file
+// without exceptions last, since it can only add. When the root's
+// patterns cannot be moved exactly, or both files have exceptions, the
+// paths under the directory that the root's rules exclude are listed as
+// literal patterns instead, last. abs is the directory's absolute path.
 func (d *Dir) ContextExcludes(abs string) ([]string, error) {
 	if d.rel == "." {
 		return d.p.Patterns(), nil
 	}
-	out := append([]string(nil), d.own.patterns()...)
+	own := d.own.patterns()
+	if moved, ok := rebase(d.p.rules.patterns(), d.rel); ok {
+		switch {
+		case !d.p.rules.exceptions():
+			return append(append([]string(nil), own...), moved...), nil
+		case !d.own.exceptions():
+			return append(moved, own...), nil
+		}
+	}
 	lits, err := literals(abs, d.p.root, d.rel, d.p.Excluded, d.p.rules.exceptions())
 	if err != nil {
 		return nil, err
 	}
-	return append(out, lits...), nil
+	return append(append([]string(nil), own...), lits...), nil
+}
+
+// rebase moves patterns over paths from the root to patterns over paths
+// from dir (not "."), exactly, when each is of a form that allows it:
+// literal leading components that name dir (the rest is kept), a literal
+// component off dir's path (the pattern is dropped: nothing under dir
+// matches it), or "**/" and one component (kept as it is). Any other form
+// is false. (A pattern that matches dir or a parent of it is of no concern:
+// such a directory is excluded, and the compiler refuses it.)
+func rebase(patterns []string, dir string) ([]string, bool) {
+	dirs := strings.Split(dir, "/")
+	out := []string{}
+	for _, p := range patterns {
+		body, neg := strings.CutPrefix(p, "!")
+		parts := strings.Split(body, "/")
+		if parts[0] == "**" {
+			if len(parts) != 2 || strings.Contains(parts[1], "**") || parts[1] == "." {
+				return nil, false
+			}
+			out = append(out, p)
+			continue
+		}
+		rest, keep, ok := under(parts, dirs)
+		if !ok {
+			return nil, false
+		}
+		if !keep {
+			continue
+		}
+		if neg {
+			rest = "!" + rest
+		}
+		out = append(out, rest)
+	}
+	return out, true
+}
+
+// under strips dirs from a pattern's leading literal components: the
+// rest, or keep false when a literal component leaves dirs' path; ok false
+// when a pattern character comes first or the pattern ends within dirs.
+func under(parts, dirs []string) (rest string, keep, ok bool) {
+	for i, d := range dirs {
+		if i >= len(parts) || parts[i] == "." || strings.ContainsAny(parts[i], `*?[]\^`) {
+			return "", false, false
+		}
+		if parts[i] != d {
+			return "", false, true
+		}
+	}
+	if len(parts) == len(dirs) {
+		return "", false, false
+	}
+	return strings.Join(parts[len(dirs):], "/"), true, true
 }
 
 // RootExcludes are the exclude patterns of a BuildKit local source rooted
 // at the project root, narrowed to the directory (a copy step's source),
 // that make it send exactly what Walk keeps: the root's patterns and .cc,
-// then the paths under the directory that its own ignore file excludes,
-// as literal patterns from the root (last, so that no exception of the
-// root's file brings them back).
+// and the directory's own patterns moved under it (prefixed), the file
+// without exceptions last, since it can only add. When both have
+// exceptions, the paths under the directory its own file excludes are
+// listed as literal patterns instead, last. abs is the directory's
+// absolute path.
 func (d *Dir) RootExcludes(abs string) ([]string, error) {
 	out := d.p.Patterns()
 	if d.own == nil {
 		return out, nil
+	}
+	var moved []string
+	for _, p := range d.own.patterns() {
+		body, neg := strings.CutPrefix(p, "!")
+		q := Literal(d.rel) + "/" + body
+		if neg {
+			q = "!" + q
+		}
+		moved = append(moved, q)
+	}
+	switch {
+	case !d.own.exceptions():
+		return append(out, moved...), nil
+	case !d.p.rules.exceptions():
+		return append(moved, out...), nil
 	}
 	own := func(rel string) bool {
 		r, ok := d.under(rel)

@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"syscall"
 	"testing"
 
@@ -97,5 +98,30 @@ func TestIssue16PolicyOpen(t *testing.T) {
 	}
 	if target, err := p.Readlink("in"); err != nil || target != "a.txt" {
 		t.Errorf("Readlink(in) = %q, %v, want a.txt", target, err)
+	}
+}
+
+// TestRebase: root patterns move under a directory only in the forms that
+// stay exact; the rest make rebase refuse (and ContextExcludes list paths).
+func TestRebase(t *testing.T) {
+	for _, tc := range []struct {
+		patterns []string
+		dir      string
+		want     []string
+		ok       bool
+	}{
+		{[]string{"**/*.pyc", "!**/keep.pyc", "tool/cache", "tool/**/x", "other/y", "!tool/b"}, "tool", []string{"**/*.pyc", "!**/keep.pyc", "cache", "**/x", "!b"}, true},
+		{[]string{"a/b/c", "a/x/c", "a/b/**"}, "a/b", []string{"c", "**"}, true},
+		{[]string{"*/cache"}, "tool", nil, false},
+		{[]string{"t?ol/x"}, "tool", nil, false},
+		{[]string{"**/a/b"}, "tool", nil, false},
+		{[]string{"tool"}, "tool", nil, false},
+		{[]string{"a"}, "a/b", nil, false},
+		{[]string{`to\ol/x`}, "tool", nil, false},
+	} {
+		got, ok := rebase(tc.patterns, tc.dir)
+		if ok != tc.ok || ok && !slices.Equal(got, tc.want) {
+			t.Errorf("rebase(%q, %s) = %q, %v, want %q, %v", tc.patterns, tc.dir, got, ok, tc.want, tc.ok)
+		}
 	}
 }
