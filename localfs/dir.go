@@ -42,18 +42,6 @@ func (p *Policy) Dir(rel string) (*Dir, error) {
 	return d, err
 }
 
-// Path is the directory, relative to the root.
-func (d *Dir) Path() string { return d.rel }
-
-// IgnoreFile names the directory's own ignore file, relative to the root;
-// "" when it has none.
-func (d *Dir) IgnoreFile() string {
-	if d.own == nil {
-		return ""
-	}
-	return d.own.name
-}
-
 // Excluded reports whether rel (relative to the root, under the directory)
 // is excluded.
 func (d *Dir) Excluded(rel string) bool {

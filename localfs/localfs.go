@@ -230,7 +230,10 @@ func unwrapPathError(err error) error {
 type matcher struct {
 	name string // the ignore file, relative to the root; "" for none
 	pats []string
-	pm   *patternmatcher.PatternMatcher
+	// mu serializes matching: a PatternMatcher compiles each pattern the
+	// first time it is used, so concurrent matching would race.
+	mu sync.Mutex
+	pm *patternmatcher.PatternMatcher
 }
 
 func (m *matcher) patterns() []string {
@@ -244,7 +247,9 @@ func (m *matcher) matches(rel string) bool {
 	if m == nil || m.pm == nil {
 		return false
 	}
+	m.mu.Lock()
 	ok, _ := m.pm.MatchesOrParentMatches(rel)
+	m.mu.Unlock()
 	return ok
 }
 
