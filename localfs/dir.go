@@ -158,8 +158,9 @@ func (d *Dir) ContextExcludes(abs string) ([]string, error) {
 // rebase moves patterns over paths from the root to patterns over paths
 // from dir (not "."), exactly, when each is of a form that allows it:
 // literal leading components that name dir (the rest is kept), a literal
-// component off dir's path (the pattern is dropped: nothing under dir
-// matches it), or "**/" and one component (kept as it is). Any other form
+// component off dir's path or a single component without "**" (the
+// pattern is dropped: nothing under dir matches it), or "**/" and one
+// component (kept as it is). Any other form
 // is false. (A pattern that matches dir or a parent of it is of no concern:
 // such a directory is excluded, and the compiler refuses it.)
 func rebase(patterns []string, dir string) ([]string, bool) {
@@ -168,6 +169,11 @@ func rebase(patterns []string, dir string) ([]string, bool) {
 	for _, p := range patterns {
 		body, neg := strings.CutPrefix(p, "!")
 		parts := strings.Split(body, "/")
+		if len(parts) == 1 && !strings.Contains(body, "**") && body != "." {
+			// One component matches only top-level paths ("*.env"),
+			// never one under dir.
+			continue
+		}
 		if parts[0] == "**" {
 			if len(parts) != 2 || strings.Contains(parts[1], "**") || parts[1] == "." {
 				return nil, false

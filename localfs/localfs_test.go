@@ -112,11 +112,16 @@ func TestRebase(t *testing.T) {
 	}{
 		{[]string{"**/*.pyc", "!**/keep.pyc", "tool/cache", "tool/**/x", "other/y", "!tool/b"}, "tool", []string{"**/*.pyc", "!**/keep.pyc", "cache", "**/x", "!b"}, true},
 		{[]string{"a/b/c", "a/x/c", "a/b/**"}, "a/b", []string{"c", "**"}, true},
+		{[]string{"*.env", "node_modules", "!.env.example", "x?"}, "tool", []string{}, true},
+		{[]string{"**"}, "tool", nil, false},
 		{[]string{"*/cache"}, "tool", nil, false},
 		{[]string{"t?ol/x"}, "tool", nil, false},
 		{[]string{"**/a/b"}, "tool", nil, false},
-		{[]string{"tool"}, "tool", nil, false},
-		{[]string{"a"}, "a/b", nil, false},
+		// A pattern naming the directory or a parent of it excludes the
+		// directory, which the compiler refuses; one component is dropped.
+		{[]string{"tool"}, "tool", []string{}, true},
+		{[]string{"a/b"}, "a/b", nil, false},
+		{[]string{"a/b"}, "a/b/c", nil, false},
 		{[]string{`to\ol/x`}, "tool", nil, false},
 	} {
 		got, ok := rebase(tc.patterns, tc.dir)
