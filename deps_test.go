@@ -14,11 +14,12 @@ func TestDependencyDirection(t *testing.T) {
 	allowed := map[string][]string{
 		"diag":     {},
 		"schema":   {"diag"},
-		"compiler": {"schema", "diag"},
+		"localfs":  {"schema", "diag"},
+		"compiler": {"schema", "diag", "localfs"},
 		"planner":  {"schema", "diag"},
-		"buildkit": {"schema", "diag"},
+		"buildkit": {"schema", "diag", "localfs"},
 		"service":  {"schema", "diag"},
-		"applier":  {"planner", "schema", "diag", "service"},
+		"applier":  {"planner", "schema", "diag", "service", "localfs"},
 	}
 	stdOnly := map[string]bool{"diag": true, "schema": true}
 	for pkg, ok := range allowed {

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"sort"
 
+	"cc.dev/cc/localfs"
 	"cc.dev/cc/schema"
 )
 
@@ -19,35 +20,56 @@ import (
 type blob struct {
 	digest string
 	size   int64
-	// file is the absolute path of a file; data the content of anything
+	// files and rel name a local file; data is the content of anything
 	// else.
-	file string
-	data []byte
+	files *localfs.Policy
+	rel   string
+	data  []byte
 	// name is what to call it in messages: a path relative to the root.
 	name string
 }
 
+// open opens the blob's content. A file is opened under the local-files
+// policy (localfs.Policy.Open): inside the root, symbolic links included,
+// not excluded, a regular file, so a plan file naming .cc/, a path through
+// a link out of the root or a FIFO uploads nothing.
 func (b *blob) open() (io.ReadCloser, error) {
-	if b.file == "" {
+	if b.files == nil {
 		return io.NopCloser(bytes.NewReader(b.data)), nil
 	}
-	return os.Open(b.file)
+	f, _, err := b.files.Open(b.rel)
+	if err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
+// policyOf is the local-files policy of a project root.
+func policyOf(root string) (*localfs.Policy, error) {
+	real, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		return nil, fmt.Errorf("project root: %w", unwrapPath(err))
+	}
+	return localfs.New(real)
 }
 
 // blobsOf lists the blobs of a resource's local inputs, by digest.
 func blobsOf(d *schema.Desired, r *schema.Resource) (map[string]*blob, error) {
 	out := map[string]*blob{}
+	if len(r.Inputs) == 0 {
+		return out, nil
+	}
+	files, err := policyOf(d.Root)
+	if err != nil {
+		return nil, err
+	}
 	for _, in := range r.Inputs {
 		if !in.Tree {
-			abs, err := inside(d.Root, in.Path)
+			b, err := fileBlob(files, in.Path, in.Digest)
 			if err != nil {
 				return nil, err
 			}
-			fi, err := os.Stat(abs)
-			if err != nil {
-				return nil, fmt.Errorf("%s: %w", in.Path, unwrapPath(err))
-			}
-			out[in.Digest] = &blob{digest: in.Digest, size: fi.Size(), file: abs, name: in.Path}
+			out[in.Digest] = b
 			continue
 		}
 		entries, ok := d.Trees[in.Digest]
@@ -61,22 +83,30 @@ func blobsOf(d *schema.Desired, r *schema.Resource) (map[string]*blob, error) {
 		out[in.Digest] = &blob{digest: in.Digest, size: int64(len(listing)), data: listing, name: in.Path + " (file list)"}
 		for _, e := range entries {
 			rel := treeFile(d.Root, r.Kind, in.Path, e.Path)
-			abs, err := inside(d.Root, rel)
+			if e.Mode != "link" {
+				// Checked when opened, if the service does not have it.
+				out[e.Digest] = &blob{digest: e.Digest, size: e.Size, files: files, rel: rel, name: rel}
+				continue
+			}
+			target, err := files.Readlink(rel)
 			if err != nil {
 				return nil, err
 			}
-			b := &blob{digest: e.Digest, size: e.Size, file: abs, name: rel}
-			if e.Mode == "link" {
-				target, err := os.Readlink(abs)
-				if err != nil {
-					return nil, fmt.Errorf("%s: %w", rel, unwrapPath(err))
-				}
-				b.file, b.data, b.size = "", []byte(target), int64(len(target))
-			}
-			out[e.Digest] = b
+			out[e.Digest] = &blob{digest: e.Digest, size: int64(len(target)), data: []byte(target), name: rel}
 		}
 	}
 	return out, nil
+}
+
+// fileBlob is the local file rel as a blob, checked under the policy now
+// (for its size) and again when it is opened.
+func fileBlob(files *localfs.Policy, rel, digest string) (*blob, error) {
+	f, fi, err := files.Open(rel)
+	if err != nil {
+		return nil, err
+	}
+	f.Close()
+	return &blob{digest: digest, size: fi.Size(), files: files, rel: rel, name: rel}, nil
 }
 
 // treeFile is where an entry of a tree input is, relative to the root: a
@@ -92,15 +122,6 @@ func treeFile(root string, k schema.Kind, input, entry string) string {
 		}
 	}
 	return path.Join(input, entry)
-}
-
-func inside(root, rel string) (string, error) {
-	abs := filepath.Join(root, filepath.FromSlash(rel))
-	r, err := filepath.Rel(root, abs)
-	if err != nil || r == ".." || len(r) > 2 && r[:3] == "../" {
-		return "", fmt.Errorf("%s is outside the project root", rel)
-	}
-	return abs, nil
 }
 
 func unwrapPath(err error) error {

@@ -6,8 +6,8 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"io"
-	"os"
 
+	"cc.dev/cc/localfs"
 	"cc.dev/cc/planner"
 	"cc.dev/cc/schema"
 )
@@ -22,8 +22,10 @@ type content struct {
 	ctx     context.Context
 	svc     Service
 	project string
-	// local maps a digest to a file of the project that should have it.
+	// local maps a digest to a file of the project that should have it,
+	// relative to the root; files is the policy it is read under.
 	local map[string]string
+	files *localfs.Policy
 	built bool
 	d     *schema.Desired
 }
@@ -40,22 +42,23 @@ func (c *content) index() {
 	}
 	c.built = true
 	c.local = map[string]string{}
+	files, err := policyOf(c.d.Root)
+	if err != nil {
+		return // no local content: the diffs use the service's
+	}
+	c.files = files
 	for i := range c.d.Resources {
 		r := &c.d.Resources[i]
 		for _, in := range r.Inputs {
 			if !in.Tree {
-				if abs, err := inside(c.d.Root, in.Path); err == nil {
-					c.local[in.Digest] = abs
-				}
+				c.local[in.Digest] = in.Path
 				continue
 			}
 			for _, e := range c.d.Trees[in.Digest] {
 				if e.Mode == "link" {
 					continue
 				}
-				if abs, err := inside(c.d.Root, treeFile(c.d.Root, r.Kind, in.Path, e.Path)); err == nil {
-					c.local[e.Digest] = abs
-				}
+				c.local[e.Digest] = treeFile(c.d.Root, r.Kind, in.Path, e.Path)
 			}
 		}
 	}
@@ -79,7 +82,7 @@ func (c *content) Tree(digest string) ([]schema.TreeEntry, bool) {
 func (c *content) File(digest string) ([]byte, bool) {
 	c.index()
 	if p, ok := c.local[digest]; ok {
-		if b, ok := readVerified(p, digest); ok {
+		if b, ok := readVerified(c.files, p, digest); ok {
 			return b, true
 		}
 	}
@@ -97,9 +100,11 @@ func (c *content) remote(digest string) ([]byte, bool) {
 	return b.Data, true
 }
 
-// readVerified reads a file if it is small and still has the digest.
-func readVerified(p, digest string) ([]byte, bool) {
-	f, err := os.Open(p)
+// readVerified reads the file rel under the local-files policy (inside
+// the root, not excluded, a regular file) if it is small and still has the
+// digest.
+func readVerified(files *localfs.Policy, rel, digest string) ([]byte, bool) {
+	f, _, err := files.Open(rel)
 	if err != nil {
 		return nil, false
 	}

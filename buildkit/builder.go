@@ -325,52 +325,114 @@ func (b *Builder) build(ctx context.Context, req Request, img *Image, byHash map
 	if err != nil {
 		return nil, err
 	}
-	epoch := strconv.FormatInt(req.SourceDateEpoch, 10)
+	ex, err := b.exports(req, img, dest)
+	if ex.tmp != "" {
+		defer os.Remove(ex.tmp)
+	}
+	if err != nil {
+		return nil, err
+	}
+	var marshalled *llb.Definition
+	// The local sources are known only once converted; convert once
+	// outside the solve, without a resolver, just to name them.
+	mounts, err := localMounts(ctx, req, img, byHash, pushed)
+	if err != nil {
+		return nil, err
+	}
+	dockerConfig := config.LoadDefaultConfigFile(io.Discard)
+	opt := client.SolveOpt{
+		Exports:     ex.entries,
+		LocalMounts: mounts,
+		Session: []session.Attachable{authprovider.NewDockerAuthProvider(authprovider.DockerAuthProviderConfig{
+			AuthConfigProvider: authprovider.LoadAuthConfig(dockerConfig),
+		})},
+	}
+	display, err := progressui.NewDisplay(req.Out, progressui.DisplayMode(req.Progress))
+	if err != nil {
+		return nil, err
+	}
+	resp, err := solveShowing(ctx, c, display, opt, b.solveFunc(req, img, byHash, pushed, &marshalled))
+	if err != nil {
+		step := stepOf(err)
+		var ve *errdefs.VertexError
+		if step < 0 && marshalled != nil && errors.As(err, &ve) {
+			if s, ok := StepOf(marshalled, ve.Digest); ok && s < len(img.Spec.Steps) {
+				step = s
+			}
+		}
+		return nil, &BuildError{Image: img, Step: step, Err: err}
+	}
+	r := &Result{Image: img, Ref: ex.ref, Digest: resp.ExporterResponse[exptypes.ExporterImageDigestKey]}
+	if dest != "" {
+		if err := os.Rename(ex.tmp, dest); err != nil {
+			return nil, err
+		}
+		if err := writeRecord(req.Root, img.Hash, record{Digest: r.Digest, Dest: dest}); err != nil {
+			return nil, err
+		}
+	}
+	return r, nil
+}
+
+// exportSet is where a build goes: the exporters, the reference to
+// report, and the temporary OCI tarball renamed to dest once built.
+type exportSet struct {
+	entries []client.ExportEntry
+	ref     string
+	tmp     string
+}
+
+// exports are the exporters of one image: a push to req.Push, an OCI
+// tarball at dest (through a temporary file beside it), or both.
+func (b *Builder) exports(req Request, img *Image, dest string) (exportSet, error) {
+	var ex exportSet
 	exportAttrs := map[string]string{
 		"rewrite-timestamp":  "true",
-		"source-date-epoch":  epoch,
+		"source-date-epoch":  strconv.FormatInt(req.SourceDateEpoch, 10),
 		"oci-mediatypes":     "true",
 		"compression":        "gzip",
 		"force-compression":  "true",
 		"compression-level":  "6",
 		"attestation-inline": "false",
 	}
-	var exports []client.ExportEntry
-	ref := ""
 	if req.Push != "" {
-		ref = req.Push + ":" + Tag(img.Hash)
+		ex.ref = req.Push + ":" + Tag(img.Hash)
 		attrs := clone(exportAttrs)
-		attrs["name"] = ref
+		attrs["name"] = ex.ref
 		attrs["push"] = "true"
 		if b.registry.IsInsecure(registryHost(req.Push)) {
 			attrs["registry.insecure"] = "true"
 		}
-		exports = append(exports, client.ExportEntry{Type: client.ExporterImage, Attrs: attrs})
+		ex.entries = append(ex.entries, client.ExportEntry{Type: client.ExporterImage, Attrs: attrs})
 	}
-	var tmp string
-	if dest != "" {
-		if err := os.MkdirAll(filepath.Dir(dest), 0o755); err != nil {
-			return nil, err
-		}
-		f, err := os.CreateTemp(filepath.Dir(dest), ".cc-build-*.tar")
-		if err != nil {
-			return nil, err
-		}
-		f.Close()
-		tmp = f.Name()
-		defer os.Remove(tmp)
-		attrs := clone(exportAttrs)
-		attrs["name"] = Tag(img.Hash)
-		exports = append(exports, client.ExportEntry{Type: client.ExporterOCI, Attrs: attrs,
-			Output: func(map[string]string) (io.WriteCloser, error) { return os.Create(tmp) }})
-		if ref == "" {
-			ref = dest
-		}
+	if dest == "" {
+		return ex, nil
 	}
+	if err := os.MkdirAll(filepath.Dir(dest), 0o755); err != nil {
+		return ex, err
+	}
+	f, err := os.CreateTemp(filepath.Dir(dest), ".cc-build-*.tar")
+	if err != nil {
+		return ex, err
+	}
+	f.Close()
+	tmp := f.Name()
+	ex.tmp = tmp
+	attrs := clone(exportAttrs)
+	attrs["name"] = Tag(img.Hash)
+	ex.entries = append(ex.entries, client.ExportEntry{Type: client.ExporterOCI, Attrs: attrs,
+		Output: func(map[string]string) (io.WriteCloser, error) { return os.Create(tmp) }})
+	if ex.ref == "" {
+		ex.ref = dest
+	}
+	return ex, nil
+}
 
-	mounts := map[string]fsutil.FS{}
-	var marshalled *llb.Definition
-	buildFunc := func(ctx context.Context, gw gateway.Client) (*gateway.Result, error) {
+// solveFunc converts img inside the build, with buildkitd's gateway as the
+// resolver, and solves it; the marshalled definition is kept in
+// *marshalled, to trace a failed vertex back to its step.
+func (b *Builder) solveFunc(req Request, img *Image, byHash map[string]*Image, pushed map[string]string, marshalled **llb.Definition) gateway.BuildFunc {
+	return func(ctx context.Context, gw gateway.Client) (*gateway.Result, error) {
 		conv := &Converter{Root: req.Root, Resolver: gw, LocalID: req.LocalID, SourceDateEpoch: req.SourceDateEpoch, Bases: map[string]*Definition{}}
 		if err := b.convertBases(ctx, conv, img, byHash, pushed); err != nil {
 			return nil, err
@@ -383,7 +445,7 @@ func (b *Builder) build(ctx context.Context, req Request, img *Image, byHash map
 		if err != nil {
 			return nil, err
 		}
-		marshalled = m
+		*marshalled = m
 		cfg, err := d.ConfigJSON()
 		if err != nil {
 			return nil, err
@@ -395,12 +457,15 @@ func (b *Builder) build(ctx context.Context, req Request, img *Image, byHash map
 		res.AddMeta(exptypes.ExporterImageConfigKey, cfg)
 		return res, nil
 	}
-	// The local sources are known only once converted; convert once
-	// outside the solve, without a resolver, just to name them.
+}
+
+// localMounts are the directories the image's local sources read.
+func localMounts(ctx context.Context, req Request, img *Image, byHash map[string]*Image, pushed map[string]string) (map[string]fsutil.FS, error) {
 	locals, err := localsOf(ctx, req, img, byHash, pushed)
 	if err != nil {
 		return nil, &BuildError{Image: img, Step: stepOf(err), Err: err}
 	}
+	mounts := map[string]fsutil.FS{}
 	for name, dir := range locals {
 		fs, err := fsutil.NewFS(filepath.Join(req.Root, filepath.FromSlash(dir)))
 		if err != nil {
@@ -408,47 +473,20 @@ func (b *Builder) build(ctx context.Context, req Request, img *Image, byHash map
 		}
 		mounts[name] = fs
 	}
-	dockerConfig := config.LoadDefaultConfigFile(io.Discard)
-	opt := client.SolveOpt{
-		Exports:     exports,
-		LocalMounts: mounts,
-		Session: []session.Attachable{authprovider.NewDockerAuthProvider(authprovider.DockerAuthProviderConfig{
-			AuthConfigProvider: authprovider.LoadAuthConfig(dockerConfig),
-		})},
-	}
+	return mounts, nil
+}
+
+// solveShowing runs a build, showing its progress on display.
+func solveShowing(ctx context.Context, c *client.Client, display progressui.Display, opt client.SolveOpt, fn gateway.BuildFunc) (*client.SolveResponse, error) {
 	ch := make(chan *client.SolveStatus)
-	mode := progressui.DisplayMode(req.Progress)
-	display, err := progressui.NewDisplay(req.Out, mode)
-	if err != nil {
-		return nil, err
-	}
 	displayDone := make(chan struct{})
 	go func() {
 		defer close(displayDone)
 		_, _ = display.UpdateFrom(context.WithoutCancel(ctx), ch)
 	}()
-	resp, err := c.Build(ctx, opt, "cc", buildFunc, ch)
+	resp, err := c.Build(ctx, opt, "cc", fn, ch)
 	<-displayDone
-	if err != nil {
-		step := stepOf(err)
-		var ve *errdefs.VertexError
-		if step < 0 && marshalled != nil && errors.As(err, &ve) {
-			if s, ok := StepOf(marshalled, ve.Digest); ok && s < len(img.Spec.Steps) {
-				step = s
-			}
-		}
-		return nil, &BuildError{Image: img, Step: step, Err: err}
-	}
-	r := &Result{Image: img, Ref: ref, Digest: resp.ExporterResponse[exptypes.ExporterImageDigestKey]}
-	if dest != "" {
-		if err := os.Rename(tmp, dest); err != nil {
-			return nil, err
-		}
-		if err := writeRecord(req.Root, img.Hash, record{Digest: r.Digest, Dest: dest}); err != nil {
-			return nil, err
-		}
-	}
-	return r, nil
+	return resp, err
 }
 
 // convertBases converts the images img is built from into conv.Bases: a

@@ -122,21 +122,21 @@ func (b *stepBuilder) instruction(c instructions.Command, text string) error {
 	case *instructions.UserCommand:
 		b.st = b.st.User(c.User)
 		cfg.User = c.User
+	default:
+		if err := configInstruction(cfg, c); err != nil {
+			return err
+		}
+	}
+	b.history(text, true)
+	return nil
+}
+
+// configInstruction applies an instruction that changes only the image
+// config, not the state.
+func configInstruction(cfg *dockerspec.DockerOCIImageConfig, c instructions.Command) error {
+	switch c := c.(type) {
 	case *instructions.ExposeCommand:
-		if cfg.ExposedPorts == nil {
-			cfg.ExposedPorts = map[string]struct{}{}
-		}
-		for _, p := range c.Ports {
-			port, proto, ok := strings.Cut(p, "/")
-			if !ok {
-				proto = "tcp"
-			}
-			n, err := strconv.Atoi(port)
-			if err != nil || n < 1 || n > 65535 || (proto != "tcp" && proto != "udp" && proto != "sctp") {
-				return fmt.Errorf("EXPOSE: %q is not a port", p)
-			}
-			cfg.ExposedPorts[strconv.Itoa(n)+"/"+proto] = struct{}{}
-		}
+		return expose(cfg, c.Ports)
 	case *instructions.LabelCommand:
 		if cfg.Labels == nil {
 			cfg.Labels = map[string]string{}
@@ -178,7 +178,25 @@ func (b *stepBuilder) instruction(c instructions.Command, text string) error {
 	default:
 		return fmt.Errorf("Dockerfile instruction %s is not supported in a dockerfile step", strings.ToUpper(c.Name()))
 	}
-	b.history(text, true)
+	return nil
+}
+
+// expose adds EXPOSE's ports ("8080", "53/udp") to the config.
+func expose(cfg *dockerspec.DockerOCIImageConfig, ports []string) error {
+	if cfg.ExposedPorts == nil {
+		cfg.ExposedPorts = map[string]struct{}{}
+	}
+	for _, p := range ports {
+		port, proto, ok := strings.Cut(p, "/")
+		if !ok {
+			proto = "tcp"
+		}
+		n, err := strconv.Atoi(port)
+		if err != nil || n < 1 || n > 65535 || (proto != "tcp" && proto != "udp" && proto != "sctp") {
+			return fmt.Errorf("EXPOSE: %q is not a port", p)
+		}
+		cfg.ExposedPorts[strconv.Itoa(n)+"/"+proto] = struct{}{}
+	}
 	return nil
 }
 

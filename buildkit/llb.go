@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path"
 	"path/filepath"
@@ -22,9 +23,9 @@ import (
 	"github.com/moby/buildkit/frontend/dockerfile/dockerfile2llb"
 	"github.com/moby/buildkit/frontend/dockerui"
 	dockerspec "github.com/moby/docker-image-spec/specs-go/v1"
-	"github.com/moby/patternmatcher/ignorefile"
 	ocispecs "github.com/opencontainers/image-spec/specs-go/v1"
 
+	"cc.dev/cc/localfs"
 	"cc.dev/cc/schema"
 )
 
@@ -60,7 +61,8 @@ type Converter struct {
 	// Bases are the images from_image can name, by hash.
 	Bases map[string]*Definition
 
-	ignore map[string][]string // exclude patterns by context directory
+	files    *localfs.Policy
+	filesErr error
 }
 
 // Definition is an image converted to LLB, with the config to export.
@@ -121,51 +123,12 @@ func (c *Converter) Convert(ctx context.Context, img *Image) (*Definition, error
 		return nil, fmt.Errorf("platform: %w", err)
 	}
 	d := &Definition{Image: img, Platform: plat, Locals: map[string]string{}, LocalID: c.localID()}
-	n := len(spec.Steps)
-	name := func(i int, text string) llb.ConstraintsOpt {
-		where := img.Address
-		if i >= 0 {
-			where = fmt.Sprintf("%s %d/%d", img.Address, i+1, n)
-			if img.sensitiveAt("/steps/" + strconv.Itoa(i)) {
-				// The progress display shows no sensitive value.
-				text = spec.Steps[i].Kind() + " (sensitive)"
-			}
-		} else if img.sensitiveAt("/from") {
-			text = "FROM (sensitive)"
-		}
-		return llb.WithCustomName(fmt.Sprintf("[%s] %s", where, oneLine(text)))
+	name := stepNamer(img)
+	st, cfg, err := c.base(ctx, d, name(-1, "FROM "+spec.From))
+	if err != nil {
+		return nil, err
 	}
-
-	var st llb.State
-	var cfg dockerspec.DockerOCIImage
-	switch {
-	case spec.FromImage != "":
-		base := c.Bases[spec.FromImage]
-		if base == nil {
-			return nil, fmt.Errorf("base image %s is not built", spec.FromImage)
-		}
-		st = base.State
-		cfg = cloneConfig(base.Config)
-		for k, v := range base.Locals {
-			d.Locals[k] = v
-		}
-		if spec.Platform == "" {
-			d.Platform = base.Platform
-			plat = base.Platform
-		}
-	case spec.From != "":
-		st, cfg, err = c.fromRef(ctx, spec.From, plat, name(-1, "FROM "+spec.From))
-		if err != nil {
-			return nil, err
-		}
-	case spec.FromDockerfile != nil:
-		st, cfg, err = c.fromDockerfile(ctx, d, spec.FromDockerfile.Path, plat)
-		if err != nil {
-			return nil, err
-		}
-	default:
-		return nil, errors.New("image has no base: set from or from_dockerfile")
-	}
+	plat = d.Platform
 	cfg.OS, cfg.Architecture, cfg.Variant = plat.OS, plat.Architecture, plat.Variant
 	epoch := time.Unix(c.SourceDateEpoch, 0).UTC()
 	cfg.Created = &epoch
@@ -181,26 +144,78 @@ func (c *Converter) Convert(ctx context.Context, img *Image) (*Definition, error
 			return nil, &StepError{Step: i, Err: err}
 		}
 	}
-	st, cfgp := b.st, b.cfg
+	b.finish(spec)
+	d.State = b.st
+	d.Config = *b.cfg
+	return d, nil
+}
+
+// stepNamer names the ops of img's step i (-1 for its base) in the
+// progress display: "[image.x 2/3] RUN ...", and no sensitive value.
+func stepNamer(img *Image) func(i int, text string) llb.ConstraintsOpt {
+	spec := &img.Spec
+	n := len(spec.Steps)
+	return func(i int, text string) llb.ConstraintsOpt {
+		where := img.Address
+		if i >= 0 {
+			where = fmt.Sprintf("%s %d/%d", img.Address, i+1, n)
+			if img.sensitiveAt("/steps/" + strconv.Itoa(i)) {
+				// The progress display shows no sensitive value.
+				text = spec.Steps[i].Kind() + " (sensitive)"
+			}
+		} else if img.sensitiveAt("/from") {
+			text = "FROM (sensitive)"
+		}
+		return llb.WithCustomName(fmt.Sprintf("[%s] %s", where, oneLine(text)))
+	}
+}
+
+// base is the state and config an image starts from: a base image of the
+// project, a registry image or a Dockerfile. An image from a base of the
+// project without a platform of its own takes the base's (d.Platform).
+func (c *Converter) base(ctx context.Context, d *Definition, fromName llb.ConstraintsOpt) (llb.State, dockerspec.DockerOCIImage, error) {
+	spec := &d.Image.Spec
+	switch {
+	case spec.FromImage != "":
+		base := c.Bases[spec.FromImage]
+		if base == nil {
+			return llb.State{}, dockerspec.DockerOCIImage{}, fmt.Errorf("base image %s is not built", spec.FromImage)
+		}
+		for k, v := range base.Locals {
+			d.Locals[k] = v
+		}
+		if spec.Platform == "" {
+			d.Platform = base.Platform
+		}
+		return base.State, cloneConfig(base.Config), nil
+	case spec.From != "":
+		return c.fromRef(ctx, spec.From, d.Platform, fromName)
+	case spec.FromDockerfile != nil:
+		return c.fromDockerfile(ctx, d, spec.FromDockerfile.Path, d.Platform)
+	}
+	return llb.State{}, dockerspec.DockerOCIImage{}, errors.New("image has no base: set from or from_dockerfile")
+}
+
+// finish sets the entrypoint, cmd and user the spec names, with their
+// history entries.
+func (b *stepBuilder) finish(spec *schema.ImageSpec) {
+	cfg := b.cfg
 	if spec.Entrypoint != nil {
-		cfgp.Config.Entrypoint = spec.Entrypoint
+		cfg.Config.Entrypoint = spec.Entrypoint
 		if spec.Cmd == nil {
 			// As in a Dockerfile: a new entrypoint drops the base's cmd.
-			cfgp.Config.Cmd = nil
+			cfg.Config.Cmd = nil
 		}
 		b.history("ENTRYPOINT "+jsonArgs(spec.Entrypoint), true)
 	}
 	if spec.Cmd != nil {
-		cfgp.Config.Cmd = spec.Cmd
+		cfg.Config.Cmd = spec.Cmd
 		b.history("CMD "+jsonArgs(spec.Cmd), true)
 	}
 	if spec.User != "" {
-		cfgp.Config.User = spec.User
+		cfg.Config.User = spec.User
 		b.history("USER "+spec.User, true)
 	}
-	d.State = st
-	d.Config = *cfgp
-	return d, nil
 }
 
 // fromRef starts from a registry image, pinned to the digest the resolver
@@ -247,7 +262,7 @@ func (c *Converter) fromDockerfile(ctx context.Context, d *Definition, file stri
 	if err != nil {
 		return llb.State{}, cfg, fmt.Errorf("from_dockerfile: %w", err)
 	}
-	dt, err := os.ReadFile(filepath.Join(c.Root, filepath.FromSlash(rel)))
+	dt, err := c.readFile(rel)
 	if err != nil {
 		return llb.State{}, cfg, fmt.Errorf("from_dockerfile: %w", err)
 	}
@@ -257,7 +272,7 @@ func (c *Converter) fromDockerfile(ctx context.Context, d *Definition, file stri
 		localName = ContextName + "/" + dir
 	}
 	d.Locals[localName] = dir
-	excludes, err := c.excludes(dir)
+	excludes, err := c.contextExcludes(dir)
 	if err != nil {
 		return llb.State{}, cfg, err
 	}
@@ -279,6 +294,39 @@ func (c *Converter) fromDockerfile(ctx context.Context, d *Definition, file stri
 		cfg = *res.Image
 	}
 	return res.State, cfg, nil
+}
+
+// readFile reads an input file under the local-files policy: inside the
+// root, not excluded, a regular file.
+func (c *Converter) readFile(rel string) ([]byte, error) {
+	p, err := c.policy()
+	if err != nil {
+		return nil, err
+	}
+	return readUnder(p, rel)
+}
+
+// readInput reads the input file rel of the project at root under its
+// local-files policy.
+func readInput(root, rel string) ([]byte, error) {
+	real, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		return nil, err
+	}
+	p, err := localfs.New(real)
+	if err != nil {
+		return nil, err
+	}
+	return readUnder(p, rel)
+}
+
+func readUnder(p *localfs.Policy, rel string) ([]byte, error) {
+	f, _, err := p.Open(rel)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(f)
 }
 
 // stepBuilder applies steps to a state and config.
@@ -400,7 +448,7 @@ func (b *stepBuilder) copy(cp *schema.CopyStep) error {
 
 // local is the project's local context, narrowed to one path.
 func (b *stepBuilder) local(rel string) (llb.State, error) {
-	excludes, err := b.c.excludes(".")
+	excludes, err := b.c.rootExcludes(rel)
 	if err != nil {
 		return llb.State{}, err
 	}
@@ -413,37 +461,60 @@ func (b *stepBuilder) local(rel string) (llb.State, error) {
 	return llb.Local(ContextName, opts...), nil
 }
 
-// excludes reads the ignore file of a context directory: .ccignore, or
-// .dockerignore when there is no .ccignore.
-func (c *Converter) excludes(dir string) ([]string, error) {
-	if p, ok := c.ignore[dir]; ok {
-		return p, nil
+// policy is the project's local-files policy (localfs), read once: the
+// compiler hashed the inputs with it, so the local sources send what the
+// hash covers.
+func (c *Converter) policy() (*localfs.Policy, error) {
+	if c.files != nil || c.filesErr != nil {
+		return c.files, c.filesErr
 	}
-	if c.ignore == nil {
-		c.ignore = map[string][]string{}
+	root, err := filepath.EvalSymlinks(c.Root)
+	if err == nil {
+		c.files, err = localfs.New(root)
 	}
-	var patterns []string
-	for _, name := range []string{".ccignore", ".dockerignore"} {
-		f, err := os.Open(filepath.Join(c.Root, filepath.FromSlash(dir), name))
-		if errors.Is(err, os.ErrNotExist) {
-			continue
-		}
-		if err != nil {
-			return nil, err
-		}
-		patterns, err = ignorefile.ReadAll(f)
-		f.Close()
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", path.Join(dir, name), err)
-		}
-		break
+	c.filesErr = err
+	return c.files, err
+}
+
+// rootExcludes are the exclude patterns of the project's local source
+// narrowed to rel: the root's, and, for a directory input, those of its
+// own ignore file (localfs.Dir.RootExcludes).
+func (c *Converter) rootExcludes(rel string) ([]string, error) {
+	p, err := c.policy()
+	if err != nil {
+		return nil, err
 	}
-	if dir == "." {
-		// The project's own state never goes into an image.
-		patterns = append(patterns, ".cc")
+	abs, real, err := p.Resolve(rel)
+	if err != nil {
+		// The compile hashed it, so it is gone since: the build says so.
+		return p.Patterns(), nil
 	}
-	c.ignore[dir] = patterns
-	return patterns, nil
+	if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
+		return p.Patterns(), nil
+	}
+	d, err := p.Dir(real)
+	if err != nil {
+		return nil, err
+	}
+	return d.RootExcludes(abs)
+}
+
+// contextExcludes are the exclude patterns of a from_dockerfile build
+// context rooted at dir (localfs.Dir.ContextExcludes).
+func (c *Converter) contextExcludes(dir string) ([]string, error) {
+	p, err := c.policy()
+	if err != nil {
+		return nil, err
+	}
+	abs, real, err := p.Resolve(dir)
+	if err != nil {
+		return nil, fmt.Errorf("from_dockerfile: build context %w", err)
+	}
+	d, err := p.Dir(real)
+	if err != nil {
+		return nil, err
+	}
+	return d.ContextExcludes(abs)
 }
 
 func (c *Converter) localID() string {

@@ -3,8 +3,6 @@ package buildkit
 import (
 	"bytes"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"cc.dev/cc/schema"
@@ -79,7 +77,7 @@ func writeStage(b *bytes.Buffer, img *Image, before []*Image, named bool, root s
 		if err != nil {
 			return fmt.Errorf("%s: from_dockerfile: %w", img.Address, err)
 		}
-		dt, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(rel)))
+		dt, err := readInput(root, rel)
 		if err != nil {
 			return fmt.Errorf("%s: from_dockerfile: %w", img.Address, err)
 		}

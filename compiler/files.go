@@ -1,7 +1,6 @@
 package compiler
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -14,26 +13,24 @@ import (
 	"sort"
 	"strings"
 	"sync"
-	"unicode/utf8"
 
 	"github.com/moby/patternmatcher"
-	"github.com/moby/patternmatcher/ignorefile"
 
+	"cc.dev/cc/localfs"
 	"cc.dev/cc/schema"
 )
 
 // maxSmallFile is the limit on the small files cc reads whole (env files,
-// cc.lock, .ccignore, -var-file): more is surely not one of those.
+// cc.lock, -var-file): more is surely not one of those.
 const maxSmallFile = 16 << 20
 
-// stateDir is cc's own directory in a project root; it is never an input.
-const stateDir = ".cc"
-
-// fileHasher hashes local inputs under the project root, once each.
+// fileHasher hashes local inputs under the project root, once each, with
+// the one local-files policy (localfs): what it leaves out, the BuildKit
+// converter and the applier leave out too.
 type fileHasher struct {
 	mu     sync.Mutex // guards the maps; hashing runs unlocked
 	root   string
-	ignore *patternmatcher.PatternMatcher
+	policy *localfs.Policy
 	files  map[string]fileSum
 	trees  map[string]treeSum
 	// entries holds every tree by digest, for Desired.Trees.
@@ -55,44 +52,18 @@ type treeSum struct {
 }
 
 func newFileHasher(root string) (*fileHasher, error) {
-	h := &fileHasher{root: root, files: map[string]fileSum{}, trees: map[string]treeSum{}, entries: map[string][]schema.TreeEntry{}}
-	for _, name := range []string{".ccignore", ".dockerignore"} {
-		b, err := schema.ReadRegular(filepath.Join(root, name), maxSmallFile)
-		if errors.Is(err, fs.ErrNotExist) {
-			continue
-		}
-		if err != nil {
-			return nil, fmt.Errorf("%s %w", name, unwrapPathError(err))
-		}
-		patterns, err := ignorefile.ReadAll(bytes.NewReader(b))
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", name, err)
-		}
-		if h.ignore, err = patternmatcher.New(patterns); err != nil {
-			return nil, fmt.Errorf("%s: %w", name, err)
-		}
-		break // .ccignore wins over .dockerignore
+	p, err := localfs.New(root)
+	if err != nil {
+		return nil, err
 	}
-	return h, nil
-}
-
-// ignored reports whether a path relative to the root is excluded.
-func (h *fileHasher) ignored(rel string) bool {
-	if rel == stateDir || strings.HasPrefix(rel, stateDir+"/") {
-		return true
-	}
-	if h.ignore == nil {
-		return false
-	}
-	ok, _ := h.ignore.MatchesOrParentMatches(rel)
-	return ok
+	return &fileHasher{root: root, policy: p, files: map[string]fileSum{}, trees: map[string]treeSum{}, entries: map[string][]schema.TreeEntry{}}, nil
 }
 
 // errIsDir tells a caller that wanted a file that it found a directory;
 // errIgnored that the path is excluded.
 var (
 	errIsDir   = errors.New("is a directory, not a file")
-	errIgnored = errors.New("is excluded by .ccignore")
+	errIgnored = localfs.ErrIgnored
 )
 
 // file hashes one regular file.
@@ -112,7 +83,7 @@ func (h *fileHasher) file(rel string) fileSum {
 }
 
 func (h *fileHasher) hashFile(rel string) fileSum {
-	abs, err := insideRoot(h.root, rel)
+	abs, _, err := h.policy.Resolve(rel)
 	if err != nil {
 		return fileSum{err: err}
 	}
@@ -126,10 +97,10 @@ func (h *fileHasher) hashFile(rel string) fileSum {
 	if err := schema.RegularMode(fi.Mode()); err != nil {
 		return fileSum{err: fmt.Errorf("%s %w", rel, err)}
 	}
-	if err := nameUTF8(relTo(h.root, abs)); err != nil {
+	if err := localfs.NameUTF8(relTo(h.root, abs)); err != nil {
 		return fileSum{err: err}
 	}
-	if h.ignored(relTo(h.root, abs)) {
+	if h.policy.Excluded(relTo(h.root, abs)) {
 		return fileSum{err: fmt.Errorf("%s %w", rel, errIgnored)}
 	}
 	h.track.setf("hashing %s", rel)
@@ -139,18 +110,6 @@ func (h *fileHasher) hashFile(rel string) fileSum {
 	}
 	return s
 }
-
-// nameUTF8 refuses a file name that is not UTF-8: a tree names its
-// entries by UTF-8 paths, and a name that is not one would be changed (its
-// bad bytes replaced by U+FFFD), so two files could get one path.
-func nameUTF8(rel string) error {
-	if utf8.ValidString(rel) {
-		return nil
-	}
-	return fmt.Errorf("%q: %w", rel, errNotUTF8)
-}
-
-var errNotUTF8 = errors.New("the file name is not UTF-8; rename it (cc names files by UTF-8 paths)")
 
 // walkedFile hashes a regular file met while walking a directory of the
 // root: the walk already knows it is inside the root, not ignored and a
@@ -236,115 +195,14 @@ func (h *fileHasher) tree(paths []string, base string, include, exclude []string
 }
 
 func (h *fileHasher) hashTree(paths []string, base string, include, exclude []string) treeSum {
-	var inc, exc *patternmatcher.PatternMatcher
-	var err error
-	if len(include) > 0 {
-		if inc, err = patternmatcher.New(include); err != nil {
-			return treeSum{err: fmt.Errorf("include: %w", err)}
-		}
-	}
-	if len(exclude) > 0 {
-		if exc, err = patternmatcher.New(exclude); err != nil {
-			return treeSum{err: fmt.Errorf("exclude: %w", err)}
-		}
-	}
-	keep := func(rel string) bool {
-		if inc != nil {
-			if ok, _ := inc.MatchesOrParentMatches(rel); !ok {
-				return false
-			}
-		}
-		if exc != nil {
-			if ok, _ := exc.MatchesOrParentMatches(rel); ok {
-				return false
-			}
-		}
-		return true
+	keep, err := sourceFilter(include, exclude)
+	if err != nil {
+		return treeSum{err: err}
 	}
 	entries := map[string]schema.TreeEntry{}
 	for _, p := range paths {
-		p = cleanRel(p)
-		abs, err := insideRoot(h.root, p)
-		if err != nil {
+		if err := h.addPath(entries, cleanRel(p), base, keep); err != nil {
 			return treeSum{err: err}
-		}
-		fi, err := os.Stat(abs)
-		if err != nil {
-			return treeSum{err: unwrapPathError(err)}
-		}
-		realRel := relTo(h.root, abs)
-		if h.ignored(realRel) {
-			return treeSum{err: fmt.Errorf("%s %w", p, errIgnored)}
-		}
-		name := func(rel string) string {
-			if base == "" {
-				return rel
-			}
-			if !fi.IsDir() {
-				return path.Base(rel)
-			}
-			r, _ := filepath.Rel(realRel, rel)
-			return filepath.ToSlash(r)
-		}
-		if !fi.IsDir() {
-			s := h.file(realRel)
-			if s.err != nil {
-				return treeSum{err: s.err}
-			}
-			entries[name(realRel)] = schema.TreeEntry{Path: name(realRel), Mode: s.mode, Size: s.size, Digest: s.digest}
-			continue
-		}
-		err = filepath.WalkDir(abs, func(full string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return err
-			}
-			rel := relTo(h.root, full)
-			if err := nameUTF8(rel); err != nil {
-				return err
-			}
-			if full != abs && h.ignored(rel) {
-				if d.IsDir() {
-					return filepath.SkipDir
-				}
-				return nil
-			}
-			switch {
-			case d.IsDir():
-				return nil
-			case d.Type()&fs.ModeSymlink != 0:
-				target, err := os.Readlink(full)
-				if err != nil {
-					return err
-				}
-				if err := h.linkInside(full, target, rel); err != nil {
-					return err
-				}
-				if keep(rel) {
-					sum := sha256.Sum256([]byte(target))
-					entries[name(rel)] = schema.TreeEntry{Path: name(rel), Mode: "link", Size: int64(len(target)),
-						Digest: "sha256:" + hex.EncodeToString(sum[:])}
-				}
-			case d.Type().IsRegular():
-				if !keep(rel) {
-					return nil
-				}
-				s := h.walkedFile(rel, full)
-				if s.err != nil {
-					return s.err
-				}
-				entries[name(rel)] = schema.TreeEntry{Path: name(rel), Mode: s.mode, Size: s.size, Digest: s.digest}
-			default:
-				// A FIFO, device or socket inside a copied tree is refused,
-				// not skipped: what is copied is what the tree says.
-				if !keep(rel) {
-					return nil
-				}
-				return fmt.Errorf("%s %w", rel, schema.RegularMode(d.Type()))
-			}
-			return nil
-		})
-		if err != nil {
-			return treeSum{err: unwrapPathError(err)}
 		}
 	}
 	list := make([]schema.TreeEntry, 0, len(entries))
@@ -362,25 +220,124 @@ func (h *fileHasher) hashTree(paths []string, base string, include, exclude []st
 	return treeSum{digest: digest}
 }
 
-// linkInside refuses a symbolic link whose target leaves the root.
-func (h *fileHasher) linkInside(full, target, rel string) error {
-	resolved := target
-	if !filepath.IsAbs(resolved) {
-		resolved = filepath.Join(filepath.Dir(full), target)
+// sourceFilter is a function source's include and exclude patterns (over
+// paths relative to the root) as one test; nil patterns keep everything.
+func sourceFilter(include, exclude []string) (func(rel string) bool, error) {
+	var inc, exc *patternmatcher.PatternMatcher
+	var err error
+	if len(include) > 0 {
+		if inc, err = patternmatcher.New(include); err != nil {
+			return nil, fmt.Errorf("include: %w", err)
+		}
 	}
-	if real, err := filepath.EvalSymlinks(resolved); err == nil {
-		resolved = real
+	if len(exclude) > 0 {
+		if exc, err = patternmatcher.New(exclude); err != nil {
+			return nil, fmt.Errorf("exclude: %w", err)
+		}
 	}
-	resolved = filepath.Clean(resolved)
-	if resolved != h.root && !strings.HasPrefix(resolved, h.root+string(filepath.Separator)) {
-		return fmt.Errorf("%s: %w (through a symbolic link to %s)", rel, errOutsideRoot, target)
+	return func(rel string) bool {
+		if inc != nil {
+			if ok, _ := inc.MatchesOrParentMatches(rel); !ok {
+				return false
+			}
+		}
+		if exc != nil {
+			if ok, _ := exc.MatchesOrParentMatches(rel); ok {
+				return false
+			}
+		}
+		return true
+	}, nil
+}
+
+// addPath adds the file or directory p to a tree's entries. A directory
+// is walked under the local-files policy: with base "" (a function's
+// source) the root's rules; otherwise (a copied directory, a build
+// context) the rules of that directory input, its own ignore file
+// included.
+func (h *fileHasher) addPath(entries map[string]schema.TreeEntry, p, base string, keep func(string) bool) error {
+	abs, realRel, err := h.policy.Resolve(p)
+	if err != nil {
+		return err
+	}
+	fi, err := os.Stat(abs)
+	if err != nil {
+		return unwrapPathError(err)
+	}
+	if h.policy.Excluded(realRel) {
+		return fmt.Errorf("%s %w", p, errIgnored)
+	}
+	name := entryNamer(base, realRel, fi.IsDir())
+	if !fi.IsDir() {
+		s := h.file(realRel)
+		if s.err != nil {
+			return s.err
+		}
+		entries[name(realRel)] = schema.TreeEntry{Path: name(realRel), Mode: s.mode, Size: s.size, Digest: s.digest}
+		return nil
+	}
+	dir := "."
+	if base != "" {
+		dir = realRel
+	}
+	rule, err := h.policy.Dir(dir)
+	if err != nil {
+		return err
+	}
+	err = rule.Walk(abs, func(rel, full string, d fs.DirEntry) error {
+		return h.addWalked(entries, name(rel), rel, full, d, keep)
+	})
+	if err != nil {
+		return unwrapPathError(err)
+	}
+	return nil
+}
+
+// entryNamer names a tree's entries: with base "", by their path from
+// the root; otherwise from the input (a single file by its base name).
+func entryNamer(base, realRel string, isDir bool) func(rel string) string {
+	return func(rel string) string {
+		if base == "" {
+			return rel
+		}
+		if !isDir {
+			return path.Base(rel)
+		}
+		r, _ := filepath.Rel(realRel, rel)
+		return filepath.ToSlash(r)
+	}
+}
+
+// addWalked adds an entry a walk kept: a link by its target, a regular
+// file by its content. A FIFO, device or socket inside a copied tree is
+// refused, not skipped: what is copied is what the tree says.
+func (h *fileHasher) addWalked(entries map[string]schema.TreeEntry, name, rel, full string, d fs.DirEntry, keep func(string) bool) error {
+	switch {
+	case d.IsDir() || !keep(rel):
+		return nil
+	case d.Type()&fs.ModeSymlink != 0:
+		target, err := os.Readlink(full)
+		if err != nil {
+			return err
+		}
+		sum := sha256.Sum256([]byte(target))
+		entries[name] = schema.TreeEntry{Path: name, Mode: "link", Size: int64(len(target)),
+			Digest: "sha256:" + hex.EncodeToString(sum[:])}
+	case d.Type().IsRegular():
+		s := h.walkedFile(rel, full)
+		if s.err != nil {
+			return s.err
+		}
+		entries[name] = schema.TreeEntry{Path: name, Mode: s.mode, Size: s.size, Digest: s.digest}
+	default:
+		return fmt.Errorf("%s %w", rel, schema.RegularMode(d.Type()))
 	}
 	return nil
 }
 
 // envKeys reads the key names of an env file (never its values).
 func (h *fileHasher) envKeys(rel string) ([]string, error) {
-	abs, err := insideRoot(h.root, rel)
+	abs, _, err := h.policy.Resolve(rel)
 	if err != nil {
 		return nil, err
 	}

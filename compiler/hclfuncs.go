@@ -8,8 +8,6 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"path/filepath"
-	"strings"
 	"unicode/utf8"
 
 	"github.com/zclconf/go-cty/cty"
@@ -17,6 +15,7 @@ import (
 	"github.com/zclconf/go-cty/cty/function"
 	"github.com/zclconf/go-cty/cty/function/stdlib"
 
+	"cc.dev/cc/localfs"
 	"cc.dev/cc/schema"
 )
 
@@ -205,29 +204,9 @@ func fileFunc(root string, conv func(io.Reader, string) (cty.Value, error)) func
 }
 
 // errOutsideRoot is returned for a path that leaves the project root.
-var errOutsideRoot = errors.New("leaves the project root")
+var errOutsideRoot = localfs.ErrOutsideRoot
 
 // insideRoot resolves a path relative to root (symlinks included) and
-// refuses one that ends up outside it. A path that does not exist is
-// fs.ErrNotExist.
-func insideRoot(root, rel string) (string, error) {
-	if filepath.IsAbs(rel) {
-		return "", fmt.Errorf("%s: %w (paths are relative to the project root)", rel, errOutsideRoot)
-	}
-	clean := filepath.Clean(rel)
-	if clean == ".." || strings.HasPrefix(clean, "../") {
-		return "", fmt.Errorf("%s: %w", rel, errOutsideRoot)
-	}
-	abs := filepath.Join(root, clean)
-	real, err := filepath.EvalSymlinks(abs)
-	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return "", fmt.Errorf("%s: %w", rel, fs.ErrNotExist)
-		}
-		return "", fmt.Errorf("%s: %w", rel, unwrapPathError(err))
-	}
-	if real != root && !strings.HasPrefix(real, root+string(filepath.Separator)) {
-		return "", fmt.Errorf("%s: %w (through a symbolic link)", rel, errOutsideRoot)
-	}
-	return real, nil
-}
+// refuses one that ends up outside it (localfs.Resolve). A path that does
+// not exist is fs.ErrNotExist.
+func insideRoot(root, rel string) (string, error) { return localfs.Resolve(root, rel) }
