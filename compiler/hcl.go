@@ -530,7 +530,7 @@ func (l *hclLoader) evalNode(n node, deps []node) {
 	kind := hclKinds[r.kind]
 	path := []string{kind.Plural(), r.name}
 	l.ranges.set(path, r.block.DefRange(), r.block.LabelRanges[0])
-	obj := l.evalBody(r.block.Body, shapes[r.kind], path, ectx)
+	obj := l.evalBody(r.block.Body, shapesOf(schema.Default())[r.kind], path, ectx)
 	if referable[r.kind] {
 		obj["$id"] = cty.StringVal(n)
 	}

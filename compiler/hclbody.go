@@ -6,6 +6,7 @@ import (
 	"math/big"
 	"sort"
 	"strconv"
+	"sync"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
@@ -42,56 +43,70 @@ type blockSpec struct {
 	labels map[string]*shape
 }
 
-var shapes = buildShapes()
+var shapeCache sync.Map // *schema.Schema → map[string]*shape
 
-func buildShapes() map[string]*shape {
-	leaf := &shape{}
-	single := func(field string, s *shape) blockSpec { return blockSpec{field: field, mode: blockSingle, shape: s} }
-	list := func(field string) blockSpec { return blockSpec{field: field, mode: blockList, shape: leaf} }
+// shapesOf gives the shapes of each kind's body, by kind name, as the
+// schema's @cc(block) facts say (built once per schema).
+func shapesOf(s *schema.Schema) map[string]*shape {
+	if m, ok := shapeCache.Load(s); ok {
+		return m.(map[string]*shape)
+	}
+	memo := map[*schema.Def]*shape{}
+	out := map[string]*shape{}
+	for _, k := range schema.Kinds {
+		out[string(k)] = defShape(s, s.Kind(k), memo)
+	}
+	m, _ := shapeCache.LoadOrStore(s, out)
+	return m.(map[string]*shape)
+}
 
-	image := &shape{blocks: map[string]blockSpec{}}
-	image.blocks["from"] = single("from", image)
-	for _, k := range schema.StepKinds {
-		image.blocks[k] = blockSpec{field: "steps", mode: blockStep, shape: leaf}
+// defShape is the shape of a struct's body: a block for each field marked
+// @cc(block). memo ends the recursion of an image's from.
+func defShape(s *schema.Schema, d *schema.Def, memo map[*schema.Def]*shape) *shape {
+	if sh, ok := memo[d]; ok {
+		return sh
 	}
-	resources := &shape{blocks: map[string]blockSpec{
-		"requests": single("requests", leaf), "limits": single("limits", leaf), "gpu": single("gpu", leaf),
-	}}
-	sandbox := &shape{blocks: map[string]blockSpec{
-		"image":        single("image", image),
-		"resources":    single("resources", resources),
-		"network":      single("network", leaf),
-		"credential":   list("credentials"),
-		"volume_mount": list("volume_mounts"),
-		"mounted_file": list("mounted_files"),
-		"snapshot":     single("snapshot", leaf),
-	}}
-	function := &shape{blocks: map[string]blockSpec{
-		"image":        single("image", image),
-		"source":       single("source", leaf),
-		"resources":    single("resources", resources),
-		"volume_mount": list("volume_mounts"),
-		"scaling":      single("scaling", leaf),
-	}}
-	judge := &shape{blocks: map[string]blockSpec{"field": list("fields")}}
-	scorers := map[string]*shape{}
-	for _, k := range schema.ScorerKinds {
-		scorers[k] = leaf
+	sh := &shape{}
+	memo[d] = sh
+	if d == nil {
+		return sh
 	}
-	scorers["llm_judge"] = judge
-	evaluation := &shape{blocks: map[string]blockSpec{
-		"external_task": single("external_task", leaf),
-		"scorer":        {field: "scorers", mode: blockLabelled, labels: scorers},
-	}}
-	secret := &shape{blocks: map[string]blockSpec{
-		"from_env_file":    single("from_env_file", leaf),
-		"from_integration": single("from_integration", leaf),
-		"from_store":       single("from_store", leaf),
-	}}
-	return map[string]*shape{
-		"image": image, "secret": secret, "volume": leaf, "dataset": leaf,
-		"sandbox": sandbox, "function": function, "evaluation": evaluation,
+	for _, f := range d.Fields {
+		if f.Block == schema.BlockNone {
+			continue
+		}
+		if sh.blocks == nil {
+			sh.blocks = map[string]blockSpec{}
+		}
+		elem := s.Elem(f)
+		switch f.Block {
+		case schema.BlockSingle:
+			sh.blocks[f.BlockName] = blockSpec{field: f.Name, mode: blockSingle, shape: defShape(s, elem, memo)}
+		case schema.BlockList:
+			sh.blocks[f.BlockName] = blockSpec{field: f.Name, mode: blockList, shape: defShape(s, elem, memo)}
+		case schema.BlockStep:
+			for _, m := range elem.Fields {
+				sh.blocks[m.Name] = blockSpec{field: f.Name, mode: blockStep, shape: memberShape(s, m, memo)}
+			}
+		case schema.BlockLabelled:
+			labels := map[string]*shape{}
+			for _, m := range elem.Fields {
+				labels[m.Name] = memberShape(s, m, memo)
+			}
+			sh.blocks[f.BlockName] = blockSpec{field: f.Name, mode: blockLabelled, labels: labels}
+		}
 	}
+	return sh
+}
+
+// memberShape is the shape of a step's or labelled block's body: its
+// type's when the member is marked @cc(block), none otherwise (a scorer
+// "function" names a function; it does not declare one).
+func memberShape(s *schema.Schema, m *schema.Field, memo map[*schema.Def]*shape) *shape {
+	if m.Block == schema.BlockNone {
+		return &shape{}
+	}
+	return defShape(s, s.Elem(m), memo)
 }
 
 // bodyExprs lists every expression under a body, nested blocks included.
