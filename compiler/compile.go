@@ -15,7 +15,6 @@ package compiler
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"sync"
@@ -237,7 +236,7 @@ func compile(ctx context.Context, in Input, tr *tracker) (*Result, error) {
 	var cfg schema.Config
 	if ld.cfg != nil {
 		cfg = *ld.cfg
-	} else if err := json.Unmarshal(ld.json, &cfg); err != nil {
+	} else if err := decodeConfig(ld.json, &cfg); err != nil {
 		// The schema admitted something the Go types cannot hold: a bug
 		// in cc, not in the user's configuration.
 		return nil, fmt.Errorf("internal error: decoding validated configuration: %w", err)
