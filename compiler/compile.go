@@ -43,6 +43,9 @@ type Input struct {
 	// MaxMemory limits the heap while compiling (of the whole process:
 	// it is sampled); 0 means DefaultMaxMemory, below 0 no limit.
 	MaxMemory int64
+	// Schema is the schema to compile against; nil means the embedded one
+	// (schema.Default). The desired state carries it to the planner.
+	Schema *schema.Schema
 }
 
 // DefaultMaxConfigSize is the default limit on a configuration file's
@@ -209,6 +212,7 @@ func compile(ctx context.Context, in Input, tr *tracker) (*Result, error) {
 		return nil, err
 	}
 	p.track = tr
+	p.sch = in.Schema
 	res := &Result{Lang: p.lang, Files: map[string][]byte{}}
 	fail := func(ds diag.Diagnostics) (*Result, error) {
 		return res, &Error{Diagnostics: p.scrub(ds).Sort().Limit(diag.MaxShown), Files: res.Files}

@@ -115,7 +115,7 @@ func (b *builder) build(cfg *schema.Config) (*schema.Desired, diag.Diagnostics) 
 	if b.diags.HasErrors() {
 		return nil, b.diags
 	}
-	d := &schema.Desired{FormatVersion: schema.FormatVersion, Project: cfg.Project, Root: b.p.root, Trees: b.fs.entries}
+	d := &schema.Desired{FormatVersion: schema.FormatVersion, Project: cfg.Project, Root: b.p.root, Trees: b.fs.entries, Schema: b.p.sch}
 	addr := b.imageAddresses()
 	for _, e := range b.images {
 		names := append([]string(nil), e.names...)

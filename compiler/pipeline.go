@@ -40,8 +40,8 @@ type item struct {
 	val        cty.Value // HCL: the evaluated resource
 }
 
-func newCollector() *collector {
-	c := &collector{fs: compiledSchema(), ch: make(chan item, 256)}
+func newCollector(fs *fastSchema) *collector {
+	c := &collector{fs: fs, ch: make(chan item, 256)}
 	if c.fs.err != nil {
 		c.failure = c.fs.err
 	}
