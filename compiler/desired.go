@@ -115,6 +115,13 @@ func (b *builder) build(cfg *schema.Config) (*schema.Desired, diag.Diagnostics) 
 	if b.diags.HasErrors() {
 		return nil, b.diags
 	}
+	return b.desired(cfg), b.diags
+}
+
+// desired assembles the compiled resources into the Desired state: images
+// addressed by name (or hash), references to them by hash resolved to
+// those addresses, everything sorted.
+func (b *builder) desired(cfg *schema.Config) *schema.Desired {
 	d := &schema.Desired{FormatVersion: schema.FormatVersion, Project: cfg.Project, Root: b.p.root, Trees: b.fs.entries, Schema: b.p.sch}
 	addr := b.imageAddresses()
 	for _, e := range b.images {
@@ -146,7 +153,7 @@ func (b *builder) build(cfg *schema.Config) (*schema.Desired, diag.Diagnostics) 
 	if len(d.Trees) == 0 {
 		d.Trees = nil
 	}
-	return d, b.diags
+	return d
 }
 
 // imageAddresses names each image: image.NAME by its first name, or

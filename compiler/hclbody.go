@@ -123,8 +123,48 @@ func bodyExprs(b *hclsyntax.Body, out []hclsyntax.Expression) []hclsyntax.Expres
 // evalBody evaluates a resource body (or a nested block's) into an object's
 // attributes, recording the source range of everything by path.
 func (l *hclLoader) evalBody(body *hclsyntax.Body, sh *shape, path []string, ectx *hcl.EvalContext) map[string]cty.Value {
-	obj := map[string]cty.Value{}
-	attrAt := map[string]hcl.Range{}
+	obj, attrAt := l.evalAttrs(body, path, ectx)
+	lists := map[string][]cty.Value{}
+	var listOrder []string
+	for _, b := range body.Blocks {
+		bs, ok := sh.blocks[b.Type]
+		if !ok {
+			l.unknownBlock(b, sh, path)
+			continue
+		}
+		if r, dup := attrAt[bs.field]; dup && bs.mode == blockSingle {
+			d := l.errorf(b.TypeRange, "%s is set both as an attribute and as a block", bs.field)
+			d.Related = []diag.Range{*toRange(r)}
+			continue
+		}
+		if bs.mode == blockSingle {
+			l.evalSingle(b, bs, path, ectx, obj, attrAt)
+			continue
+		}
+		if r, dup := attrAt[bs.field]; dup {
+			d := l.errorf(b.TypeRange, "%s is set both as an attribute and by %s blocks", bs.field, b.Type)
+			d.Related = []diag.Range{*toRange(r)}
+			continue
+		}
+		if _, seen := lists[bs.field]; !seen {
+			listOrder = append(listOrder, bs.field)
+		}
+		p := appendPath(path, bs.field, strconv.Itoa(len(lists[bs.field])))
+		l.ranges.set(p, b.DefRange(), b.TypeRange)
+		if elem, ok := l.evalElem(b, bs, p, ectx); ok {
+			lists[bs.field] = append(lists[bs.field], elem)
+		}
+	}
+	for _, f := range listOrder {
+		obj[f] = cty.TupleVal(lists[f])
+	}
+	return obj
+}
+
+// evalAttrs evaluates a body's attributes; attrAt holds where each one's
+// name is written.
+func (l *hclLoader) evalAttrs(body *hclsyntax.Body, path []string, ectx *hcl.EvalContext) (obj map[string]cty.Value, attrAt map[string]hcl.Range) {
+	obj, attrAt = map[string]cty.Value{}, map[string]hcl.Range{}
 	for _, a := range sortedAttrs(body.Attributes) {
 		v, hd := a.Expr.Value(ectx)
 		l.add(hd)
@@ -144,88 +184,63 @@ func (l *hclLoader) evalBody(body *hclsyntax.Body, sh *shape, path []string, ect
 		obj[a.Name] = v
 		attrAt[a.Name] = a.NameRange
 	}
-	lists := map[string][]cty.Value{}
-	var listOrder []string
-	for _, b := range body.Blocks {
-		bs, ok := sh.blocks[b.Type]
-		if !ok {
-			l.unknownBlock(b, sh, path)
-			continue
-		}
-		if r, dup := attrAt[bs.field]; dup && bs.mode == blockSingle {
-			d := l.errorf(b.TypeRange, "%s is set both as an attribute and as a block", bs.field)
-			d.Related = []diag.Range{*toRange(r)}
-			continue
-		}
-		switch bs.mode {
-		case blockSingle:
-			if len(b.Labels) > 0 {
-				l.errorf(b.LabelRanges[0], "a %s block has no labels", b.Type)
-				continue
-			}
-			if _, dup := obj[bs.field]; dup {
-				l.errorf(b.TypeRange, "more than one %s block; there can be only one", b.Type)
-				continue
-			}
-			p := appendPath(path, bs.field)
-			l.ranges.set(p, b.DefRange(), b.TypeRange)
-			obj[bs.field] = cty.ObjectVal(l.evalBody(b.Body, bs.shape, p, ectx))
-			attrAt[bs.field] = b.TypeRange
-		case blockList, blockStep, blockLabelled:
-			if r, dup := attrAt[bs.field]; dup {
-				d := l.errorf(b.TypeRange, "%s is set both as an attribute and by %s blocks", bs.field, b.Type)
-				d.Related = []diag.Range{*toRange(r)}
-				continue
-			}
-			if _, seen := lists[bs.field]; !seen {
-				listOrder = append(listOrder, bs.field)
-			}
-			i := strconv.Itoa(len(lists[bs.field]))
-			p := appendPath(path, bs.field, i)
-			l.ranges.set(p, b.DefRange(), b.TypeRange)
-			var elem cty.Value
-			switch bs.mode {
-			case blockList:
-				if len(b.Labels) > 0 {
-					l.errorf(b.LabelRanges[0], "a %s block has no labels", b.Type)
-					continue
-				}
-				elem = cty.ObjectVal(l.evalBody(b.Body, bs.shape, p, ectx))
-			case blockStep:
-				if len(b.Labels) > 0 {
-					l.errorf(b.LabelRanges[0], "a %s step has no labels", b.Type)
-					continue
-				}
-				sp := appendPath(p, b.Type)
-				l.ranges.set(sp, b.DefRange(), b.TypeRange)
-				elem = cty.ObjectVal(map[string]cty.Value{b.Type: cty.ObjectVal(l.evalBody(b.Body, bs.shape, sp, ectx))})
-			case blockLabelled:
-				if len(b.Labels) != 1 {
-					l.errorf(b.DefRange(), "a %s block has one label, its kind: %s \"exact_match\" { ... }", b.Type, b.Type)
-					continue
-				}
-				label := b.Labels[0]
-				lsh, ok := bs.labels[label]
-				if !ok {
-					d := l.errorf(b.LabelRanges[0], "unknown %s kind %q", b.Type, label)
-					if s := diag.Suggest(label, keys(bs.labels)); s != "" {
-						d.Summary += fmt.Sprintf("; did you mean %q?", s)
-					} else {
-						d.Detail = "one of: " + joinSorted(keys(bs.labels))
-					}
-					continue
-				}
-				sp := appendPath(p, label)
-				l.ranges.set(sp, b.DefRange(), b.LabelRanges[0])
-				elem = cty.ObjectVal(map[string]cty.Value{label: cty.ObjectVal(l.evalBody(b.Body, lsh, sp, ectx))})
-			}
-			lists[bs.field] = append(lists[bs.field], elem)
-		}
+	return obj, attrAt
+}
+
+// evalSingle evaluates a block that is one object field (at most one).
+func (l *hclLoader) evalSingle(b *hclsyntax.Block, bs blockSpec, path []string, ectx *hcl.EvalContext, obj map[string]cty.Value, attrAt map[string]hcl.Range) {
+	if len(b.Labels) > 0 {
+		l.errorf(b.LabelRanges[0], "a %s block has no labels", b.Type)
+		return
 	}
-	for _, f := range listOrder {
-		obj[f] = cty.TupleVal(lists[f])
+	if _, dup := obj[bs.field]; dup {
+		l.errorf(b.TypeRange, "more than one %s block; there can be only one", b.Type)
+		return
 	}
-	return obj
+	p := appendPath(path, bs.field)
+	l.ranges.set(p, b.DefRange(), b.TypeRange)
+	obj[bs.field] = cty.ObjectVal(l.evalBody(b.Body, bs.shape, p, ectx))
+	attrAt[bs.field] = b.TypeRange
+}
+
+// evalElem evaluates a block that is one element of a list field, at p: a
+// plain element, a step ({type: body}) or a labelled one ({label: body});
+// false when the block is written wrong (reported).
+func (l *hclLoader) evalElem(b *hclsyntax.Block, bs blockSpec, p []string, ectx *hcl.EvalContext) (cty.Value, bool) {
+	switch bs.mode {
+	case blockList:
+		if len(b.Labels) > 0 {
+			l.errorf(b.LabelRanges[0], "a %s block has no labels", b.Type)
+			return cty.NilVal, false
+		}
+		return cty.ObjectVal(l.evalBody(b.Body, bs.shape, p, ectx)), true
+	case blockStep:
+		if len(b.Labels) > 0 {
+			l.errorf(b.LabelRanges[0], "a %s step has no labels", b.Type)
+			return cty.NilVal, false
+		}
+		sp := appendPath(p, b.Type)
+		l.ranges.set(sp, b.DefRange(), b.TypeRange)
+		return cty.ObjectVal(map[string]cty.Value{b.Type: cty.ObjectVal(l.evalBody(b.Body, bs.shape, sp, ectx))}), true
+	}
+	if len(b.Labels) != 1 {
+		l.errorf(b.DefRange(), "a %s block has one label, its kind: %s \"exact_match\" { ... }", b.Type, b.Type)
+		return cty.NilVal, false
+	}
+	label := b.Labels[0]
+	lsh, ok := bs.labels[label]
+	if !ok {
+		d := l.errorf(b.LabelRanges[0], "unknown %s kind %q", b.Type, label)
+		if s := diag.Suggest(label, keys(bs.labels)); s != "" {
+			d.Summary += fmt.Sprintf("; did you mean %q?", s)
+		} else {
+			d.Detail = "one of: " + joinSorted(keys(bs.labels))
+		}
+		return cty.NilVal, false
+	}
+	sp := appendPath(p, label)
+	l.ranges.set(sp, b.DefRange(), b.LabelRanges[0])
+	return cty.ObjectVal(map[string]cty.Value{label: cty.ObjectVal(l.evalBody(b.Body, lsh, sp, ectx))}), true
 }
 
 func (l *hclLoader) unknownBlock(b *hclsyntax.Block, sh *shape, path []string) {
