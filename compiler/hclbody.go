@@ -123,7 +123,9 @@ func bodyExprs(b *hclsyntax.Body, out []hclsyntax.Expression) []hclsyntax.Expres
 // evalBody evaluates a resource body (or a nested block's) into an object's
 // attributes, recording the source range of everything by path.
 func (l *hclLoader) evalBody(body *hclsyntax.Body, sh *shape, path []string, ectx *hcl.EvalContext) map[string]cty.Value {
-	obj, attrAt := l.evalAttrs(body, path, ectx)
+	// attrAt stays on the stack: evalAttrs and evalSingle fill it.
+	obj, attrAt := map[string]cty.Value{}, map[string]hcl.Range{}
+	l.evalAttrs(body, path, ectx, obj, attrAt)
 	lists := map[string][]cty.Value{}
 	var listOrder []string
 	for _, b := range body.Blocks {
@@ -161,10 +163,9 @@ func (l *hclLoader) evalBody(body *hclsyntax.Body, sh *shape, path []string, ect
 	return obj
 }
 
-// evalAttrs evaluates a body's attributes; attrAt holds where each one's
-// name is written.
-func (l *hclLoader) evalAttrs(body *hclsyntax.Body, path []string, ectx *hcl.EvalContext) (obj map[string]cty.Value, attrAt map[string]hcl.Range) {
-	obj, attrAt = map[string]cty.Value{}, map[string]hcl.Range{}
+// evalAttrs evaluates a body's attributes into obj, and where each one's
+// name is written into attrAt.
+func (l *hclLoader) evalAttrs(body *hclsyntax.Body, path []string, ectx *hcl.EvalContext, obj map[string]cty.Value, attrAt map[string]hcl.Range) {
 	for _, a := range sortedAttrs(body.Attributes) {
 		v, hd := a.Expr.Value(ectx)
 		l.add(hd)
@@ -184,7 +185,6 @@ func (l *hclLoader) evalAttrs(body *hclsyntax.Body, path []string, ectx *hcl.Eva
 		obj[a.Name] = v
 		attrAt[a.Name] = a.NameRange
 	}
-	return obj, attrAt
 }
 
 // evalSingle evaluates a block that is one object field (at most one).
