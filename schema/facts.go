@@ -73,8 +73,10 @@ const (
 	BlockLabelled                  // field = [{label: object}, ...], the label is the element's field
 )
 
-// Default is the embedded schema (Files).
-var Default = sync.OnceValue(func() *Schema {
+// Default is the embedded schema (Files), loaded once.
+func Default() *Schema { return defaultSchema() }
+
+var defaultSchema = sync.OnceValue(func() *Schema {
 	s, err := Load(Files)
 	if err != nil {
 		panic(fmt.Sprintf("the embedded schema: %v", err)) // tested
