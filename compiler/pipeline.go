@@ -170,7 +170,7 @@ func (c *collector) process(it item) error {
 // crossCheck.
 func sameConfig(fast *schema.Config, slowJSON []byte, mark func(*schema.Config)) error {
 	var slow schema.Config
-	if err := json.Unmarshal(slowJSON, &slow); err != nil {
+	if err := decodeConfig(slowJSON, &slow); err != nil {
 		return err
 	}
 	if mark != nil {

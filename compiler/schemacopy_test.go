@@ -147,3 +147,36 @@ sandbox "dev" {
 }
 
 func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }
+
+// TestIssue16ExtraFieldsCount: a field only the schema has counts where
+// configurations are compared by content: an inline secret resolves to the
+// declared one equal to it in that field too (issue 16 item 2), and the
+// cross-check (on in tests) compares it.
+func TestIssue16ExtraFieldsCount(t *testing.T) {
+	s := schemaCopy(t, "secret.cue", "\tenv_var?: #EnvName\n", "\tenv_var?: #EnvName\n\ttier?: string\n")
+	src := `package p
+project: "p"
+images: base: from: "` + pinnedBase + `"
+secrets: {
+	a: {from_env: "A", tier: "gold"}
+	b: {from_env: "A", tier: "silver"}
+}
+sandboxes: dev: {
+	image: images.base
+	env_from: [{from_env: "A", tier: "silver"}]
+}
+`
+	dir := writeProject(t, map[string]string{"main.cue": src})
+	res, err := Compile(context.Background(), Input{Path: filepath.Join(dir, "main.cue"), Schema: s})
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec := specOf(t, res.Desired, "sandbox.dev")
+	from, _ := json.Marshal(spec["env_from"])
+	if !strings.Contains(string(from), `"ref":"secret.b"`) {
+		t.Errorf("env_from = %s, want secret.b (tier silver)", from)
+	}
+	if a, b := specOf(t, res.Desired, "secret.a"), specOf(t, res.Desired, "secret.b"); a["tier"] != "gold" || b["tier"] != "silver" {
+		t.Errorf("secret specs %v and %v, want their tiers", a, b)
+	}
+}
