@@ -15,7 +15,6 @@ package compiler
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"sync"
@@ -44,6 +43,9 @@ type Input struct {
 	// MaxMemory limits the heap while compiling (of the whole process:
 	// it is sampled); 0 means DefaultMaxMemory, below 0 no limit.
 	MaxMemory int64
+	// Schema is the schema to compile against; nil means the embedded one
+	// (schema.Default). The desired state carries it to the planner.
+	Schema *schema.Schema
 }
 
 // DefaultMaxConfigSize is the default limit on a configuration file's
@@ -210,6 +212,7 @@ func compile(ctx context.Context, in Input, tr *tracker) (*Result, error) {
 		return nil, err
 	}
 	p.track = tr
+	p.sch = in.Schema
 	res := &Result{Lang: p.lang, Files: map[string][]byte{}}
 	fail := func(ds diag.Diagnostics) (*Result, error) {
 		return res, &Error{Diagnostics: p.scrub(ds).Sort().Limit(diag.MaxShown), Files: res.Files}
@@ -237,7 +240,7 @@ func compile(ctx context.Context, in Input, tr *tracker) (*Result, error) {
 	var cfg schema.Config
 	if ld.cfg != nil {
 		cfg = *ld.cfg
-	} else if err := json.Unmarshal(ld.json, &cfg); err != nil {
+	} else if err := decodeConfig(ld.json, &cfg); err != nil {
 		// The schema admitted something the Go types cannot hold: a bug
 		// in cc, not in the user's configuration.
 		return nil, fmt.Errorf("internal error: decoding validated configuration: %w", err)

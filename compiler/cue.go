@@ -49,7 +49,7 @@ type locator interface {
 // module when present) or one file, and unifies it with the schema.
 func loadCUE(ctx context.Context, p *project) (*loaded, diag.Diagnostics) {
 	cctx := cuecontext.New()
-	sch, err := buildSchema(cctx)
+	sch, err := buildSchema(cctx, p.schema())
 	if err != nil {
 		return nil, diag.Diagnostics{diag.Errorf(nil, "%v", err)}
 	}
@@ -114,7 +114,7 @@ func loadCUE(ctx context.Context, p *project) (*loaded, diag.Diagnostics) {
 	// its own, or the fast check finds fault, unify with the schema and
 	// let CUE judge.
 	p.track.set("checking the CUE configuration against the schema")
-	fast, ferr := fastCUE(v)
+	fast, ferr := fastCUE(v, compiledSchemaOf(p.schema()))
 	if ferr == nil && !crossCheck {
 		return &loaded{cfg: fast, loc: tr.loc, user: v}, nil
 	}
@@ -271,8 +271,8 @@ func markerWords(sel cue.Selector) string {
 }
 
 // fastCUE exports the user's value resource by resource into a collector.
-func fastCUE(v cue.Value) (*schema.Config, error) {
-	c := newCollector()
+func fastCUE(v cue.Value, fs *fastSchema) (*schema.Config, error) {
+	c := newCollector(fs)
 	err := func() error {
 		it, err := v.Fields()
 		if err != nil {

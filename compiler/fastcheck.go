@@ -91,12 +91,25 @@ type fastSchema struct {
 	err  error
 }
 
-var compiledSchema = sync.OnceValue(func() *fastSchema {
+// compiledSchema is the embedded schema, compiled.
+func compiledSchema() *fastSchema { return compiledSchemaOf(schema.Default()) }
+
+var fastSchemas sync.Map // *schema.Schema → *fastSchema
+
+// compiledSchemaOf compiles the schema s, once.
+func compiledSchemaOf(s *schema.Schema) *fastSchema {
+	if fs, ok := fastSchemas.Load(s); ok {
+		return fs.(*fastSchema)
+	}
+	fs, _ := fastSchemas.LoadOrStore(s, compileSchema(s))
+	return fs.(*fastSchema)
+}
+
+func compileSchema(s *schema.Schema) *fastSchema {
 	fs := &fastSchema{defs: map[string]*stype{}}
 	var decls []*ast.Field
-	for _, name := range schema.FileNames {
-		b, _ := schema.Files.ReadFile(name)
-		f, err := parser.ParseFile(schemaFile+name, b)
+	for _, sf := range s.Files() {
+		f, err := parser.ParseFile(schemaFile+sf.Name, sf.Src)
 		if err != nil {
 			fs.err = err
 			return fs
@@ -121,7 +134,7 @@ var compiledSchema = sync.OnceValue(func() *fastSchema {
 		*fs.defs[name] = *t
 	}
 	return fs
-})
+}
 
 func (fs *fastSchema) compile(e ast.Expr) (*stype, error) {
 	switch e := e.(type) {

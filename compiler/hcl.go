@@ -139,7 +139,7 @@ func loadHCL(ctx context.Context, p *project, vars, varFiles []string) (_ *loade
 	}
 	// Resources go to the collector as they are evaluated; its workers
 	// check and decode them meanwhile.
-	l.col = newCollector()
+	l.col = newCollector(compiledSchemaOf(l.p.schema()))
 	l.evaluate()
 	project, ok := l.projectValue()
 	if ok {
@@ -530,7 +530,7 @@ func (l *hclLoader) evalNode(n node, deps []node) {
 	kind := hclKinds[r.kind]
 	path := []string{kind.Plural(), r.name}
 	l.ranges.set(path, r.block.DefRange(), r.block.LabelRanges[0])
-	obj := l.evalBody(r.block.Body, shapes[r.kind], path, ectx)
+	obj := l.evalBody(r.block.Body, shapesOf(l.p.schema())[r.kind], path, ectx)
 	if referable[r.kind] {
 		obj["$id"] = cty.StringVal(n)
 	}

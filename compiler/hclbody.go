@@ -6,6 +6,7 @@ import (
 	"math/big"
 	"sort"
 	"strconv"
+	"sync"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
@@ -42,56 +43,70 @@ type blockSpec struct {
 	labels map[string]*shape
 }
 
-var shapes = buildShapes()
+var shapeCache sync.Map // *schema.Schema → map[string]*shape
 
-func buildShapes() map[string]*shape {
-	leaf := &shape{}
-	single := func(field string, s *shape) blockSpec { return blockSpec{field: field, mode: blockSingle, shape: s} }
-	list := func(field string) blockSpec { return blockSpec{field: field, mode: blockList, shape: leaf} }
+// shapesOf gives the shapes of each kind's body, by kind name, as the
+// schema's @cc(block) facts say (built once per schema).
+func shapesOf(s *schema.Schema) map[string]*shape {
+	if m, ok := shapeCache.Load(s); ok {
+		return m.(map[string]*shape)
+	}
+	memo := map[*schema.Def]*shape{}
+	out := map[string]*shape{}
+	for _, k := range schema.Kinds {
+		out[string(k)] = defShape(s, s.Kind(k), memo)
+	}
+	m, _ := shapeCache.LoadOrStore(s, out)
+	return m.(map[string]*shape)
+}
 
-	image := &shape{blocks: map[string]blockSpec{}}
-	image.blocks["from"] = single("from", image)
-	for _, k := range schema.StepKinds {
-		image.blocks[k] = blockSpec{field: "steps", mode: blockStep, shape: leaf}
+// defShape is the shape of a struct's body: a block for each field marked
+// @cc(block). memo ends the recursion of an image's from.
+func defShape(s *schema.Schema, d *schema.Def, memo map[*schema.Def]*shape) *shape {
+	if sh, ok := memo[d]; ok {
+		return sh
 	}
-	resources := &shape{blocks: map[string]blockSpec{
-		"requests": single("requests", leaf), "limits": single("limits", leaf), "gpu": single("gpu", leaf),
-	}}
-	sandbox := &shape{blocks: map[string]blockSpec{
-		"image":        single("image", image),
-		"resources":    single("resources", resources),
-		"network":      single("network", leaf),
-		"credential":   list("credentials"),
-		"volume_mount": list("volume_mounts"),
-		"mounted_file": list("mounted_files"),
-		"snapshot":     single("snapshot", leaf),
-	}}
-	function := &shape{blocks: map[string]blockSpec{
-		"image":        single("image", image),
-		"source":       single("source", leaf),
-		"resources":    single("resources", resources),
-		"volume_mount": list("volume_mounts"),
-		"scaling":      single("scaling", leaf),
-	}}
-	judge := &shape{blocks: map[string]blockSpec{"field": list("fields")}}
-	scorers := map[string]*shape{}
-	for _, k := range schema.ScorerKinds {
-		scorers[k] = leaf
+	sh := &shape{}
+	memo[d] = sh
+	if d == nil {
+		return sh
 	}
-	scorers["llm_judge"] = judge
-	evaluation := &shape{blocks: map[string]blockSpec{
-		"external_task": single("external_task", leaf),
-		"scorer":        {field: "scorers", mode: blockLabelled, labels: scorers},
-	}}
-	secret := &shape{blocks: map[string]blockSpec{
-		"from_env_file":    single("from_env_file", leaf),
-		"from_integration": single("from_integration", leaf),
-		"from_store":       single("from_store", leaf),
-	}}
-	return map[string]*shape{
-		"image": image, "secret": secret, "volume": leaf, "dataset": leaf,
-		"sandbox": sandbox, "function": function, "evaluation": evaluation,
+	for _, f := range d.Fields {
+		if f.Block == schema.BlockNone {
+			continue
+		}
+		if sh.blocks == nil {
+			sh.blocks = map[string]blockSpec{}
+		}
+		elem := s.Elem(f)
+		switch f.Block {
+		case schema.BlockSingle:
+			sh.blocks[f.BlockName] = blockSpec{field: f.Name, mode: blockSingle, shape: defShape(s, elem, memo)}
+		case schema.BlockList:
+			sh.blocks[f.BlockName] = blockSpec{field: f.Name, mode: blockList, shape: defShape(s, elem, memo)}
+		case schema.BlockStep:
+			for _, m := range elem.Fields {
+				sh.blocks[m.Name] = blockSpec{field: f.Name, mode: blockStep, shape: memberShape(s, m, memo)}
+			}
+		case schema.BlockLabelled:
+			labels := map[string]*shape{}
+			for _, m := range elem.Fields {
+				labels[m.Name] = memberShape(s, m, memo)
+			}
+			sh.blocks[f.BlockName] = blockSpec{field: f.Name, mode: blockLabelled, labels: labels}
+		}
 	}
+	return sh
+}
+
+// memberShape is the shape of a step's or labelled block's body: its
+// type's when the member is marked @cc(block), none otherwise (a scorer
+// "function" names a function; it does not declare one).
+func memberShape(s *schema.Schema, m *schema.Field, memo map[*schema.Def]*shape) *shape {
+	if m.Block == schema.BlockNone {
+		return &shape{}
+	}
+	return defShape(s, s.Elem(m), memo)
 }
 
 // bodyExprs lists every expression under a body, nested blocks included.
@@ -108,8 +123,49 @@ func bodyExprs(b *hclsyntax.Body, out []hclsyntax.Expression) []hclsyntax.Expres
 // evalBody evaluates a resource body (or a nested block's) into an object's
 // attributes, recording the source range of everything by path.
 func (l *hclLoader) evalBody(body *hclsyntax.Body, sh *shape, path []string, ectx *hcl.EvalContext) map[string]cty.Value {
-	obj := map[string]cty.Value{}
-	attrAt := map[string]hcl.Range{}
+	// attrAt stays on the stack: evalAttrs and evalSingle fill it.
+	obj, attrAt := map[string]cty.Value{}, map[string]hcl.Range{}
+	l.evalAttrs(body, path, ectx, obj, attrAt)
+	lists := map[string][]cty.Value{}
+	var listOrder []string
+	for _, b := range body.Blocks {
+		bs, ok := sh.blocks[b.Type]
+		if !ok {
+			l.unknownBlock(b, sh, path)
+			continue
+		}
+		if r, dup := attrAt[bs.field]; dup && bs.mode == blockSingle {
+			d := l.errorf(b.TypeRange, "%s is set both as an attribute and as a block", bs.field)
+			d.Related = []diag.Range{*toRange(r)}
+			continue
+		}
+		if bs.mode == blockSingle {
+			l.evalSingle(b, bs, path, ectx, obj, attrAt)
+			continue
+		}
+		if r, dup := attrAt[bs.field]; dup {
+			d := l.errorf(b.TypeRange, "%s is set both as an attribute and by %s blocks", bs.field, b.Type)
+			d.Related = []diag.Range{*toRange(r)}
+			continue
+		}
+		if _, seen := lists[bs.field]; !seen {
+			listOrder = append(listOrder, bs.field)
+		}
+		p := appendPath(path, bs.field, strconv.Itoa(len(lists[bs.field])))
+		l.ranges.set(p, b.DefRange(), b.TypeRange)
+		if elem, ok := l.evalElem(b, bs, p, ectx); ok {
+			lists[bs.field] = append(lists[bs.field], elem)
+		}
+	}
+	for _, f := range listOrder {
+		obj[f] = cty.TupleVal(lists[f])
+	}
+	return obj
+}
+
+// evalAttrs evaluates a body's attributes into obj, and where each one's
+// name is written into attrAt.
+func (l *hclLoader) evalAttrs(body *hclsyntax.Body, path []string, ectx *hcl.EvalContext, obj map[string]cty.Value, attrAt map[string]hcl.Range) {
 	for _, a := range sortedAttrs(body.Attributes) {
 		v, hd := a.Expr.Value(ectx)
 		l.add(hd)
@@ -129,88 +185,62 @@ func (l *hclLoader) evalBody(body *hclsyntax.Body, sh *shape, path []string, ect
 		obj[a.Name] = v
 		attrAt[a.Name] = a.NameRange
 	}
-	lists := map[string][]cty.Value{}
-	var listOrder []string
-	for _, b := range body.Blocks {
-		bs, ok := sh.blocks[b.Type]
-		if !ok {
-			l.unknownBlock(b, sh, path)
-			continue
-		}
-		if r, dup := attrAt[bs.field]; dup && bs.mode == blockSingle {
-			d := l.errorf(b.TypeRange, "%s is set both as an attribute and as a block", bs.field)
-			d.Related = []diag.Range{*toRange(r)}
-			continue
-		}
-		switch bs.mode {
-		case blockSingle:
-			if len(b.Labels) > 0 {
-				l.errorf(b.LabelRanges[0], "a %s block has no labels", b.Type)
-				continue
-			}
-			if _, dup := obj[bs.field]; dup {
-				l.errorf(b.TypeRange, "more than one %s block; there can be only one", b.Type)
-				continue
-			}
-			p := appendPath(path, bs.field)
-			l.ranges.set(p, b.DefRange(), b.TypeRange)
-			obj[bs.field] = cty.ObjectVal(l.evalBody(b.Body, bs.shape, p, ectx))
-			attrAt[bs.field] = b.TypeRange
-		case blockList, blockStep, blockLabelled:
-			if r, dup := attrAt[bs.field]; dup {
-				d := l.errorf(b.TypeRange, "%s is set both as an attribute and by %s blocks", bs.field, b.Type)
-				d.Related = []diag.Range{*toRange(r)}
-				continue
-			}
-			if _, seen := lists[bs.field]; !seen {
-				listOrder = append(listOrder, bs.field)
-			}
-			i := strconv.Itoa(len(lists[bs.field]))
-			p := appendPath(path, bs.field, i)
-			l.ranges.set(p, b.DefRange(), b.TypeRange)
-			var elem cty.Value
-			switch bs.mode {
-			case blockList:
-				if len(b.Labels) > 0 {
-					l.errorf(b.LabelRanges[0], "a %s block has no labels", b.Type)
-					continue
-				}
-				elem = cty.ObjectVal(l.evalBody(b.Body, bs.shape, p, ectx))
-			case blockStep:
-				if len(b.Labels) > 0 {
-					l.errorf(b.LabelRanges[0], "a %s step has no labels", b.Type)
-					continue
-				}
-				sp := appendPath(p, b.Type)
-				l.ranges.set(sp, b.DefRange(), b.TypeRange)
-				elem = cty.ObjectVal(map[string]cty.Value{b.Type: cty.ObjectVal(l.evalBody(b.Body, bs.shape, sp, ectx))})
-			case blockLabelled:
-				if len(b.Labels) != 1 {
-					l.errorf(b.DefRange(), "a %s block has one label, its kind: %s \"exact_match\" { ... }", b.Type, b.Type)
-					continue
-				}
-				label := b.Labels[0]
-				lsh, ok := bs.labels[label]
-				if !ok {
-					d := l.errorf(b.LabelRanges[0], "unknown %s kind %q", b.Type, label)
-					if s := diag.Suggest(label, keys(bs.labels)); s != "" {
-						d.Summary += fmt.Sprintf("; did you mean %q?", s)
-					} else {
-						d.Detail = "one of: " + joinSorted(keys(bs.labels))
-					}
-					continue
-				}
-				sp := appendPath(p, label)
-				l.ranges.set(sp, b.DefRange(), b.LabelRanges[0])
-				elem = cty.ObjectVal(map[string]cty.Value{label: cty.ObjectVal(l.evalBody(b.Body, lsh, sp, ectx))})
-			}
-			lists[bs.field] = append(lists[bs.field], elem)
-		}
+}
+
+// evalSingle evaluates a block that is one object field (at most one).
+func (l *hclLoader) evalSingle(b *hclsyntax.Block, bs blockSpec, path []string, ectx *hcl.EvalContext, obj map[string]cty.Value, attrAt map[string]hcl.Range) {
+	if len(b.Labels) > 0 {
+		l.errorf(b.LabelRanges[0], "a %s block has no labels", b.Type)
+		return
 	}
-	for _, f := range listOrder {
-		obj[f] = cty.TupleVal(lists[f])
+	if _, dup := obj[bs.field]; dup {
+		l.errorf(b.TypeRange, "more than one %s block; there can be only one", b.Type)
+		return
 	}
-	return obj
+	p := appendPath(path, bs.field)
+	l.ranges.set(p, b.DefRange(), b.TypeRange)
+	obj[bs.field] = cty.ObjectVal(l.evalBody(b.Body, bs.shape, p, ectx))
+	attrAt[bs.field] = b.TypeRange
+}
+
+// evalElem evaluates a block that is one element of a list field, at p: a
+// plain element, a step ({type: body}) or a labelled one ({label: body});
+// false when the block is written wrong (reported).
+func (l *hclLoader) evalElem(b *hclsyntax.Block, bs blockSpec, p []string, ectx *hcl.EvalContext) (cty.Value, bool) {
+	switch bs.mode {
+	case blockList:
+		if len(b.Labels) > 0 {
+			l.errorf(b.LabelRanges[0], "a %s block has no labels", b.Type)
+			return cty.NilVal, false
+		}
+		return cty.ObjectVal(l.evalBody(b.Body, bs.shape, p, ectx)), true
+	case blockStep:
+		if len(b.Labels) > 0 {
+			l.errorf(b.LabelRanges[0], "a %s step has no labels", b.Type)
+			return cty.NilVal, false
+		}
+		sp := appendPath(p, b.Type)
+		l.ranges.set(sp, b.DefRange(), b.TypeRange)
+		return cty.ObjectVal(map[string]cty.Value{b.Type: cty.ObjectVal(l.evalBody(b.Body, bs.shape, sp, ectx))}), true
+	}
+	if len(b.Labels) != 1 {
+		l.errorf(b.DefRange(), "a %s block has one label, its kind: %s \"exact_match\" { ... }", b.Type, b.Type)
+		return cty.NilVal, false
+	}
+	label := b.Labels[0]
+	lsh, ok := bs.labels[label]
+	if !ok {
+		d := l.errorf(b.LabelRanges[0], "unknown %s kind %q", b.Type, label)
+		if s := diag.Suggest(label, keys(bs.labels)); s != "" {
+			d.Summary += fmt.Sprintf("; did you mean %q?", s)
+		} else {
+			d.Detail = "one of: " + joinSorted(keys(bs.labels))
+		}
+		return cty.NilVal, false
+	}
+	sp := appendPath(p, label)
+	l.ranges.set(sp, b.DefRange(), b.LabelRanges[0])
+	return cty.ObjectVal(map[string]cty.Value{label: cty.ObjectVal(l.evalBody(b.Body, lsh, sp, ectx))}), true
 }
 
 func (l *hclLoader) unknownBlock(b *hclsyntax.Block, sh *shape, path []string) {

@@ -11,7 +11,7 @@ import (
 func (l *hclLoader) schemaValue() cue.Value {
 	if !l.sch.Exists() {
 		l.cctx = cuecontext.New()
-		v, err := buildSchema(l.cctx)
+		v, err := buildSchema(l.cctx, l.p.schema())
 		if err != nil {
 			panic(err) // the embedded schema builds; a test guards it
 		}

@@ -42,13 +42,13 @@ func mirror(t *testing.T, path []string, typ reflect.Type, seen map[reflect.Type
 		seen[typ] = true
 		cueFields := compiledSchema().fieldsAt(path)
 		goFields := map[string]reflect.Type{}
-		for i := 0; i < typ.NumField(); i++ {
-			f := typ.Field(i)
-			name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-			if name == "" || name == "-" || name == "$id" || name == "digest" {
+		// The fields by json name, embedded structs' (shared settings)
+		// included, as assign sees them.
+		for name, idx := range structFieldsOf(typ).byName {
+			if name == "$id" || name == "digest" {
 				continue
 			}
-			goFields[name] = f.Type
+			goFields[name] = typ.FieldByIndex(idx).Type
 		}
 		var goNames []string
 		for n := range goFields {

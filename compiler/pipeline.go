@@ -40,8 +40,8 @@ type item struct {
 	val        cty.Value // HCL: the evaluated resource
 }
 
-func newCollector() *collector {
-	c := &collector{fs: compiledSchema(), ch: make(chan item, 256)}
+func newCollector(fs *fastSchema) *collector {
+	c := &collector{fs: fs, ch: make(chan item, 256)}
 	if c.fs.err != nil {
 		c.failure = c.fs.err
 	}
@@ -170,7 +170,7 @@ func (c *collector) process(it item) error {
 // crossCheck.
 func sameConfig(fast *schema.Config, slowJSON []byte, mark func(*schema.Config)) error {
 	var slow schema.Config
-	if err := json.Unmarshal(slowJSON, &slow); err != nil {
+	if err := decodeConfig(slowJSON, &slow); err != nil {
 		return err
 	}
 	if mark != nil {

@@ -35,6 +35,16 @@ type project struct {
 	maxSize int64
 	// track records what compilation is doing (nil: not tracked).
 	track *tracker
+	// sch is the schema to compile against; nil means schema.Default().
+	sch *schema.Schema
+}
+
+// schema is the schema the project compiles against.
+func (p *project) schema() *schema.Schema {
+	if p.sch == nil {
+		return schema.Default()
+	}
+	return p.sch
 }
 
 // locate finds the project at path: a directory or one .cue/.hcl file.

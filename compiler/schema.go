@@ -18,15 +18,11 @@ import (
 // a position in such a file is never the user's.
 const schemaFile = "schema/"
 
-// buildSchema builds the embedded schema in ctx.
-func buildSchema(ctx *cue.Context) (cue.Value, error) {
+// buildSchema builds the schema s in ctx.
+func buildSchema(ctx *cue.Context, s *schema.Schema) (cue.Value, error) {
 	inst := build.NewContext().NewInstance("schema", nil)
-	for _, name := range schema.FileNames {
-		b, err := schema.Files.ReadFile(name)
-		if err != nil {
-			return cue.Value{}, err
-		}
-		f, err := parser.ParseFile(schemaFile+name, b, parser.ParseComments)
+	for _, sf := range s.Files() {
+		f, err := parser.ParseFile(schemaFile+sf.Name, sf.Src, parser.ParseComments)
 		if err != nil {
 			return cue.Value{}, err
 		}

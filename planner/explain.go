@@ -59,7 +59,7 @@ func (pl *planning) explain(c *Change, dr *schema.Resource, sr *Resource) {
 		c.Fields = d.out
 		replaceBy := map[string]bool{}
 		for i, p := range d.paths {
-			if forcesReplacement(c.Kind, p, valueAt(before, p), valueAt(after, p)) {
+			if pl.forcesReplacement(c.Kind, p, valueAt(before, p), valueAt(after, p)) {
 				c.Fields[i].ForcesReplacement = true
 				top := p[:1].String()
 				if c.Kind == schema.KindEvaluation {

@@ -10,46 +10,52 @@ import (
 
 // ReplaceFields lists, by kind, the top-level spec fields whose change
 // forces the resource to be destroyed and created anew; every other change
-// is made in place. FORMAT.md and the README explain each rule:
-//
-//   - sandbox: a sandbox is a running container. Its image, command,
-//     environment, resources, mounts, snapshot, identity and profile are
-//     fixed when it starts, so changing them replaces it. Tags,
-//     annotations, lifetime, network policy and host-scoped credentials
-//     (substituted by the network policy) change in place.
-//   - volume: a volume grows in place; making it smaller replaces it, and
-//     its data is lost (see volumeShrinks).
-//   - evaluation: it is pinned to its dataset when created; pointing it at
-//     another dataset replaces it. A new revision of the same dataset, a
-//     new version of its task and scorer changes update it in place.
-//   - image: an image is a value; an address that points at a new image is
-//     updated. Functions and datasets are versioned: a change makes a new
-//     version, or makes an old one with the same content current again.
-//     Secrets change in place (source or value).
-var ReplaceFields = map[schema.Kind][]string{
-	schema.KindSandbox:    {"image", "command", "env", "env_from", "resources", "volume_mounts", "mounted_files", "snapshot", "identity", "profile"},
-	schema.KindEvaluation: {"dataset.ref"},
-	schema.KindVolume:     {"size (when it shrinks)"},
+// is made in place. It is read from the embedded schema's @cc(replace)
+// attributes (schema/*.cue, whose comments give each rule's reason), as
+// forcesReplacement reads the schema a desired state was compiled with.
+// FORMAT.md and the README explain the rules (a test holds them to the
+// schema).
+var ReplaceFields = replaceFields(schema.Default())
+
+func replaceFields(s *schema.Schema) map[schema.Kind][]string {
+	out := map[schema.Kind][]string{}
+	for _, k := range schema.Kinds {
+		for _, f := range s.Kind(k).Fields {
+			switch f.Replace {
+			case schema.ReplaceAlways:
+				out[k] = append(out[k], f.Name)
+			case schema.ReplaceRef:
+				out[k] = append(out[k], f.Name+".ref")
+			case schema.ReplaceShrink:
+				out[k] = append(out[k], f.Name+" (when it shrinks)")
+			}
+		}
+	}
+	return out
 }
 
 // forcesReplacement reports whether a change at p of a resource of kind k
-// forces a replacement.
-func forcesReplacement(k schema.Kind, p path, before, after any) bool {
+// forces a replacement, by the facts of the schema the desired state was
+// compiled with.
+func (pl *planning) forcesReplacement(k schema.Kind, p path, before, after any) bool {
 	if len(p) == 0 {
 		return false
 	}
-	top := p[0].key
-	switch k {
-	case schema.KindSandbox:
-		for _, f := range ReplaceFields[k] {
-			if top == f {
-				return true
-			}
-		}
-	case schema.KindEvaluation:
-		return top == "dataset" && len(p) == 2 && p[1].key == "ref"
-	case schema.KindVolume:
-		return top == "size" && volumeShrinks(str(before), str(after))
+	s := pl.d.Schema
+	if s == nil {
+		s = schema.Default()
+	}
+	f := s.Kind(k).Field(p[0].key)
+	if f == nil {
+		return false
+	}
+	switch f.Replace {
+	case schema.ReplaceAlways:
+		return true
+	case schema.ReplaceRef:
+		return len(p) == 2 && p[1].key == "ref"
+	case schema.ReplaceShrink:
+		return volumeShrinks(str(before), str(after))
 	}
 	return false
 }

@@ -32,6 +32,9 @@ type Image struct {
 	Cmd            []string   `json:"cmd,omitempty"`
 	User           string     `json:"user,omitempty"`
 	Platform       string     `json:"platform,omitempty"`
+	// Extra holds the fields of the schema that have no Go field; the
+	// compiler carries them into the spec as they are.
+	Extra Extra `json:"-"`
 }
 
 // ImageFrom is a registry reference or another image.
@@ -156,6 +159,9 @@ type Secret struct {
 	FromIntegration *IntegrationSource `json:"from_integration,omitempty"`
 	FromStore       *StoreSource       `json:"from_store,omitempty"`
 	EnvVar          string             `json:"env_var,omitempty"`
+	// Extra holds the fields of the schema that have no Go field; the
+	// compiler carries them into the spec as they are.
+	Extra Extra `json:"-"`
 }
 
 // Sources lists the from_* fields that are set, for the exactly-one check.
@@ -227,16 +233,34 @@ func (e *EnvValue) UnmarshalJSON(b []byte) error {
 
 // Volume is persistent storage (#Volume).
 type Volume struct {
-	ID   string `json:"$id,omitempty"`
+	ID string `json:"$id,omitempty"`
+	VolumeSettings
+	// Extra holds the fields of the schema that have no Go field; the
+	// compiler carries them into the spec as they are.
+	Extra Extra `json:"-"`
+}
+
+// VolumeSettings are the fields a volume's config and spec share.
+type VolumeSettings struct {
 	Size string `json:"size"`
 }
 
 // Dataset is tabular data (#Dataset).
 type Dataset struct {
-	ID          string   `json:"$id,omitempty"`
-	Files       []string `json:"files"`
-	Format      string   `json:"format,omitempty"`
-	Description string   `json:"description,omitempty"`
+	ID    string   `json:"$id,omitempty"`
+	Files []string `json:"files"`
+	DatasetSettings
+	// Extra holds the fields of the schema that have no Go field; the
+	// compiler carries them into the spec as they are.
+	Extra Extra `json:"-"`
+}
+
+// DatasetSettings are the fields a dataset's config and spec share. The
+// spec's format is never empty: the compiler fills it from the files'
+// extension.
+type DatasetSettings struct {
+	Format      string `json:"format,omitempty"`
+	Description string `json:"description,omitempty"`
 }
 
 // Resources are compute requests and limits (#Resources).
@@ -285,21 +309,30 @@ type Snapshot struct {
 
 // Sandbox is a long-lived container (#Sandbox).
 type Sandbox struct {
-	Image        *Image              `json:"image"`
-	Command      []string            `json:"command,omitempty"`
-	Resources    *Resources          `json:"resources,omitempty"`
+	Image *Image `json:"image"`
+	SandboxSettings
 	Env          map[string]EnvValue `json:"env,omitempty"`
 	EnvFrom      []*Secret           `json:"env_from,omitempty"`
 	Credentials  []Credential        `json:"credentials,omitempty"`
-	Network      *Network            `json:"network,omitempty"`
 	VolumeMounts []VolumeMount       `json:"volume_mounts,omitempty"`
 	MountedFiles []MountedFile       `json:"mounted_files,omitempty"`
-	Snapshot     *Snapshot           `json:"snapshot,omitempty"`
-	Lifetime     string              `json:"lifetime,omitempty"`
-	Tags         []string            `json:"tags,omitempty"`
-	Annotations  map[string]string   `json:"annotations,omitempty"`
-	Identity     bool                `json:"identity,omitempty"`
-	Profile      string              `json:"profile,omitempty"`
+	// Extra holds the fields of the schema that have no Go field; the
+	// compiler carries them into the spec as they are.
+	Extra Extra `json:"-"`
+}
+
+// SandboxSettings are the fields a sandbox's config and spec share: plain
+// values the compiler copies as they are.
+type SandboxSettings struct {
+	Command     []string          `json:"command,omitempty"`
+	Resources   *Resources        `json:"resources,omitempty"`
+	Network     *Network          `json:"network,omitempty"`
+	Snapshot    *Snapshot         `json:"snapshot,omitempty"`
+	Lifetime    string            `json:"lifetime,omitempty"`
+	Tags        []string          `json:"tags,omitempty"`
+	Annotations map[string]string `json:"annotations,omitempty"`
+	Identity    bool              `json:"identity,omitempty"`
+	Profile     string            `json:"profile,omitempty"`
 }
 
 // Source is a function's code (#Source).
@@ -318,25 +351,41 @@ type Scaling struct {
 
 // Function is a deployable function (#Function).
 type Function struct {
-	ID           string              `json:"$id,omitempty"`
-	Image        *Image              `json:"image"`
-	Source       Source              `json:"source"`
-	Handler      string              `json:"handler"`
+	ID     string `json:"$id,omitempty"`
+	Image  *Image `json:"image"`
+	Source Source `json:"source"`
+	FunctionSettings
 	Env          map[string]EnvValue `json:"env,omitempty"`
 	EnvFrom      []*Secret           `json:"env_from,omitempty"`
-	Resources    *Resources          `json:"resources,omitempty"`
 	VolumeMounts []VolumeMount       `json:"volume_mounts,omitempty"`
-	Timeout      string              `json:"timeout"`
-	Retries      int                 `json:"retries"`
-	Scaling      *Scaling            `json:"scaling,omitempty"`
+	// Extra holds the fields of the schema that have no Go field; the
+	// compiler carries them into the spec as they are.
+	Extra Extra `json:"-"`
+}
+
+// FunctionSettings are the fields a function's config and spec share.
+type FunctionSettings struct {
+	Handler   string     `json:"handler"`
+	Resources *Resources `json:"resources,omitempty"`
+	Timeout   string     `json:"timeout"`
+	Retries   int        `json:"retries"`
+	Scaling   *Scaling   `json:"scaling,omitempty"`
 }
 
 // Evaluation scores a task over a dataset (#Evaluation).
 type Evaluation struct {
-	Dataset      *Dataset          `json:"dataset"`
-	Task         *Function         `json:"task,omitempty"`
+	Dataset *Dataset  `json:"dataset"`
+	Task    *Function `json:"task,omitempty"`
+	Scorers []Scorer  `json:"scorers"`
+	EvaluationSettings
+	// Extra holds the fields of the schema that have no Go field; the
+	// compiler carries them into the spec as they are.
+	Extra Extra `json:"-"`
+}
+
+// EvaluationSettings are the fields an evaluation's config and spec share.
+type EvaluationSettings struct {
 	ExternalTask *ExternalTask     `json:"external_task,omitempty"`
-	Scorers      []Scorer          `json:"scorers"`
 	Suite        string            `json:"suite,omitempty"`
 	Metadata     map[string]string `json:"metadata,omitempty"`
 }
@@ -349,6 +398,14 @@ type ExternalTask struct {
 
 // Scorer is one scorer (#Scorer); exactly one field is set.
 type Scorer struct {
+	BuiltinScorers
+	LLMJudge *LLMJudge `json:"llm_judge,omitempty"`
+	Function *Function `json:"function,omitempty"`
+}
+
+// BuiltinScorers are the built-in scorer kinds, the same in a scorer's
+// config and spec.
+type BuiltinScorers struct {
 	ExactMatch          *ExactMatch          `json:"exact_match,omitempty"`
 	Levenshtein         *Levenshtein         `json:"levenshtein,omitempty"`
 	RegexMatch          *RegexMatch          `json:"regex_match,omitempty"`
@@ -358,8 +415,6 @@ type Scorer struct {
 	JSONValid           *JSONValid           `json:"json_valid,omitempty"`
 	JSONMatch           *JSONMatch           `json:"json_match,omitempty"`
 	EmbeddingSimilarity *EmbeddingSimilarity `json:"embedding_similarity,omitempty"`
-	LLMJudge            *LLMJudge            `json:"llm_judge,omitempty"`
-	Function            *Function            `json:"function,omitempty"`
 }
 
 // ScorerKinds lists the scorer kinds in schema order.
@@ -431,12 +486,17 @@ type EmbeddingSimilarity struct {
 
 // LLMJudge grades with a model (#LLMJudge).
 type LLMJudge struct {
+	JudgeSettings
+	APIKey *Secret `json:"api_key,omitempty"`
+}
+
+// JudgeSettings are the fields an LLM judge's config and spec share.
+type JudgeSettings struct {
 	Name         string            `json:"name,omitempty"`
 	Model        string            `json:"model"`
 	Instructions string            `json:"instructions"`
 	Inputs       []string          `json:"inputs"`
 	Fields       []JudgeField      `json:"fields"`
-	APIKey       *Secret           `json:"api_key,omitempty"`
 	BaseURL      string            `json:"base_url,omitempty"`
 	Completion   map[string]Scalar `json:"completion,omitempty"`
 }
@@ -447,6 +507,11 @@ type JudgeField struct {
 	Range       []Number `json:"range,omitempty"`
 	Description string   `json:"description,omitempty"`
 }
+
+// Extra holds a config's fields that the schema declares and the Go type
+// does not, by name, as plain data (maps, lists, strings, bools and
+// numbers); nil when there are none.
+type Extra map[string]any
 
 // Number keeps a JSON number exactly as written after canonicalization.
 type Number = json.Number

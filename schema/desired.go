@@ -73,6 +73,9 @@ type Desired struct {
 
 	// Root is the absolute project root local inputs are read from.
 	Root string `json:"-"`
+	// Schema is the schema the state was compiled with, whose facts (what
+	// forces a replacement) the planner reads; nil means Default().
+	Schema *Schema `json:"-"`
 }
 
 // Resource is one compiled resource. Images are resources of kind image

@@ -53,14 +53,13 @@ type SecretSpec struct {
 
 // VolumeSpec is a compiled volume.
 type VolumeSpec struct {
-	Size string `json:"size"`
+	VolumeSettings
 }
 
 // DatasetSpec is a compiled dataset.
 type DatasetSpec struct {
-	Files       []FileInput `json:"files"`
-	Format      string      `json:"format"`
-	Description string      `json:"description,omitempty"`
+	Files []FileInput `json:"files"`
+	DatasetSettings
 }
 
 // EnvSpec is a literal value or a secret reference.
@@ -104,21 +103,13 @@ type MountedFileSpec struct {
 
 // SandboxSpec is a compiled sandbox.
 type SandboxSpec struct {
-	Image        string             `json:"image"`
-	Command      []string           `json:"command,omitempty"`
-	Resources    *Resources         `json:"resources,omitempty"`
+	Image string `json:"image"`
+	SandboxSettings
 	Env          map[string]EnvSpec `json:"env,omitempty"`
 	EnvFrom      []Ref              `json:"env_from,omitempty"`
 	Credentials  []CredentialSpec   `json:"credentials,omitempty"`
-	Network      *Network           `json:"network,omitempty"`
 	VolumeMounts []VolumeMountSpec  `json:"volume_mounts,omitempty"`
 	MountedFiles []MountedFileSpec  `json:"mounted_files,omitempty"`
-	Snapshot     *Snapshot          `json:"snapshot,omitempty"`
-	Lifetime     string             `json:"lifetime,omitempty"`
-	Tags         []string           `json:"tags,omitempty"`
-	Annotations  map[string]string  `json:"annotations,omitempty"`
-	Identity     bool               `json:"identity,omitempty"`
-	Profile      string             `json:"profile,omitempty"`
 }
 
 // SourceSpec is a function's source with the digest of its tree.
@@ -131,51 +122,31 @@ type SourceSpec struct {
 
 // FunctionSpec is a compiled function.
 type FunctionSpec struct {
-	Image        string             `json:"image"`
-	Source       SourceSpec         `json:"source"`
-	Handler      string             `json:"handler"`
+	Image  string     `json:"image"`
+	Source SourceSpec `json:"source"`
+	FunctionSettings
 	Env          map[string]EnvSpec `json:"env,omitempty"`
 	EnvFrom      []Ref              `json:"env_from,omitempty"`
-	Resources    *Resources         `json:"resources,omitempty"`
 	VolumeMounts []VolumeMountSpec  `json:"volume_mounts,omitempty"`
-	Timeout      string             `json:"timeout"`
-	Retries      int                `json:"retries"`
-	Scaling      *Scaling           `json:"scaling,omitempty"`
 }
 
 // EvaluationSpec is a compiled evaluation.
 type EvaluationSpec struct {
-	Dataset      Ref               `json:"dataset"`
-	Task         *Ref              `json:"task,omitempty"`
-	ExternalTask *ExternalTask     `json:"external_task,omitempty"`
-	Scorers      []ScorerSpec      `json:"scorers"`
-	Suite        string            `json:"suite,omitempty"`
-	Metadata     map[string]string `json:"metadata,omitempty"`
+	Dataset Ref          `json:"dataset"`
+	Task    *Ref         `json:"task,omitempty"`
+	Scorers []ScorerSpec `json:"scorers"`
+	EvaluationSettings
 }
 
 // ScorerSpec is a compiled scorer: as Scorer, with references resolved.
 type ScorerSpec struct {
-	ExactMatch          *ExactMatch          `json:"exact_match,omitempty"`
-	Levenshtein         *Levenshtein         `json:"levenshtein,omitempty"`
-	RegexMatch          *RegexMatch          `json:"regex_match,omitempty"`
-	Contains            *Contains            `json:"contains,omitempty"`
-	NumericClose        *NumericClose        `json:"numeric_close,omitempty"`
-	StringSimilarity    *StringSimilarity    `json:"string_similarity,omitempty"`
-	JSONValid           *JSONValid           `json:"json_valid,omitempty"`
-	JSONMatch           *JSONMatch           `json:"json_match,omitempty"`
-	EmbeddingSimilarity *EmbeddingSimilarity `json:"embedding_similarity,omitempty"`
-	LLMJudge            *LLMJudgeSpec        `json:"llm_judge,omitempty"`
-	Function            *Ref                 `json:"function,omitempty"`
+	BuiltinScorers
+	LLMJudge *LLMJudgeSpec `json:"llm_judge,omitempty"`
+	Function *Ref          `json:"function,omitempty"`
 }
 
 // LLMJudgeSpec is a compiled LLM judge.
 type LLMJudgeSpec struct {
-	Name         string            `json:"name,omitempty"`
-	Model        string            `json:"model"`
-	Instructions string            `json:"instructions"`
-	Inputs       []string          `json:"inputs"`
-	Fields       []JudgeField      `json:"fields"`
-	APIKey       *Ref              `json:"api_key,omitempty"`
-	BaseURL      string            `json:"base_url,omitempty"`
-	Completion   map[string]Scalar `json:"completion,omitempty"`
+	JudgeSettings
+	APIKey *Ref `json:"api_key,omitempty"`
 }

@@ -1,0 +1,247 @@
+package compiler
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"cc.dev/cc/schema"
+)
+
+// fullConfig sets every field of the schema, each somewhere: the fields
+// of a resource kind on the resources of that kind, inline copies standing
+// for references (the compiler resolves them by content).
+func fullConfig() map[string]any {
+	inputs := []any{"output", "expected"}
+	envSecret := map[string]any{"from_env": "A", "env_var": "A2"}
+	svcSecret := map[string]any{"from_service": "shared.token"}
+	volume := map[string]any{"size": "10Gi"}
+	dataset := map[string]any{"files": []any{"data/g.csv"}, "format": "csv", "description": "goldens"}
+	resources := map[string]any{
+		"requests": map[string]any{"cpu": "500m", "memory": "1Gi"},
+		"limits":   map[string]any{"cpu": "1", "memory": "2Gi"},
+		"gpu":      map[string]any{"count": 1, "type": "a100"},
+	}
+	mount := []any{map[string]any{"volume": volume, "path": "/data", "read_only": true}}
+	fn := map[string]any{
+		"image":         map[string]any{"from": pinnedBase},
+		"source":        map[string]any{"paths": []any{"src"}, "include": []any{"**/*.py"}, "exclude": []any{"**/test_*"}},
+		"handler":       "app.main:run",
+		"env":           map[string]any{"PLAIN": "1", "SECRET": envSecret},
+		"env_from":      []any{svcSecret},
+		"resources":     resources,
+		"volume_mounts": mount,
+		"timeout":       "60s",
+		"retries":       2,
+		"scaling":       map[string]any{"min_replicas": 1, "max_replicas": 3, "concurrency": 4},
+	}
+	sandbox := map[string]any{
+		"image":         map[string]any{"from": pinnedBase},
+		"command":       []any{"sleep", "infinity"},
+		"resources":     resources,
+		"env":           map[string]any{"PLAIN": "1", "SECRET": envSecret},
+		"env_from":      []any{svcSecret},
+		"credentials":   []any{map[string]any{"hosts": []any{"api.example.com"}, "secret": svcSecret}},
+		"network":       map[string]any{"ingress_mode": "public", "exposed_ports": []any{8080}, "egress_mode": "none"},
+		"volume_mounts": mount,
+		"mounted_files": []any{map[string]any{"src": "conf/app.toml", "path": "/etc/app.toml", "mode": "0640"}},
+		"snapshot":      map[string]any{"mount_path": "/work", "size": "1Gi", "restore_from": "snap-1"},
+		"lifetime":      "2h",
+		"tags":          []any{"team-a"},
+		"annotations":   map[string]any{"owner": "me"},
+		"identity":      true,
+		"profile":       "gpu",
+	}
+	scorers := []any{
+		map[string]any{"exact_match": map[string]any{"inputs": inputs, "case_insensitive": true, "trim": false, "collapse_whitespace": true}},
+		map[string]any{"levenshtein": map[string]any{"inputs": inputs, "case_insensitive": true}},
+		map[string]any{"regex_match": map[string]any{"inputs": []any{"output"}, "pattern": "^ok", "full_match": true}},
+		map[string]any{"contains": map[string]any{"inputs": inputs, "mode": "any", "case_insensitive": true}},
+		map[string]any{"numeric_close": map[string]any{"inputs": inputs, "abs_tol": 0.5, "rel_tol": 0.25, "graded": true}},
+		map[string]any{"string_similarity": map[string]any{"inputs": inputs, "method": "jaccard"}},
+		map[string]any{"json_valid": map[string]any{"inputs": []any{"output"}}},
+		map[string]any{"json_match": map[string]any{"inputs": inputs, "paths": []any{"a.b"}}},
+		map[string]any{"embedding_similarity": map[string]any{"inputs": inputs, "model": "embed-1"}},
+		map[string]any{"llm_judge": map[string]any{
+			"name": "judge", "model": "gpt-x", "instructions": "grade it", "inputs": []any{"output"},
+			"fields":     []any{map[string]any{"name": "score", "type": "float", "range": []any{0, 1}, "description": "how good"}},
+			"api_key":    envSecret,
+			"base_url":   "https://llm.example.com",
+			"completion": map[string]any{"temperature": 0.5},
+		}},
+		map[string]any{"function": fn},
+	}
+	return map[string]any{
+		"project": "p",
+		"images": map[string]any{
+			"base": map[string]any{
+				"from": pinnedBase,
+				"steps": []any{
+					map[string]any{"apt": map[string]any{"packages": []any{"git"}}},
+					map[string]any{"pip": map[string]any{"packages": []any{"numpy==2.1"}, "index_url": "https://pypi.example/simple", "extra_index_urls": []any{"https://extra.example/simple"}}},
+					map[string]any{"pip_requirements": map[string]any{"file": "requirements.txt"}},
+					map[string]any{"run": map[string]any{"commands": []any{"echo hi"}}},
+					map[string]any{"copy": map[string]any{"src": "src", "dst": "/app", "mode": "0755"}},
+					map[string]any{"env": map[string]any{"vars": map[string]any{"A": "1"}}},
+					map[string]any{"workdir": map[string]any{"path": "/app"}},
+					map[string]any{"dockerfile": map[string]any{"commands": []any{"EXPOSE 8080"}}},
+				},
+				"entrypoint": []any{"python"},
+				"cmd":        []any{"-m", "app"},
+				"user":       "1000",
+				"platform":   "linux/amd64",
+			},
+			"layered": map[string]any{"from": map[string]any{"from": pinnedBase, "user": "2000"}},
+			"built":   map[string]any{"from_dockerfile": "docker/Dockerfile"},
+		},
+		"secrets": map[string]any{
+			"env":   envSecret,
+			"svc":   svcSecret,
+			"file":  map[string]any{"from_env_file": map[string]any{"path": "dev.env", "keys": []any{"K"}}},
+			"integ": map[string]any{"from_integration": map[string]any{"name": "github", "keys": []any{"TOKEN"}}},
+			"store": map[string]any{"from_store": map[string]any{"store": "vault", "name": "db", "field": "password"}},
+		},
+		"volumes":   map[string]any{"data": volume},
+		"datasets":  map[string]any{"goldens": dataset},
+		"functions": map[string]any{"fn": fn},
+		"sandboxes": map[string]any{
+			"dev":   sandbox,
+			"allow": map[string]any{"image": map[string]any{"from": pinnedBase}, "network": map[string]any{"egress_allow": []any{"*.example.com"}}},
+		},
+		"evaluations": map[string]any{
+			"quality":    map[string]any{"dataset": dataset, "task": fn, "scorers": scorers, "suite": "nightly", "metadata": map[string]any{"k": "v"}},
+			"by-name":    map[string]any{"dataset": dataset, "external_task": map[string]any{"name": "other"}, "scorers": []any{scorers[6]}},
+			"by-version": map[string]any{"dataset": dataset, "external_task": map[string]any{"version_id": "v1"}, "scorers": []any{scorers[6]}},
+		},
+	}
+}
+
+var fullConfigFiles = map[string]string{
+	"data/g.csv":        "q,a\n1,2\n",
+	"src/app/main.py":   "def run(): pass\n",
+	"conf/app.toml":     "x = 1\n",
+	"requirements.txt":  "numpy==2.1\n",
+	"dev.env":           "K=v\n",
+	"docker/Dockerfile": "FROM busybox\n",
+}
+
+// schemaPaths lists the field paths under def ("network/egress_allow",
+// "steps/apt/packages"), not descending into another resource (a field
+// of kind #Image, #Secret, #Volume, #Dataset or #Function holds a
+// reference or a resource of its own, whose fields are that kind's).
+func schemaPaths(s *schema.Schema, d *schema.Def, at string, out []string) []string {
+	for _, f := range d.Fields {
+		if f.Name == "$id" {
+			continue
+		}
+		p := strings.TrimPrefix(at+"/"+f.Name, "/")
+		out = append(out, p)
+		if schema.Kind(strings.ToLower(strings.TrimPrefix(f.Type, "#"))).Valid() {
+			continue
+		}
+		if e := s.Elem(f); e != nil {
+			out = schemaPaths(s, e, p, out)
+		}
+	}
+	return out
+}
+
+// leafPaths lists the paths of every leaf of plain data, list indices
+// and map keys included.
+func leafPaths(v any, at []string, out [][]string) [][]string {
+	switch v := v.(type) {
+	case map[string]any:
+		for k, x := range v {
+			out = leafPaths(x, appendPath(at, k), out)
+		}
+	case []any:
+		for i, x := range v {
+			out = leafPaths(x, appendPath(at, itoa(i)), out)
+		}
+	default:
+		out = append(out, at)
+	}
+	return out
+}
+
+// TestIssue16EveryFieldReachesTheSpec: a configuration that sets every
+// field of the schema compiles, and every value it sets is in the compiled
+// spec of its resource, under the same name, but where the spec holds a
+// reference instead (issue 16 item 2). A field added to the schema fails
+// the test until the configuration sets it; a field the compiler drops
+// fails it then.
+func TestIssue16EveryFieldReachesTheSpec(t *testing.T) {
+	s := schema.Default()
+	cfg := fullConfig()
+	b, err := json.MarshalIndent(cfg, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]string{"main.cue": string(b)}
+	for k, v := range fullConfigFiles {
+		files[k] = v
+	}
+	dir := writeProject(t, files)
+	d := compileOK(t, filepath.Join(dir, "main.cue"), Input{})
+	for _, k := range schema.Kinds {
+		coll, _ := cfg[k.Plural()].(map[string]any)
+		set := map[string]bool{}
+		for _, name := range sortedKeys(coll) {
+			var spec any = specOf(t, d, schema.Address(k, name))
+			for _, p := range leafPaths(coll[name], nil, nil) {
+				set[withoutIndices(p)] = true
+				sp, ok := specPath(k, p)
+				if !ok {
+					continue // a reference: the spec holds its address
+				}
+				if _, ok := schema.ValueAt(spec, schema.JoinPointer(sp)); !ok && !renamed(k, sp, spec) {
+					t.Errorf("%s.%s: the config sets %s, which the compiled spec lacks", k, name, strings.Join(p, "."))
+				}
+			}
+		}
+		for _, p := range schemaPaths(s, s.Kind(k), "", nil) {
+			if !covered(set, p) {
+				t.Errorf("the schema's %s field %s is set by no %s of fullConfig; set it there", k, p, k)
+			}
+		}
+	}
+}
+
+// renamed: an image based on another image of the project holds it as
+// from_image.
+func renamed(k schema.Kind, sp []string, spec any) bool {
+	if k == schema.KindImage && len(sp) > 0 && sp[0] == "from" {
+		_, ok := schema.ValueAt(spec, "/from_image")
+		return ok
+	}
+	return false
+}
+
+func withoutIndices(p []string) string {
+	var out []string
+	for _, e := range p {
+		if !isIndex(e) {
+			out = append(out, e)
+		}
+	}
+	return strings.Join(out, "/")
+}
+
+func covered(set map[string]bool, p string) bool {
+	if set[p] {
+		return true
+	}
+	keys := make([]string, 0, len(set))
+	for k := range set {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if strings.HasPrefix(k, p+"/") {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,120 @@
+package compiler
+
+import (
+	"sort"
+	"testing"
+
+	"cc.dev/cc/schema"
+)
+
+// TestIssue16ShapesFromSchema: the HCL block shapes read from the schema's
+// @cc(block) facts are the hand-written table they replace (issue 16 item
+// 1), so HCL accepts and refuses the same blocks as before.
+func TestIssue16ShapesFromSchema(t *testing.T) {
+	got, want := shapesOf(schema.Default()), handShapes()
+	if len(got) != len(want) {
+		t.Fatalf("shapes for %d kinds, want %d", len(got), len(want))
+	}
+	for k := range want {
+		sameShape(t, k, got[k], want[k], map[[2]*shape]bool{})
+	}
+}
+
+func sameShape(t *testing.T, at string, got, want *shape, seen map[[2]*shape]bool) {
+	t.Helper()
+	if got == nil || want == nil {
+		if got != want {
+			t.Errorf("%s: shape %v, want %v", at, got, want)
+		}
+		return
+	}
+	if seen[[2]*shape{got, want}] {
+		return
+	}
+	seen[[2]*shape{got, want}] = true
+	if g, w := keys(got.blocks), keys(want.blocks); !equalSorted(g, w) {
+		t.Errorf("%s: blocks %v, want %v", at, g, w)
+		return
+	}
+	for name, w := range want.blocks {
+		g := got.blocks[name]
+		p := at + "." + name
+		if g.field != w.field || g.mode != w.mode {
+			t.Errorf("%s: field %s mode %d, want %s %d", p, g.field, g.mode, w.field, w.mode)
+		}
+		sameShape(t, p, g.shape, w.shape, seen)
+		if gl, wl := keys(g.labels), keys(w.labels); !equalSorted(gl, wl) {
+			t.Errorf("%s: labels %v, want %v", p, gl, wl)
+			continue
+		}
+		for l := range w.labels {
+			sameShape(t, p+"."+l, g.labels[l], w.labels[l], seen)
+		}
+	}
+}
+
+func equalSorted(a, b []string) bool {
+	sort.Strings(a)
+	sort.Strings(b)
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// handShapes is the table compiler/hclbody.go held before issue 16.
+
+func handShapes() map[string]*shape {
+	leaf := &shape{}
+	single := func(field string, s *shape) blockSpec { return blockSpec{field: field, mode: blockSingle, shape: s} }
+	list := func(field string) blockSpec { return blockSpec{field: field, mode: blockList, shape: leaf} }
+
+	image := &shape{blocks: map[string]blockSpec{}}
+	image.blocks["from"] = single("from", image)
+	for _, k := range schema.StepKinds {
+		image.blocks[k] = blockSpec{field: "steps", mode: blockStep, shape: leaf}
+	}
+	resources := &shape{blocks: map[string]blockSpec{
+		"requests": single("requests", leaf), "limits": single("limits", leaf), "gpu": single("gpu", leaf),
+	}}
+	sandbox := &shape{blocks: map[string]blockSpec{
+		"image":        single("image", image),
+		"resources":    single("resources", resources),
+		"network":      single("network", leaf),
+		"credential":   list("credentials"),
+		"volume_mount": list("volume_mounts"),
+		"mounted_file": list("mounted_files"),
+		"snapshot":     single("snapshot", leaf),
+	}}
+	function := &shape{blocks: map[string]blockSpec{
+		"image":        single("image", image),
+		"source":       single("source", leaf),
+		"resources":    single("resources", resources),
+		"volume_mount": list("volume_mounts"),
+		"scaling":      single("scaling", leaf),
+	}}
+	judge := &shape{blocks: map[string]blockSpec{"field": list("fields")}}
+	scorers := map[string]*shape{}
+	for _, k := range schema.ScorerKinds {
+		scorers[k] = leaf
+	}
+	scorers["llm_judge"] = judge
+	evaluation := &shape{blocks: map[string]blockSpec{
+		"external_task": single("external_task", leaf),
+		"scorer":        {field: "scorers", mode: blockLabelled, labels: scorers},
+	}}
+	secret := &shape{blocks: map[string]blockSpec{
+		"from_env_file":    single("from_env_file", leaf),
+		"from_integration": single("from_integration", leaf),
+		"from_store":       single("from_store", leaf),
+	}}
+	return map[string]*shape{
+		"image": image, "secret": secret, "volume": leaf, "dataset": leaf,
+		"sandbox": sandbox, "function": function, "evaluation": evaluation,
+	}
+}

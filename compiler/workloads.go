@@ -1,0 +1,155 @@
+package compiler
+
+import (
+	"strconv"
+	"strings"
+
+	"cc.dev/cc/schema"
+)
+
+// envSpec compiles an env map; deps collects the secrets it refers to.
+func (b *builder) envSpec(env map[string]schema.EnvValue, path []string, deps *[]string) map[string]schema.EnvSpec {
+	if len(env) == 0 {
+		return nil
+	}
+	out := map[string]schema.EnvSpec{}
+	for _, k := range sortedKeys(env) {
+		v := env[k]
+		if v.Secret == nil {
+			out[k] = schema.EnvSpec{Value: v.Value}
+			continue
+		}
+		p := appendPath(path, k)
+		ref, ok := b.secretRef(v.Secret, p)
+		if !ok {
+			continue
+		}
+		if single, n := b.singleValued(strings.TrimPrefix(ref.Ref, "secret.")); !single {
+			d := b.errorf(p, "env %s: %s holds %d values, and an environment variable holds one", k, ref.Ref, n)
+			d.Detail = "select one key, or inject all of them with env_from"
+			continue
+		}
+		*deps = append(*deps, ref.Ref)
+		out[k] = schema.EnvSpec{Secret: &ref}
+	}
+	return out
+}
+
+func (b *builder) secretRefs(ss []*schema.Secret, path []string, deps *[]string) []schema.Ref {
+	var out []schema.Ref
+	for i, s := range ss {
+		if ref, ok := b.secretRef(s, appendPath(path, strconv.Itoa(i))); ok {
+			out = append(out, ref)
+			*deps = append(*deps, ref.Ref)
+		}
+	}
+	return out
+}
+
+func (b *builder) volumeMounts(vms []schema.VolumeMount, path []string, deps *[]string) []schema.VolumeMountSpec {
+	var out []schema.VolumeMountSpec
+	seen := map[string]bool{}
+	for i, vm := range vms {
+		p := appendPath(path, strconv.Itoa(i))
+		name := b.resolve(schema.KindVolume, vm.Volume.ID, vm.Volume, appendPath(p, "volume"), func(n string) bool { return b.cfg.Volumes[n] != nil })
+		if name == "" {
+			continue
+		}
+		if seen[vm.Path] {
+			b.errorf(appendPath(p, "path"), "two volumes are mounted at %s", vm.Path)
+		}
+		seen[vm.Path] = true
+		addr := schema.Address(schema.KindVolume, name)
+		out = append(out, schema.VolumeMountSpec{Volume: schema.Ref{Ref: addr}, Path: vm.Path, ReadOnly: vm.ReadOnly})
+		*deps = append(*deps, addr)
+	}
+	return out
+}
+
+func (b *builder) sandbox(name string) {
+	s := b.cfg.Sandboxes[name]
+	path := []string{"sandboxes", name}
+	var deps []string
+	spec := schema.SandboxSpec{SandboxSettings: s.SandboxSettings}
+	if h := b.imageRef(s.Image, appendPath(path, "image")); h != "" {
+		spec.Image = h
+		deps = append(deps, "#"+h)
+	}
+	spec.Env = b.envSpec(s.Env, appendPath(path, "env"), &deps)
+	spec.EnvFrom = b.secretRefs(s.EnvFrom, appendPath(path, "env_from"), &deps)
+	for i, c := range s.Credentials {
+		p := appendPath(path, "credentials", strconv.Itoa(i), "secret")
+		if ref, ok := b.secretRef(c.Secret, p); ok {
+			spec.Credentials = append(spec.Credentials, schema.CredentialSpec{Hosts: c.Hosts, Secret: ref})
+			deps = append(deps, ref.Ref)
+		}
+	}
+	spec.VolumeMounts = b.volumeMounts(s.VolumeMounts, appendPath(path, "volume_mounts"), &deps)
+	var inputs []schema.Input
+	for i, m := range s.MountedFiles {
+		p := appendPath(path, "mounted_files", strconv.Itoa(i), "src")
+		src := cleanRel(m.Src)
+		fs := b.inputFile(src, p, "mounted file")
+		mode := m.Mode
+		if mode != "" {
+			mode = normMode(mode)
+		}
+		spec.MountedFiles = append(spec.MountedFiles, schema.MountedFileSpec{Src: src, Path: m.Path, Mode: mode, Digest: fs.digest})
+		if fs.digest != "" {
+			inputs = append(inputs, schema.Input{Path: src, Digest: fs.digest})
+		}
+	}
+	b.emit(schema.KindSandbox, name, withExtra(spec, s.Extra), deps, inputs)
+}
+
+func (b *builder) function(name string) *schema.Resource {
+	b.mu.Lock()
+	if r, ok := b.functions[name]; ok {
+		b.mu.Unlock()
+		return r
+	}
+	b.functions[name] = nil // in progress
+	b.mu.Unlock()
+	f := b.cfg.Functions[name]
+	path := []string{"functions", name}
+	var deps []string
+	spec := schema.FunctionSpec{FunctionSettings: f.FunctionSettings}
+	if h := b.imageRef(f.Image, appendPath(path, "image")); h != "" {
+		spec.Image = h
+		deps = append(deps, "#"+h)
+	}
+	var paths []string
+	for _, p := range f.Source.Paths {
+		paths = append(paths, cleanRel(p))
+	}
+	spec.Source = schema.SourceSpec{Paths: paths, Include: f.Source.Include, Exclude: f.Source.Exclude}
+	var inputs []schema.Input
+	t := b.fs.tree(paths, "", f.Source.Include, f.Source.Exclude)
+	if t.err != nil {
+		b.fileError(t.err, strings.Join(paths, ", "), appendPath(path, "source", "paths"), "function source")
+	} else {
+		spec.Source.Digest = t.digest
+		inputs = append(inputs, schema.Input{Path: strings.Join(paths, ","), Digest: t.digest, Tree: true})
+	}
+	spec.Env = b.envSpec(f.Env, appendPath(path, "env"), &deps)
+	spec.EnvFrom = b.secretRefs(f.EnvFrom, appendPath(path, "env_from"), &deps)
+	spec.VolumeMounts = b.volumeMounts(f.VolumeMounts, appendPath(path, "volume_mounts"), &deps)
+	r := b.emit(schema.KindFunction, name, withExtra(spec, f.Extra), deps, inputs)
+	b.mu.Lock()
+	b.functions[name] = r
+	b.mu.Unlock()
+	return r
+}
+
+// functionRef resolves a function at a reference position.
+func (b *builder) functionRef(fn *schema.Function, path []string) (schema.Ref, bool) {
+	name := b.resolve(schema.KindFunction, fn.ID, fn, path, func(n string) bool { return b.cfg.Functions[n] != nil })
+	if name == "" {
+		return schema.Ref{}, false
+	}
+	r := b.function(name)
+	if r == nil {
+		return schema.Ref{}, false
+	}
+	return schema.Ref{Ref: r.Address, Hash: r.Hash}, true
+}
