@@ -518,12 +518,12 @@ func (a *Applier) do(ctx context.Context, lk *Lock, p *planner.Plan, n *node) (O
 	case c.Kind == schema.KindSecret:
 		var value []byte
 		if c.SecretValue != "" || c.Action == planner.Create {
-			spec, err := secretSpec(r.Spec)
+			spec, err := schema.DecodeSecretSpec(r.Spec)
 			if err != nil {
 				return out, err
 			}
 			if a.secrets == nil {
-				if spec.FromEnv != "" || spec.FromEnvFile != nil {
+				if spec.Managed() {
 					return out, errors.New("no local secret values are read here")
 				}
 			} else {
@@ -559,15 +559,8 @@ func (a *Applier) do(ctx context.Context, lk *Lock, p *planner.Plan, n *node) (O
 }
 
 func (a *Applier) applyResource(ctx context.Context, lk *Lock, p *planner.Plan, c *planner.Change, r *schema.Resource, blobs []string, key string, out *Outcome) error {
-	action := service.ActionUpdate
-	switch c.Action {
-	case planner.Create:
-		action = service.ActionCreate
-	case planner.Replace:
-		action = service.ActionReplace
-	}
 	return a.call(ctx, func(ctx context.Context) error {
-		res, err := a.svc.Apply(ctx, service.ApplyRequest{Project: p.Project, Address: c.Addr, Action: action, Spec: r.Spec, Hash: r.Hash,
+		res, err := a.svc.Apply(ctx, service.ApplyRequest{Project: p.Project, Address: c.Addr, Action: serviceAction(c.Action), Spec: r.Spec, Hash: r.Hash,
 			DependsOn: r.DependsOn, Blobs: blobs, Sensitive: r.Sensitive,
 			ExpectedSerial: p.Serial, IdempotencyKey: key, LeaseID: lk.LeaseID()})
 		if err != nil {

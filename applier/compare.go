@@ -64,7 +64,7 @@ func (a *Applier) locals(d *schema.Desired) *localValues {
 		if r.Kind != schema.KindSecret || a.secrets == nil {
 			continue
 		}
-		spec, err := secretSpec(r.Spec)
+		spec, err := schema.DecodeSecretSpec(r.Spec)
 		if err != nil {
 			continue
 		}

@@ -136,10 +136,3 @@ func readEnvFile(root, rel string) (map[string]string, error) {
 	}
 	return schema.ParseEnvFile(b)
 }
-
-// secretSpec decodes a secret's spec.
-func secretSpec(spec []byte) (schema.SecretSpec, error) {
-	var s schema.SecretSpec
-	err := jsonUnmarshal(spec, &s)
-	return s, err
-}

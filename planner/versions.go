@@ -1,7 +1,6 @@
 package planner
 
 import (
-	"encoding/json"
 	"fmt"
 	"sort"
 
@@ -25,10 +24,7 @@ func (pl *planning) managedSecret(addr string) bool {
 	}
 	m := false
 	if r := pl.want[addr]; r != nil && r.Kind == schema.KindSecret {
-		var s schema.SecretSpec
-		if json.Unmarshal(r.Spec, &s) == nil {
-			m = s.FromEnv != "" || s.FromEnvFile != nil
-		}
+		m = schema.ManagedSecret(r.Spec)
 	}
 	pl.managed[addr] = m
 	return m

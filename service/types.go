@@ -177,26 +177,17 @@ type Lease struct {
 	ExpiresAt  time.Time
 }
 
-// Action is what an apply does to the resource at an address.
-type Action int
+// Action is what an Apply request does to the resource at an address: the
+// API's own enum, not a copy of it (the planner's planner.Action becomes
+// one in the applier, in one function).
+type Action = ccv1.Action
 
+// The actions an Apply request may carry.
 const (
-	ActionCreate Action = iota + 1
-	ActionUpdate
-	ActionReplace
+	ActionCreate  = ccv1.Action_ACTION_CREATE
+	ActionUpdate  = ccv1.Action_ACTION_UPDATE
+	ActionReplace = ccv1.Action_ACTION_REPLACE
 )
-
-func (a Action) String() string {
-	switch a {
-	case ActionCreate:
-		return "create"
-	case ActionUpdate:
-		return "update"
-	case ActionReplace:
-		return "replace"
-	}
-	return fmt.Sprintf("Action(%d)", int(a))
-}
 
 // Version is one immutable version of a resource, or one revision of a
 // secret's value (whose Hash is the value's fingerprint and Spec empty).

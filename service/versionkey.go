@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"database/sql"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"sort"
@@ -52,17 +51,6 @@ func sortVersionSecrets(vs []versionSecret) {
 	sort.Slice(vs, func(i, j int) bool { return vs[i].address < vs[j].address })
 }
 
-// managedSecret reports whether a secret's spec says its value is put
-// with PutSecretValue (from_env, from_env_file) rather than kept
-// elsewhere.
-func managedSecret(spec []byte) bool {
-	var s schema.SecretSpec
-	if json.Unmarshal(spec, &s) != nil {
-		return false
-	}
-	return s.FromEnv != "" || s.FromEnvFile != nil
-}
-
 // versionSecrets returns the current revision of each secret among deps
 // (sorted) that the project has with a managed value: what a version of
 // the resource depending on them is made with.
@@ -80,7 +68,7 @@ func versionSecrets(ctx context.Context, tx *sql.Tx, project string, deps []stri
 		if err != nil {
 			return nil, err
 		}
-		if !managedSecret(spec) {
+		if !schema.ManagedSecret(spec) {
 			continue
 		}
 		s := versionSecret{address: d}

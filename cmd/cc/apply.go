@@ -333,8 +333,8 @@ func missingSecretValues(p *planner.Plan, d *schema.Desired, src applier.SecretS
 		if r == nil {
 			continue
 		}
-		var spec schema.SecretSpec
-		if err := jsonUnmarshal(r.Spec, &spec); err != nil {
+		spec, err := schema.DecodeSecretSpec(r.Spec)
+		if err != nil {
 			continue
 		}
 		if _, _, err := src.Value(ch.Addr, spec); err != nil && !errors.Is(err, applier.ErrNotLocal) {
