@@ -114,23 +114,23 @@ func (r *Resource) version(n int64) *Version {
 }
 
 // is reports whether v is the version that content with hash, made with
-// the managed secret values secrets (sorted by address), would be.
+// the managed secret values secrets (sorted by address), would be: the
+// same identity (schema.VersionIdentity, which the service keys versions
+// with), or the same hash on a service that keys versions by hash alone.
 func (v *Version) is(hash string, secrets []VersionSecret) bool {
-	if v.Hash != hash {
-		return false
-	}
 	if !v.Keyed {
-		return true
+		return v.Hash == hash
 	}
-	if len(v.Secrets) != len(secrets) {
-		return false
+	return identity(v.Hash, v.Secrets).Same(identity(hash, secrets))
+}
+
+// identity is the identity of a version with hash made with secrets.
+func identity(hash string, secrets []VersionSecret) schema.VersionIdentity {
+	id := schema.VersionIdentity{Hash: hash, Values: make([]schema.VersionValue, len(secrets))}
+	for i, s := range secrets {
+		id.Values[i] = schema.VersionValue{Address: s.Address, Fingerprint: s.Fingerprint}
 	}
-	for _, s := range secrets {
-		if old, ok := v.secret(s.Address); !ok || old.Fingerprint != s.Fingerprint {
-			return false
-		}
-	}
-	return true
+	return id
 }
 
 // secret returns the revision of the secret at addr v was made with.
@@ -141,17 +141,6 @@ func (v *Version) secret(addr string) (VersionSecret, bool) {
 		}
 	}
 	return VersionSecret{}, false
-}
-
-// versionOf returns the number of r's first version that content with
-// hash made with secrets would be, or 0: the one an apply reuses.
-func (r *Resource) versionOf(hash string, secrets []VersionSecret) int64 {
-	for i := range r.Versions {
-		if r.Versions[i].is(hash, secrets) {
-			return r.Versions[i].Number
-		}
-	}
-	return 0
 }
 
 // nextVersion is the number a new version of r would get.

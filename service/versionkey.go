@@ -2,9 +2,7 @@ package service
 
 import (
 	"context"
-	"crypto/sha256"
 	"database/sql"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"sort"
@@ -34,17 +32,14 @@ type versionSecret struct {
 }
 
 // versionKey is the key of a version with hash made with secrets, sorted
-// by address: the hash itself when there are none.
+// by address: its identity's (schema.VersionIdentity), the hash itself
+// when there are none.
 func versionKey(hash string, secrets []versionSecret) string {
-	if len(secrets) == 0 {
-		return hash
+	id := schema.VersionIdentity{Hash: hash, Values: make([]schema.VersionValue, len(secrets))}
+	for i, s := range secrets {
+		id.Values[i] = schema.VersionValue{Address: s.address, Fingerprint: s.fingerprint}
 	}
-	h := sha256.New()
-	h.Write([]byte(hash + "\n"))
-	for _, s := range secrets {
-		h.Write([]byte(s.address + " " + s.fingerprint + "\n"))
-	}
-	return "sha256:" + hex.EncodeToString(h.Sum(nil))
+	return id.Key()
 }
 
 func sortVersionSecrets(vs []versionSecret) {
