@@ -11,10 +11,10 @@ import (
 	"cc.dev/cc/service"
 )
 
-// Reading is a project's state read together with the service's answers
+// reading is a project's state read together with the service's answers
 // to the comparisons of local values made in the same call (issue 8 item
 // 8): an unchanged plan costs that one call and nothing else.
-type Reading struct {
+type reading struct {
 	// State is the project's state.
 	State   *service.State
 	local   *localValues
@@ -108,9 +108,9 @@ func (a *Applier) locals(d *schema.Desired) *localValues {
 	return l
 }
 
-// Read reads the project's state, comparing the local values with the
+// read reads the project's state, comparing the local values with the
 // service's in the same call. Its error is the service's.
-func (a *Applier) Read(ctx context.Context, d *schema.Desired) (*Reading, error) {
+func (a *Applier) read(ctx context.Context, d *schema.Desired) (*reading, error) {
 	l := a.locals(d)
 	st, matches, err := a.svc.GetStateComparing(ctx, d.Project, l.vals)
 	if err != nil {
@@ -125,7 +125,7 @@ func (a *Applier) Read(ctx context.Context, d *schema.Desired) (*Reading, error)
 			matches[i] = service.ValueMatch{Comparison: service.Different}
 		}
 	}
-	return &Reading{State: st, local: l, matches: matches}, nil
+	return &reading{State: st, local: l, matches: matches}, nil
 }
 
 // compare fills in what the planner needs to know of local values that
@@ -135,7 +135,7 @@ func (a *Applier) Read(ctx context.Context, d *schema.Desired) (*Reading, error)
 // the local sensitive values. Nothing derived from a value is computed
 // here; the service answered EQUAL or DIFFERENT and the revisions or
 // versions with an equal value.
-func (r *Reading) compare(d *schema.Desired, o *planner.Options) {
+func (r *reading) compare(d *schema.Desired, o *planner.Options) {
 	st, l, m := r.State, r.local, r.matches
 	if o.Secrets == nil && len(l.secrets) > 0 {
 		o.Secrets = map[string]planner.LocalSecret{}

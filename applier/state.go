@@ -12,6 +12,7 @@ func StateOf(st *service.State) *planner.State {
 	out := &planner.State{
 		Project:   st.Project,
 		Lineage:   st.Lineage,
+		LockedBy:  lockHolder(st.Lock),
 		Serial:    st.Serial,
 		Resources: make([]planner.Resource, 0, len(st.Resources)),
 		Images:    make(map[string]planner.Image, len(st.Images)),
@@ -49,6 +50,14 @@ func StateOf(st *service.State) *planner.State {
 		out.Secrets[v.Address] = planner.SecretRevision{Revision: v.Revision, Fingerprint: valueLabel(v)}
 	}
 	return out
+}
+
+// lockHolder names who holds the lease l, or "" when nobody does.
+func lockHolder(l *service.Lease) string {
+	if l == nil {
+		return ""
+	}
+	return l.Holder.String()
 }
 
 // valueLabel labels a secret revision's value for the planner: equal

@@ -16,6 +16,9 @@ type State struct {
 	Lineage string
 	// Serial counts the project's mutations; a plan is made against one.
 	Serial int64
+	// LockedBy names who holds the project's lock when it was read (an
+	// apply running), "" when nobody did. Nothing is planned with it.
+	LockedBy string
 	// Resources are sorted by address.
 	Resources []Resource
 	// Images are the image values the project has, by hash: the old specs

@@ -431,11 +431,10 @@ func (e *env) applyPlanFile(c *command, name string, af *applyFlags) int {
 		return e.fail(c, cn.explain(err))
 	}
 	p := f.Plan
-	st, err := cn.client.GetState(e.ctx, p.Project)
+	ps, err := a.State(e.ctx, p.Project)
 	if err != nil {
 		return e.fail(c, fmt.Errorf("read the state of project %s: %w", p.Project, cn.explain(err)))
 	}
-	ps := applier.StateOf(st)
 	if err := f.Check(ps); err != nil {
 		return e.mismatch(c, name, cn, err)
 	}
@@ -455,10 +454,9 @@ func (e *env) applyPlanFile(c *command, name string, af *applyFlags) int {
 	}
 	defer e.release(c, cn, lk)
 	// Under the lock, nothing moves: check again what it is applied to.
-	if st, err = cn.client.GetState(e.ctx, p.Project); err != nil {
+	if ps, err = a.State(e.ctx, p.Project); err != nil {
 		return e.fail(c, fmt.Errorf("read the state of project %s: %w", p.Project, cn.explain(err)))
 	}
-	ps = applier.StateOf(st)
 	if err := f.Check(ps); err != nil {
 		return e.mismatch(c, name, cn, err)
 	}
