@@ -14,11 +14,12 @@ func TestDependencyDirection(t *testing.T) {
 	allowed := map[string][]string{
 		"diag":     {},
 		"schema":   {"diag"},
+		"state":    {"schema", "diag"},
 		"compiler": {"schema", "diag"},
-		"planner":  {"schema", "diag"},
+		"planner":  {"schema", "diag", "state"},
 		"buildkit": {"schema", "diag"},
-		"service":  {"schema", "diag"},
-		"applier":  {"planner", "schema", "diag", "service"},
+		"service":  {"schema", "diag", "state"},
+		"applier":  {"planner", "schema", "diag", "service", "state"},
 	}
 	stdOnly := map[string]bool{"diag": true, "schema": true}
 	for pkg, ok := range allowed {

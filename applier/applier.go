@@ -233,7 +233,7 @@ func (a *Applier) State(ctx context.Context, project string) (*planner.State, er
 	if err != nil {
 		return nil, err
 	}
-	return StateOf(st), nil
+	return st, nil
 }
 
 // ReadError is the error of a plan whose read of the project's state
@@ -251,7 +251,7 @@ func (e *ReadError) Unwrap() error { return e.Err }
 
 // planWith plans against a state read returned.
 func (a *Applier) planWith(ctx context.Context, d *schema.Desired, r *reading, o planner.Options) (*planner.Plan, *planner.State, error) {
-	ps := StateOf(r.State)
+	ps := r.State
 	if ps.Project == "" {
 		ps.Project = d.Project
 	}

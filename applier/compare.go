@@ -163,7 +163,7 @@ func (r *reading) localSecrets() map[string]planner.LocalSecret {
 		found := false
 		try := func(sv service.SecretValue) {
 			if !found && sv.SameValueAs != 0 && equal[sv.Revision] {
-				label, found = valueLabel(sv), true
+				label, found = sv.Label(), true
 			}
 		}
 		if cur := st.SecretValue(s.addr); cur != nil {

@@ -12,6 +12,7 @@ import (
 	"cc.dev/cc/applier"
 	"cc.dev/cc/compiler/workload"
 	"cc.dev/cc/planner"
+	"cc.dev/cc/service"
 )
 
 // TestIssue16OnePlanningPath: Plan is the one planning path of cc plan and
@@ -35,16 +36,16 @@ func TestIssue16OnePlanningPath(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(st.LockedBy, "cc apply") || p.Changed() {
-		t.Errorf("Plan() under a lock: LockedBy %q, changed %v; want the holder and no change", st.LockedBy, p.Changed())
+	if st.Lock == nil || !strings.Contains(st.Lock.Holder.String(), "cc apply") || p.Changed() {
+		t.Errorf("Plan() under a lock: lock %+v, changed %v; want the holder and no change", st.Lock, p.Changed())
 	}
 	saved, err := a.State(ctx, d.Project)
-	if err != nil || saved.Serial != st.Serial || len(saved.Resources) != len(st.Resources) || saved.LockedBy != st.LockedBy {
+	if err != nil || saved.Serial != st.Serial || len(saved.Resources) != len(st.Resources) || saved.Lock == nil {
 		t.Errorf("State() = %+v, %v; want the state Plan read", saved, err)
 	}
 	lk.Release()
-	if _, st, _ = a.Plan(ctx, d, planner.Options{}); st.LockedBy != "" {
-		t.Errorf("Plan() after the release: LockedBy %q, want none", st.LockedBy)
+	if _, st, _ = a.Plan(ctx, d, planner.Options{}); st.Lock != nil {
+		t.Errorf("Plan() after the release: lock %+v, want none", st.Lock)
 	}
 
 	calls.reset(func(method string, _ int) error {
@@ -56,3 +57,7 @@ func TestIssue16OnePlanningPath(t *testing.T) {
 		t.Errorf("Plan() with the read refused = %v, want a *ReadError", err)
 	}
 }
+
+// The service's client returns the state the planner plans against: one
+// type, not two shapes converted into each other (issue 16 item 5).
+var _ *planner.State = (*service.State)(nil)

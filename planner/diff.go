@@ -82,7 +82,10 @@ func Diff(d *schema.Desired, st *State, o Options) (*Plan, error) {
 	}
 	pl := &planning{d: d, st: st, o: o, want: map[string]*schema.Resource{}, byHash: map[string]*schema.Resource{},
 		changes: map[string]*Change{}, replace: map[string]bool{}, explained: map[string]bool{},
-		managed: map[string]bool{}, vsecrets: map[string][]VersionSecret{}}
+		managed: map[string]bool{}, vsecrets: map[string][]VersionSecret{}, images: map[string]*Image{}}
+	for i := range st.Images {
+		pl.images[st.Images[i].Hash] = &st.Images[i]
+	}
 	p := &Plan{FormatVersion: FormatVersion, Project: d.Project, Serial: st.Serial, Destroy: o.Destroy, Changes: []Change{}}
 	for i := range d.Resources {
 		r := &d.Resources[i]
@@ -154,7 +157,7 @@ func Diff(d *schema.Desired, st *State, o Options) (*Plan, error) {
 		if r == nil || r.Kind != schema.KindSecret || !ok || ls.Fingerprint != "" {
 			continue
 		}
-		if rev, has := st.Secrets[addr]; has {
+		if rev, has := secretRevision(st, addr); has {
 			pl.warnings = append(pl.warnings, fmt.Sprintf("%s: %s; the service keeps revision %d of its value", addr, ls.Problem, rev.Revision))
 		} else {
 			pl.warnings = append(pl.warnings, fmt.Sprintf("%s: %s, and the service has no value for it: apply will fail until it is set", addr, ls.Problem))
@@ -216,6 +219,8 @@ type planning struct {
 	vsecrets map[string][]VersionSecret
 	// moved caches sensitiveMoved.
 	moved map[string]string
+	// images are the state's images, by hash.
+	images map[string]*Image
 }
 
 func cutAddress(a string) (schema.Kind, string, bool) {
@@ -281,7 +286,7 @@ func (pl *planning) secretValue(addr string, dr *schema.Resource) string {
 	if !ok {
 		return ""
 	}
-	rev, has := pl.st.Secrets[addr]
+	rev, has := secretRevision(pl.st, addr)
 	switch {
 	case ls.Fingerprint == "":
 		return ""

@@ -89,7 +89,7 @@ func (pl *planning) explainUpdate(c *Change, dr *schema.Resource, sr *Resource) 
 	if c.Version != nil && c.Version.Action == "reuse" && sr.Hash != dr.Hash {
 		add(ReasonReuse, "same content as version %d, which is made current again: nothing is rebuilt or uploaded", c.Version.Number)
 	}
-	if _, ok := pl.st.Images[dr.Hash]; ok && c.Kind == schema.KindImage && pl.sensitiveMoved(c.Addr) == "" {
+	if _, ok := pl.images[dr.Hash]; ok && c.Kind == schema.KindImage && pl.sensitiveMoved(c.Addr) == "" {
 		add(ReasonReuse, "the service has this image already (%s): nothing is rebuilt", short(dr.Hash))
 	}
 	return reasons
@@ -123,7 +123,7 @@ func (pl *planning) explainSecretValue(c *Change, dr *schema.Resource, reasons *
 	if !ok {
 		return
 	}
-	rev := pl.st.Secrets[c.Addr]
+	rev, _ := secretRevision(pl.st, c.Addr)
 	if ls.Fingerprint == "" {
 		return
 	}

@@ -85,11 +85,11 @@ func SnapshotOf(st *State) Snapshot {
 	for _, r := range st.Resources {
 		s.Resources[r.Address] = snapshotEntry(&r)
 	}
-	for a, rev := range st.Secrets {
+	for _, rev := range st.SecretValues {
 		if s.Secrets == nil {
 			s.Secrets = map[string]int64{}
 		}
-		s.Secrets[a] = rev.Revision
+		s.Secrets[rev.Address] = rev.Revision
 	}
 	return s
 }
@@ -131,13 +131,13 @@ func (s Snapshot) Changes(st *State) []string {
 			out = append(out, a+" was deleted")
 		}
 	}
-	for a, rev := range st.Secrets {
-		if old, ok := s.Secrets[a]; !ok || old != rev.Revision {
-			out = append(out, fmt.Sprintf("%s has a new value (revision %d)", a, rev.Revision))
+	for _, rev := range st.SecretValues {
+		if old, ok := s.Secrets[rev.Address]; !ok || old != rev.Revision {
+			out = append(out, fmt.Sprintf("%s has a new value (revision %d)", rev.Address, rev.Revision))
 		}
 	}
 	for a := range s.Secrets {
-		if _, ok := st.Secrets[a]; !ok && !seen[a] && s.Resources[a] == "" {
+		if st.SecretValue(a) == nil && !seen[a] && s.Resources[a] == "" {
 			out = append(out, a+"'s value was deleted")
 		}
 	}

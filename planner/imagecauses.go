@@ -8,7 +8,7 @@ import (
 
 // oldImage is the decoded spec of an image the service has.
 func (pl *planning) oldImage(hash string) (any, sensitivity) {
-	if im, ok := pl.st.Images[hash]; ok {
+	if im, ok := pl.images[hash]; ok {
 		return decode(im.Spec), newSensitivity(im.Sensitive)
 	}
 	if r := pl.byHash[hash]; r != nil {

@@ -126,8 +126,8 @@ func runPlan(e *env, args []string) int {
 	if err != nil {
 		return e.fail(c, cn.explainRead(err))
 	}
-	if st.LockedBy != "" {
-		p.Warnings = append(p.Warnings, fmt.Sprintf("project %s is locked by %s: an apply is running, and this plan may be out of date when it ends", p.Project, st.LockedBy))
+	if l := st.Lock; l != nil {
+		p.Warnings = append(p.Warnings, fmt.Sprintf("project %s is locked by %s: an apply is running, and this plan may be out of date when it ends", p.Project, l.Holder))
 	}
 	more := ""
 	if *out != "" {
