@@ -48,8 +48,11 @@ func versionNumbered(r *Resource, n int64) *Version {
 // versions with), or the same hash on a service that keys versions by
 // hash alone.
 func versionIs(v *Version, hash string, secrets []VersionSecret) bool {
+	if v.Hash != hash {
+		return false
+	}
 	if !v.Keyed() {
-		return v.Hash == hash
+		return true
 	}
 	return identity(v.Hash, versionSecrets(v)).Same(identity(hash, secrets))
 }

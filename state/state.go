@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
+	"strconv"
 	"time"
 
 	"cc.dev/cc/schema"
@@ -151,9 +152,9 @@ type SecretValue struct {
 // equal labels, equal values. A plan compares values by their labels.
 func (v SecretValue) Label() string {
 	if v.SameValueAs == 0 {
-		return fmt.Sprintf("unknown value of revision %d", v.Revision)
+		return "unknown value of revision " + strconv.FormatInt(v.Revision, 10)
 	}
-	return fmt.Sprintf("value of revision %d", v.SameValueAs)
+	return "value of revision " + strconv.FormatInt(v.SameValueAs, 10)
 }
 
 // Version is one immutable version of a resource, or one revision of a
