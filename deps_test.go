@@ -16,11 +16,12 @@ func TestDependencyDirection(t *testing.T) {
 		"diag":     {},
 		"schema":   {"diag"},
 		"localfs":  {"schema", "diag"},
+		"state":    {"schema", "diag"},
 		"compiler": {"schema", "diag", "localfs"},
-		"planner":  {"schema", "diag"},
+		"planner":  {"schema", "diag", "state"},
 		"buildkit": {"schema", "diag", "localfs"},
-		"service":  {"schema", "diag"},
-		"applier":  {"planner", "schema", "diag", "service", "localfs"},
+		"service":  {"schema", "diag", "state"},
+		"applier":  {"planner", "schema", "diag", "service", "state", "localfs"},
 	}
 	stdOnly := map[string]bool{"diag": true, "schema": true}
 	// schema reads the facts in its CUE files' syntax (issue 16 item 1):

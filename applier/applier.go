@@ -214,23 +214,47 @@ func New(svc Service, opts ...Option) (*Applier, error) {
 	return a, nil
 }
 
-// Plan reads the project's state and plans the desired state against it.
-// Local secret values, and the sensitive values of the desired state, are
-// compared with the service's in the same call (Read), so that an
+// Plan reads the project's state and plans the desired state against it:
+// the one planning path, of cc plan, cc apply and cc destroy alike. Local
+// secret values, and the sensitive values of the desired state, are
+// compared with the service's in the same call (read), so that an
 // unchanged project costs that one call and nothing else; changed files
 // are shown with their old content, read from the service, only when they
-// changed.
+// changed. A failed read is a *ReadError.
 func (a *Applier) Plan(ctx context.Context, d *schema.Desired, o planner.Options) (*planner.Plan, *planner.State, error) {
-	r, err := a.Read(ctx, d)
+	r, err := a.read(ctx, d)
 	if err != nil {
-		return nil, nil, fmt.Errorf("read the state of project %s: %w", d.Project, err)
+		return nil, nil, &ReadError{Project: d.Project, Err: err}
 	}
-	return a.PlanWith(ctx, d, r, o)
+	return a.planWith(ctx, d, r, o)
 }
 
-// PlanWith plans against a state Read returned.
-func (a *Applier) PlanWith(ctx context.Context, d *schema.Desired, r *Reading, o planner.Options) (*planner.Plan, *planner.State, error) {
-	ps := StateOf(r.State)
+// State reads the project's state as the planner sees it, comparing no
+// local values: what a saved plan is checked against (planner.File.Check).
+func (a *Applier) State(ctx context.Context, project string) (*planner.State, error) {
+	st, _, err := a.svc.GetStateComparing(ctx, project, nil)
+	if err != nil {
+		return nil, err
+	}
+	return st, nil
+}
+
+// ReadError is the error of a plan whose read of the project's state
+// failed; Err is the service's.
+type ReadError struct {
+	Project string
+	Err     error
+}
+
+func (e *ReadError) Error() string {
+	return fmt.Sprintf("read the state of project %s: %v", e.Project, e.Err)
+}
+
+func (e *ReadError) Unwrap() error { return e.Err }
+
+// planWith plans against a state read returned.
+func (a *Applier) planWith(ctx context.Context, d *schema.Desired, r *reading, o planner.Options) (*planner.Plan, *planner.State, error) {
+	ps := r.State
 	if ps.Project == "" {
 		ps.Project = d.Project
 	}

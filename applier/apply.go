@@ -185,43 +185,81 @@ type finished struct {
 func (a *Applier) Apply(ctx context.Context, lk *Lock, p *planner.Plan, d *schema.Desired) *Result {
 	res := &Result{}
 	if !a.allowDataLoss {
-		// What the plan says it destroys, and what its changes destroy by
-		// their own before-specs: a plan made elsewhere is not trusted to
-		// say it.
-		loss := append(append([]string(nil), p.DataLoss...), planner.DataLoss(p, nil)...)
-		if len(loss) > 0 {
-			sort.Strings(loss)
-			res.Refused = &DataLossError{Addrs: slices.Compact(loss)}
+		if res.Refused = dataLossRefusal(p); res.Refused != nil {
 			return res
 		}
 	}
+	r := &run{a: a, ctx: ctx, lk: lk, p: p, res: res, stopWhy: "the apply was interrupted"}
+	r.graph(d)
+
+	// Upload what the service lacks, before any change that needs it.
+	opCtx, cancelOps := a.opContext(ctx)
+	defer cancelOps()
+	r.opCtx = opCtx
+	a.uploadBlobs(opCtx, ctx, p, d, r.order, r.fail)
+
+	for _, n := range r.order {
+		if n.state == 3 {
+			a.skipDependants(n, r.say)
+			continue
+		}
+		if n.waiting == 0 && n.state == 0 {
+			r.ready = append(r.ready, n)
+		}
+	}
+	r.loop()
+	r.finish()
+	return res
+}
+
+// dataLossRefusal is the *DataLossError of a plan that destroys data,
+// by what the plan says it destroys and what its changes destroy by their
+// own before-specs (a plan made elsewhere is not trusted to say it), or
+// nil.
+func dataLossRefusal(p *planner.Plan) error {
+	loss := append(append([]string(nil), p.DataLoss...), planner.DataLoss(p, nil)...)
+	if len(loss) == 0 {
+		return nil
+	}
+	sort.Strings(loss)
+	return &DataLossError{Addrs: slices.Compact(loss)}
+}
+
+// run is one Apply: the changes as a graph, and where they are.
+type run struct {
+	a          *Applier
+	ctx, opCtx context.Context
+	lk         *Lock
+	p          *planner.Plan
+	res        *Result
+	order      []*node
+	mu         sync.Mutex // guards progress output
+	ready      []*node
+	results    chan finished
+	running    int
+	stopped    bool
+	leaseLost  bool
+	stopWhy    string
+}
+
+// graph makes a node of every change, with the resource it applies and
+// the changes it waits for; a change whose resource is not the planned
+// one fails.
+func (r *run) graph(d *schema.Desired) {
 	nodes := map[string]*node{}
-	var order []*node
-	for i := range p.Changes {
-		c := &p.Changes[i]
+	for i := range r.p.Changes {
+		c := &r.p.Changes[i]
 		n := &node{c: c}
 		nodes[c.Addr] = n
-		order = append(order, n)
+		r.order = append(r.order, n)
 	}
-	fail := func(n *node, err error) {
-		if ServiceLost(err) && ctx.Err() == nil {
-			// Not this change's failure: the service went away. It was
-			// not started; the apply stops.
-			if res.Lost == nil {
-				res.Lost = err
-			}
-			return
-		}
-		n.state = 3
-		res.Errors = append(res.Errors, &Error{Addr: n.c.Addr, Action: n.c.Action, Range: n.c.Range, Err: err})
-	}
-	for _, n := range order {
+	for _, n := range r.order {
 		if n.c.Action != planner.Delete {
 			n.r = lookup(d, n.c.Addr)
 			if n.r == nil {
-				fail(n, errors.New("not in the desired state"))
+				r.fail(n, errors.New("not in the desired state"))
 			} else if n.r.Hash != n.c.AfterHash {
-				fail(n, fmt.Errorf("the desired state has hash %s, the plan %s", n.r.Hash, n.c.AfterHash))
+				r.fail(n, fmt.Errorf("the desired state has hash %s, the plan %s", n.r.Hash, n.c.AfterHash))
 			}
 		}
 		for _, need := range n.c.Needs {
@@ -231,119 +269,139 @@ func (a *Applier) Apply(ctx context.Context, lk *Lock, p *planner.Plan, d *schem
 			}
 		}
 	}
+}
 
-	// Upload what the service lacks, before any change that needs it.
-	opCtx, cancelOps := a.opContext(ctx)
-	defer cancelOps()
-	a.uploadBlobs(opCtx, ctx, p, d, order, fail)
+// fail records n's failure, or, when the service went away (not this
+// change's failure), that the apply stops with n not started.
+func (r *run) fail(n *node, err error) {
+	if ServiceLost(err) && r.ctx.Err() == nil {
+		if r.res.Lost == nil {
+			r.res.Lost = err
+		}
+		return
+	}
+	n.state = 3
+	r.res.Errors = append(r.res.Errors, &Error{Addr: n.c.Addr, Action: n.c.Action, Range: n.c.Range, Err: err})
+}
 
-	var mu sync.Mutex // guards progress output
-	say := func(format string, args ...any) {
-		mu.Lock()
-		defer mu.Unlock()
-		fmt.Fprintf(a.progress, format+"\n", args...)
+// say prints a line of progress.
+func (r *run) say(format string, args ...any) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	fmt.Fprintf(r.a.progress, format+"\n", args...)
+}
+
+// stop starts no more changes, saying why once.
+func (r *run) stop(why string) {
+	if r.stopped {
+		return
 	}
-	var ready []*node
-	for _, n := range order {
-		if n.state == 3 {
-			a.skipDependants(n, say)
-			continue
-		}
-		if n.waiting == 0 && n.state == 0 {
-			ready = append(ready, n)
-		}
+	r.stopped = true
+	r.res.Interrupted = true
+	if r.running > 0 {
+		r.say("Stopping: %s; waiting for the %d %s running to finish.", why, r.running, plural(r.running, "change", "changes"))
+	} else {
+		r.say("Stopping: %s.", why)
 	}
-	results := make(chan finished)
-	running, stopped, leaseLost := 0, false, false
-	stopWhy := "the apply was interrupted"
-	stop := func(why string) {
-		if !stopped {
-			stopped = true
-			res.Interrupted = true
-			if running > 0 {
-				say("Stopping: %s; waiting for the %d %s running to finish.", why, running, plural(running, "change", "changes"))
-			} else {
-				say("Stopping: %s.", why)
-			}
-		}
-	}
+}
+
+// loop starts the ready changes, at most the parallelism at once, and
+// takes their results until none is running.
+func (r *run) loop() {
+	r.results = make(chan finished)
 	for {
-		if !stopped {
-			if res.Lost != nil {
-				stopWhy = "the service stopped answering"
-				stop(stopWhy)
-			} else if ctx.Err() != nil {
-				stop("interrupted")
-			} else if err := lk.Err(); err != nil {
-				stop(err.Error())
+		if !r.stopped {
+			if r.res.Lost != nil {
+				r.stopWhy = "the service stopped answering"
+				r.stop(r.stopWhy)
+			} else if r.ctx.Err() != nil {
+				r.stop("interrupted")
+			} else if err := r.lk.Err(); err != nil {
+				r.stop(err.Error())
 			}
 		}
-		for !stopped && running < a.parallelism && len(ready) > 0 {
-			sort.Slice(ready, func(i, j int) bool { return ready[i].c.Addr < ready[j].c.Addr })
-			n := ready[0]
-			ready = ready[1:]
-			n.state = 1
-			running++
-			go func() {
-				start := a.now()
-				say("%s: %s...", n.c.Addr, progressVerb(n.c))
-				slow := time.AfterFunc(10*time.Second, func() { say("%s: still %s... [10s+ elapsed]", n.c.Addr, verbing(n.c.Action)) })
-				out, err := a.do(opCtx, lk, p, n)
-				slow.Stop()
-				out.Addr, out.Action, out.Elapsed = n.c.Addr, n.c.Action, a.now().Sub(start)
-				results <- finished{n: n, out: out, err: err}
-			}()
+		for !r.stopped && r.running < r.a.parallelism && len(r.ready) > 0 {
+			sort.Slice(r.ready, func(i, j int) bool { return r.ready[i].c.Addr < r.ready[j].c.Addr })
+			n := r.ready[0]
+			r.ready = r.ready[1:]
+			r.start(n)
 		}
-		if running == 0 {
-			break
+		if r.running == 0 {
+			return
 		}
 		var f finished
 		select {
-		case f = <-results:
-		case <-ctx.Done():
-			stop("interrupted")
-			f = <-results
+		case f = <-r.results:
+		case <-r.ctx.Done():
+			r.stop("interrupted")
+			f = <-r.results
 		}
-		running--
-		if ServiceLost(f.err) && ctx.Err() == nil {
-			if res.Lost == nil {
-				res.Lost = f.err
-			}
-			f.n.state = 5
-			res.Unknown = append(res.Unknown, f.n.c.Addr)
-			say("%s: no answer after %s: the service stopped answering", f.n.c.Addr, elapsed(f.out.Elapsed))
-			continue
+		r.running--
+		r.done(f)
+	}
+}
+
+// start runs the change n.
+func (r *run) start(n *node) {
+	n.state = 1
+	r.running++
+	go func() {
+		start := r.a.now()
+		r.say("%s: %s...", n.c.Addr, progressVerb(n.c))
+		slow := time.AfterFunc(10*time.Second, func() { r.say("%s: still %s... [10s+ elapsed]", n.c.Addr, verbing(n.c.Action)) })
+		out, err := r.a.do(r.opCtx, r.lk, r.p, n)
+		slow.Stop()
+		out.Addr, out.Action, out.Elapsed = n.c.Addr, n.c.Action, r.a.now().Sub(start)
+		r.results <- finished{n: n, out: out, err: err}
+	}()
+}
+
+// done takes the result of a change: done, failed, or unknown when the
+// service stopped answering; the changes waiting only for it are ready.
+func (r *run) done(f finished) {
+	if ServiceLost(f.err) && r.ctx.Err() == nil {
+		if r.res.Lost == nil {
+			r.res.Lost = f.err
 		}
-		if f.err != nil {
-			say("%s: failed after %s: %v", f.n.c.Addr, elapsed(f.out.Elapsed), f.err)
-			fail(f.n, f.err)
-			a.skipDependants(f.n, say)
-			// The service refuses every mutation without the lock's live
-			// lease: nothing more can be done.
-			if !leaseLost && errors.Is(f.err, service.ErrLeaseRefused) {
-				leaseLost = true
-				stop("the " + lockTaken)
-			}
-			continue
+		f.n.state = 5
+		r.res.Unknown = append(r.res.Unknown, f.n.c.Addr)
+		r.say("%s: no answer after %s: the service stopped answering", f.n.c.Addr, elapsed(f.out.Elapsed))
+		return
+	}
+	if f.err != nil {
+		r.say("%s: failed after %s: %v", f.n.c.Addr, elapsed(f.out.Elapsed), f.err)
+		r.fail(f.n, f.err)
+		r.a.skipDependants(f.n, r.say)
+		// The service refuses every mutation without the lock's live
+		// lease: nothing more can be done.
+		if !r.leaseLost && errors.Is(f.err, service.ErrLeaseRefused) {
+			r.leaseLost = true
+			r.stop("the " + lockTaken)
 		}
-		f.n.state = 2
-		res.Done = append(res.Done, f.out)
-		say("%s: %s after %s%s", f.n.c.Addr, doneVerb(f.n.c.Action), elapsed(f.out.Elapsed), outcomeDetail(f.n.c, f.out))
-		for _, m := range f.n.dependants {
-			m.waiting--
-			if m.waiting == 0 && m.state == 0 {
-				ready = append(ready, m)
-			}
+		return
+	}
+	f.n.state = 2
+	r.res.Done = append(r.res.Done, f.out)
+	r.say("%s: %s after %s%s", f.n.c.Addr, doneVerb(f.n.c.Action), elapsed(f.out.Elapsed), outcomeDetail(f.n.c, f.out))
+	for _, m := range f.n.dependants {
+		m.waiting--
+		if m.waiting == 0 && m.state == 0 {
+			r.ready = append(r.ready, m)
 		}
 	}
-	for _, n := range order {
+}
+
+// finish lists the changes not started, and why, and sorts the result.
+func (r *run) finish() {
+	res := r.res
+	for _, n := range r.order {
 		switch n.state {
 		case 0:
-			why := stopWhy
-			if leaseLost {
+			why := r.stopWhy
+			if r.leaseLost {
 				why = lockTaken
 			}
-			if !stopped {
+			if !r.stopped {
 				why = "its order depends on a cycle"
 			}
 			res.NotStarted = append(res.NotStarted, NotStarted{Addr: n.c.Addr, Because: why})
@@ -351,14 +409,13 @@ func (a *Applier) Apply(ctx context.Context, lk *Lock, p *planner.Plan, d *schem
 			res.NotStarted = append(res.NotStarted, NotStarted{Addr: n.c.Addr, Because: n.why})
 		}
 	}
-	if leaseLost {
-		n := len(order) - len(res.Done)
-		say("The %s: %d %s not made.", lockTaken, n, plural(n, "change", "changes"))
+	if r.leaseLost {
+		n := len(r.order) - len(res.Done)
+		r.say("The %s: %d %s not made.", lockTaken, n, plural(n, "change", "changes"))
 	}
 	sort.Slice(res.Done, func(i, j int) bool { return res.Done[i].Addr < res.Done[j].Addr })
 	sort.Slice(res.Errors, func(i, j int) bool { return res.Errors[i].Addr < res.Errors[j].Addr })
 	sort.Strings(res.Unknown)
-	return res
 }
 
 // lockTaken is why an apply stops when the service refuses its lease.
@@ -404,6 +461,33 @@ func (a *Applier) skipDependants(n *node, say func(string, ...any)) {
 // changes need, in one call per 100,000, and uploads them. A change whose
 // blob cannot be read or uploaded fails.
 func (a *Applier) uploadBlobs(opCtx, ctx context.Context, p *planner.Plan, d *schema.Desired, order []*node, fail func(*node, error)) {
+	all, users := neededBlobs(d, order, fail)
+	if len(all) == 0 {
+		return
+	}
+	failUsers := func(dg string, err error) {
+		for _, n := range users[dg] {
+			if n.state == 0 {
+				fail(n, err)
+			}
+		}
+	}
+	missing := a.missingBlobs(opCtx, p.Project, sortedDigests(all), failUsers)
+	if len(missing) > 0 {
+		fmt.Fprintf(a.progress, "Uploading %d %s the service does not have...\n", len(missing), plural(len(missing), "file", "files"))
+	}
+	errs := a.upload(opCtx, ctx, p.Project, missing, all)
+	for i, dg := range missing {
+		if errs[i] != nil {
+			failUsers(dg, fmt.Errorf("upload %s: %w", all[dg].name, errs[i]))
+		}
+	}
+}
+
+// neededBlobs are the blobs the changes waiting in order need, by digest,
+// and the changes that need each; a change whose blobs cannot be listed
+// fails.
+func neededBlobs(d *schema.Desired, order []*node, fail func(*node, error)) (map[string]*blob, map[string][]*node) {
 	all := map[string]*blob{}
 	users := map[string][]*node{}
 	for _, n := range order {
@@ -421,34 +505,35 @@ func (a *Applier) uploadBlobs(opCtx, ctx context.Context, p *planner.Plan, d *sc
 			users[dg] = append(users[dg], n)
 		}
 	}
-	if len(all) == 0 {
-		return
-	}
-	digests := sortedDigests(all)
+	return all, users
+}
+
+// missingBlobs asks which of digests the service lacks, 100,000 a call;
+// the changes needing a part whose call failed fail.
+func (a *Applier) missingBlobs(opCtx context.Context, project string, digests []string, failUsers func(string, error)) []string {
 	var missing []string
 	for i := 0; i < len(digests); i += 100_000 {
 		part := digests[i:min(i+100_000, len(digests))]
 		var m []string
 		err := a.call(opCtx, func(ctx context.Context) error {
 			var err error
-			m, err = a.svc.MissingBlobs(ctx, p.Project, part)
+			m, err = a.svc.MissingBlobs(ctx, project, part)
 			return err
 		})
 		if err != nil {
 			for _, dg := range part {
-				for _, n := range users[dg] {
-					if n.state == 0 {
-						fail(n, fmt.Errorf("find missing blobs: %w", err))
-					}
-				}
+				failUsers(dg, fmt.Errorf("find missing blobs: %w", err))
 			}
 			continue
 		}
 		missing = append(missing, m...)
 	}
-	if len(missing) > 0 {
-		fmt.Fprintf(a.progress, "Uploading %d %s the service does not have...\n", len(missing), plural(len(missing), "file", "files"))
-	}
+	return missing
+}
+
+// upload uploads the blobs missing, the parallelism at once, and returns
+// their errors, in order; none starts once ctx is cancelled.
+func (a *Applier) upload(opCtx, ctx context.Context, project string, missing []string, all map[string]*blob) []error {
 	errs := make([]error, len(missing))
 	sem := make(chan struct{}, a.parallelism)
 	var wg sync.WaitGroup
@@ -472,22 +557,13 @@ func (a *Applier) uploadBlobs(opCtx, ctx context.Context, p *planner.Plan, d *sc
 					return err
 				}
 				defer r.Close()
-				_, err = a.svc.UploadBlob(ctx, p.Project, dg, b.size, r)
+				_, err = a.svc.UploadBlob(ctx, project, dg, b.size, r)
 				return err
 			})
 		}()
 	}
 	wg.Wait()
-	for i, dg := range missing {
-		if errs[i] == nil {
-			continue
-		}
-		for _, n := range users[dg] {
-			if n.state == 0 {
-				fail(n, fmt.Errorf("upload %s: %w", all[dg].name, errs[i]))
-			}
-		}
-	}
+	return errs
 }
 
 // do carries out one change.
@@ -518,12 +594,12 @@ func (a *Applier) do(ctx context.Context, lk *Lock, p *planner.Plan, n *node) (O
 	case c.Kind == schema.KindSecret:
 		var value []byte
 		if c.SecretValue != "" || c.Action == planner.Create {
-			spec, err := secretSpec(r.Spec)
+			spec, err := schema.DecodeSecretSpec(r.Spec)
 			if err != nil {
 				return out, err
 			}
 			if a.secrets == nil {
-				if spec.FromEnv != "" || spec.FromEnvFile != nil {
+				if spec.Managed() {
 					return out, errors.New("no local secret values are read here")
 				}
 			} else {
@@ -559,15 +635,8 @@ func (a *Applier) do(ctx context.Context, lk *Lock, p *planner.Plan, n *node) (O
 }
 
 func (a *Applier) applyResource(ctx context.Context, lk *Lock, p *planner.Plan, c *planner.Change, r *schema.Resource, blobs []string, key string, out *Outcome) error {
-	action := service.ActionUpdate
-	switch c.Action {
-	case planner.Create:
-		action = service.ActionCreate
-	case planner.Replace:
-		action = service.ActionReplace
-	}
 	return a.call(ctx, func(ctx context.Context) error {
-		res, err := a.svc.Apply(ctx, service.ApplyRequest{Project: p.Project, Address: c.Addr, Action: action, Spec: r.Spec, Hash: r.Hash,
+		res, err := a.svc.Apply(ctx, service.ApplyRequest{Project: p.Project, Address: c.Addr, Action: serviceAction(c.Action), Spec: r.Spec, Hash: r.Hash,
 			DependsOn: r.DependsOn, Blobs: blobs, Sensitive: r.Sensitive,
 			ExpectedSerial: p.Serial, IdempotencyKey: key, LeaseID: lk.LeaseID()})
 		if err != nil {

@@ -149,10 +149,9 @@ func BenchmarkDiff(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				ps := applier.StateOf(st)
 				b.ResetTimer()
 				for i := 0; i < b.N; i++ {
-					if _, err := planner.Diff(d, ps, planner.Options{}); err != nil {
+					if _, err := planner.Diff(d, st, planner.Options{}); err != nil {
 						b.Fatal(err)
 					}
 				}

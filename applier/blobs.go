@@ -2,7 +2,6 @@ package applier
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -139,5 +138,3 @@ func sortedDigests(m map[string]*blob) []string {
 	sort.Strings(out)
 	return out
 }
-
-func jsonUnmarshal(b []byte, v any) error { return json.Unmarshal(b, v) }

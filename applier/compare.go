@@ -11,10 +11,10 @@ import (
 	"cc.dev/cc/service"
 )
 
-// Reading is a project's state read together with the service's answers
+// reading is a project's state read together with the service's answers
 // to the comparisons of local values made in the same call (issue 8 item
 // 8): an unchanged plan costs that one call and nothing else.
-type Reading struct {
+type reading struct {
 	// State is the project's state.
 	State   *service.State
 	local   *localValues
@@ -64,7 +64,7 @@ func (a *Applier) locals(d *schema.Desired) *localValues {
 		if r.Kind != schema.KindSecret || a.secrets == nil {
 			continue
 		}
-		spec, err := secretSpec(r.Spec)
+		spec, err := schema.DecodeSecretSpec(r.Spec)
 		if err != nil {
 			continue
 		}
@@ -108,9 +108,9 @@ func (a *Applier) locals(d *schema.Desired) *localValues {
 	return l
 }
 
-// Read reads the project's state, comparing the local values with the
+// read reads the project's state, comparing the local values with the
 // service's in the same call. Its error is the service's.
-func (a *Applier) Read(ctx context.Context, d *schema.Desired) (*Reading, error) {
+func (a *Applier) read(ctx context.Context, d *schema.Desired) (*reading, error) {
 	l := a.locals(d)
 	st, matches, err := a.svc.GetStateComparing(ctx, d.Project, l.vals)
 	if err != nil {
@@ -125,7 +125,7 @@ func (a *Applier) Read(ctx context.Context, d *schema.Desired) (*Reading, error)
 			matches[i] = service.ValueMatch{Comparison: service.Different}
 		}
 	}
-	return &Reading{State: st, local: l, matches: matches}, nil
+	return &reading{State: st, local: l, matches: matches}, nil
 }
 
 // compare fills in what the planner needs to know of local values that
@@ -135,55 +135,69 @@ func (a *Applier) Read(ctx context.Context, d *schema.Desired) (*Reading, error)
 // the local sensitive values. Nothing derived from a value is computed
 // here; the service answered EQUAL or DIFFERENT and the revisions or
 // versions with an equal value.
-func (r *Reading) compare(d *schema.Desired, o *planner.Options) {
-	st, l, m := r.State, r.local, r.matches
-	if o.Secrets == nil && len(l.secrets) > 0 {
-		o.Secrets = map[string]planner.LocalSecret{}
-		for _, s := range l.secrets {
-			if s.at < 0 {
-				o.Secrets[s.addr] = planner.LocalSecret{Source: s.source, Problem: s.problem}
-				continue
+func (r *reading) compare(d *schema.Desired, o *planner.Options) {
+	if o.Secrets == nil && len(r.local.secrets) > 0 {
+		o.Secrets = r.localSecrets()
+	}
+	r.sensitiveChanged(d, o)
+	r.sensitiveVersions(d, o)
+}
+
+// localSecrets labels each local secret value: with the label of the
+// first revision the service says has an equal value (the current one,
+// then those versions name), else as the local value of its source.
+func (r *reading) localSecrets() map[string]planner.LocalSecret {
+	st, m := r.State, r.matches
+	out := map[string]planner.LocalSecret{}
+	for _, s := range r.local.secrets {
+		if s.at < 0 {
+			out[s.addr] = planner.LocalSecret{Source: s.source, Problem: s.problem}
+			continue
+		}
+		equal := map[int64]bool{}
+		for _, rev := range m[s.at].EqualRevisions {
+			equal[rev] = true
+		}
+		label := "the local value from " + s.source
+		// In order: the current revision, then those versions name.
+		found := false
+		try := func(sv service.SecretValue) {
+			if !found && sv.SameValueAs != 0 && equal[sv.Revision] {
+				label, found = sv.Label(), true
 			}
-			equal := map[int64]bool{}
-			for _, rev := range m[s.at].EqualRevisions {
-				equal[rev] = true
+		}
+		if cur := st.SecretValue(s.addr); cur != nil {
+			if m[s.at].Comparison == service.Equal {
+				equal[cur.Revision] = true
 			}
-			label := "the local value from " + s.source
-			// In order: the current revision, then those versions name.
-			found := false
-			try := func(sv service.SecretValue) {
-				if !found && sv.SameValueAs != 0 && equal[sv.Revision] {
-					label, found = valueLabel(sv), true
-				}
-			}
-			if cur := st.SecretValue(s.addr); cur != nil {
-				if m[s.at].Comparison == service.Equal {
-					equal[cur.Revision] = true
-				}
-				try(*cur)
-			}
-			for _, sr := range st.Resources {
-				for _, ver := range sr.Versions {
-					for _, sv := range ver.Secrets {
-						if sv.Address == s.addr {
-							try(sv)
-						}
+			try(*cur)
+		}
+		for _, sr := range st.Resources {
+			for _, ver := range sr.Versions {
+				for _, sv := range ver.Secrets {
+					if sv.Address == s.addr {
+						try(sv)
 					}
 				}
 			}
-			o.Secrets[s.addr] = planner.LocalSecret{Source: s.source, Fingerprint: label}
 		}
+		out[s.addr] = planner.LocalSecret{Source: s.source, Fingerprint: label}
 	}
-	// Sensitive values of resources whose hash the service has already.
+	return out
+}
+
+// sensitiveChanged marks the resources whose hash the service has already
+// but a sensitive value of which differs from the service's.
+func (r *reading) sensitiveChanged(d *schema.Desired, o *planner.Options) {
 	for i := range d.Resources {
 		dr := &d.Resources[i]
-		sr := st.Lookup(dr.Address)
+		sr := r.State.Lookup(dr.Address)
 		if len(dr.Sensitive) == 0 || sr == nil || sr.Hash != dr.Hash {
 			continue
 		}
 		for _, p := range dr.Sensitive {
-			at, ok := l.own[[2]string{dr.Address, p}]
-			if ok && m[at].Comparison != service.Equal {
+			at, ok := r.local.own[[2]string{dr.Address, p}]
+			if ok && r.matches[at].Comparison != service.Equal {
 				if o.SensitiveChanged == nil {
 					o.SensitiveChanged = map[string]bool{}
 				}
@@ -192,10 +206,13 @@ func (r *Reading) compare(d *schema.Desired, o *planner.Options) {
 			}
 		}
 	}
-	// The versions of functions and datasets with sensitive values (their
-	// own or their images') that were made with the local ones.
-	for addr, ats := range l.versioned {
-		sr := st.Lookup(addr)
+}
+
+// sensitiveVersions lists, for each function and dataset with sensitive
+// values (its own or its images'), the versions made with the local ones.
+func (r *reading) sensitiveVersions(d *schema.Desired, o *planner.Options) {
+	for addr, ats := range r.local.versioned {
+		sr := r.State.Lookup(addr)
 		if sr == nil {
 			continue
 		}
@@ -215,7 +232,7 @@ func (r *Reading) compare(d *schema.Desired, o *planner.Options) {
 			}
 			all := true
 			for _, at := range ats {
-				all = all && slices.Contains(m[at].EqualRevisions, v.Version)
+				all = all && slices.Contains(r.matches[at].EqualRevisions, v.Version)
 			}
 			if all {
 				same = append(same, v.Version)

@@ -6,8 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strings"
 
+	"cc.dev/cc/localfs"
 	"cc.dev/cc/schema"
 )
 
@@ -118,9 +118,21 @@ const maxEnvFile = 16 << 20
 // same reading the compiler takes its keys from). Errors never quote a
 // value.
 func readEnvFile(root, rel string) (map[string]string, error) {
-	abs := filepath.Join(root, filepath.FromSlash(rel))
-	if r, err := filepath.Rel(root, abs); err != nil || r == ".." || strings.HasPrefix(r, "../") {
+	// The one local-files policy (localfs): contained in the root with
+	// symbolic links resolved, so a link out of the root is refused as the
+	// compiler refuses it, never followed.
+	real, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		return nil, errors.New("cannot be read: the project root cannot be resolved")
+	}
+	abs, err := localfs.Resolve(real, filepath.FromSlash(rel))
+	switch {
+	case errors.Is(err, localfs.ErrOutsideRoot):
 		return nil, errors.New("is outside the project root")
+	case errors.Is(err, os.ErrNotExist):
+		return nil, errors.New("does not exist")
+	case err != nil:
+		return nil, errors.New("cannot be read")
 	}
 	// Only a regular file is read (a FIFO would block the plan), and no
 	// more of it than an env file could be.
@@ -135,11 +147,4 @@ func readEnvFile(root, rel string) (map[string]string, error) {
 		return nil, errors.New("cannot be read")
 	}
 	return schema.ParseEnvFile(b)
-}
-
-// secretSpec decodes a secret's spec.
-func secretSpec(spec []byte) (schema.SecretSpec, error) {
-	var s schema.SecretSpec
-	err := jsonUnmarshal(spec, &s)
-	return s, err
 }

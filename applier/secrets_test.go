@@ -83,3 +83,28 @@ func TestItem13EnvFileFIFORefused(t *testing.T) {
 		t.Fatal("Value(FIFO env file) blocks")
 	}
 }
+
+// TestIssue16EnvFileLinkOutOfRootRefused: issue 16 item 4. The applier
+// reads env files under the one local-files policy: a symbolic link out of
+// the project root is refused, as the compiler refuses it, instead of
+// being followed.
+func TestIssue16EnvFileLinkOutOfRootRefused(t *testing.T) {
+	outside := t.TempDir()
+	if err := os.WriteFile(filepath.Join(outside, "stolen.env"), []byte("TOKEN=from-outside\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	root := t.TempDir()
+	if err := os.Symlink(filepath.Join(outside, "stolen.env"), filepath.Join(root, "dev.env")); err != nil {
+		t.Fatal(err)
+	}
+	v, _, err := applier.LocalSecrets{Root: root}.Value("secret.f", schema.SecretSpec{FromEnvFile: &schema.EnvFileSource{Path: "dev.env"}})
+	if err == nil {
+		t.Fatalf("Value(link out of the root) = %q, want an error", v)
+	}
+	if !strings.Contains(err.Error(), "outside the project root") {
+		t.Errorf("Value(link out of the root) error = %v, want it to say the file is outside the project root", err)
+	}
+	if strings.Contains(err.Error(), "from-outside") {
+		t.Errorf("error shows the file's content: %v", err)
+	}
+}

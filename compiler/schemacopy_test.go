@@ -52,11 +52,11 @@ func specOf(t *testing.T, d *schema.Desired, addr string) map[string]any {
 
 // appliedState is what a service holds after applying d.
 func appliedState(d *schema.Desired) *planner.State {
-	st := &planner.State{Project: d.Project, Serial: 1, Images: map[string]planner.Image{}, Secrets: map[string]planner.SecretRevision{}}
+	st := &planner.State{Project: d.Project, Serial: 1}
 	for _, r := range d.Resources {
 		st.Resources = append(st.Resources, planner.Resource{Address: r.Address, Kind: r.Kind, Hash: r.Hash, Spec: r.Spec, DependsOn: r.DependsOn})
 		if r.Kind == schema.KindImage {
-			st.Images[r.Hash] = planner.Image{Spec: r.Spec}
+			st.Images = append(st.Images, planner.Image{Hash: r.Hash, Spec: r.Spec})
 		}
 	}
 	return st

@@ -1,7 +1,6 @@
 package compiler
 
 import (
-	"encoding/json"
 	"fmt"
 	"sort"
 	"strconv"
@@ -76,11 +75,14 @@ func (b *builder) secretRef(s *schema.Secret, path []string) (schema.Ref, bool) 
 // singleValued reports whether a secret holds one value, so it can be the
 // value of one environment variable.
 func (b *builder) singleValued(name string) (bool, int) {
-	var spec schema.SecretSpec
 	b.mu.Lock()
 	r := b.secrets[name]
 	b.mu.Unlock()
-	if r == nil || json.Unmarshal(r.Spec, &spec) != nil {
+	if r == nil {
+		return true, 1
+	}
+	spec, err := schema.DecodeSecretSpec(r.Spec)
+	if err != nil {
 		return true, 1
 	}
 	switch {

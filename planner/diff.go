@@ -80,10 +80,39 @@ func Diff(d *schema.Desired, st *State, o Options) (*Plan, error) {
 	if st.Project != "" && st.Project != d.Project {
 		return nil, fmt.Errorf("the state is of project %s, not %s", st.Project, d.Project)
 	}
+	pl := newPlanning(d, st, o)
+	if err := pl.checkAddresses(); err != nil {
+		return nil, err
+	}
+	p := &Plan{FormatVersion: FormatVersion, Project: d.Project, Serial: st.Serial, Destroy: o.Destroy, Changes: []Change{}}
+	addrs := pl.addresses()
+	order := pl.changesAt(addrs, &p.Summary)
+	pl.secretWarnings(addrs)
+	for _, c := range order {
+		pl.explainOnce(c)
+	}
+	pl.needs(order)
+	kept, skipped := pl.filter(order)
+	for _, c := range kept {
+		p.Changes = append(p.Changes, *c)
+		p.Summary.count(c)
+	}
+	p.Skipped = skipped
+	p.Warnings = pl.warnings
+	p.DataLoss = DataLoss(p, st)
+	p.DeletesAll = deletesAll(p, len(st.Resources))
+	return p, nil
+}
+
+// newPlanning indexes the desired state (by address and alias, and its
+// images by hash, none when destroying) and the state's images.
+func newPlanning(d *schema.Desired, st *State, o Options) *planning {
 	pl := &planning{d: d, st: st, o: o, want: map[string]*schema.Resource{}, byHash: map[string]*schema.Resource{},
 		changes: map[string]*Change{}, replace: map[string]bool{}, explained: map[string]bool{},
-		managed: map[string]bool{}, vsecrets: map[string][]VersionSecret{}}
-	p := &Plan{FormatVersion: FormatVersion, Project: d.Project, Serial: st.Serial, Destroy: o.Destroy, Changes: []Change{}}
+		managed: map[string]bool{}, vsecrets: map[string][]VersionSecret{}, images: map[string]*Image{}}
+	for i := range st.Images {
+		pl.images[st.Images[i].Hash] = &st.Images[i]
+	}
 	for i := range d.Resources {
 		r := &d.Resources[i]
 		if r.Kind == schema.KindImage {
@@ -103,27 +132,33 @@ func Diff(d *schema.Desired, st *State, o Options) (*Plan, error) {
 			pl.want[a] = r
 		}
 	}
-	if err := pl.checkAddresses(); err != nil {
-		return nil, err
-	}
 	for _, a := range o.Replace {
 		pl.replace[a] = true
 	}
+	return pl
+}
 
-	addrs := make([]string, 0, len(pl.want)+len(st.Resources))
+// addresses are those of the configuration and the state, sorted.
+func (pl *planning) addresses() []string {
+	addrs := make([]string, 0, len(pl.want)+len(pl.st.Resources))
 	for a := range pl.want {
 		addrs = append(addrs, a)
 	}
-	for _, r := range st.Resources {
+	for _, r := range pl.st.Resources {
 		if pl.want[r.Address] == nil {
 			addrs = append(addrs, r.Address)
 		}
 	}
 	sort.Strings(addrs)
+	return addrs
+}
 
+// changesAt makes the change at each address that needs one, in order,
+// counting the unchanged ones in sum.
+func (pl *planning) changesAt(addrs []string, sum *Summary) []*Change {
 	var order []*Change
 	for _, addr := range addrs {
-		dr, sr := pl.want[addr], st.Lookup(addr)
+		dr, sr := pl.want[addr], pl.st.Lookup(addr)
 		var c *Change
 		switch {
 		case dr != nil && sr == nil:
@@ -136,7 +171,7 @@ func Diff(d *schema.Desired, st *State, o Options) (*Plan, error) {
 		default:
 			value := pl.secretValue(addr, dr)
 			if dr.Hash == sr.Hash && !pl.replace[addr] && value != "changed" && !pl.versionMoves(dr, sr) && len(pl.repins(sr)) == 0 && pl.sensitiveMoved(addr) == "" {
-				p.Summary.Unchanged++
+				sum.Unchanged++
 				continue
 			}
 			c = &Change{Addr: addr, Kind: dr.Kind, Action: Update}
@@ -148,48 +183,45 @@ func Diff(d *schema.Desired, st *State, o Options) (*Plan, error) {
 		pl.changes[addr] = c
 		order = append(order, c)
 	}
+	return order
+}
+
+// secretWarnings warn of the secrets of the configuration whose local
+// value could not be read.
+func (pl *planning) secretWarnings(addrs []string) {
 	for _, addr := range addrs {
 		r := pl.want[addr]
-		ls, ok := o.Secrets[addr]
+		ls, ok := pl.o.Secrets[addr]
 		if r == nil || r.Kind != schema.KindSecret || !ok || ls.Fingerprint != "" {
 			continue
 		}
-		if rev, has := st.Secrets[addr]; has {
+		if rev, has := secretRevision(pl.st, addr); has {
 			pl.warnings = append(pl.warnings, fmt.Sprintf("%s: %s; the service keeps revision %d of its value", addr, ls.Problem, rev.Revision))
 		} else {
 			pl.warnings = append(pl.warnings, fmt.Sprintf("%s: %s, and the service has no value for it: apply will fail until it is set", addr, ls.Problem))
 		}
 	}
-	for _, c := range order {
-		pl.explainOnce(c)
+}
+
+// count counts a change of the plan.
+func (s *Summary) count(c *Change) {
+	switch c.Action {
+	case Create:
+		s.Create++
+	case Update:
+		s.Update++
+	case Replace:
+		s.Replace++
+	case Delete:
+		s.Delete++
 	}
-	pl.needs(order)
-	kept, skipped := pl.filter(order)
-	for _, c := range kept {
-		p.Changes = append(p.Changes, *c)
-		switch c.Action {
-		case Create:
-			p.Summary.Create++
-		case Update:
-			p.Summary.Update++
-		case Replace:
-			p.Summary.Replace++
-		case Delete:
-			p.Summary.Delete++
-		}
-		if v := c.Version; v != nil {
-			if v.Action == "reuse" {
-				p.Summary.ReusedVersions++
-			} else {
-				p.Summary.NewVersions++
-			}
+	if v := c.Version; v != nil {
+		if v.Action == "reuse" {
+			s.ReusedVersions++
+		} else {
+			s.NewVersions++
 		}
 	}
-	p.Skipped = skipped
-	p.Warnings = pl.warnings
-	p.DataLoss = DataLoss(p, st)
-	p.DeletesAll = deletesAll(p, len(st.Resources))
-	return p, nil
 }
 
 type planning struct {
@@ -216,6 +248,8 @@ type planning struct {
 	vsecrets map[string][]VersionSecret
 	// moved caches sensitiveMoved.
 	moved map[string]string
+	// images are the state's images, by hash.
+	images map[string]*Image
 }
 
 func cutAddress(a string) (schema.Kind, string, bool) {
@@ -281,7 +315,7 @@ func (pl *planning) secretValue(addr string, dr *schema.Resource) string {
 	if !ok {
 		return ""
 	}
-	rev, has := pl.st.Secrets[addr]
+	rev, has := secretRevision(pl.st, addr)
 	switch {
 	case ls.Fingerprint == "":
 		return ""

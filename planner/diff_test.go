@@ -128,7 +128,7 @@ func TestVersions(t *testing.T) {
 	}
 	// Version 2 is current; going back to version 1's content reuses it.
 	st.Resources[0].Hash, st.Resources[0].Spec, st.Resources[0].Version = v2.Hash, v2.Spec, 2
-	st.Resources[0].Versions = append(st.Resources[0].Versions, planner.Version{Number: 2, Hash: v2.Hash})
+	st.Resources[0].Versions = append(st.Resources[0].Versions, planner.Version{Version: 2, Hash: v2.Hash})
 	p = diff(t, desired(v1), st, planner.Options{})
 	c = change(t, p, "function.f")
 	if !cmp.Equal(c.Version, &planner.VersionChange{Action: "reuse", Number: 1, Current: 2}) {
@@ -270,8 +270,8 @@ func TestSensitiveNeverShown(t *testing.T) {
 	img2.Sensitive = img.Sensitive
 	secret := res(t, "secret.k", map[string]any{"from_env": "K"})
 	old := applied(desired(mk(canary1), img, secret), 1)
-	old.Secrets["secret.k"] = planner.SecretRevision{Revision: 3, Fingerprint: "hmac-sha256:old"}
-	local := map[string]planner.LocalSecret{"secret.k": {Source: "K", Fingerprint: "hmac-sha256:new"}}
+	setSecret(old, "secret.k", 3, "o")
+	local := map[string]planner.LocalSecret{"secret.k": {Source: "K", Fingerprint: label("n")}}
 	plans := map[string]*planner.Plan{
 		"create": diff(t, desired(mk(canary2), img2, secret), nil, planner.Options{Secrets: local}),
 		"update": diff(t, desired(mk(canary2), img2, secret), old, planner.Options{Secrets: local}),
@@ -307,7 +307,7 @@ func TestSensitiveNeverShown(t *testing.T) {
 		t.Errorf("text view:\n%s", text)
 	}
 	// The same local value: no change at all.
-	local["secret.k"] = planner.LocalSecret{Source: "K", Fingerprint: "hmac-sha256:old"}
+	local["secret.k"] = planner.LocalSecret{Source: "K", Fingerprint: label("o")}
 	if p := diff(t, desired(mk(canary1), img, secret), old, planner.Options{Secrets: local}); p.Changed() {
 		t.Errorf("unchanged secret value: plan %v", addrs(p))
 	}

@@ -85,11 +85,11 @@ func SnapshotOf(st *State) Snapshot {
 	for _, r := range st.Resources {
 		s.Resources[r.Address] = snapshotEntry(&r)
 	}
-	for a, rev := range st.Secrets {
+	for _, rev := range st.SecretValues {
 		if s.Secrets == nil {
 			s.Secrets = map[string]int64{}
 		}
-		s.Secrets[a] = rev.Revision
+		s.Secrets[rev.Address] = rev.Revision
 	}
 	return s
 }
@@ -131,13 +131,13 @@ func (s Snapshot) Changes(st *State) []string {
 			out = append(out, a+" was deleted")
 		}
 	}
-	for a, rev := range st.Secrets {
-		if old, ok := s.Secrets[a]; !ok || old != rev.Revision {
-			out = append(out, fmt.Sprintf("%s has a new value (revision %d)", a, rev.Revision))
+	for _, rev := range st.SecretValues {
+		if old, ok := s.Secrets[rev.Address]; !ok || old != rev.Revision {
+			out = append(out, fmt.Sprintf("%s has a new value (revision %d)", rev.Address, rev.Revision))
 		}
 	}
 	for a := range s.Secrets {
-		if _, ok := st.Secrets[a]; !ok && !seen[a] && s.Resources[a] == "" {
+		if st.SecretValue(a) == nil && !seen[a] && s.Resources[a] == "" {
 			out = append(out, a+"'s value was deleted")
 		}
 	}
@@ -380,6 +380,26 @@ func (f *File) check() error {
 	if !lineageRE.MatchString(f.State.Lineage) {
 		return fmt.Errorf("bad lineage %q", f.State.Lineage)
 	}
+	if err := checkDesired(d); err != nil {
+		return err
+	}
+	index, err := f.checkChanges()
+	if err != nil {
+		return err
+	}
+	// What every view shows first must be what the plan does.
+	if got := DataLoss(p, nil); strings.Join(got, ",") != strings.Join(p.DataLoss, ",") {
+		return fmt.Errorf("the plan destroys the data of [%s], but says [%s]", strings.Join(got, ", "), strings.Join(p.DataLoss, ", "))
+	}
+	if got := deletesAll(p, len(f.State.Resources)); got != p.DeletesAll {
+		return fmt.Errorf("deletes_all is %t, but the plan deletes %d of the %d resources it was planned against", p.DeletesAll, p.Summary.Delete, len(f.State.Resources))
+	}
+	return checkNeeds(p, index)
+}
+
+// checkDesired checks the desired state of a file: addresses, order,
+// hashes of the specs (made canonical again) and of the trees.
+func checkDesired(d *schema.Desired) error {
 	for i := range d.Resources {
 		r := &d.Resources[i]
 		if !addressRE.MatchString(r.Address) || schema.KindOf(r.Address) != r.Kind || !r.Kind.Valid() {
@@ -416,17 +436,24 @@ func (f *File) check() error {
 			return fmt.Errorf("tree %s: its entries do not have that digest", digest)
 		}
 	}
+	return nil
+}
+
+// checkChanges checks each change of the file's plan against the state it
+// was planned against and the desired state, and indexes them by address.
+func (f *File) checkChanges() (map[string]*Change, error) {
+	p := f.Plan
 	index := map[string]*Change{}
 	for i := range p.Changes {
 		c := &p.Changes[i]
 		if !addressRE.MatchString(c.Addr) || schema.KindOf(c.Addr) != c.Kind {
-			return fmt.Errorf("change %d: bad address %q or kind %q", i, c.Addr, c.Kind)
+			return nil, fmt.Errorf("change %d: bad address %q or kind %q", i, c.Addr, c.Kind)
 		}
 		if c.Action < Create || c.Action > Delete {
-			return fmt.Errorf("%s: action %v", c.Addr, c.Action)
+			return nil, fmt.Errorf("%s: action %v", c.Addr, c.Action)
 		}
 		if index[c.Addr] != nil {
-			return fmt.Errorf("%s: two changes", c.Addr)
+			return nil, fmt.Errorf("%s: two changes", c.Addr)
 		}
 		index[c.Addr] = c
 		// What the plan changes is what the state it was made against
@@ -435,30 +462,28 @@ func (f *File) check() error {
 		oldHash, _, _ := strings.Cut(old, "@")
 		switch {
 		case c.Action == Create && had:
-			return fmt.Errorf("%s: created, but the state it was planned against has it", c.Addr)
+			return nil, fmt.Errorf("%s: created, but the state it was planned against has it", c.Addr)
 		case c.Action != Create && !had:
-			return fmt.Errorf("%s: to %s, but the state it was planned against does not have it", c.Addr, c.Action)
+			return nil, fmt.Errorf("%s: to %s, but the state it was planned against does not have it", c.Addr, c.Action)
 		case c.Action != Create && oldHash != c.BeforeHash:
-			return fmt.Errorf("%s: planned from hash %s, but the state it was planned against has %s", c.Addr, c.BeforeHash, oldHash)
+			return nil, fmt.Errorf("%s: planned from hash %s, but the state it was planned against has %s", c.Addr, c.BeforeHash, oldHash)
 		}
 		if c.Action != Delete {
 			r := f.lookup(c.Addr)
 			if r == nil {
-				return fmt.Errorf("%s: to %s but not in the desired state", c.Addr, c.Action)
+				return nil, fmt.Errorf("%s: to %s but not in the desired state", c.Addr, c.Action)
 			}
 			if r.Hash != c.AfterHash {
-				return fmt.Errorf("%s: planned hash %s, desired %s", c.Addr, c.AfterHash, r.Hash)
+				return nil, fmt.Errorf("%s: planned hash %s, desired %s", c.Addr, c.AfterHash, r.Hash)
 			}
 		}
 	}
-	// What every view shows first must be what the plan does.
-	if got := DataLoss(p, nil); strings.Join(got, ",") != strings.Join(p.DataLoss, ",") {
-		return fmt.Errorf("the plan destroys the data of [%s], but says [%s]", strings.Join(got, ", "), strings.Join(p.DataLoss, ", "))
-	}
-	if got := deletesAll(p, len(f.State.Resources)); got != p.DeletesAll {
-		return fmt.Errorf("deletes_all is %t, but the plan deletes %d of the %d resources it was planned against", p.DeletesAll, p.Summary.Delete, len(f.State.Resources))
-	}
-	// Needs name changes of the plan, without cycles.
+	return index, nil
+}
+
+// checkNeeds checks that the needs of the changes name changes of the
+// plan, without cycles.
+func checkNeeds(p *Plan, index map[string]*Change) error {
 	state := map[string]int{}
 	var visit func(c *Change, depth int) error
 	visit = func(c *Change, depth int) error {

@@ -156,11 +156,11 @@ func TestSnapshotChanges(t *testing.T) {
 	f2 := res(t, "function.f", map[string]any{"handler": "b"})
 	v := res(t, "volume.v", map[string]any{"size": "1Gi"})
 	before := applied(desired(f1, v), 3)
-	before.Secrets["secret.s"] = planner.SecretRevision{Revision: 1}
+	setSecret(before, "secret.s", 1, "s")
 	snap := planner.SnapshotOf(before)
 	after := applied(desired(f1, res(t, "sandbox.new", map[string]any{"image": "x"})), 7)
 	after.Resources[0].Hash, after.Resources[0].Version = f2.Hash, 2
-	after.Secrets["secret.s"] = planner.SecretRevision{Revision: 2}
+	setSecret(after, "secret.s", 2, "s")
 	want := []string{
 		"function.f changed (" + f1.Hash[:19] + " → " + f2.Hash[:19] + ", version 1 → 2)",
 		"sandbox.new was created",

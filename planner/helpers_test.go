@@ -31,7 +31,7 @@ func desired(rs ...schema.Resource) *schema.Desired {
 // applied is the state a service holds after applying d at serial: every
 // versioned resource at version 1, every image value kept.
 func applied(d *schema.Desired, serial int64) *planner.State {
-	st := &planner.State{Project: d.Project, Serial: serial, Images: map[string]planner.Image{}, Secrets: map[string]planner.SecretRevision{}}
+	st := &planner.State{Project: d.Project, Serial: serial}
 	for _, r := range d.Resources {
 		addrs := []string{r.Address}
 		for _, a := range r.Aliases {
@@ -41,15 +41,16 @@ func applied(d *schema.Desired, serial int64) *planner.State {
 			pr := planner.Resource{Address: a, Kind: r.Kind, Hash: r.Hash, Spec: r.Spec, Sensitive: r.Sensitive, DependsOn: r.DependsOn}
 			if r.Kind.Versioned() {
 				pr.Version = 1
-				pr.Versions = []planner.Version{{Number: 1, Hash: r.Hash}}
+				pr.Versions = []planner.Version{{Version: 1, Hash: r.Hash}}
 			}
 			st.Resources = append(st.Resources, pr)
 		}
 		if r.Kind == schema.KindImage {
-			st.Images[r.Hash] = planner.Image{Spec: r.Spec, Sensitive: r.Sensitive}
+			st.Images = append(st.Images, planner.Image{Hash: r.Hash, Spec: r.Spec, Sensitive: r.Sensitive})
 		}
 	}
 	sort.Slice(st.Resources, func(i, j int) bool { return st.Resources[i].Address < st.Resources[j].Address })
+	sort.Slice(st.Images, func(i, j int) bool { return st.Images[i].Hash < st.Images[j].Hash })
 	return st
 }
 

@@ -92,7 +92,7 @@ func TestItem8SensitiveValuePutBack(t *testing.T) {
 	st := applied(d, 3)
 	sr := st.Lookup("function.f")
 	sr.Version = 2
-	sr.Versions = []planner.Version{{Number: 1, Hash: f.Hash, Keyed: true}, {Number: 2, Hash: f.Hash, Keyed: true}}
+	sr.Versions = []planner.Version{{Version: 1, Hash: f.Hash, Key: "key-1"}, {Version: 2, Hash: f.Hash, Key: "key-2"}}
 	for _, tt := range []struct {
 		same   []int64
 		action string

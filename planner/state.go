@@ -1,164 +1,105 @@
 package planner
 
 import (
-	"encoding/json"
-	"sort"
-
 	"cc.dev/cc/schema"
+	"cc.dev/cc/state"
 )
 
-// State is what the service holds for a project, as the planner needs it:
-// one read of it is all an unchanged plan costs.
-type State struct {
-	Project string
-	// Lineage is the project's random id on its service, fixed when the
-	// project was first written; "" when the service never wrote it.
-	Lineage string
-	// Serial counts the project's mutations; a plan is made against one.
-	Serial int64
-	// Resources are sorted by address.
-	Resources []Resource
-	// Images are the image values the project has, by hash: the old specs
-	// a plan explains image changes with.
-	Images map[string]Image
-	// Secrets are the current revisions of secret values, by address.
-	Secrets map[string]SecretRevision
-}
+// State is what the service holds for a project: the client's model of
+// it (package state), which the service's client returns and the planner
+// plans against as it is. One read of it is all an unchanged plan costs.
+type State = state.Project
 
 // Resource is one resource as the service holds it.
-type Resource struct {
-	Address string
-	Kind    schema.Kind
-	Hash    string
-	// Spec is the canonical JSON it was applied with.
-	Spec json.RawMessage
-	// Sensitive are JSON pointers into Spec of values never to be shown.
-	Sensitive []string
-	DependsOn []string
-	// Version is the current version of a versioned kind; Versions are all
-	// of them, oldest first.
-	Version  int64
-	Versions []Version
-	// Pins are the versions of the functions and datasets it depends on
-	// that it was last applied with, by address.
-	Pins map[string]int64
-}
+type Resource = state.Resource
 
-// Version is one immutable version of a function or revision of a dataset.
-type Version struct {
-	Number int64
-	Hash   string
-	// Keyed says the service keys versions by the values of the managed
-	// secrets they use as well as by Hash; Secrets are those this version
-	// was made with, sorted by address. A service that does not (older
-	// than version keys) reuses any version with the same Hash.
-	Keyed   bool
-	Secrets []VersionSecret
-}
+// Version is one immutable version of a function or revision of a
+// dataset.
+type Version = state.Version
+
+// Image is an image value the project has.
+type Image = state.Image
 
 // VersionSecret is the revision of a secret whose value the service
-// manages (from_env, from_env_file) that a version was made with; its
-// value, not its number, is part of the version's identity. Fingerprint
-// labels the value: equal labels, equal values (the caller makes them from
-// what the service says, never from the value).
+// manages (from_env, from_env_file) that a version was made with, or is
+// to be made with; its value, not its number, is part of the version's
+// identity. Fingerprint labels the value: equal labels, equal values (the
+// caller makes them from what the service says, never from the value:
+// state.SecretValue.Label, LocalSecret).
 type VersionSecret struct {
 	Address     string
 	Revision    int64
 	Fingerprint string
 }
 
-// Image is an image value the project has.
-type Image struct {
-	Spec      json.RawMessage
-	Sensitive []string
-}
-
-// SecretRevision is the current revision of a secret's value, never the
-// value: its Fingerprint labels the value as VersionSecret's does, and is
-// compared with the local value's label (LocalSecret).
-type SecretRevision struct {
-	Revision    int64
-	Fingerprint string
-}
-
-// Lookup returns the resource at addr, or nil.
-func (s *State) Lookup(addr string) *Resource {
-	if s == nil {
-		return nil
-	}
-	i := sort.Search(len(s.Resources), func(i int) bool { return s.Resources[i].Address >= addr })
-	if i < len(s.Resources) && s.Resources[i].Address == addr {
-		return &s.Resources[i]
-	}
-	return nil
-}
-
-// VersionWithHash returns the number of r's version with hash, or 0.
-func (r *Resource) VersionWithHash(hash string) int64 {
-	for _, v := range r.Versions {
-		if v.Hash == hash {
-			return v.Number
-		}
-	}
-	return 0
-}
-
-// version returns r's version n, or nil.
-func (r *Resource) version(n int64) *Version {
+// versionNumbered returns r's version n, or nil.
+func versionNumbered(r *Resource, n int64) *Version {
 	for i := range r.Versions {
-		if r.Versions[i].Number == n {
+		if r.Versions[i].Version == n {
 			return &r.Versions[i]
 		}
 	}
 	return nil
 }
 
-// is reports whether v is the version that content with hash, made with
-// the managed secret values secrets (sorted by address), would be.
-func (v *Version) is(hash string, secrets []VersionSecret) bool {
+// versionIs reports whether v is the version that content with hash, made
+// with the managed secret values secrets (sorted by address), would be:
+// the same identity (schema.VersionIdentity, which the service keys
+// versions with), or the same hash on a service that keys versions by
+// hash alone.
+func versionIs(v *Version, hash string, secrets []VersionSecret) bool {
 	if v.Hash != hash {
 		return false
 	}
-	if !v.Keyed {
+	if !v.Keyed() {
 		return true
 	}
-	if len(v.Secrets) != len(secrets) {
-		return false
-	}
-	for _, s := range secrets {
-		if old, ok := v.secret(s.Address); !ok || old.Fingerprint != s.Fingerprint {
-			return false
-		}
-	}
-	return true
+	return identity(v.Hash, versionSecrets(v)).Same(identity(hash, secrets))
 }
 
-// secret returns the revision of the secret at addr v was made with.
-func (v *Version) secret(addr string) (VersionSecret, bool) {
+// versionSecrets are the managed secret values v was made with, labelled.
+func versionSecrets(v *Version) []VersionSecret {
+	out := make([]VersionSecret, len(v.Secrets))
+	for i, s := range v.Secrets {
+		out[i] = VersionSecret{Address: s.Address, Revision: s.Revision, Fingerprint: s.Label()}
+	}
+	return out
+}
+
+// identity is the identity of a version with hash made with secrets.
+func identity(hash string, secrets []VersionSecret) schema.VersionIdentity {
+	id := schema.VersionIdentity{Hash: hash, Values: make([]schema.VersionValue, len(secrets))}
+	for i, s := range secrets {
+		id.Values[i] = schema.VersionValue{Address: s.Address, Fingerprint: s.Fingerprint}
+	}
+	return id
+}
+
+// versionSecret returns the revision of the secret at addr v was made
+// with, labelled.
+func versionSecret(v *Version, addr string) (VersionSecret, bool) {
 	for _, s := range v.Secrets {
 		if s.Address == addr {
-			return s, true
+			return VersionSecret{Address: s.Address, Revision: s.Revision, Fingerprint: s.Label()}, true
 		}
 	}
 	return VersionSecret{}, false
 }
 
-// versionOf returns the number of r's first version that content with
-// hash made with secrets would be, or 0: the one an apply reuses.
-func (r *Resource) versionOf(hash string, secrets []VersionSecret) int64 {
-	for i := range r.Versions {
-		if r.Versions[i].is(hash, secrets) {
-			return r.Versions[i].Number
-		}
-	}
-	return 0
-}
-
 // nextVersion is the number a new version of r would get.
-func (r *Resource) nextVersion() int64 {
+func nextVersion(r *Resource) int64 {
 	var n int64
 	for _, v := range r.Versions {
-		n = max(n, v.Number)
+		n = max(n, v.Version)
 	}
 	return n + 1
+}
+
+// secretRevision is the current revision of the secret at addr in st,
+// labelled (state.SecretValue.Label), and whether st has one.
+func secretRevision(st *State, addr string) (VersionSecret, bool) {
+	if sv := st.SecretValue(addr); sv != nil {
+		return VersionSecret{Address: addr, Revision: sv.Revision, Fingerprint: sv.Label()}, true
+	}
+	return VersionSecret{}, false
 }

@@ -1,7 +1,6 @@
 package planner
 
 import (
-	"encoding/json"
 	"fmt"
 	"sort"
 
@@ -25,10 +24,7 @@ func (pl *planning) managedSecret(addr string) bool {
 	}
 	m := false
 	if r := pl.want[addr]; r != nil && r.Kind == schema.KindSecret {
-		var s schema.SecretSpec
-		if json.Unmarshal(r.Spec, &s) == nil {
-			m = s.FromEnv != "" || s.FromEnvFile != nil
-		}
+		m = schema.ManagedSecret(r.Spec)
 	}
 	pl.managed[addr] = m
 	return m
@@ -48,7 +44,7 @@ func (pl *planning) versionSecrets(dr *schema.Resource) []VersionSecret {
 		if schema.KindOf(d) != schema.KindSecret || !pl.managedSecret(d) {
 			continue
 		}
-		rev := pl.st.Secrets[d]
+		rev, _ := secretRevision(pl.st, d)
 		fp := rev.Fingerprint
 		if ls, ok := pl.o.Secrets[d]; ok && ls.Fingerprint != "" {
 			fp = ls.Fingerprint
@@ -73,7 +69,7 @@ func (pl *planning) predictVersion(dr *schema.Resource, sr *Resource) *VersionCh
 		if n := pl.versionOf(dr, sr); n != 0 {
 			v.Action, v.Number = "reuse", n
 		} else {
-			v.Number = sr.nextVersion()
+			v.Number = nextVersion(sr)
 		}
 	}
 	return v
@@ -88,8 +84,8 @@ func (pl *planning) versionMoves(dr *schema.Resource, sr *Resource) bool {
 	if pl.sensitiveMoved(dr.Address) != "" {
 		return true
 	}
-	cur := sr.version(sr.Version)
-	return cur != nil && !cur.is(dr.Hash, pl.versionSecrets(dr))
+	cur := versionNumbered(sr, sr.Version)
+	return cur != nil && !versionIs(cur, dr.Hash, pl.versionSecrets(dr))
 }
 
 // versionAfter is the version the function or dataset at addr has once
@@ -121,9 +117,9 @@ func (pl *planning) repins(sr *Resource) []repin {
 		return nil
 	}
 	var out []repin
-	for addr, pinned := range sr.Pins {
-		if after := pl.versionAfter(addr); after != 0 && after != pinned {
-			out = append(out, repin{addr, pinned, after})
+	for _, pin := range sr.Pins {
+		if after := pl.versionAfter(pin.Address); after != 0 && after != pin.Version {
+			out = append(out, repin{pin.Address, pin.Version, after})
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].addr < out[j].addr })
@@ -138,25 +134,25 @@ func (pl *planning) versionReasons(c *Change, dr *schema.Resource, sr *Resource)
 	add := func(code, format string, args ...any) {
 		out = append(out, Reason{Code: code, Message: fmt.Sprintf(format, args...)})
 	}
-	cur := sr.version(sr.Version)
-	if cur == nil || !cur.Keyed {
+	cur := versionNumbered(sr, sr.Version)
+	if cur == nil || !cur.Keyed() {
 		return nil
 	}
 	secrets := pl.versionSecrets(dr)
 	for _, s := range secrets {
-		old, ok := cur.secret(s.Address)
+		old, ok := versionSecret(cur, s.Address)
 		switch {
 		case ok && old.Fingerprint == s.Fingerprint:
 		case ok && pl.secretValue(s.Address, pl.want[s.Address]) != "":
 			add(ReasonSecret, "secret %s value changed", s.Address)
 		case ok:
-			add(ReasonSecret, "secret %s value changed since version %d was made (revision %d → %d)", s.Address, cur.Number, old.Revision, s.Revision)
+			add(ReasonSecret, "secret %s value changed since version %d was made (revision %d → %d)", s.Address, cur.Version, old.Revision, s.Revision)
 		case dr.Hash == sr.Hash:
-			add(ReasonSecret, "version %d does not record which value of %s it was made with (it was made before versions did)", cur.Number, s.Address)
+			add(ReasonSecret, "version %d does not record which value of %s it was made with (it was made before versions did)", cur.Version, s.Address)
 		}
 	}
-	if len(out) == 0 && dr.Hash == sr.Hash && !cur.is(dr.Hash, secrets) {
-		add(ReasonSecret, "the values of the secrets it uses differ from version %d's", cur.Number)
+	if len(out) == 0 && dr.Hash == sr.Hash && !versionIs(cur, dr.Hash, secrets) {
+		add(ReasonSecret, "the values of the secrets it uses differ from version %d's", cur.Version)
 	}
 	if v := c.Version; v.Action == "reuse" && v.Number != v.Current && dr.Hash == sr.Hash {
 		add(ReasonReuse, "same content and secret values as version %d, which is made current again: nothing is rebuilt or uploaded", v.Number)
@@ -190,13 +186,13 @@ func (pl *planning) versionOf(dr *schema.Resource, sr *Resource) int64 {
 	}
 	for i := range sr.Versions {
 		v := &sr.Versions[i]
-		if !v.is(dr.Hash, secrets) {
+		if !versionIs(v, dr.Hash, secrets) {
 			continue
 		}
-		if restricted && !containsVersion(allowed, v.Number) {
+		if restricted && !containsVersion(allowed, v.Version) {
 			continue
 		}
-		return v.Number
+		return v.Version
 	}
 	return 0
 }

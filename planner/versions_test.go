@@ -1,6 +1,8 @@
 package planner_test
 
 import (
+	"slices"
+	"sort"
 	"strings"
 	"testing"
 
@@ -8,11 +10,12 @@ import (
 
 	"cc.dev/cc/planner"
 	"cc.dev/cc/schema"
+	"cc.dev/cc/state"
 )
 
 // secretsFixture is a function using a secret read from the environment
 // and one whose value lives elsewhere, and an evaluation of the function,
-// applied with the first value of the managed secret ("hmac:a").
+// applied with the first value of the managed secret ("a").
 type secretsFixture struct {
 	d  *schema.Desired
 	st *planner.State
@@ -28,10 +31,10 @@ func newSecretsFixture(t *testing.T) *secretsFixture {
 	ev := res(t, "evaluation.e", map[string]any{"task": map[string]any{"ref": "function.f", "hash": f.Hash}}, "function.f")
 	d := desired(key, vault, f, ev)
 	st := applied(d, 5)
-	st.Secrets["secret.key"] = planner.SecretRevision{Revision: 1, Fingerprint: "hmac:a"}
+	setSecret(st, "secret.key", 1, "a")
 	fx := &secretsFixture{d: d, st: st}
 	fx.versions(1, "a")
-	st.Lookup("evaluation.e").Pins = map[string]int64{"function.f": 1}
+	st.Lookup("evaluation.e").Pins = []state.Pin{{Address: "function.f", Version: 1}}
 	return fx
 }
 
@@ -41,13 +44,34 @@ func (fx *secretsFixture) versions(current int64, values ...string) {
 	f := fx.st.Lookup("function.f")
 	f.Versions, f.Version = nil, current
 	for i, v := range values {
-		f.Versions = append(f.Versions, planner.Version{Number: int64(i + 1), Hash: f.Hash, Keyed: true,
-			Secrets: []planner.VersionSecret{{Address: "secret.key", Revision: int64(i + 1), Fingerprint: "hmac:" + v}}})
+		f.Versions = append(f.Versions, planner.Version{Version: int64(i + 1), Hash: f.Hash, Key: "key",
+			Secrets: []state.SecretValue{{Address: "secret.key", Revision: int64(i + 1), SameValueAs: sameAs(v)}}})
 	}
 }
 
-func local(fp string) planner.Options {
-	return planner.Options{Secrets: map[string]planner.LocalSecret{"secret.key": {Source: "KEY", Fingerprint: fp}}}
+// local is the local value v (a letter) of secret.key, labelled as the
+// service's revisions with the same value are.
+func local(v string) planner.Options {
+	return planner.Options{Secrets: map[string]planner.LocalSecret{"secret.key": {Source: "KEY", Fingerprint: label(v)}}}
+}
+
+// sameAs names the value v (a letter) as the state does: by the first
+// revision with that value; here, one number per letter.
+func sameAs(v string) int64 { return int64(v[0]) }
+
+// label is the label of the value v (a letter).
+func label(v string) string { return state.SecretValue{SameValueAs: sameAs(v)}.Label() }
+
+// setSecret makes revision rev, with the value v (a letter), the current
+// revision of the secret at addr.
+func setSecret(st *planner.State, addr string, rev int64, v string) {
+	sv := state.SecretValue{Address: addr, Revision: rev, SameValueAs: sameAs(v)}
+	i := sort.Search(len(st.SecretValues), func(i int) bool { return st.SecretValues[i].Address >= addr })
+	if i < len(st.SecretValues) && st.SecretValues[i].Address == addr {
+		st.SecretValues[i] = sv
+		return
+	}
+	st.SecretValues = slices.Insert(st.SecretValues, i, sv)
 }
 
 // TestVersionOfSecretValue: a function's version is its spec and the
@@ -59,12 +83,12 @@ func local(fp string) planner.Options {
 // hash alone give no new version.
 func TestVersionOfSecretValue(t *testing.T) {
 	fx := newSecretsFixture(t)
-	if p := diff(t, fx.d, fx.st, local("hmac:a")); p.Changed() {
+	if p := diff(t, fx.d, fx.st, local("a")); p.Changed() {
 		t.Fatalf("the same value: changes %v", addrs(p))
 	}
 
 	// A new value: a new version of the same spec.
-	p := diff(t, fx.d, fx.st, local("hmac:b"))
+	p := diff(t, fx.d, fx.st, local("b"))
 	if got, want := addrs(p), []string{"evaluation.e:update", "function.f:update", "secret.key:update"}; !cmp.Equal(got, want) {
 		t.Fatalf("changes %v, want %v", got, want)
 	}
@@ -94,12 +118,12 @@ func TestVersionOfSecretValue(t *testing.T) {
 
 	// Version 2 has the second value; the first again reuses version 1.
 	fx.versions(2, "a", "b")
-	fx.st.Secrets["secret.key"] = planner.SecretRevision{Revision: 2, Fingerprint: "hmac:b"}
-	fx.st.Lookup("evaluation.e").Pins = map[string]int64{"function.f": 2}
-	if p := diff(t, fx.d, fx.st, local("hmac:b")); p.Changed() {
+	setSecret(fx.st, "secret.key", 2, "b")
+	fx.st.Lookup("evaluation.e").Pins = []state.Pin{{Address: "function.f", Version: 2}}
+	if p := diff(t, fx.d, fx.st, local("b")); p.Changed() {
 		t.Fatalf("version 2's value: changes %v", addrs(p))
 	}
-	p = diff(t, fx.d, fx.st, local("hmac:a"))
+	p = diff(t, fx.d, fx.st, local("a"))
 	f = change(t, p, "function.f")
 	if !cmp.Equal(f.Version, &planner.VersionChange{Action: "reuse", Number: 1, Current: 2}) {
 		t.Errorf("function.f version %+v, want reuse of 1", f.Version)
@@ -116,8 +140,8 @@ func TestVersionOfSecretValue(t *testing.T) {
 
 	// The service has a value version 2 was not made with (an apply of
 	// the secret alone): version 3, whether or not the value is read here.
-	fx.st.Secrets["secret.key"] = planner.SecretRevision{Revision: 3, Fingerprint: "hmac:c"}
-	for _, o := range []planner.Options{local("hmac:c"), {}, {Secrets: map[string]planner.LocalSecret{"secret.key": {Source: "KEY", Problem: "KEY is not set"}}}} {
+	setSecret(fx.st, "secret.key", 3, "c")
+	for _, o := range []planner.Options{local("c"), {}, {Secrets: map[string]planner.LocalSecret{"secret.key": {Source: "KEY", Problem: "KEY is not set"}}}} {
 		p = diff(t, fx.d, fx.st, o)
 		f = change(t, p, "function.f")
 		if !cmp.Equal(f.Version, &planner.VersionChange{Action: "new", Number: 3, Current: 2}) ||
@@ -130,13 +154,13 @@ func TestVersionOfSecretValue(t *testing.T) {
 	}
 
 	// No value read here, and the service's is version 2's: no change.
-	fx.st.Secrets["secret.key"] = planner.SecretRevision{Revision: 2, Fingerprint: "hmac:b"}
+	setSecret(fx.st, "secret.key", 2, "b")
 	if p := diff(t, fx.d, fx.st, planner.Options{Secrets: map[string]planner.LocalSecret{"secret.key": {Source: "KEY", Problem: "KEY is not set"}}}); p.Changed() {
 		t.Errorf("value not read: changes %v", addrs(p))
 	}
 
 	// --exclude of the secret leaves out what needs it.
-	p = diff(t, fx.d, fx.st, planner.Options{Secrets: local("hmac:z").Secrets, Excludes: []string{"secret.key"}})
+	p = diff(t, fx.d, fx.st, planner.Options{Secrets: local("z").Secrets, Excludes: []string{"secret.key"}})
 	if p.Changed() || !cmp.Equal(p.Skipped, []string{"evaluation.e", "function.f", "secret.key"}) {
 		t.Errorf("--exclude secret.key: changes %v, skipped %v", addrs(p), p.Skipped)
 	}
@@ -146,8 +170,8 @@ func TestVersionOfSecretValue(t *testing.T) {
 // part of a version's identity, even with a revision at its address.
 func TestVersionUnmanagedSecrets(t *testing.T) {
 	fx := newSecretsFixture(t)
-	fx.st.Secrets["secret.vault"] = planner.SecretRevision{Revision: 4, Fingerprint: "hmac:vault"}
-	if p := diff(t, fx.d, fx.st, local("hmac:a")); p.Changed() {
+	setSecret(fx.st, "secret.vault", 4, "vault")
+	if p := diff(t, fx.d, fx.st, local("a")); p.Changed() {
 		t.Errorf("changes %v", addrs(p))
 	}
 }
@@ -157,8 +181,8 @@ func TestVersionUnmanagedSecrets(t *testing.T) {
 func TestVersionFromOlderService(t *testing.T) {
 	fx := newSecretsFixture(t)
 	f := fx.st.Lookup("function.f")
-	f.Versions = []planner.Version{{Number: 1, Hash: f.Hash}}
-	p := diff(t, fx.d, fx.st, local("hmac:b"))
+	f.Versions = []planner.Version{{Version: 1, Hash: f.Hash}}
+	p := diff(t, fx.d, fx.st, local("b"))
 	if got := addrs(p); !cmp.Equal(got, []string{"secret.key:update"}) {
 		t.Errorf("changes %v, want only the secret's value", got)
 	}
@@ -170,8 +194,8 @@ func TestVersionFromOlderService(t *testing.T) {
 func TestVersionMadeBeforeKeys(t *testing.T) {
 	fx := newSecretsFixture(t)
 	f := fx.st.Lookup("function.f")
-	f.Versions = []planner.Version{{Number: 1, Hash: f.Hash, Keyed: true}}
-	p := diff(t, fx.d, fx.st, local("hmac:a"))
+	f.Versions = []planner.Version{{Version: 1, Hash: f.Hash, Key: "key"}}
+	p := diff(t, fx.d, fx.st, local("a"))
 	c := change(t, p, "function.f")
 	if !cmp.Equal(c.Version, &planner.VersionChange{Action: "new", Number: 2, Current: 1}) ||
 		reasons(c) != "version 1 does not record which value of secret.key it was made with (it was made before versions did)" {
@@ -184,7 +208,7 @@ func TestVersionMadeBeforeKeys(t *testing.T) {
 func TestRepinOnly(t *testing.T) {
 	fx := newSecretsFixture(t)
 	fx.versions(2, "x", "a")
-	p := diff(t, fx.d, fx.st, local("hmac:a"))
+	p := diff(t, fx.d, fx.st, local("a"))
 	if got := addrs(p); !cmp.Equal(got, []string{"evaluation.e:update"}) {
 		t.Fatalf("changes %v", got)
 	}

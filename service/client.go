@@ -512,7 +512,7 @@ type ApplyResult struct {
 // Apply creates, updates or replaces a resource.
 func (c *Client) Apply(ctx context.Context, req ApplyRequest) (*ApplyResult, error) {
 	resp, err := c.resources.ApplyResource(ctx, &ccv1.ApplyResourceRequest{
-		Project: req.Project, Address: req.Address, Action: ccv1.Action(req.Action), Spec: req.Spec, Hash: req.Hash,
+		Project: req.Project, Address: req.Address, Action: req.Action, Spec: req.Spec, Hash: req.Hash,
 		DependsOn: req.DependsOn, Blobs: req.Blobs, Sensitive: req.Sensitive,
 		ExpectedSerial: req.ExpectedSerial, IdempotencyKey: req.IdempotencyKey, LeaseId: req.LeaseID,
 	})

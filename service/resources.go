@@ -34,18 +34,8 @@ func (a *resourceAPI) EnsureImage(ctx context.Context, req *ccv1.EnsureImageRequ
 	if kind != schema.KindImage {
 		return nil, status.Errorf(codes.InvalidArgument, "EnsureImage takes an image address, not %s", req.GetAddress())
 	}
-	sens, err := checkSensitive(req.GetSensitive())
+	sens, deps, err := checkRequestSpec(req.GetAddress(), kind, req.GetSpec(), req.GetHash(), req.GetSensitive(), req.GetDependsOn(), true)
 	if err != nil {
-		return nil, err
-	}
-	if err := checkSensitiveSpec(req.GetSpec(), req.GetHash(), sens, true); err != nil {
-		return nil, err
-	}
-	deps, err := checkDeps(req.GetAddress(), req.GetDependsOn())
-	if err != nil {
-		return nil, err
-	}
-	if err := checkKindSpec(req.GetAddress(), kind, req.GetSpec(), deps, sens); err != nil {
 		return nil, err
 	}
 	resp := &ccv1.EnsureImageResponse{}
@@ -60,54 +50,9 @@ func (a *resourceAPI) EnsureImage(ctx context.Context, req *ccv1.EnsureImageRequ
 		if err := t.checkGraph(req.GetAddress(), deps); err != nil {
 			return err
 		}
-		var created int64
-		var imgSens string
-		var imgSpec []byte
-		err = t.tx.QueryRowContext(ctx, "SELECT created_at, sensitive, spec FROM images WHERE project = ? AND hash = ?", t.project, req.GetHash()).Scan(&created, &imgSens, &imgSpec)
-		if err == nil {
-			if imgSpec, err = t.unsealSpec(imagePlace(req.GetHash()), imgSpec, splitLines(imgSens)); err != nil {
-				return err
-			}
-		}
-		// Sensitive values are stored sealed (sealSpec).
-		sealedImage, serr := t.sealSpec(imagePlace(req.GetHash()), req.GetSpec(), sens)
-		if serr != nil {
-			return serr
-		}
-		sealed, serr := t.sealSpec(req.GetAddress(), req.GetSpec(), sens)
-		if serr != nil {
-			return serr
-		}
-		switch {
-		case errors.Is(err, sql.ErrNoRows):
-			created = t.now
-			resp.Created = true
-			t.bump()
-			imgSens = joinLines(sens)
-			if err := t.exec("INSERT INTO images (project, hash, spec, created_at, sensitive) VALUES (?, ?, ?, ?, ?)",
-				t.project, req.GetHash(), sealedImage, t.now, imgSens); err != nil {
-				return dbError(err)
-			}
-		case err != nil:
-			return dbError(err)
-		case len(sens) > 0 && !bytes.Equal(imgSpec, req.GetSpec()):
-			// An image with sensitive values is hashed without them: the
-			// same hash with another value is this image with a new value.
-			imgSens = joinLines(sens)
-			t.bump()
-			if err := t.exec("UPDATE images SET spec = ?, sensitive = ? WHERE project = ? AND hash = ?", sealedImage, imgSens, t.project, req.GetHash()); err != nil {
-				return dbError(err)
-			}
-		default:
-			// The same content always has the same sensitive values; keep
-			// every pointer any caller named.
-			if u := joinLines(unionSorted(splitLines(imgSens), sens)); u != imgSens {
-				imgSens = u
-				t.bump()
-				if err := t.exec("UPDATE images SET sensitive = ? WHERE project = ? AND hash = ?", imgSens, t.project, req.GetHash()); err != nil {
-					return dbError(err)
-				}
-			}
+		created, imgSens, sealed, err := t.ensureImageValue(req.GetAddress(), req.GetHash(), req.GetSpec(), sens, &resp.Created)
+		if err != nil {
+			return err
 		}
 		// The response is kept for idempotent retries: no sensitive value.
 		resp.Image = &ccv1.Image{Hash: req.GetHash(), Spec: redactedSpec(req.GetSpec(), sens), CreatedAt: timestamppb.New(unixTime(created)), Sensitive: splitLines(imgSens)}
@@ -139,6 +84,83 @@ func (a *resourceAPI) EnsureImage(ctx context.Context, req *ccv1.EnsureImageRequ
 	return resp, nil
 }
 
+// checkRequestSpec checks the spec of an EnsureImage (image) or
+// ApplyResource request at addr, with its hash, sensitive pointers and
+// dependencies, and returns the pointers and the dependencies checked.
+func checkRequestSpec(addr string, kind schema.Kind, spec []byte, hash string, sensitive, dependsOn []string, image bool) (sens, deps []string, err error) {
+	if sens, err = checkSensitive(sensitive); err != nil {
+		return nil, nil, err
+	}
+	if err := checkSensitiveSpec(spec, hash, sens, image); err != nil {
+		return nil, nil, err
+	}
+	if deps, err = checkDeps(addr, dependsOn); err != nil {
+		return nil, nil, err
+	}
+	if err := checkKindSpec(addr, kind, spec, deps, sens); err != nil {
+		return nil, nil, err
+	}
+	return sens, deps, nil
+}
+
+// ensureImageValue stores the image value with hash and spec, its
+// sensitive values sealed (sealSpec), unless the project has it already
+// (then with a new sensitive value, or more sensitive pointers, it is
+// updated): it returns when the value was first stored, its sensitive
+// pointers, and the spec sealed for the image resource at addr; *created
+// says it was stored now.
+func (t *mtx) ensureImageValue(addr, hash string, spec []byte, sens []string, created *bool) (int64, string, []byte, error) {
+	var at int64
+	var imgSens string
+	var imgSpec []byte
+	err := t.tx.QueryRowContext(t.ctx, "SELECT created_at, sensitive, spec FROM images WHERE project = ? AND hash = ?", t.project, hash).Scan(&at, &imgSens, &imgSpec)
+	if err == nil {
+		if imgSpec, err = t.unsealSpec(imagePlace(hash), imgSpec, splitLines(imgSens)); err != nil {
+			return 0, "", nil, err
+		}
+	}
+	sealedImage, serr := t.sealSpec(imagePlace(hash), spec, sens)
+	if serr != nil {
+		return 0, "", nil, serr
+	}
+	sealed, serr := t.sealSpec(addr, spec, sens)
+	if serr != nil {
+		return 0, "", nil, serr
+	}
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		at = t.now
+		*created = true
+		t.bump()
+		imgSens = joinLines(sens)
+		if err := t.exec("INSERT INTO images (project, hash, spec, created_at, sensitive) VALUES (?, ?, ?, ?, ?)",
+			t.project, hash, sealedImage, t.now, imgSens); err != nil {
+			return 0, "", nil, dbError(err)
+		}
+	case err != nil:
+		return 0, "", nil, dbError(err)
+	case len(sens) > 0 && !bytes.Equal(imgSpec, spec):
+		// An image with sensitive values is hashed without them: the
+		// same hash with another value is this image with a new value.
+		imgSens = joinLines(sens)
+		t.bump()
+		if err := t.exec("UPDATE images SET spec = ?, sensitive = ? WHERE project = ? AND hash = ?", sealedImage, imgSens, t.project, hash); err != nil {
+			return 0, "", nil, dbError(err)
+		}
+	default:
+		// The same content always has the same sensitive values; keep
+		// every pointer any caller named.
+		if u := joinLines(unionSorted(splitLines(imgSens), sens)); u != imgSens {
+			imgSens = u
+			t.bump()
+			if err := t.exec("UPDATE images SET sensitive = ? WHERE project = ? AND hash = ?", imgSens, t.project, hash); err != nil {
+				return 0, "", nil, dbError(err)
+			}
+		}
+	}
+	return at, imgSens, sealed, nil
+}
+
 // staleRow refuses a change to a resource that was changed or deleted after
 // the expected serial.
 func (t *mtx) staleRow(address string, expected int64, cur *row) error {
@@ -164,18 +186,8 @@ func (a *resourceAPI) ApplyResource(ctx context.Context, req *ccv1.ApplyResource
 	if action != ccv1.Action_ACTION_CREATE && action != ccv1.Action_ACTION_UPDATE && action != ccv1.Action_ACTION_REPLACE {
 		return nil, status.Errorf(codes.InvalidArgument, "%s: unknown action %v", req.GetAddress(), action)
 	}
-	sens, err := checkSensitive(req.GetSensitive())
+	sens, deps, err := checkRequestSpec(req.GetAddress(), kind, req.GetSpec(), req.GetHash(), req.GetSensitive(), req.GetDependsOn(), false)
 	if err != nil {
-		return nil, err
-	}
-	if err := checkSensitiveSpec(req.GetSpec(), req.GetHash(), sens, false); err != nil {
-		return nil, err
-	}
-	deps, err := checkDeps(req.GetAddress(), req.GetDependsOn())
-	if err != nil {
-		return nil, err
-	}
-	if err := checkKindSpec(req.GetAddress(), kind, req.GetSpec(), deps, sens); err != nil {
 		return nil, err
 	}
 	for _, d := range req.GetBlobs() {
@@ -190,55 +202,21 @@ func (a *resourceAPI) ApplyResource(ctx context.Context, req *ccv1.ApplyResource
 		if err != nil {
 			return dbError(err)
 		}
-		if err := t.staleRow(addr, req.GetExpectedSerial(), cur); err != nil {
+		if err := t.checkApply(addr, action, req.GetExpectedSerial(), cur, deps, req.GetBlobs()); err != nil {
 			return err
-		}
-		switch {
-		case action == ccv1.Action_ACTION_CREATE && cur != nil:
-			return status.Errorf(codes.AlreadyExists, "project %s already has %s", t.project, addr)
-		case action != ccv1.Action_ACTION_CREATE && cur == nil:
-			return status.Errorf(codes.NotFound, "project %s has no %s to %s", t.project, addr, actionVerb(action))
-		}
-		if err := t.checkGraph(addr, deps); err != nil {
-			return err
-		}
-		if missing, err := t.missingBlobs(req.GetBlobs()); err != nil {
-			return err
-		} else if len(missing) > 0 {
-			return missingBlobsStatus(missing)
 		}
 		// Sensitive values are stored sealed (sealSpec).
 		sealed, err := t.sealSpec(addr, req.GetSpec(), sens)
 		if err != nil {
 			return err
 		}
-		var pins []string
-		for _, d := range deps {
-			if !schema.KindOf(d).Versioned() {
-				continue
-			}
-			dep, err := t.resource(d)
-			if err != nil {
-				return dbError(err)
-			}
-			if dep == nil {
-				return status.Errorf(codes.FailedPrecondition, "%s depends on %s, which project %s does not have: apply it first", addr, d, t.project)
-			}
-			pins = append(pins, fmt.Sprintf("%s@%d", d, dep.version))
+		pins, err := t.pins(addr, deps)
+		if err != nil {
+			return err
 		}
 		var version int64
 		if kind.Versioned() {
-			secrets, err := versionSecrets(ctx, t.tx, t.project, deps)
-			if err != nil {
-				return dbError(err)
-			}
-			entries, err := t.sensitiveVersionEntries(addr, req.GetSpec(), sens)
-			if err != nil {
-				return err
-			}
-			secrets = append(secrets, entries...)
-			sortVersionSecrets(secrets)
-			if version, resp.Reused, err = t.version(addr, req.GetHash(), secrets, sealed, joinLines(sens)); err != nil {
+			if version, resp.Reused, err = t.versionOf(addr, req.GetHash(), req.GetSpec(), sealed, deps, sens); err != nil {
 				return err
 			}
 		}
@@ -269,6 +247,69 @@ func (a *resourceAPI) ApplyResource(ctx context.Context, req *ccv1.ApplyResource
 		return nil, err
 	}
 	return resp, nil
+}
+
+// checkApply refuses to apply the resource at addr, now cur (nil: none),
+// with action when it changed after the serial expected, when the action
+// does not fit what there is, when its dependencies would make a cycle,
+// or when the project lacks a blob it needs.
+func (t *mtx) checkApply(addr string, action ccv1.Action, expected int64, cur *row, deps, blobs []string) error {
+	if err := t.staleRow(addr, expected, cur); err != nil {
+		return err
+	}
+	switch {
+	case action == ccv1.Action_ACTION_CREATE && cur != nil:
+		return status.Errorf(codes.AlreadyExists, "project %s already has %s", t.project, addr)
+	case action != ccv1.Action_ACTION_CREATE && cur == nil:
+		return status.Errorf(codes.NotFound, "project %s has no %s to %s", t.project, addr, actionVerb(action))
+	}
+	if err := t.checkGraph(addr, deps); err != nil {
+		return err
+	}
+	if missing, err := t.missingBlobs(blobs); err != nil {
+		return err
+	} else if len(missing) > 0 {
+		return missingBlobsStatus(missing)
+	}
+	return nil
+}
+
+// pins are the versions of the versioned dependencies of the resource at
+// addr, "ADDRESS@VERSION": what it is applied with.
+func (t *mtx) pins(addr string, deps []string) ([]string, error) {
+	var pins []string
+	for _, d := range deps {
+		if !schema.KindOf(d).Versioned() {
+			continue
+		}
+		dep, err := t.resource(d)
+		if err != nil {
+			return nil, dbError(err)
+		}
+		if dep == nil {
+			return nil, status.Errorf(codes.FailedPrecondition, "%s depends on %s, which project %s does not have: apply it first", addr, d, t.project)
+		}
+		pins = append(pins, fmt.Sprintf("%s@%d", d, dep.version))
+	}
+	return pins, nil
+}
+
+// versionOf is the version of the versioned resource at addr with hash
+// and spec (sealed: as stored) made with the current values of the
+// managed secrets among deps and its sensitive values: the one with that
+// key, reused, or a new one.
+func (t *mtx) versionOf(addr, hash string, spec, sealed []byte, deps, sens []string) (int64, bool, error) {
+	secrets, err := versionSecrets(t.ctx, t.tx, t.project, deps)
+	if err != nil {
+		return 0, false, dbError(err)
+	}
+	entries, err := t.sensitiveVersionEntries(addr, spec, sens)
+	if err != nil {
+		return 0, false, err
+	}
+	secrets = append(secrets, entries...)
+	sortVersionSecrets(secrets)
+	return t.version(addr, hash, secrets, sealed, joinLines(sens))
 }
 
 func actionVerb(a ccv1.Action) string {

@@ -2,10 +2,7 @@ package service
 
 import (
 	"context"
-	"crypto/sha256"
 	"database/sql"
-	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"sort"
@@ -35,32 +32,18 @@ type versionSecret struct {
 }
 
 // versionKey is the key of a version with hash made with secrets, sorted
-// by address: the hash itself when there are none.
+// by address: its identity's (schema.VersionIdentity), the hash itself
+// when there are none.
 func versionKey(hash string, secrets []versionSecret) string {
-	if len(secrets) == 0 {
-		return hash
+	id := schema.VersionIdentity{Hash: hash, Values: make([]schema.VersionValue, len(secrets))}
+	for i, s := range secrets {
+		id.Values[i] = schema.VersionValue{Address: s.address, Fingerprint: s.fingerprint}
 	}
-	h := sha256.New()
-	h.Write([]byte(hash + "\n"))
-	for _, s := range secrets {
-		h.Write([]byte(s.address + " " + s.fingerprint + "\n"))
-	}
-	return "sha256:" + hex.EncodeToString(h.Sum(nil))
+	return id.Key()
 }
 
 func sortVersionSecrets(vs []versionSecret) {
 	sort.Slice(vs, func(i, j int) bool { return vs[i].address < vs[j].address })
-}
-
-// managedSecret reports whether a secret's spec says its value is put
-// with PutSecretValue (from_env, from_env_file) rather than kept
-// elsewhere.
-func managedSecret(spec []byte) bool {
-	var s schema.SecretSpec
-	if json.Unmarshal(spec, &s) != nil {
-		return false
-	}
-	return s.FromEnv != "" || s.FromEnvFile != nil
 }
 
 // versionSecrets returns the current revision of each secret among deps
@@ -80,7 +63,7 @@ func versionSecrets(ctx context.Context, tx *sql.Tx, project string, deps []stri
 		if err != nil {
 			return nil, err
 		}
-		if !managedSecret(spec) {
+		if !schema.ManagedSecret(spec) {
 			continue
 		}
 		s := versionSecret{address: d}

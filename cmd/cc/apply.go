@@ -131,21 +131,8 @@ func (e *env) runApplyLike(c *command, args []string, destroy bool) int {
 	if err != nil {
 		return e.fail(c, cn.explain(err))
 	}
-	if !p.Changed() {
-		planner.WriteText(e.stdout, p, planner.TextOptions{Color: e.color(e.stdout)})
-		return exitOK
-	}
-	if err := missingSecretValues(p, d, applier.LocalSecrets{Root: d.Root}); err != nil {
-		return e.fail(c, cn.explain(err))
-	}
-	if loss := planner.DataLoss(p, st); len(loss) > 0 && !af.allowDataLoss {
-		planner.WriteText(e.stdout, p, planner.TextOptions{Color: e.color(e.stdout)})
-		return e.refuseDataLoss(c, p, loss, "")
-	}
-	if !af.autoApprove && !isTerminal(e.stdin) {
-		planner.WriteText(e.stdout, p, planner.TextOptions{Color: e.color(e.stdout)})
-		fmt.Fprintf(e.stderr, "cc %s: not applied: there is no terminal to ask for approval on; pass --auto-approve, or save the plan with cc plan --out FILE and apply it with cc apply FILE\n", c.name)
-		return exitError
+	if rc := e.beforeLock(c, cn, p, st, d, &af); rc >= 0 {
+		return rc
 	}
 	lk, err := a.Lock(e.ctx, d.Project)
 	if err != nil {
@@ -175,6 +162,30 @@ func (e *env) runApplyLike(c *command, args []string, destroy bool) int {
 		}
 	}
 	return e.carryOut(c, cn, a, lk, p, d)
+}
+
+// beforeLock ends apply and destroy before the lock is taken, with a
+// return code >= 0, when the plan changes nothing, needs a secret value
+// that cannot be read, destroys data without --allow-data-loss, or needs
+// an approval there is no terminal to ask for.
+func (e *env) beforeLock(c *command, cn *conn, p *planner.Plan, st *planner.State, d *schema.Desired, af *applyFlags) int {
+	if !p.Changed() {
+		planner.WriteText(e.stdout, p, planner.TextOptions{Color: e.color(e.stdout)})
+		return exitOK
+	}
+	if err := missingSecretValues(p, d, applier.LocalSecrets{Root: d.Root}); err != nil {
+		return e.fail(c, cn.explain(err))
+	}
+	if loss := planner.DataLoss(p, st); len(loss) > 0 && !af.allowDataLoss {
+		planner.WriteText(e.stdout, p, planner.TextOptions{Color: e.color(e.stdout)})
+		return e.refuseDataLoss(c, p, loss, "")
+	}
+	if !af.autoApprove && !isTerminal(e.stdin) {
+		planner.WriteText(e.stdout, p, planner.TextOptions{Color: e.color(e.stdout)})
+		fmt.Fprintf(e.stderr, "cc %s: not applied: there is no terminal to ask for approval on; pass --auto-approve, or save the plan with cc plan --out FILE and apply it with cc apply FILE\n", c.name)
+		return exitError
+	}
+	return -1
 }
 
 // refuseDataLoss refuses a plan that destroys data without
@@ -333,8 +344,8 @@ func missingSecretValues(p *planner.Plan, d *schema.Desired, src applier.SecretS
 		if r == nil {
 			continue
 		}
-		var spec schema.SecretSpec
-		if err := jsonUnmarshal(r.Spec, &spec); err != nil {
+		spec, err := schema.DecodeSecretSpec(r.Spec)
+		if err != nil {
 			continue
 		}
 		if _, _, err := src.Value(ch.Addr, spec); err != nil && !errors.Is(err, applier.ErrNotLocal) {
@@ -368,57 +379,13 @@ func (e *env) applyPlanFile(c *command, name string, af *applyFlags) int {
 	if len(af.targets)+len(af.excludes)+len(af.replace) > 0 {
 		return e.usageError(c, "--target, --exclude and --replace shape a plan; a saved plan was shaped when it was made")
 	}
-	root, err := workingRoot()
+	root, err := planFileRoot(name, f, af, e.getenv("CC_SERVER"))
 	if err != nil {
 		return e.fail(c, err)
 	}
-	if f.Config.Root != root {
-		return e.fail(c, fmt.Errorf("%s was planned for the project in %s, but the working directory is %s: a saved plan is applied in its project's directory, whose embedded state and local files it uses; cd %s and apply it there, or plan again here",
-			name, f.Config.Root, root, f.Config.Root))
-	}
-	server, named := af.svc.server, "--server"
-	if server == "" {
-		server, named = e.getenv("CC_SERVER"), "$CC_SERVER"
-	}
-	if server != f.Config.Server {
-		embedded := "the embedded state in " + filepath.Join(root, stateDir, "state.db")
-		planned, here := embedded, embedded
-		if f.Config.Server != "" {
-			planned = "the cc service at " + f.Config.Server
-		}
-		how := "plan again against it"
-		if server != "" {
-			here = fmt.Sprintf("the cc service at %s (%s)", server, named)
-		} else {
-			here += " (no --server or $CC_SERVER)"
-			how = "to apply it to the service it was planned against, name it: --server " + f.Config.Server
-		}
-		return e.fail(c, fmt.Errorf("%s was planned against %s, but this apply would go to %s: a plan file never chooses the service; %s", name, planned, here, how))
-	}
-	d := f.Desired
-	d.Root = root
-	if need := f.NeedsSensitive(); len(need) > 0 {
-		// The file has no sensitive value: compile the configuration again
-		// (with the same --var and --var-file) and check it is the same.
-		path := root
-		if ext := filepath.Ext(f.Config.Path); ext == ".cue" || ext == ".hcl" {
-			path = filepath.Join(root, filepath.Base(f.Config.Path))
-		}
-		res, rc := e.compile(c, path, compiler.Input{Vars: af.vars, VarFiles: af.varFiles, Offline: af.offline}, false)
-		if rc >= 0 {
-			return rc
-		}
-		key, err := planKey(res.Desired.Root)
-		if err != nil {
-			return e.fail(c, err)
-		}
-		// The hashes are made without sensitive values: the keyed MAC
-		// tells whether they are the planned ones.
-		if planner.Fingerprint(res.Desired) != f.Config.Fingerprint || planner.SensitiveMAC(res.Desired, key) != f.Config.SensitiveMAC {
-			return e.fail(c, fmt.Errorf("%s holds no values of sensitive variables (%s use them), and the configuration at %s no longer compiles to what was planned: plan again",
-				name, strings.Join(need, ", "), path))
-		}
-		d = res.Desired
+	d, rc := e.planFileDesired(c, name, f, af, root)
+	if rc >= 0 {
+		return rc
 	}
 	cn, err := e.connect(af.svc, root)
 	if err != nil {
@@ -431,11 +398,10 @@ func (e *env) applyPlanFile(c *command, name string, af *applyFlags) int {
 		return e.fail(c, cn.explain(err))
 	}
 	p := f.Plan
-	st, err := cn.client.GetState(e.ctx, p.Project)
+	ps, err := a.State(e.ctx, p.Project)
 	if err != nil {
 		return e.fail(c, fmt.Errorf("read the state of project %s: %w", p.Project, cn.explain(err)))
 	}
-	ps := applier.StateOf(st)
 	if err := f.Check(ps); err != nil {
 		return e.mismatch(c, name, cn, err)
 	}
@@ -455,10 +421,9 @@ func (e *env) applyPlanFile(c *command, name string, af *applyFlags) int {
 	}
 	defer e.release(c, cn, lk)
 	// Under the lock, nothing moves: check again what it is applied to.
-	if st, err = cn.client.GetState(e.ctx, p.Project); err != nil {
+	if ps, err = a.State(e.ctx, p.Project); err != nil {
 		return e.fail(c, fmt.Errorf("read the state of project %s: %w", p.Project, cn.explain(err)))
 	}
-	ps = applier.StateOf(st)
 	if err := f.Check(ps); err != nil {
 		return e.mismatch(c, name, cn, err)
 	}
@@ -466,6 +431,74 @@ func (e *env) applyPlanFile(c *command, name string, af *applyFlags) int {
 		return e.refuseDataLoss(c, p, loss, name)
 	}
 	return e.carryOut(c, cn, a, lk, p, d)
+}
+
+// planFileRoot is the project root a saved plan is applied in: the
+// working directory's, which must be the one it was planned in, with the
+// service the command line names (--server, else $CC_SERVER, given as
+// envServer), which must be the one it was planned against.
+func planFileRoot(name string, f *planner.File, af *applyFlags, envServer string) (string, error) {
+	root, err := workingRoot()
+	if err != nil {
+		return "", err
+	}
+	if f.Config.Root != root {
+		return "", fmt.Errorf("%s was planned for the project in %s, but the working directory is %s: a saved plan is applied in its project's directory, whose embedded state and local files it uses; cd %s and apply it there, or plan again here",
+			name, f.Config.Root, root, f.Config.Root)
+	}
+	server, named := af.svc.server, "--server"
+	if server == "" {
+		server, named = envServer, "$CC_SERVER"
+	}
+	if server != f.Config.Server {
+		embedded := "the embedded state in " + filepath.Join(root, stateDir, "state.db")
+		planned, here := embedded, embedded
+		if f.Config.Server != "" {
+			planned = "the cc service at " + f.Config.Server
+		}
+		how := "plan again against it"
+		if server != "" {
+			here = fmt.Sprintf("the cc service at %s (%s)", server, named)
+		} else {
+			here += " (no --server or $CC_SERVER)"
+			how = "to apply it to the service it was planned against, name it: --server " + f.Config.Server
+		}
+		return "", fmt.Errorf("%s was planned against %s, but this apply would go to %s: a plan file never chooses the service; %s", name, planned, here, how)
+	}
+	return root, nil
+}
+
+// planFileDesired is the desired state a saved plan is applied with: the
+// file's, or, when the plan needs values of sensitive variables (which
+// the file never has), the configuration compiled again, if it compiles
+// to what was planned. A return code >= 0 ends the command.
+func (e *env) planFileDesired(c *command, name string, f *planner.File, af *applyFlags, root string) (*schema.Desired, int) {
+	d := f.Desired
+	d.Root = root
+	if need := f.NeedsSensitive(); len(need) > 0 {
+		// The file has no sensitive value: compile the configuration again
+		// (with the same --var and --var-file) and check it is the same.
+		path := root
+		if ext := filepath.Ext(f.Config.Path); ext == ".cue" || ext == ".hcl" {
+			path = filepath.Join(root, filepath.Base(f.Config.Path))
+		}
+		res, rc := e.compile(c, path, compiler.Input{Vars: af.vars, VarFiles: af.varFiles, Offline: af.offline}, false)
+		if rc >= 0 {
+			return nil, rc
+		}
+		key, err := planKey(res.Desired.Root)
+		if err != nil {
+			return nil, e.fail(c, err)
+		}
+		// The hashes are made without sensitive values: the keyed MAC
+		// tells whether they are the planned ones.
+		if planner.Fingerprint(res.Desired) != f.Config.Fingerprint || planner.SensitiveMAC(res.Desired, key) != f.Config.SensitiveMAC {
+			return nil, e.fail(c, fmt.Errorf("%s holds no values of sensitive variables (%s use them), and the configuration at %s no longer compiles to what was planned: plan again",
+				name, strings.Join(need, ", "), path))
+		}
+		d = res.Desired
+	}
+	return d, -1
 }
 
 // workingRoot is the project root of the working directory, as cc plan

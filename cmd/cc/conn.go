@@ -123,6 +123,16 @@ func (cn *conn) explain(err error) error {
 	return err
 }
 
+// explainRead is explain for cc plan, which names the project whose state
+// could not be read even when the service stopped answering.
+func (cn *conn) explainRead(err error) error {
+	var re *applier.ReadError
+	if errors.As(err, &re) {
+		return fmt.Errorf("read the state of project %s: %w", re.Project, cn.explain(re.Err))
+	}
+	return cn.explain(err)
+}
+
 // isLocal reports whether a service address is on this machine: a unix
 // socket, localhost, or a loopback address (127.0.0.0/8, ::1). Nothing is
 // resolved: a name other than localhost is another machine.

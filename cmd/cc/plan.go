@@ -122,15 +122,11 @@ func runPlan(e *env, args []string) int {
 	}
 	opts := pf.options()
 	opts.Destroy = *destroy
-	read, err := a.Read(e.ctx, res.Desired)
+	p, st, err := a.Plan(e.ctx, res.Desired, opts)
 	if err != nil {
-		return e.fail(c, fmt.Errorf("read the state of project %s: %w", res.Desired.Project, cn.explain(err)))
+		return e.fail(c, cn.explainRead(err))
 	}
-	p, st, err := a.PlanWith(e.ctx, res.Desired, read, opts)
-	if err != nil {
-		return e.fail(c, cn.explain(err))
-	}
-	if l := read.State.Lock; l != nil {
+	if l := st.Lock; l != nil {
 		p.Warnings = append(p.Warnings, fmt.Sprintf("project %s is locked by %s: an apply is running, and this plan may be out of date when it ends", p.Project, l.Holder))
 	}
 	more := ""

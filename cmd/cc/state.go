@@ -344,5 +344,3 @@ func runForceUnlock(e *env, args []string) int {
 	fmt.Fprintf(e.stdout, "Released the lock on project %s held by %s since %s.\n", project, l.Holder, l.AcquiredAt.UTC().Format(time.RFC3339))
 	return exitOK
 }
-
-func jsonUnmarshal(b []byte, v any) error { return json.Unmarshal(b, v) }
