@@ -30,8 +30,9 @@ type writeRequest interface {
 	GetLeaseId() string
 }
 
-// mtx is one mutation's transaction.
-type mtx struct {
+// mutation is one mutation: its transaction, the project it changes, its
+// serial and its clock reading, shared by every write it makes.
+type mutation struct {
 	tx      *sql.Tx
 	ctx     context.Context
 	s       *Server
@@ -44,7 +45,7 @@ type mtx struct {
 
 // bump marks the state changed and returns the mutation's serial: the
 // project's serial plus one, however many rows the mutation writes.
-func (t *mtx) bump() int64 {
+func (t *mutation) bump() int64 {
 	if !t.bumped {
 		t.serial++
 		t.bumped = true
@@ -52,7 +53,7 @@ func (t *mtx) bump() int64 {
 	return t.serial
 }
 
-func (t *mtx) exec(q string, args ...any) error {
+func (t *mutation) exec(q string, args ...any) error {
 	_, err := t.tx.ExecContext(t.ctx, q, args...)
 	return err
 }
@@ -61,7 +62,7 @@ func (t *mtx) exec(q string, args ...any) error {
 // idempotency key, making sure the project exists, and refusing a caller
 // that does not hold a live lease on it. The idempotency record, the serial
 // and do's writes commit together or not at all.
-func (s *Server) mutate(ctx context.Context, method string, req writeRequest, resp proto.Message, do func(t *mtx) error) error {
+func (s *Server) mutate(ctx context.Context, method string, req writeRequest, resp proto.Message, do func(t *mutation) error) error {
 	project := req.GetProject()
 	if !validName(project) {
 		return status.Errorf(codes.InvalidArgument, "project %q is not a lowercase DNS label", project)
@@ -86,7 +87,7 @@ func (s *Server) mutate(ctx context.Context, method string, req writeRequest, re
 		return dbError(err)
 	}
 	defer tx.Rollback()
-	t := &mtx{tx: tx, ctx: ctx, s: s, project: project, now: s.now().UnixNano()}
+	t := &mutation{tx: tx, ctx: ctx, s: s, project: project, now: s.now().UnixNano()}
 	if key != "" {
 		if replayed, err := t.replay(method, key, mac, resp); replayed || err != nil {
 			return err
@@ -125,7 +126,7 @@ func (s *Server) requestMAC(method string, req writeRequest) ([]byte, error) {
 // replay answers a known idempotency key with its stored response, into
 // resp; replayed is false when the key is new. A key used for another
 // request is refused.
-func (t *mtx) replay(method, key string, mac []byte, resp proto.Message) (replayed bool, err error) {
+func (t *mutation) replay(method, key string, mac []byte, resp proto.Message) (replayed bool, err error) {
 	var gotMethod string
 	var gotMAC, gotResp []byte
 	err = t.tx.QueryRowContext(t.ctx, "SELECT method, request_mac, response FROM idempotency WHERE project = ? AND key = ?", t.project, key).
@@ -148,7 +149,7 @@ func (t *mtx) replay(method, key string, mac []byte, resp proto.Message) (replay
 // open reads the project's serial and salt, making the project when it is
 // new, and refuses a caller without its live lease or one that expects a
 // serial the project never had.
-func (t *mtx) open(req writeRequest) error {
+func (t *mutation) open(req writeRequest) error {
 	err := t.tx.QueryRowContext(t.ctx, "SELECT serial, salt FROM projects WHERE name = ?", t.project).Scan(&t.serial, &t.salt)
 	if errors.Is(err, sql.ErrNoRows) {
 		t.salt = make([]byte, 32)
@@ -170,7 +171,7 @@ func (t *mtx) open(req writeRequest) error {
 
 // record writes the bumped serial and, under an idempotency key, the
 // response a replay will get.
-func (t *mtx) record(method, key string, mac []byte, resp proto.Message) error {
+func (t *mutation) record(method, key string, mac []byte, resp proto.Message) error {
 	if t.bumped {
 		if err := t.exec("UPDATE projects SET serial = ? WHERE name = ?", t.serial, t.project); err != nil {
 			return dbError(err)
@@ -228,7 +229,7 @@ func dbError(err error) error {
 
 // stale refuses a change to address when it changed after the caller's
 // expected serial.
-func (t *mtx) stale(address string, expected, last int64) error {
+func (t *mutation) stale(address string, expected, last int64) error {
 	if last > expected {
 		return staleStatus(&ccv1.Stale{Project: t.project, Address: address, ExpectedSerial: expected, ResourceSerial: last, ProjectSerial: t.serial})
 	}
@@ -236,7 +237,7 @@ func (t *mtx) stale(address string, expected, last int64) error {
 }
 
 // tombstone is the serial at which address was last deleted, or 0.
-func (t *mtx) tombstone(address string) (int64, error) {
+func (t *mutation) tombstone(address string) (int64, error) {
 	var serial int64
 	err := t.tx.QueryRowContext(t.ctx, "SELECT serial FROM tombstones WHERE project = ? AND address = ?", t.project, address).Scan(&serial)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -262,7 +263,7 @@ func (r *row) scan(sc interface{ Scan(...any) error }) error {
 	return sc.Scan(&r.address, &r.kind, &r.name, &r.hash, &r.spec, &r.version, &r.status, &r.created, &r.updated, &r.serial, &r.deps, &r.pins, &r.sensitive)
 }
 
-func (t *mtx) resource(address string) (*row, error) {
+func (t *mutation) resource(address string) (*row, error) {
 	r := &row{}
 	err := r.scan(t.tx.QueryRowContext(t.ctx, "SELECT "+rowColumns+" FROM resources WHERE project = ? AND address = ?", t.project, address))
 	if errors.Is(err, sql.ErrNoRows) {
@@ -274,7 +275,7 @@ func (t *mtx) resource(address string) (*row, error) {
 	return r, nil
 }
 
-func (t *mtx) put(r *row) error {
+func (t *mutation) put(r *row) error {
 	if err := t.exec("INSERT OR REPLACE INTO resources (project, "+rowColumns+") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
 		t.project, r.address, r.kind, r.name, r.hash, r.spec, r.version, r.status, r.created, r.updated, r.serial, r.deps, r.pins, r.sensitive); err != nil {
 		return err
@@ -367,7 +368,7 @@ func scrubSensitive(msg string, spec []byte, sens []string) string {
 // checkGraph refuses dependencies of address that the project lacks, or
 // that would close a cycle: each dependency must exist, and address must
 // not be reachable from any of them.
-func (t *mtx) checkGraph(address string, deps []string) error {
+func (t *mutation) checkGraph(address string, deps []string) error {
 	type step struct{ addr, from string }
 	from := map[string]string{}
 	var stack []step
@@ -413,7 +414,7 @@ func (t *mtx) checkGraph(address string, deps []string) error {
 
 // dependants lists, sorted, the resources of the project that depend on
 // address.
-func (t *mtx) dependants(address string) ([]string, error) {
+func (t *mutation) dependants(address string) ([]string, error) {
 	rows, err := t.tx.QueryContext(t.ctx, "SELECT address FROM resources WHERE project = ? AND instr(char(10) || depends_on || char(10), char(10) || ? || char(10)) > 0 ORDER BY address",
 		t.project, address)
 	if err != nil {

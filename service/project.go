@@ -58,7 +58,7 @@ func (a *projectAPI) GetState(ctx context.Context, req *ccv1.GetStateRequest) (*
 	if len(req.GetCompare()) > 0 {
 		// Answered even when the state is unchanged: the local values
 		// may have changed while it did not.
-		t := &mtx{tx: tx, ctx: ctx, s: a.s, project: project, salt: salt}
+		t := &mutation{tx: tx, ctx: ctx, s: a.s, project: project, salt: salt}
 		if resp.Matches, err = t.matches(req.GetCompare()); err != nil {
 			return nil, err
 		}

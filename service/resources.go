@@ -39,7 +39,7 @@ func (a *resourceAPI) EnsureImage(ctx context.Context, req *ccv1.EnsureImageRequ
 		return nil, err
 	}
 	resp := &ccv1.EnsureImageResponse{}
-	err = a.s.mutate(ctx, ccv1.ResourceService_EnsureImage_FullMethodName, req, resp, func(t *mtx) error {
+	err = a.s.mutate(ctx, ccv1.ResourceService_EnsureImage_FullMethodName, req, resp, func(t *mutation) error {
 		cur, err := t.resource(req.GetAddress())
 		if err != nil {
 			return dbError(err)
@@ -109,7 +109,7 @@ func checkRequestSpec(addr string, kind schema.Kind, spec []byte, hash string, s
 // updated): it returns when the value was first stored, its sensitive
 // pointers, and the spec sealed for the image resource at addr; *created
 // says it was stored now.
-func (t *mtx) ensureImageValue(addr, hash string, spec []byte, sens []string, created *bool) (int64, string, []byte, error) {
+func (t *mutation) ensureImageValue(addr, hash string, spec []byte, sens []string, created *bool) (int64, string, []byte, error) {
 	var at int64
 	var imgSens string
 	var imgSpec []byte
@@ -163,7 +163,7 @@ func (t *mtx) ensureImageValue(addr, hash string, spec []byte, sens []string, cr
 
 // staleRow refuses a change to a resource that was changed or deleted after
 // the expected serial.
-func (t *mtx) staleRow(address string, expected int64, cur *row) error {
+func (t *mutation) staleRow(address string, expected int64, cur *row) error {
 	last, err := t.tombstone(address)
 	if err != nil {
 		return dbError(err)
@@ -196,7 +196,7 @@ func (a *resourceAPI) ApplyResource(ctx context.Context, req *ccv1.ApplyResource
 		}
 	}
 	resp := &ccv1.ApplyResourceResponse{}
-	err = a.s.mutate(ctx, ccv1.ResourceService_ApplyResource_FullMethodName, req, resp, func(t *mtx) error {
+	err = a.s.mutate(ctx, ccv1.ResourceService_ApplyResource_FullMethodName, req, resp, func(t *mutation) error {
 		addr := req.GetAddress()
 		cur, err := t.resource(addr)
 		if err != nil {
@@ -253,7 +253,7 @@ func (a *resourceAPI) ApplyResource(ctx context.Context, req *ccv1.ApplyResource
 // with action when it changed after the serial expected, when the action
 // does not fit what there is, when its dependencies would make a cycle,
 // or when the project lacks a blob it needs.
-func (t *mtx) checkApply(addr string, action ccv1.Action, expected int64, cur *row, deps, blobs []string) error {
+func (t *mutation) checkApply(addr string, action ccv1.Action, expected int64, cur *row, deps, blobs []string) error {
 	if err := t.staleRow(addr, expected, cur); err != nil {
 		return err
 	}
@@ -276,7 +276,7 @@ func (t *mtx) checkApply(addr string, action ccv1.Action, expected int64, cur *r
 
 // pins are the versions of the versioned dependencies of the resource at
 // addr, "ADDRESS@VERSION": what it is applied with.
-func (t *mtx) pins(addr string, deps []string) ([]string, error) {
+func (t *mutation) pins(addr string, deps []string) ([]string, error) {
 	var pins []string
 	for _, d := range deps {
 		if !schema.KindOf(d).Versioned() {
@@ -298,7 +298,7 @@ func (t *mtx) pins(addr string, deps []string) ([]string, error) {
 // and spec (sealed: as stored) made with the current values of the
 // managed secrets among deps and its sensitive values: the one with that
 // key, reused, or a new one.
-func (t *mtx) versionOf(addr, hash string, spec, sealed []byte, deps, sens []string) (int64, bool, error) {
+func (t *mutation) versionOf(addr, hash string, spec, sealed []byte, deps, sens []string) (int64, bool, error) {
 	secrets, err := versionSecrets(t.ctx, t.tx, t.project, deps)
 	if err != nil {
 		return 0, false, dbError(err)
@@ -321,7 +321,7 @@ func actionVerb(a ccv1.Action) string {
 
 // version finds the version of address with the key of hash and secrets,
 // or adds one.
-func (t *mtx) version(address, hash string, secrets []versionSecret, spec []byte, sensitive string) (v int64, reused bool, err error) {
+func (t *mutation) version(address, hash string, secrets []versionSecret, spec []byte, sensitive string) (v int64, reused bool, err error) {
 	key := versionKey(hash, secrets)
 	err = t.tx.QueryRowContext(t.ctx, "SELECT version FROM versions WHERE project = ? AND address = ? AND key = ? ORDER BY version LIMIT 1",
 		t.project, address, key).Scan(&v)
@@ -344,7 +344,7 @@ func (t *mtx) version(address, hash string, secrets []versionSecret, spec []byte
 }
 
 // missingBlobs returns those of digests the project lacks, sorted.
-func (t *mtx) missingBlobs(digests []string) ([]string, error) {
+func (t *mutation) missingBlobs(digests []string) ([]string, error) {
 	if len(digests) == 0 {
 		return nil, nil
 	}
@@ -356,7 +356,7 @@ func (a *resourceAPI) DeleteResource(ctx context.Context, req *ccv1.DeleteResour
 		return nil, err
 	}
 	resp := &ccv1.DeleteResourceResponse{}
-	err := a.s.mutate(ctx, ccv1.ResourceService_DeleteResource_FullMethodName, req, resp, func(t *mtx) error {
+	err := a.s.mutate(ctx, ccv1.ResourceService_DeleteResource_FullMethodName, req, resp, func(t *mutation) error {
 		addr := req.GetAddress()
 		cur, err := t.resource(addr)
 		if err != nil {
@@ -487,7 +487,7 @@ func (a *resourceAPI) Rollback(ctx context.Context, req *ccv1.RollbackRequest) (
 		return nil, status.Errorf(codes.InvalidArgument, "%s: only functions and datasets have versions to roll back to", req.GetAddress())
 	}
 	resp := &ccv1.RollbackResponse{}
-	err = a.s.mutate(ctx, ccv1.ResourceService_Rollback_FullMethodName, req, resp, func(t *mtx) error {
+	err = a.s.mutate(ctx, ccv1.ResourceService_Rollback_FullMethodName, req, resp, func(t *mutation) error {
 		addr := req.GetAddress()
 		cur, err := t.resource(addr)
 		if err != nil {
@@ -535,7 +535,7 @@ type revision struct {
 	serial      int64
 }
 
-func (t *mtx) latestRevision(address string) (*revision, error) {
+func (t *mutation) latestRevision(address string) (*revision, error) {
 	var r revision
 	err := t.tx.QueryRowContext(t.ctx, `SELECT revision, fingerprint, created_at, serial FROM secret_revisions
 		WHERE project = ? AND address = ? ORDER BY revision DESC LIMIT 1`, t.project, address).Scan(&r.revision, &r.fingerprint, &r.created, &r.serial)
@@ -560,7 +560,7 @@ func (a *resourceAPI) PutSecretValue(ctx context.Context, req *ccv1.PutSecretVal
 		return nil, status.Errorf(codes.InvalidArgument, "%s: value larger than %d bytes", req.GetAddress(), maxSecretValue)
 	}
 	resp := &ccv1.PutSecretValueResponse{}
-	err = a.s.mutate(ctx, ccv1.ResourceService_PutSecretValue_FullMethodName, req, resp, func(t *mtx) error {
+	err = a.s.mutate(ctx, ccv1.ResourceService_PutSecretValue_FullMethodName, req, resp, func(t *mutation) error {
 		addr := req.GetAddress()
 		rev, err := t.latestRevision(addr)
 		if err != nil {

@@ -49,7 +49,7 @@ func (k *keys) fingerprint(project, address, pointer string, value []byte) strin
 // secretFingerprints are the fingerprints a secret's value may be stored
 // under: keyed with the server's key, or (revisions stored before keyed
 // fingerprints) with the project's salt, which is no longer sent.
-func (t *mtx) secretFingerprints(address string, value []byte) (keyed, legacy string) {
+func (t *mutation) secretFingerprints(address string, value []byte) (keyed, legacy string) {
 	return t.s.keys.fingerprint(t.project, address, "", value), Fingerprint(t.salt, address, value)
 }
 
@@ -103,7 +103,7 @@ func isSensitiveEntry(address string) bool { return strings.Contains(address, "#
 // those of the image it runs and the images that one is built from. They
 // are part of the version's key, so a changed sensitive value gives a new
 // version and a value put back reuses the version made with it.
-func (t *mtx) sensitiveVersionEntries(address string, spec []byte, sens []string) ([]versionSecret, error) {
+func (t *mutation) sensitiveVersionEntries(address string, spec []byte, sens []string) ([]versionSecret, error) {
 	var out []versionSecret
 	for _, p := range sens {
 		if v, ok := schema.SensitiveValue(spec, p); ok {
@@ -219,7 +219,7 @@ func (a *resourceAPI) CompareValues(ctx context.Context, req *ccv1.CompareValues
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return nil, dbError(err)
 	}
-	t := &mtx{tx: tx, ctx: ctx, s: a.s, project: project, salt: salt}
+	t := &mutation{tx: tx, ctx: ctx, s: a.s, project: project, salt: salt}
 	resp := &ccv1.CompareValuesResponse{Results: make([]ccv1.Comparison, len(vals))}
 	for i, v := range vals {
 		c, err := t.compare(v)
@@ -263,7 +263,7 @@ func (s *Server) admitComparisons(ctx context.Context, vals []*ccv1.CompareValue
 // (of a secret) or version (of a function or dataset) with an equal
 // value, so that a caller that did not know the state before the call
 // needs no other. The rows of an address are read once.
-func (t *mtx) matches(vals []*ccv1.CompareValue) ([]*ccv1.ValueMatch, error) {
+func (t *mutation) matches(vals []*ccv1.CompareValue) ([]*ccv1.ValueMatch, error) {
 	type secretRev struct {
 		rev int64
 		fp  string
@@ -338,7 +338,7 @@ type versionRow struct {
 	entries map[string]string
 }
 
-func (t *mtx) versionRows(addr string) ([]versionRow, error) {
+func (t *mutation) versionRows(addr string) ([]versionRow, error) {
 	rows, err := t.tx.QueryContext(t.ctx, "SELECT version, secrets FROM versions WHERE project = ? AND address = ? ORDER BY version", t.project, addr)
 	if err != nil {
 		return nil, dbError(err)
@@ -364,7 +364,7 @@ func (t *mtx) versionRows(addr string) ([]versionRow, error) {
 	return out, closeRows(rows)
 }
 
-func (t *mtx) compare(v *ccv1.CompareValue) (ccv1.Comparison, error) {
+func (t *mutation) compare(v *ccv1.CompareValue) (ccv1.Comparison, error) {
 	addr := v.GetAddress()
 	if v.GetPointer() == "" {
 		if schema.KindOf(addr) != schema.KindSecret {
@@ -486,7 +486,7 @@ func sensitiveAD(project, place, pointer string) []byte {
 }
 
 // sealSpec returns spec with its sensitive values sealed.
-func (t *mtx) sealSpec(place string, spec []byte, sens []string) ([]byte, error) {
+func (t *mutation) sealSpec(place string, spec []byte, sens []string) ([]byte, error) {
 	if len(sens) == 0 {
 		return spec, nil
 	}
@@ -508,7 +508,7 @@ func (t *mtx) sealSpec(place string, spec []byte, sens []string) ([]byte, error)
 }
 
 // unsealSpec returns a stored spec with its sensitive values opened.
-func (t *mtx) unsealSpec(place string, spec []byte, sens []string) ([]byte, error) {
+func (t *mutation) unsealSpec(place string, spec []byte, sens []string) ([]byte, error) {
 	if len(sens) == 0 || !bytes.Contains(spec, []byte(sealedPrefix)) {
 		return spec, nil
 	}
@@ -554,7 +554,7 @@ func decodeJSON(b []byte) (any, error) {
 // dataset was made with at pointer: its own, or under /image one of the
 // image it runs (/image/from_image/... its base's), by the fingerprints
 // the version's key has.
-func (t *mtx) compareVersion(v *ccv1.CompareValue, n int64) (ccv1.Comparison, error) {
+func (t *mutation) compareVersion(v *ccv1.CompareValue, n int64) (ccv1.Comparison, error) {
 	addr := v.GetAddress()
 	if !schema.KindOf(addr).Versioned() {
 		return 0, status.Errorf(codes.InvalidArgument, "%s: only a secret's value, or a function's or dataset's, is compared with a revision", addr)
