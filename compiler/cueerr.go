@@ -3,6 +3,7 @@ package compiler
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -138,6 +139,15 @@ func (t *cueTranslator) one(e cueErr) *diag.Diagnostic {
 		// A collection's entries are constrained by name only.
 		d.Subject, _ = t.rangeFor(e, true)
 		d.Summary = fmt.Sprintf("invalid %s name %q: want %s", kindOfCollection(e.path[0]), e.path[1], defWhat("#Name"))
+		return d
+	case e.msg == "field not allowed" && t.lang == "cue" && len(e.path) > 1 && slices.Contains(compiledSchema().fieldsAt(e.path[:len(e.path)-1]), e.path[len(e.path)-1]):
+		// The schema's own field, refused by a struct the user closed: a
+		// definition of theirs adds no field the schema fills in (issue
+		// 16 item 3).
+		name := e.path[len(e.path)-1]
+		d.Subject, _ = t.rangeFor(e, true)
+		d.Summary = fmt.Sprintf("%s is closed (a definition or close()) and the schema adds %q to it", t.what(e.path[:len(e.path)-1]), name)
+		d.Detail = fmt.Sprintf("write it as a plain struct, or declare %s in the definition", name)
 		return d
 	case e.msg == "field not allowed":
 		name := e.path[len(e.path)-1]

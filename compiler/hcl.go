@@ -145,13 +145,19 @@ func loadHCL(ctx context.Context, p *project, vars, varFiles []string) (_ *loade
 	if ok {
 		l.col.setProject(project)
 	}
-	fast, sens, ferr := l.col.wait()
+	fast, ferr := l.col.wait()
 	if l.diags.HasErrors() {
 		return nil, l.diags
 	}
 	if ferr == nil && !crossCheck {
-		return &loaded{cfg: fast, loc: l.ranges, sensitive: sens}, nil
+		return &loaded{cfg: fast.cfg, loc: l.ranges, sensitive: fast.sens}, nil
 	}
+	return l.judge(project, fast, ferr)
+}
+
+// judge checks the configuration with CUE, when the fast check refused
+// it or to cross-check the fast check.
+func (l *hclLoader) judge(project any, fast *fastResult, ferr error) (*loaded, diag.Diagnostics) {
 	cfg := l.config(project)
 	if l.diags.HasErrors() {
 		return nil, l.diags
@@ -163,13 +169,14 @@ func loadHCL(ctx context.Context, p *project, vars, varFiles []string) (_ *loade
 		}
 		return nil, ds
 	}
-	if ferr == nil {
-		if err := sameConfig(fast, ld.json, nil); err != nil {
-			return nil, diag.Diagnostics{diag.Errorf(nil, "internal error: the fast check and CUE disagree: %v", err)}
-		}
-		if pathKeys(sens) != pathKeys(ld.sensitive) {
-			return nil, diag.Diagnostics{diag.Errorf(nil, "internal error: sensitive paths differ: %v and %v", sens, ld.sensitive)}
-		}
+	if !crossCheck {
+		return ld, nil
+	}
+	if err := crossCheckFast(fast, ferr, ld.json, nil); err != nil {
+		return nil, diag.Diagnostics{diag.Errorf(nil, "internal error: %v", err)}
+	}
+	if ferr == nil && pathKeys(fast.sens) != pathKeys(ld.sensitive) {
+		return nil, diag.Diagnostics{diag.Errorf(nil, "internal error: sensitive paths differ: %v and %v", fast.sens, ld.sensitive)}
 	}
 	return ld, nil
 }
