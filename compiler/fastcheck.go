@@ -19,14 +19,26 @@ import (
 
 // The fast check: the embedded CUE schema, compiled from its syntax into
 // plain Go checks (kinds, literals, regular expressions, bounds, closed
-// structs, patterns, lists, disjunctions with defaults). A configuration
-// the fast check accepts comes out exactly as CUE's unification would
-// give it, defaults filled in; one it rejects goes to CUE itself, which
-// says precisely what is wrong and where. So CUE stays the judge and the
-// one source of the rules, and valid configurations do not pay for a full
-// unification. Tests and the fuzz targets run both and compare
-// (crossCheck); the schema compiler refuses any construct it does not
-// know, and a test requires it to compile the whole schema.
+// structs, patterns, lists, disjunctions with defaults), run over plain
+// data: HCL's evaluated configuration, or a CUE configuration exported on
+// its own.
+//
+// Its one meaning, in both languages, is CUE's: the configuration unified
+// with #Config. Over plain data the fast check is exact: data it accepts
+// comes out as unification would give it, defaults filled in, and data it
+// refuses goes to CUE itself, which says precisely what is wrong and
+// where. HCL's configuration is always plain data. A CUE configuration is
+// exported and checked only when the gate (cuegate.go) finds nothing in
+// its syntax whose meaning depends on unification with the schema (a
+// default, a definition, an optional field, ...); otherwise CUE unifies it
+// as the only judge. So CUE stays the judge and the one source of the
+// rules, and valid configurations do not pay for a full unification.
+//
+// The schema compiler refuses any construct it does not model exactly
+// (a conjunction of two disjunctions, a default the conjunction
+// eliminates, ...), and a test requires it to compile the whole schema.
+// Tests and the fuzz targets run both and compare, both ways (crossCheck,
+// crosscheck.go).
 
 type kinds uint8
 
