@@ -58,6 +58,13 @@ func loadCUE(ctx context.Context, p *project) (*loaded, diag.Diagnostics) {
 	if ds != nil {
 		return nil, ds
 	}
+	// The gate reads the syntax only: it runs on another core while CUE
+	// evaluates the same syntax.
+	gate := make(chan gateVerdict, 1)
+	go func() {
+		ok, why := cueFastPathOK(compiledSchema(), inst)
+		gate <- gateVerdict{ok, why}
+	}()
 	p.track.set("evaluating the CUE configuration")
 	v := cctx.BuildInstance(inst)
 	tr.user = v
@@ -68,7 +75,7 @@ func loadCUE(ctx context.Context, p *project) (*loaded, diag.Diagnostics) {
 	if ds := checkCUEFields(p, v); ds.HasErrors() {
 		return nil, ds
 	}
-	return judgeCUE(p, sch, inst, v, tr)
+	return judgeCUE(p, sch, <-gate, v, tr)
 }
 
 // loadCUEInstance reads the project's CUE files and loads them as one
@@ -128,10 +135,10 @@ func loadCUEInstance(p *project) (*build.Instance, *cueTranslator, diag.Diagnost
 // collector's workers check and decode what is already exported. When the
 // gate refuses, a value is not concrete on its own, or the fast check
 // finds fault, unify with the schema and let CUE judge.
-func judgeCUE(p *project, sch cue.Value, inst *build.Instance, v cue.Value, tr *cueTranslator) (*loaded, diag.Diagnostics) {
-	plain, why := cueFastPathOK(compiledSchema(), inst)
+func judgeCUE(p *project, sch cue.Value, gate gateVerdict, v cue.Value, tr *cueTranslator) (*loaded, diag.Diagnostics) {
+	plain := gate.plain
 	var fast *fastResult
-	ferr := error(gatedError(why))
+	ferr := error(gatedError(gate.why))
 	if plain {
 		p.track.set("checking the CUE configuration against the schema")
 		fast, ferr = fastCUE(v)

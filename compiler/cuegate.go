@@ -6,6 +6,7 @@ import (
 
 	"cuelang.org/go/cue/ast"
 	"cuelang.org/go/cue/build"
+	"cuelang.org/go/cue/literal"
 	"cuelang.org/go/cue/token"
 )
 
@@ -59,16 +60,28 @@ import (
 // configuration is plain data (no defaults, definitions or references
 // left), for which the fast check is always exact.
 
-// cueGate walks the user's syntax for what makes the fast path inexact.
+// cueGate walks the user's syntax for what makes the fast path inexact,
+// carrying the schema type of the position it is at.
 type cueGate struct {
-	fs *fastSchema
-	// paths are the config paths of the struct literals seen, nil for
-	// those outside the configuration (hidden fields, lets, imports).
-	paths map[ast.Node][]string
-	// config are the files of the configuration itself.
-	config map[*ast.File]bool
+	fs   *fastSchema
+	root *stype
+	// files are the scopes of the files being walked: the configuration's
+	// own (at #Config) or an imported package's (outside it).
+	files map[ast.Node]gateScope
+	// scopes are the struct literals enclosing the walk, innermost last.
+	scopes []gateScope
+	// scalars caches scalar by type.
+	scalars map[*stype]bool
 	// why is the first construct found, empty when there is none.
 	why string
+}
+
+// gateScope is a file or struct literal: whether it is part of the
+// configuration, and its schema type there (nil: unknown).
+type gateScope struct {
+	node ast.Node
+	in   bool
+	t    *stype
 }
 
 // cueFastPathOK reports whether inst's value means the same alone and
@@ -77,13 +90,10 @@ func cueFastPathOK(fs *fastSchema, inst *build.Instance) (bool, string) {
 	if fs.err != nil {
 		return false, fs.err.Error()
 	}
-	g := &cueGate{fs: fs, paths: map[ast.Node][]string{}, config: map[*ast.File]bool{}}
-	for _, f := range inst.Files {
-		g.config[f] = true
-	}
+	g := &cueGate{fs: fs, root: fs.defs["#Config"], files: map[ast.Node]gateScope{}, scalars: map[*stype]bool{}}
 	seen := map[*build.Instance]bool{}
-	var walk func(in *build.Instance)
-	walk = func(in *build.Instance) {
+	var walk func(in *build.Instance, config bool)
+	walk = func(in *build.Instance, config bool) {
 		if seen[in] || g.why != "" {
 			return
 		}
@@ -91,20 +101,21 @@ func cueFastPathOK(fs *fastSchema, inst *build.Instance) (bool, string) {
 		// A file's scope holds the package's top-level fields, of every
 		// file: know them all before looking at references.
 		for _, f := range in.Files {
-			var path []string
-			if g.config[f] {
-				path = []string{}
+			sc := gateScope{node: f}
+			if config {
+				sc.in, sc.t = true, g.root
 			}
-			g.paths[f] = path
+			g.files[f] = sc
 		}
 		for _, f := range in.Files {
-			g.decls(f.Decls, g.paths[f])
+			sc := g.files[f]
+			g.decls(f.Decls, sc.in, sc.t)
 		}
 		for _, imp := range in.Imports {
-			walk(imp)
+			walk(imp, false)
 		}
 	}
-	walk(inst)
+	walk(inst, true)
 	return g.why == "", g.why
 }
 
@@ -117,20 +128,20 @@ func (g *cueGate) refuse(n ast.Node, what string) {
 	}
 }
 
-// decls walks the declarations of a file or struct at path (nil: outside
-// the configuration).
-func (g *cueGate) decls(ds []ast.Decl, path []string) {
+// decls walks the declarations of a file or struct; in says whether it
+// is part of the configuration, t is its schema type (nil: unknown).
+func (g *cueGate) decls(ds []ast.Decl, in bool, t *stype) {
 	for _, d := range ds {
 		if g.why != "" {
 			return
 		}
 		switch d := d.(type) {
 		case *ast.Field:
-			g.field(d, path)
+			g.field(d, in, t)
 		case *ast.EmbedDecl:
-			g.expr(d.Expr, path)
+			g.expr(d.Expr, in, t)
 		case *ast.LetClause:
-			g.expr(d.Expr, nil)
+			g.expr(d.Expr, false, nil)
 		case *ast.Package, *ast.ImportDecl, *ast.CommentGroup, *ast.Attribute:
 		case *ast.Ellipsis:
 			g.refuse(d, "...")
@@ -142,80 +153,82 @@ func (g *cueGate) decls(ds []ast.Decl, path []string) {
 	}
 }
 
-func (g *cueGate) field(f *ast.Field, path []string) {
+func (g *cueGate) field(f *ast.Field, in bool, t *stype) {
 	if f.Constraint != token.ILLEGAL {
 		g.refuse(f, "an optional or required field")
 		return
 	}
-	switch f.Label.(type) {
-	case *ast.Ident, *ast.BasicLit:
+	var name string
+	isIdent := false
+	switch l := f.Label.(type) {
+	case *ast.Ident:
+		name, isIdent = l.Name, true
+	case *ast.BasicLit:
+		s, err := literal.Unquote(l.Value)
+		if l.Kind != token.STRING || err != nil {
+			g.refuse(f, "a label that is not a name")
+			return
+		}
+		name = s
 	default:
 		g.refuse(f, "a pattern, dynamic or aliased label")
-		return
-	}
-	name, isIdent, err := ast.LabelName(f.Label)
-	if err != nil {
-		g.refuse(f, "a label that is not a name")
 		return
 	}
 	if isIdent && strings.HasPrefix(strings.TrimPrefix(name, "_"), "#") {
 		g.refuse(f, "a definition")
 		return
 	}
-	var sub []string
-	if path != nil && !(isIdent && strings.HasPrefix(name, "_")) {
-		sub = append(append(make([]string, 0, len(path)+1), path...), name)
+	if !in || isIdent && strings.HasPrefix(name, "_") {
+		g.expr(f.Value, false, nil)
+		return
 	}
-	g.expr(f.Value, sub)
+	g.expr(f.Value, true, g.step(t, name, false))
 }
 
-// expr walks an expression whose value is at path.
-func (g *cueGate) expr(e ast.Expr, path []string) {
+// expr walks an expression at a position of schema type t.
+func (g *cueGate) expr(e ast.Expr, in bool, t *stype) {
 	if g.why != "" {
 		return
 	}
 	switch e := e.(type) {
 	case *ast.BasicLit:
 	case *ast.StructLit:
-		g.paths[e] = path
-		g.decls(e.Elts, path)
+		g.scopes = append(g.scopes, gateScope{node: e, in: in, t: t})
+		g.decls(e.Elts, in, t)
+		g.scopes = g.scopes[:len(g.scopes)-1]
 	case *ast.ListLit:
 		for i, x := range e.Elts {
 			if _, ok := x.(*ast.Ellipsis); ok {
 				g.refuse(x, "...")
 				return
 			}
-			var sub []string
-			if path != nil {
-				sub = append(append(make([]string, 0, len(path)+1), path...), strconv.Itoa(i))
-			}
-			g.expr(x, sub)
+			g.expr(x, in, g.step(t, strconv.Itoa(i), true))
 		}
 	case *ast.ParenExpr:
-		g.expr(e.X, path)
+		g.expr(e.X, in, t)
 	case *ast.Interpolation:
 		for _, x := range e.Elts {
-			g.expr(x, nil)
+			g.expr(x, false, nil)
 		}
 	case *ast.UnaryExpr:
 		if e.Op == token.MUL {
 			g.refuse(e, "a default")
 			return
 		}
-		g.expr(e.X, nil)
+		g.expr(e.X, false, nil)
 	case *ast.BinaryExpr:
 		switch e.Op {
 		case token.OR:
 			g.refuse(e, "a disjunction")
 		case token.AND:
-			g.expr(e.X, path)
-			g.expr(e.Y, path)
+			g.expr(e.X, in, t)
+			g.expr(e.Y, in, t)
 		default:
-			g.expr(e.X, nil)
-			g.expr(e.Y, nil)
+			g.expr(e.X, false, nil)
+			g.expr(e.Y, false, nil)
 		}
 	case *ast.Ident, *ast.SelectorExpr, *ast.IndexExpr:
-		g.reference(e, path)
+		g.reference(e, in, t)
 	case *ast.CallExpr:
 		g.refuse(e, "a call")
 	case *ast.BottomLit:
@@ -236,9 +249,16 @@ var universe = map[string]bool{
 	"float32": true, "float64": true, "rune": true, "null": true,
 }
 
-// reference checks a reference (x, x.y, x["y"], x[0]) written at path.
-func (g *cueGate) reference(e ast.Expr, path []string) {
-	var sels []string
+// selector is one step of a reference: a field, or a list index.
+type selector struct {
+	name  string
+	index bool
+}
+
+// reference checks a reference (x, x.y, x["y"], x[0]) written at a
+// position of schema type pos.
+func (g *cueGate) reference(e ast.Expr, in bool, pos *stype) {
+	var sels []selector // innermost first
 	for {
 		switch x := e.(type) {
 		case *ast.SelectorExpr:
@@ -247,24 +267,24 @@ func (g *cueGate) reference(e ast.Expr, path []string) {
 				g.refuse(e, "a computed selector")
 				return
 			}
-			sels = append(sels, name)
+			sels = append(sels, selector{name: name})
 			e = x.X
 			continue
 		case *ast.IndexExpr:
 			lit, ok := x.Index.(*ast.BasicLit)
-			if !ok {
+			if !ok || lit.Kind != token.STRING && lit.Kind != token.INT {
 				g.refuse(e, "a computed index")
 				return
 			}
 			s := lit.Value
 			if lit.Kind == token.STRING {
 				var err error
-				if s, err = strconv.Unquote(s); err != nil {
+				if s, err = literal.Unquote(s); err != nil {
 					g.refuse(e, "a computed index")
 					return
 				}
 			}
-			sels = append(sels, s)
+			sels = append(sels, selector{name: s, index: lit.Kind == token.INT})
 			e = x.X
 			continue
 		}
@@ -272,111 +292,155 @@ func (g *cueGate) reference(e ast.Expr, path []string) {
 	}
 	id, ok := e.(*ast.Ident)
 	if !ok {
-		g.expr(e, nil) // (a & b).c: walk a and b
-		if g.why == "" {
-			g.refuse(e, "a selection from an expression")
-		}
+		g.refuse(e, "a selection from an expression")
 		return
 	}
-	target, inConfig := g.resolve(id)
-	if g.why != "" || !inConfig {
-		return
+	sc, ok := g.scopeOf(id)
+	if !ok || !sc.in || strings.HasPrefix(id.Name, "_") {
+		return // outside the configuration, or refused
 	}
-	for i := len(sels) - 1; i >= 0; i-- {
-		target = append(target, sels[i])
+	target := g.step(sc.t, id.Name, false)
+	for i := len(sels) - 1; i >= 0 && target != nil; i-- {
+		target = g.step(target, sels[i].name, sels[i].index)
 	}
-	if !g.plainReference(target, path) {
-		g.refuse(id, "a reference to "+strings.Join(target, "."))
+	if target == nil || !g.scalar(target) && !g.sameResource(sc, id, sels, target, in, pos) {
+		g.refuse(id, "a reference to a value the schema may fill in: "+id.Name)
 	}
 }
 
-// resolve says what an identifier refers to: a config path, or something
-// outside the configuration (inConfig false).
-func (g *cueGate) resolve(id *ast.Ident) (path []string, inConfig bool) {
+// scopeOf finds the scope an identifier is defined in; ok is false when
+// it is outside every scope (a let, an import, a predeclared type) or
+// when the gate refused it.
+func (g *cueGate) scopeOf(id *ast.Ident) (gateScope, bool) {
 	if strings.HasPrefix(strings.TrimPrefix(id.Name, "_"), "#") {
 		g.refuse(id, "a definition")
-		return nil, false
+		return gateScope{}, false
 	}
 	switch id.Node.(type) {
 	case *ast.ImportSpec, *ast.LetClause:
-		return nil, false
+		return gateScope{}, false
 	}
 	if id.Scope == nil {
 		if id.Node == nil && universe[id.Name] {
-			return nil, false
+			return gateScope{}, false
 		}
 		g.refuse(id, "an unresolved reference "+id.Name)
-		return nil, false
+		return gateScope{}, false
 	}
-	scope, ok := g.paths[id.Scope]
-	if !ok {
-		g.refuse(id, "a reference to an enclosing scope not walked")
-		return nil, false
+	for i := len(g.scopes) - 1; i >= 0; i-- {
+		if g.scopes[i].node == id.Scope {
+			return g.scopes[i], true
+		}
 	}
-	if scope == nil || strings.HasPrefix(id.Name, "_") {
-		return nil, false
+	if sc, ok := g.files[id.Scope]; ok {
+		return sc, true
 	}
-	return append(append(make([]string, 0, len(scope)+1), scope...), id.Name), true
+	g.refuse(id, "a reference to a scope not walked")
+	return gateScope{}, false
 }
 
-// plainReference reports whether a reference to the config path target,
-// written at path, means the same with and without the schema.
-func (g *cueGate) plainReference(target, path []string) bool {
-	tt := g.typeAt(target)
-	if tt == nil {
+// sameResource reports whether a reference is to a whole resource
+// (images.x, from the configuration's top level) written at a position
+// whose schema type is, or has as an alternative, that resource's
+// definition.
+func (g *cueGate) sameResource(sc gateScope, id *ast.Ident, sels []selector, target *stype, in bool, pos *stype) bool {
+	if sc.t != g.root || len(sels) != 1 || sels[0].index || kindOfCollection(id.Name) == "" || !in || pos == nil {
 		return false
 	}
-	if g.scalar(tt, 0) {
+	return g.hasAlt(pos, g.fs.resolve(target))
+}
+
+func (g *cueGate) hasAlt(t, def *stype) bool {
+	t = g.fs.resolve(t)
+	if t == def {
 		return true
 	}
-	if path == nil || len(target) != 2 || kindOfCollection(target[0]) == "" {
-		return false
-	}
-	pt := g.typeAt(path)
-	if pt == nil {
-		return false
-	}
-	def := g.fs.resolve(tt)
-	for _, a := range g.fs.alternatives(pt) {
-		if a == def {
+	for _, a := range t.alts {
+		if g.hasAlt(a, def) {
 			return true
 		}
 	}
 	return false
 }
 
-// typeAt is the schema type at a config path, nil when it has none.
-func (g *cueGate) typeAt(path []string) *stype {
-	t := g.fs.defs["#Config"]
-	for _, e := range path {
-		if t = g.fs.step(t, e); t == nil {
+// step is the schema type one field or list element below t, nil when
+// the schema has none or, through a disjunction, more than one. A name
+// under the one pattern of a collection is not checked here: the fast
+// check checks it.
+func (g *cueGate) step(t *stype, elem string, index bool) *stype {
+	if t == nil {
+		return nil
+	}
+	t = g.fs.resolve(t)
+	if len(t.alts) > 0 {
+		var out *stype
+		for _, a := range t.alts {
+			if s := g.step(a, elem, index); s != nil {
+				if out != nil {
+					return nil
+				}
+				out = s
+			}
+		}
+		return out
+	}
+	if index {
+		if t.kinds&kList == 0 {
 			return nil
 		}
+		if i := atoi(elem); i < len(t.prefix) {
+			return t.prefix[i]
+		}
+		return t.elem
 	}
-	return t
+	if f := t.fields[elem]; f != nil {
+		return f.t
+	}
+	if len(t.patterns) == 1 {
+		return t.patterns[0].t
+	}
+	var out *stype
+	for _, p := range t.patterns {
+		if _, err := g.fs.check(p.key, elem, nil); err == nil {
+			if out != nil {
+				return nil
+			}
+			out = p.t
+		}
+	}
+	return out
 }
 
 // scalar reports whether every value of t is a scalar or a list of them.
-func (g *cueGate) scalar(t *stype, depth int) bool {
-	if depth > 8 {
-		return false
+func (g *cueGate) scalar(t *stype) bool {
+	t = g.fs.resolve(t)
+	if s, ok := g.scalars[t]; ok {
+		return s
 	}
+	g.scalars[t] = false // a recursive type is not scalar
+	s := true
 	for _, a := range g.fs.alternatives(t) {
 		if a.kinds&kStruct != 0 {
-			return false
+			s = false
+			break
 		}
 		if a.kinds&kList != 0 {
 			for _, e := range a.prefix {
-				if !g.scalar(e, depth+1) {
-					return false
-				}
+				s = s && g.scalar(e)
 			}
-			if a.elem != nil && !g.scalar(a.elem, depth+1) {
-				return false
+			if a.elem != nil {
+				s = s && g.scalar(a.elem)
 			}
 		}
 	}
-	return true
+	g.scalars[t] = s
+	return s
+}
+
+// gateVerdict is the gate's answer: plain, or why not.
+type gateVerdict struct {
+	plain bool
+	why   string
 }
 
 // gatedError is why the gate kept a configuration from the fast path.

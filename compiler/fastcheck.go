@@ -896,7 +896,7 @@ func deepCopy(v any) any {
 }
 
 // defaultOf is the value of an absent regular field: its marked default,
-// or the one value it allows.
+// or the one value it allows (a struct: its fields' defaults).
 func (fs *fastSchema) defaultOf(t *stype) (any, bool) {
 	t = fs.resolve(t)
 	if len(t.alts) > 0 {
@@ -924,6 +924,12 @@ func (fs *fastSchema) concrete(t *stype) (any, bool) {
 			return json.Number(s), true
 		}
 		return t.lit, true
+	}
+	if t.kinds == kStruct {
+		// A regular field of struct type is there even when not written
+		// (in CUE it always is), with its own defaults.
+		v, err := fs.checkStruct(t, map[string]any{})
+		return v, err == nil
 	}
 	if t.kinds == kList && !t.open {
 		out := make([]any, len(t.prefix))
