@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"cuelang.org/go/cue"
+	"cuelang.org/go/cue/build"
 	"cuelang.org/go/cue/cuecontext"
 	cueerrors "cuelang.org/go/cue/errors"
 	"cuelang.org/go/cue/load"
@@ -53,6 +54,33 @@ func loadCUE(ctx context.Context, p *project) (*loaded, diag.Diagnostics) {
 	if err != nil {
 		return nil, diag.Diagnostics{diag.Errorf(nil, "%v", err)}
 	}
+	inst, tr, ds := loadCUEInstance(p)
+	if ds != nil {
+		return nil, ds
+	}
+	// The gate reads the syntax only: it runs on another core while CUE
+	// evaluates the same syntax.
+	gate := make(chan gateVerdict, 1)
+	go func() {
+		ok, why := cueFastPathOK(compiledSchemaOf(p.schema()), inst)
+		gate <- gateVerdict{ok, why}
+	}()
+	p.track.set("evaluating the CUE configuration")
+	v := cctx.BuildInstance(inst)
+	tr.user = v
+	tr.loc = &cueLocator{p: p, v: v}
+	if err := v.Err(); err != nil {
+		return nil, tr.translate(err)
+	}
+	if ds := checkCUEFields(p, v); ds.HasErrors() {
+		return nil, ds
+	}
+	return judgeCUE(p, sch, <-gate, v, tr)
+}
+
+// loadCUEInstance reads the project's CUE files and loads them as one
+// instance, with a translator for its errors.
+func loadCUEInstance(p *project) (*build.Instance, *cueTranslator, diag.Diagnostics) {
 	// Name the files rather than the package, so files without a package
 	// clause load too, and only this directory's files are the project.
 	var args []string
@@ -61,7 +89,7 @@ func loadCUE(ctx context.Context, p *project) (*loaded, diag.Diagnostics) {
 	} else {
 		ents, err := os.ReadDir(p.root)
 		if err != nil {
-			return nil, diag.Diagnostics{diag.Errorf(nil, "%v", err)}
+			return nil, nil, diag.Diagnostics{diag.Errorf(nil, "%v", err)}
 		}
 		for _, e := range ents {
 			if !e.IsDir() && filepath.Ext(e.Name()) == ".cue" {
@@ -78,7 +106,7 @@ func loadCUE(ctx context.Context, p *project) (*loaded, diag.Diagnostics) {
 		abs := filepath.Join(p.root, a)
 		b, err := p.readConfig(abs)
 		if err != nil {
-			return nil, diag.Diagnostics{diag.Errorf(nil, "%v", err)}
+			return nil, nil, diag.Diagnostics{diag.Errorf(nil, "%v", err)}
 		}
 		p.sources[p.display(abs)] = b
 	}
@@ -90,33 +118,33 @@ func loadCUE(ctx context.Context, p *project) (*loaded, diag.Diagnostics) {
 	}
 	tr := &cueTranslator{p: p, lang: "cue"}
 	if inst.Err != nil {
-		return nil, tr.translate(inst.Err)
+		return nil, nil, tr.translate(inst.Err)
 	}
 	for _, f := range inst.Files {
 		p.addSource(f.Filename)
 	}
 	if ds := checkCUEBuiltins(p, inst); ds.HasErrors() {
-		return nil, ds
+		return nil, nil, ds
 	}
-	p.track.set("evaluating the CUE configuration")
-	v := cctx.BuildInstance(inst)
-	tr.user = v
-	tr.loc = &cueLocator{p: p, v: v}
-	if err := v.Err(); err != nil {
-		return nil, tr.translate(err)
-	}
-	if ds := checkCUEFields(p, v); ds.HasErrors() {
-		return nil, ds
-	}
-	// The fast way: export the user's value as it stands (what cue export
-	// does), one resource at a time, while the collector's workers check
-	// and decode what is already exported. When a value is not concrete on
-	// its own, or the fast check finds fault, unify with the schema and
-	// let CUE judge.
-	p.track.set("checking the CUE configuration against the schema")
-	fast, ferr := fastCUE(v, compiledSchemaOf(p.schema()))
-	if ferr == nil && !crossCheck {
-		return &loaded{cfg: fast, loc: tr.loc, user: v}, nil
+	return inst, tr, nil
+}
+
+// judgeCUE checks the user's value v against the schema sch. The fast
+// way, when the gate lets it (cuegate.go): export the user's value as it
+// stands (what cue export does), one resource at a time, while the
+// collector's workers check and decode what is already exported. When the
+// gate refuses, a value is not concrete on its own, or the fast check
+// finds fault, unify with the schema and let CUE judge.
+func judgeCUE(p *project, sch cue.Value, gate gateVerdict, v cue.Value, tr *cueTranslator) (*loaded, diag.Diagnostics) {
+	plain := gate.plain
+	var fast *fastResult
+	ferr := error(gatedError(gate.why))
+	if plain {
+		p.track.set("checking the CUE configuration against the schema")
+		fast, ferr = fastCUE(v, compiledSchemaOf(p.schema()))
+		if ferr == nil && !crossCheck {
+			return &loaded{cfg: fast.cfg, loc: tr.loc, user: v}, nil
+		}
 	}
 	p.track.set("unifying the CUE configuration with the schema")
 	u := sch.LookupPath(cue.MakePath(cue.Def("#Config"))).Unify(v)
@@ -130,9 +158,9 @@ func loadCUE(ctx context.Context, p *project) (*loaded, diag.Diagnostics) {
 	if err != nil {
 		return nil, tr.translate(err)
 	}
-	if ferr == nil {
-		if err := sameConfig(fast, b, func(c *schema.Config) { markAllCUERefs(c, v) }); err != nil {
-			return nil, diag.Diagnostics{diag.Errorf(nil, "internal error: the fast check and CUE disagree: %v", err)}
+	if plain && crossCheck {
+		if err := crossCheckFast(fast, ferr, b, func(c *schema.Config) { markAllCUERefs(c, v) }); err != nil {
+			return nil, diag.Diagnostics{diag.Errorf(nil, "internal error: %v", err)}
 		}
 	}
 	return &loaded{json: b, loc: tr.loc, user: v}, nil
@@ -271,12 +299,12 @@ func markerWords(sel cue.Selector) string {
 }
 
 // fastCUE exports the user's value resource by resource into a collector.
-func fastCUE(v cue.Value, fs *fastSchema) (*schema.Config, error) {
+func fastCUE(v cue.Value, fs *fastSchema) (*fastResult, error) {
 	c := newCollector(fs)
 	err := func() error {
 		it, err := v.Fields()
 		if err != nil {
-			return err
+			return exportError{err}
 		}
 		for it.Next() {
 			name := it.Selector().Unquoted()
@@ -286,14 +314,14 @@ func fastCUE(v cue.Value, fs *fastSchema) (*schema.Config, error) {
 			if name == "project" {
 				var p string
 				if err := it.Value().Decode(&p); err != nil {
-					return err
+					return exportError{err}
 				}
 				c.setProject(p)
 				continue
 			}
 			rs, err := it.Value().Fields()
 			if err != nil {
-				return err
+				return exportError{err}
 			}
 			for rs.Next() {
 				if c.failed() {
@@ -306,22 +334,18 @@ func fastCUE(v cue.Value, fs *fastSchema) (*schema.Config, error) {
 		}
 		return nil
 	}()
-	cfg, _, werr := c.wait() // CUE has no sensitive values
+	res, werr := c.wait() // CUE has no sensitive values
 	if err != nil {
 		return nil, err
 	}
 	if werr != nil {
 		return nil, werr
 	}
-	if cfg.Project == "" {
+	if res.cfg.Project == "" {
 		return nil, errors.New("no project")
 	}
-	return cfg, nil
+	return res, nil
 }
-
-// crossCheck makes every validation run both the fast check and CUE and
-// compare them; tests and fuzz targets set it.
-var crossCheck = false
 
 // sameJSON reports how two JSON documents differ, or nil when they are the
 // same value.

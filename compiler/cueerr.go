@@ -3,6 +3,7 @@ package compiler
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -130,6 +131,18 @@ func (t *cueTranslator) rangeFor(e cueErr, key bool) (*diag.Range, []diag.Range)
 	return rs[0], related
 }
 
+// closedByUser words the schema's own field refused by a struct the user
+// closed: a definition of theirs does not let the schema fill in its
+// defaults (issue 16 item 3).
+func (t *cueTranslator) closedByUser(e cueErr) *diag.Diagnostic {
+	name := e.path[len(e.path)-1]
+	d := &diag.Diagnostic{Severity: diag.Error}
+	d.Subject, _ = t.rangeFor(e, true)
+	d.Summary = fmt.Sprintf("%s is closed (a definition or close()) and the schema adds %q to it", t.what(e.path[:len(e.path)-1]), name)
+	d.Detail = fmt.Sprintf("write it as a plain struct, or declare %s in the definition", name)
+	return d
+}
+
 func (t *cueTranslator) one(e cueErr) *diag.Diagnostic {
 	d := &diag.Diagnostic{Severity: diag.Error}
 	what := t.what(e.path)
@@ -139,6 +152,8 @@ func (t *cueTranslator) one(e cueErr) *diag.Diagnostic {
 		d.Subject, _ = t.rangeFor(e, true)
 		d.Summary = fmt.Sprintf("invalid %s name %q: want %s", kindOfCollection(e.path[0]), e.path[1], defWhat("#Name"))
 		return d
+	case e.msg == "field not allowed" && t.lang == "cue" && len(e.path) > 1 && slices.Contains(compiledSchema().fieldsAt(e.path[:len(e.path)-1]), e.path[len(e.path)-1]):
+		return t.closedByUser(e)
 	case e.msg == "field not allowed":
 		name := e.path[len(e.path)-1]
 		d.Subject, _ = t.rangeFor(e, true)

@@ -105,22 +105,9 @@ func loadHCL(ctx context.Context, p *project, vars, varFiles []string) (_ *loade
 	for name, f := range l.budget.functions() {
 		l.funcs[name] = f
 	}
-	var bodies []*hclsyntax.Body
-	for _, f := range p.files {
-		src, err := p.readConfig(f)
-		if err != nil {
-			return nil, diag.Diagnostics{diag.Errorf(nil, "%v", err)}
-		}
-		name := p.display(f)
-		p.track.setf("parsing %s", name)
-		p.sources[name] = src
-		file, hd := hclsyntax.ParseConfig(src, name, hcl.InitialPos)
-		l.add(hd)
-		if file != nil && !hd.HasErrors() {
-			body := file.Body.(*hclsyntax.Body)
-			l.budget.instrument(body)
-			bodies = append(bodies, body)
-		}
+	bodies, err := l.parse()
+	if err != nil {
+		return nil, diag.Diagnostics{diag.Errorf(nil, "%v", err)}
 	}
 	if l.diags.HasErrors() {
 		return nil, l.diags
@@ -145,13 +132,19 @@ func loadHCL(ctx context.Context, p *project, vars, varFiles []string) (_ *loade
 	if ok {
 		l.col.setProject(project)
 	}
-	fast, sens, ferr := l.col.wait()
+	fast, ferr := l.col.wait()
 	if l.diags.HasErrors() {
 		return nil, l.diags
 	}
 	if ferr == nil && !crossCheck {
-		return &loaded{cfg: fast, loc: l.ranges, sensitive: sens}, nil
+		return &loaded{cfg: fast.cfg, loc: l.ranges, sensitive: fast.sens}, nil
 	}
+	return l.judge(project, fast, ferr)
+}
+
+// judge checks the configuration with CUE, when the fast check refused
+// it or to cross-check the fast check.
+func (l *hclLoader) judge(project any, fast *fastResult, ferr error) (*loaded, diag.Diagnostics) {
 	cfg := l.config(project)
 	if l.diags.HasErrors() {
 		return nil, l.diags
@@ -163,15 +156,39 @@ func loadHCL(ctx context.Context, p *project, vars, varFiles []string) (_ *loade
 		}
 		return nil, ds
 	}
-	if ferr == nil {
-		if err := sameConfig(fast, ld.json, nil); err != nil {
-			return nil, diag.Diagnostics{diag.Errorf(nil, "internal error: the fast check and CUE disagree: %v", err)}
-		}
-		if pathKeys(sens) != pathKeys(ld.sensitive) {
-			return nil, diag.Diagnostics{diag.Errorf(nil, "internal error: sensitive paths differ: %v and %v", sens, ld.sensitive)}
-		}
+	if !crossCheck {
+		return ld, nil
+	}
+	if err := crossCheckFast(fast, ferr, ld.json, nil); err != nil {
+		return nil, diag.Diagnostics{diag.Errorf(nil, "internal error: %v", err)}
+	}
+	if ferr == nil && pathKeys(fast.sens) != pathKeys(ld.sensitive) {
+		return nil, diag.Diagnostics{diag.Errorf(nil, "internal error: sensitive paths differ: %v and %v", fast.sens, ld.sensitive)}
 	}
 	return ld, nil
+}
+
+// parse reads and parses the project's files, instrumented for the
+// budget; syntax errors are in l.diags.
+func (l *hclLoader) parse() ([]*hclsyntax.Body, error) {
+	var bodies []*hclsyntax.Body
+	for _, f := range l.p.files {
+		src, err := l.p.readConfig(f)
+		if err != nil {
+			return nil, err
+		}
+		name := l.p.display(f)
+		l.p.track.setf("parsing %s", name)
+		l.p.sources[name] = src
+		file, hd := hclsyntax.ParseConfig(src, name, hcl.InitialPos)
+		l.add(hd)
+		if file != nil && !hd.HasErrors() {
+			body := file.Body.(*hclsyntax.Body)
+			l.budget.instrument(body)
+			bodies = append(bodies, body)
+		}
+	}
+	return bodies, nil
 }
 
 func pathKeys(ps [][]string) string {

@@ -7,6 +7,10 @@ import (
 	"cc.dev/cc/diag"
 )
 
+// CUE's own check of an HCL configuration, against the embedded schema:
+// when the fast check refuses it (CUE then says what is wrong, and where),
+// and beside the fast check when crossCheck is on.
+
 // schemaValue builds (once) the schema the HCL result is checked against.
 func (l *hclLoader) schemaValue() cue.Value {
 	if !l.sch.Exists() {

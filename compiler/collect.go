@@ -30,7 +30,26 @@ type collector struct {
 	cfg     schema.Config
 	sens    [][]string
 	failure error
+	// trees keeps each resource as the fast check filled it in, by
+	// "collection.name", for crossCheck to compare with CUE's.
+	trees map[string]any
 }
+
+// fastResult is what the fast way made of a configuration: its typed
+// configuration, the paths of its sensitive values, and (with crossCheck)
+// each resource as the fast check filled it in.
+type fastResult struct {
+	cfg   *schema.Config
+	sens  [][]string
+	trees map[string]any
+}
+
+// exportError is a CUE value that could not be exported on its own (not
+// concrete, or an error): the fast check never saw it.
+type exportError struct{ err error }
+
+func (e exportError) Error() string { return e.err.Error() }
+func (e exportError) Unwrap() error { return e.err }
 
 // item is one resource: its collection and name, and either CUE's JSON
 // export of it or HCL's value.
@@ -44,6 +63,9 @@ func newCollector(fs *fastSchema) *collector {
 	c := &collector{fs: fs, ch: make(chan item, 256)}
 	if c.fs.err != nil {
 		c.failure = c.fs.err
+	}
+	if crossCheck {
+		c.trees = map[string]any{}
 	}
 	n := runtime.GOMAXPROCS(0)
 	c.wg.Add(n)
@@ -79,14 +101,14 @@ func (c *collector) failed() bool {
 
 // wait finishes the work and returns the configuration, or the first
 // reason the fast way gave up.
-func (c *collector) wait() (*schema.Config, [][]string, error) {
+func (c *collector) wait() (*fastResult, error) {
 	close(c.ch)
 	c.wg.Wait()
 	if c.failure != nil {
-		return nil, nil, c.failure
+		return nil, c.failure
 	}
 	sort.Slice(c.sens, func(i, j int) bool { return pathKey(c.sens[i]) < pathKey(c.sens[j]) })
-	return &c.cfg, c.sens, nil
+	return &fastResult{cfg: &c.cfg, sens: c.sens, trees: c.trees}, nil
 }
 
 // setProject checks and records the project name.
@@ -128,7 +150,7 @@ func (c *collector) process(it item) error {
 		// cue.Values may be used concurrently: workers export in parallel.
 		raw, err := it.cv.MarshalJSON()
 		if err != nil {
-			return err
+			return exportError{err}
 		}
 		dec := json.NewDecoder(bytes.NewReader(raw))
 		dec.UseNumber()
@@ -157,6 +179,9 @@ func (c *collector) process(it item) error {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if c.trees != nil {
+		c.trees[it.coll+"."+it.name] = deepCopy(out)
+	}
 	c.sens = append(c.sens, sens...)
 	m := reflect.ValueOf(&c.cfg).Elem().Field(field)
 	if m.IsNil() {

@@ -1,0 +1,87 @@
+package compiler
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+
+	"cc.dev/cc/schema"
+)
+
+// crossCheck makes every validation run both the fast check and CUE and
+// compare them; tests and fuzz targets set it. The comparison runs both
+// ways (issue 16 item 3): what the fast check accepts CUE must accept,
+// with the same configuration and, field by field, the same defaults
+// filled in; and what CUE accepts the fast check must not have refused,
+// when it saw the value at all (a CUE value not concrete on its own is
+// never exported to it).
+var crossCheck = false
+
+// crossCheckFast compares the fast way's verdict (fast, or the reason
+// ferr it gave up) with CUE's, which accepted the configuration as
+// cueJSON. mark stamps references on CUE's configuration as the fast way
+// stamps them on its own.
+func crossCheckFast(fast *fastResult, ferr error, cueJSON []byte, mark func(*schema.Config)) error {
+	if ferr != nil {
+		var fe fastError
+		if errors.As(ferr, &fe) {
+			return fmt.Errorf("the fast check refuses what CUE accepts: %v", ferr)
+		}
+		return nil
+	}
+	if err := sameConfig(fast.cfg, cueJSON, mark); err != nil {
+		return fmt.Errorf("the fast check and CUE disagree: %v", err)
+	}
+	if err := sameTrees(fast.trees, cueJSON); err != nil {
+		return fmt.Errorf("the fast check and CUE fill in different values: %v", err)
+	}
+	return nil
+}
+
+// sameTrees compares each resource as the fast check filled it in with
+// the same resource in CUE's JSON, before either is decoded into Go types
+// (where a missing field and its zero value look alike).
+func sameTrees(trees map[string]any, cueJSON []byte) error {
+	var slow map[string]any
+	dec := json.NewDecoder(bytes.NewReader(cueJSON))
+	dec.UseNumber()
+	if err := dec.Decode(&slow); err != nil {
+		return err
+	}
+	want := map[string]any{}
+	for coll, rs := range slow {
+		m, ok := rs.(map[string]any)
+		if !ok || kindOfCollection(coll) == "" {
+			continue
+		}
+		for name, r := range m {
+			want[coll+"."+name] = r
+		}
+	}
+	var addrs []string
+	for a := range want {
+		addrs = append(addrs, a)
+	}
+	for a := range trees {
+		if _, ok := want[a]; !ok {
+			addrs = append(addrs, a)
+		}
+	}
+	sort.Strings(addrs)
+	for _, a := range addrs {
+		fb, err := json.Marshal(trees[a])
+		if err != nil {
+			return err
+		}
+		sb, err := json.Marshal(want[a])
+		if err != nil {
+			return err
+		}
+		if err := sameJSON(fb, sb); err != nil {
+			return fmt.Errorf("%s: %v", a, err)
+		}
+	}
+	return nil
+}

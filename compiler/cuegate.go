@@ -1,0 +1,449 @@
+package compiler
+
+import (
+	"strconv"
+	"strings"
+
+	"cuelang.org/go/cue/ast"
+	"cuelang.org/go/cue/build"
+	"cuelang.org/go/cue/literal"
+	"cuelang.org/go/cue/token"
+)
+
+// The gate of the CUE fast path (issue 16 item 3).
+//
+// CUE's meaning of a configuration U is #Config & U: U's expressions are
+// evaluated in the unified value. The fast path evaluates U alone,
+// exports it (E) and checks E against the compiled schema, which fills
+// the schema's defaults. The two agree when U's value does not depend on
+// the schema, that is when at every path #Config & U equals #Config & E.
+// They differ only through what CUE does when values meet; the gate lets
+// the fast path run only when the user's files (every file of the
+// instance and of the non-standard packages it imports) contain none of
+// these, and sends the configuration to CUE's unification otherwise:
+//
+//   - definitions (#x, _#x) and close(): a closed struct refuses the
+//     fields the schema adds (timeout, a default, into a closed #MyFn);
+//   - "...": it opens or constrains a struct or list the schema meets;
+//   - disjunctions, with or without a default marker (*3 | int): CUE
+//     combines defaults with the schema's (*0 | int) and may be left with
+//     no default, or pick another alternative than U alone;
+//   - optional (a?:) and required (a!:) fields: alone they are not
+//     output, while with the schema's regular field of that name their
+//     value is;
+//   - pattern constraints ([string]: x), dynamic and interpolated labels,
+//     and aliases: a pattern applies to the fields the schema adds, and
+//     the others hide which path a value is at;
+//   - comprehensions (for, if), calls (len, and, or, every standard
+//     library function and validator: struct.MaxFields counts the fields
+//     the schema adds), and _|_: they can see whether a field exists or
+//     how many there are, which the schema's defaults change;
+//   - references into the configuration, except (a) to a value whose
+//     schema type is a scalar or a list of scalars (the schema leaves a
+//     concrete scalar as it is, or rejects it, which the fast check sees
+//     where the scalar is written) and (b) to a whole resource (images.x)
+//     at a position whose schema type is that resource's definition (or a
+//     disjunction with it): there the schema adds to the copy exactly
+//     what it adds to the resource (#Image & #Image is #Image). Any other
+//     reference may copy a struct the schema fills into a place whose
+//     type differs (annotations: functions.f.scaling).
+//
+// References to hidden fields, lets and imported packages are fine: the
+// schema does not meet those values, and they are plain by the same rules.
+// What remains (literals, struct and list literals, embeddings, lets,
+// hidden fields, unary and binary operators, interpolations) means the
+// same with and without the schema. A reference to a field the schema
+// would add (functions.f.timeout, not written) is incomplete in U alone:
+// the export fails, and CUE judges.
+//
+// So the fast path's one meaning is CUE's: #Config & U. HCL's evaluated
+// configuration is plain data (no defaults, definitions or references
+// left), for which the fast check is always exact.
+
+// cueGate walks the user's syntax for what makes the fast path inexact,
+// carrying the schema type of the position it is at.
+type cueGate struct {
+	fs   *fastSchema
+	root *stype
+	// files are the scopes of the files being walked: the configuration's
+	// own (at #Config) or an imported package's (outside it).
+	files map[ast.Node]gateScope
+	// scopes are the struct literals enclosing the walk, innermost last.
+	scopes []gateScope
+	// scalars caches scalar by type.
+	scalars map[*stype]bool
+	// why is the first construct found, empty when there is none.
+	why string
+}
+
+// gateScope is a file or struct literal: whether it is part of the
+// configuration, and its schema type there (nil: unknown).
+type gateScope struct {
+	node ast.Node
+	in   bool
+	t    *stype
+}
+
+// cueFastPathOK reports whether inst's value means the same alone and
+// unified with the schema, and if not, the first construct why not.
+func cueFastPathOK(fs *fastSchema, inst *build.Instance) (bool, string) {
+	if fs.err != nil {
+		return false, fs.err.Error()
+	}
+	g := &cueGate{fs: fs, root: fs.defs["#Config"], files: map[ast.Node]gateScope{}, scalars: map[*stype]bool{}}
+	seen := map[*build.Instance]bool{}
+	var walk func(in *build.Instance, config bool)
+	walk = func(in *build.Instance, config bool) {
+		if seen[in] || g.why != "" {
+			return
+		}
+		seen[in] = true
+		// A file's scope holds the package's top-level fields, of every
+		// file: know them all before looking at references.
+		for _, f := range in.Files {
+			sc := gateScope{node: f}
+			if config {
+				sc.in, sc.t = true, g.root
+			}
+			g.files[f] = sc
+		}
+		for _, f := range in.Files {
+			sc := g.files[f]
+			g.decls(f.Decls, sc.in, sc.t)
+		}
+		for _, imp := range in.Imports {
+			walk(imp, false)
+		}
+	}
+	walk(inst, true)
+	return g.why == "", g.why
+}
+
+func (g *cueGate) refuse(n ast.Node, what string) {
+	if g.why == "" {
+		g.why = what
+		if p := n.Pos(); p.IsValid() {
+			g.why += " at " + p.String()
+		}
+	}
+}
+
+// decls walks the declarations of a file or struct; in says whether it
+// is part of the configuration, t is its schema type (nil: unknown).
+func (g *cueGate) decls(ds []ast.Decl, in bool, t *stype) {
+	for _, d := range ds {
+		if g.why != "" {
+			return
+		}
+		switch d := d.(type) {
+		case *ast.Field:
+			g.field(d, in, t)
+		case *ast.EmbedDecl:
+			g.expr(d.Expr, in, t)
+		case *ast.LetClause:
+			g.expr(d.Expr, false, nil)
+		case *ast.Package, *ast.ImportDecl, *ast.CommentGroup, *ast.Attribute:
+		case *ast.Ellipsis:
+			g.refuse(d, "...")
+		case *ast.Comprehension:
+			g.refuse(d, "a comprehension")
+		default:
+			g.refuse(d, "an unknown declaration")
+		}
+	}
+}
+
+func (g *cueGate) field(f *ast.Field, in bool, t *stype) {
+	if f.Constraint != token.ILLEGAL {
+		g.refuse(f, "an optional or required field")
+		return
+	}
+	var name string
+	isIdent := false
+	switch l := f.Label.(type) {
+	case *ast.Ident:
+		name, isIdent = l.Name, true
+	case *ast.BasicLit:
+		s, err := literal.Unquote(l.Value)
+		if l.Kind != token.STRING || err != nil {
+			g.refuse(f, "a label that is not a name")
+			return
+		}
+		name = s
+	default:
+		g.refuse(f, "a pattern, dynamic or aliased label")
+		return
+	}
+	if isIdent && strings.HasPrefix(strings.TrimPrefix(name, "_"), "#") {
+		g.refuse(f, "a definition")
+		return
+	}
+	if !in || isIdent && strings.HasPrefix(name, "_") {
+		g.expr(f.Value, false, nil)
+		return
+	}
+	g.expr(f.Value, true, g.step(t, name, false))
+}
+
+// expr walks an expression at a position of schema type t.
+func (g *cueGate) expr(e ast.Expr, in bool, t *stype) {
+	if g.why != "" {
+		return
+	}
+	switch e := e.(type) {
+	case *ast.BasicLit:
+	case *ast.StructLit:
+		g.scopes = append(g.scopes, gateScope{node: e, in: in, t: t})
+		g.decls(e.Elts, in, t)
+		g.scopes = g.scopes[:len(g.scopes)-1]
+	case *ast.ListLit:
+		for i, x := range e.Elts {
+			if _, ok := x.(*ast.Ellipsis); ok {
+				g.refuse(x, "...")
+				return
+			}
+			g.expr(x, in, g.step(t, strconv.Itoa(i), true))
+		}
+	case *ast.ParenExpr:
+		g.expr(e.X, in, t)
+	case *ast.Interpolation:
+		for _, x := range e.Elts {
+			g.expr(x, false, nil)
+		}
+	case *ast.UnaryExpr:
+		if e.Op == token.MUL {
+			g.refuse(e, "a default")
+			return
+		}
+		g.expr(e.X, false, nil)
+	case *ast.BinaryExpr:
+		switch e.Op {
+		case token.OR:
+			g.refuse(e, "a disjunction")
+		case token.AND:
+			g.expr(e.X, in, t)
+			g.expr(e.Y, in, t)
+		default:
+			g.expr(e.X, false, nil)
+			g.expr(e.Y, false, nil)
+		}
+	case *ast.Ident, *ast.SelectorExpr, *ast.IndexExpr:
+		g.reference(e, in, t)
+	case *ast.CallExpr:
+		g.refuse(e, "a call")
+	case *ast.BottomLit:
+		g.refuse(e, "_|_")
+	case *ast.Alias:
+		g.refuse(e, "an alias")
+	default:
+		g.refuse(e, "an unknown expression")
+	}
+}
+
+// universe are the predeclared names a reference may be to without a
+// scope: types, which U alone and with the schema read alike.
+var universe = map[string]bool{
+	"_": true, "string": true, "bytes": true, "bool": true, "int": true, "float": true, "number": true,
+	"uint": true, "int8": true, "int16": true, "int32": true, "int64": true, "int128": true,
+	"uint8": true, "uint16": true, "uint32": true, "uint64": true, "uint128": true,
+	"float32": true, "float64": true, "rune": true, "null": true,
+}
+
+// selector is one step of a reference: a field, or a list index.
+type selector struct {
+	name  string
+	index bool
+}
+
+// reference checks a reference (x, x.y, x["y"], x[0]) written at a
+// position of schema type pos.
+func (g *cueGate) reference(e ast.Expr, in bool, pos *stype) {
+	var sels []selector // innermost first
+	for {
+		switch x := e.(type) {
+		case *ast.SelectorExpr:
+			name, _, err := ast.LabelName(x.Sel)
+			if err != nil {
+				g.refuse(e, "a computed selector")
+				return
+			}
+			sels = append(sels, selector{name: name})
+			e = x.X
+			continue
+		case *ast.IndexExpr:
+			lit, ok := x.Index.(*ast.BasicLit)
+			if !ok || lit.Kind != token.STRING && lit.Kind != token.INT {
+				g.refuse(e, "a computed index")
+				return
+			}
+			s := lit.Value
+			if lit.Kind == token.STRING {
+				var err error
+				if s, err = literal.Unquote(s); err != nil {
+					g.refuse(e, "a computed index")
+					return
+				}
+			}
+			sels = append(sels, selector{name: s, index: lit.Kind == token.INT})
+			e = x.X
+			continue
+		}
+		break
+	}
+	id, ok := e.(*ast.Ident)
+	if !ok {
+		g.refuse(e, "a selection from an expression")
+		return
+	}
+	sc, ok := g.scopeOf(id)
+	if !ok || !sc.in || strings.HasPrefix(id.Name, "_") {
+		return // outside the configuration, or refused
+	}
+	target := g.step(sc.t, id.Name, false)
+	for i := len(sels) - 1; i >= 0 && target != nil; i-- {
+		target = g.step(target, sels[i].name, sels[i].index)
+	}
+	if target == nil || !g.scalar(target) && !g.sameResource(sc, id, sels, target, in, pos) {
+		g.refuse(id, "a reference to a value the schema may fill in: "+id.Name)
+	}
+}
+
+// scopeOf finds the scope an identifier is defined in; ok is false when
+// it is outside every scope (a let, an import, a predeclared type) or
+// when the gate refused it.
+func (g *cueGate) scopeOf(id *ast.Ident) (gateScope, bool) {
+	if strings.HasPrefix(strings.TrimPrefix(id.Name, "_"), "#") {
+		g.refuse(id, "a definition")
+		return gateScope{}, false
+	}
+	switch id.Node.(type) {
+	case *ast.ImportSpec, *ast.LetClause:
+		return gateScope{}, false
+	}
+	if id.Scope == nil {
+		if id.Node == nil && universe[id.Name] {
+			return gateScope{}, false
+		}
+		g.refuse(id, "an unresolved reference "+id.Name)
+		return gateScope{}, false
+	}
+	for i := len(g.scopes) - 1; i >= 0; i-- {
+		if g.scopes[i].node == id.Scope {
+			return g.scopes[i], true
+		}
+	}
+	if sc, ok := g.files[id.Scope]; ok {
+		return sc, true
+	}
+	g.refuse(id, "a reference to a scope not walked")
+	return gateScope{}, false
+}
+
+// sameResource reports whether a reference is to a whole resource
+// (images.x, from the configuration's top level) written at a position
+// whose schema type is, or has as an alternative, that resource's
+// definition.
+func (g *cueGate) sameResource(sc gateScope, id *ast.Ident, sels []selector, target *stype, in bool, pos *stype) bool {
+	if sc.t != g.root || len(sels) != 1 || sels[0].index || kindOfCollection(id.Name) == "" || !in || pos == nil {
+		return false
+	}
+	return g.hasAlt(pos, g.fs.resolve(target))
+}
+
+func (g *cueGate) hasAlt(t, def *stype) bool {
+	t = g.fs.resolve(t)
+	if t == def {
+		return true
+	}
+	for _, a := range t.alts {
+		if g.hasAlt(a, def) {
+			return true
+		}
+	}
+	return false
+}
+
+// step is the schema type one field or list element below t, nil when
+// the schema has none or, through a disjunction, more than one. A name
+// under the one pattern of a collection is not checked here: the fast
+// check checks it.
+func (g *cueGate) step(t *stype, elem string, index bool) *stype {
+	if t == nil {
+		return nil
+	}
+	t = g.fs.resolve(t)
+	if len(t.alts) > 0 {
+		var out *stype
+		for _, a := range t.alts {
+			if s := g.step(a, elem, index); s != nil {
+				if out != nil {
+					return nil
+				}
+				out = s
+			}
+		}
+		return out
+	}
+	if index {
+		if t.kinds&kList == 0 {
+			return nil
+		}
+		if i := atoi(elem); i < len(t.prefix) {
+			return t.prefix[i]
+		}
+		return t.elem
+	}
+	if f := t.fields[elem]; f != nil {
+		return f.t
+	}
+	if len(t.patterns) == 1 {
+		return t.patterns[0].t
+	}
+	var out *stype
+	for _, p := range t.patterns {
+		if _, err := g.fs.check(p.key, elem, nil); err == nil {
+			if out != nil {
+				return nil
+			}
+			out = p.t
+		}
+	}
+	return out
+}
+
+// scalar reports whether every value of t is a scalar or a list of them.
+func (g *cueGate) scalar(t *stype) bool {
+	t = g.fs.resolve(t)
+	if s, ok := g.scalars[t]; ok {
+		return s
+	}
+	g.scalars[t] = false // a recursive type is not scalar
+	s := true
+	for _, a := range g.fs.alternatives(t) {
+		if a.kinds&kStruct != 0 {
+			s = false
+			break
+		}
+		if a.kinds&kList != 0 {
+			for _, e := range a.prefix {
+				s = s && g.scalar(e)
+			}
+			if a.elem != nil {
+				s = s && g.scalar(a.elem)
+			}
+		}
+	}
+	g.scalars[t] = s
+	return s
+}
+
+// gateVerdict is the gate's answer: plain, or why not.
+type gateVerdict struct {
+	plain bool
+	why   string
+}
+
+// gatedError is why the gate kept a configuration from the fast path.
+type gatedError string
+
+func (e gatedError) Error() string { return "not plain data: " + string(e) }

@@ -1,0 +1,119 @@
+package compiler
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"cuelang.org/go/cue/load"
+
+	"cc.dev/cc/compiler/workload"
+)
+
+// gateOf loads the CUE files of dir (named "./x.cue") and runs the gate.
+func gateOf(t *testing.T, dir string, files ...string) (bool, string) {
+	t.Helper()
+	inst := load.Instances(files, &load.Config{Dir: dir})[0]
+	if inst.Err != nil {
+		t.Fatal(inst.Err)
+	}
+	return cueFastPathOK(compiledSchema(), inst)
+}
+
+const gateBase = `project: "demo"
+images: base: from: "python:3.12-slim"
+secrets: key: from_env: "KEY"
+`
+
+// TestIssue16CUEGate: the fast path is taken only for CUE whose meaning
+// does not depend on unification with the schema (issue 16 item 3); every
+// construct the gate's comment lists sends the configuration to CUE.
+func TestIssue16CUEGate(t *testing.T) {
+	fn := `functions: f: {image: images.base, source: paths: ["src"], handler: "a:b"`
+	for _, tc := range []struct {
+		name, src string
+		plain     bool
+	}{
+		{"plain", fn + `, env: K: secrets.key, retries: 2}`, true},
+		{"references to scalars", fn + `, env: {P: project, H: functions.f.handler}}`, true},
+		{"hidden field and let", "let x = \"a:b\"\n_t: \"60s\"\n" + fn + `, timeout: _t, env: X: x}`, true},
+		{"interpolation and arithmetic", fn + `, retries: 1 + 1, env: X: "\(project)-x"}`, true},
+		{"a default (probe a)", fn + `, retries: *3 | int}`, false},
+		{"a disjunction", fn + `, retries: 3 | 4}`, false},
+		{"a definition (probe b)", "#F: {handler: \"a:b\"}\n" + fn + "}\nfunctions: g: #F", false},
+		{"close", fn + "}\nfunctions: g: close({handler: \"a:b\"})", false},
+		{"an optional field", fn + `, retries?: 3}`, false},
+		{"a required field", fn + `, retries!: 3}`, false},
+		{"a pattern", fn + "}\nfunctions: [string]: retries: 3", false},
+		{"a dynamic label", fn + `, ("re" + "tries"): 3}`, false},
+		{"an alias", fn + `, R=retries: 3}`, false},
+		{"an ellipsis", fn + `, ...}`, false},
+		{"a list ellipsis", fn + `, env_from: [...]}`, false},
+		{"a comprehension", fn + `, env: {for k, v in functions.f if k == "timeout" {T: v}}}`, false},
+		{"a call", fn + `, env: N: "\(len(functions.f))"}`, false},
+		{"bottom", fn + `, env: N: "x"}` + "\nok: functions.f.timeout != _|_", false},
+		{"a reference to a struct", fn + "}\nsandboxes: s: {image: images.base, annotations: functions.f.env}", false},
+		{"a resource at another kind", fn + "}\nsandboxes: s: {image: images.base, env: K: images.base}", false},
+		{"a resource through a let", "let b = images.base\n" + fn + "}\nsandboxes: s: image: b", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			if err := os.WriteFile(filepath.Join(dir, "main.cue"), []byte(gateBase+tc.src+"\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			plain, why := gateOf(t, dir, "./main.cue")
+			if plain != tc.plain {
+				t.Fatalf("cueFastPathOK() = %v (%s), want %v", plain, why, tc.plain)
+			}
+		})
+	}
+}
+
+// TestIssue16CUEGateAcrossFiles: a reference into another file of the
+// package, and a definition in an imported package, are seen.
+func TestIssue16CUEGateAcrossFiles(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, src string) {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("cue.mod/module.cue", "module: \"example.com/p\"\nlanguage: version: \"v0.9.0\"\n")
+	write("a.cue", "package p\n"+gateBase)
+	write("b.cue", "package p\nsandboxes: s: {image: images.base, annotations: functions.f.env}\nfunctions: f: {image: images.base, source: paths: [\"src\"], handler: \"a:b\"}\n")
+	if plain, _ := gateOf(t, dir, "./a.cue", "./b.cue"); plain {
+		t.Error("a struct reference in another file passes the gate")
+	}
+	write("b.cue", "package p\nimport \"example.com/p/lib\"\nfunctions: f: {image: images.base, source: paths: [\"src\"], handler: lib.H}\n")
+	write("lib/lib.cue", "package lib\nH: \"a:b\"\n")
+	if plain, why := gateOf(t, dir, "./a.cue", "./b.cue"); !plain {
+		t.Errorf("a plain imported package is refused: %s", why)
+	}
+	write("lib/lib.cue", "package lib\nH: *\"a:b\" | string\n")
+	if plain, _ := gateOf(t, dir, "./a.cue", "./b.cue"); plain {
+		t.Error("a default in an imported package passes the gate")
+	}
+}
+
+// TestCUEGateKeepsFastPath: the quickstart and the benchmark's workload
+// take the fast path (the multi-service example uses a definition of its
+// own, #Python, and goes to CUE).
+func TestCUEGateKeepsFastPath(t *testing.T) {
+	dir := t.TempDir()
+	if err := workload.Write(dir, workload.Options{N: 200}); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ dir, file string }{{"../examples/quickstart", "./main.cue"}, {dir, "./main.cue"}} {
+		if plain, why := gateOf(t, tc.dir, tc.file); !plain {
+			t.Errorf("%s: the gate refuses: %s", tc.dir, why)
+		}
+	}
+	if plain, why := gateOf(t, "../examples/multi-service", "./main.cue"); plain || !strings.Contains(why, "definition") {
+		t.Errorf("multi-service: cueFastPathOK() = %v, %q; want refused for its definition", plain, why)
+	}
+}
