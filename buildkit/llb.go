@@ -205,6 +205,11 @@ func (c *Converter) base(ctx context.Context, d *Definition, fromName llb.Constr
 		}
 		if spec.Platform == "" {
 			d.Platform = base.Platform
+		} else if platforms.Format(d.Platform) != platforms.Format(base.Platform) {
+			// Its steps would run on layers of the other platform (issue 9
+			// item 4); the compiler refuses such a config.
+			return llb.State{}, dockerspec.DockerOCIImage{}, fmt.Errorf("platform %s differs from its base image's, %s",
+				platforms.Format(d.Platform), platforms.Format(base.Platform))
 		}
 		return base.State, cloneConfig(base.Config), nil
 	case spec.From != "":

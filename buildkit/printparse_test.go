@@ -121,3 +121,34 @@ func TestPrintedStageNames(t *testing.T) {
 		buildkitAccepts(t, tc.base, df)
 	}
 }
+
+// TestIssue9ConvertRefusesBaseOfOtherPlatform: issue 9 item 4. An image
+// with a platform is not built on layers of its base's other platform.
+func TestIssue9ConvertRefusesBaseOfOtherPlatform(t *testing.T) {
+	ctx := context.Background()
+	c := testConverter(t)
+	base := &Image{Address: "image.base", Hash: "sha256:" + strings.Repeat("01", 32), Spec: schema.ImageSpec{From: "busybox:1.36"}}
+	bd, err := c.Convert(ctx, base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Bases[base.Hash] = bd
+	app := &Image{Address: "image.app", Spec: schema.ImageSpec{FromImage: base.Hash, Platform: "linux/arm64"}}
+	if _, err := c.Convert(ctx, app); err == nil || !strings.Contains(err.Error(), "platform linux/arm64 differs from its base image's, linux/amd64") {
+		t.Errorf("Convert(arm64 from amd64) = %v, want the platforms named", err)
+	}
+	same := &Image{Address: "image.same", Spec: schema.ImageSpec{FromImage: base.Hash, Platform: "linux/amd64"}}
+	if _, err := c.Convert(ctx, same); err != nil {
+		t.Errorf("Convert(amd64 from amd64) = %v", err)
+	}
+}
+
+// TestIssue9DockerfileShiftAndHereString: issue 9 item 11. BuildKit's
+// parser takes $((1<<n)) and <<< as RUN's shell text; so does the build.
+func TestIssue9DockerfileShiftAndHereString(t *testing.T) {
+	spec := schema.ImageSpec{From: "busybox:1.36", Steps: step(schema.Step{Dockerfile: &schema.CommandsStep{Commands: []string{
+		"RUN echo $((1<<3)) > /n", "RUN cat <<<hello > /h"}}})}
+	if _, err := testConverter(t).Convert(context.Background(), &Image{Address: "image.x", Spec: spec}); err != nil {
+		t.Errorf("Convert() = %v", err)
+	}
+}
