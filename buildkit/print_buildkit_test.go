@@ -122,33 +122,57 @@ func TestPrintedStageNames(t *testing.T) {
 	}
 }
 
-// TestIssue9ConvertRefusesBaseOfOtherPlatform: issue 9 item 4. An image
-// with a platform is not built on layers of its base's other platform.
-func TestIssue9ConvertRefusesBaseOfOtherPlatform(t *testing.T) {
-	ctx := context.Background()
+// TestPrintedStepKindsParse: issue 9 item 10. The print of every step
+// kind and base (from_dockerfile too, which has no golden) parses,
+// converts and lints clean, and so does a run step whose commands hold a
+// comment, a || and a trailing backslash.
+func TestPrintedStepKindsParse(t *testing.T) {
 	c := testConverter(t)
-	base := &Image{Address: "image.base", Hash: "sha256:" + strings.Repeat("01", 32), Spec: schema.ImageSpec{From: "busybox:1.36"}}
-	bd, err := c.Convert(ctx, base)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c.Bases[base.Hash] = bd
-	app := &Image{Address: "image.app", Spec: schema.ImageSpec{FromImage: base.Hash, Platform: "linux/arm64"}}
-	if _, err := c.Convert(ctx, app); err == nil || !strings.Contains(err.Error(), "platform linux/arm64 differs from its base image's, linux/amd64") {
-		t.Errorf("Convert(arm64 from amd64) = %v, want the platforms named", err)
-	}
-	same := &Image{Address: "image.same", Spec: schema.ImageSpec{FromImage: base.Hash, Platform: "linux/amd64"}}
-	if _, err := c.Convert(ctx, same); err != nil {
-		t.Errorf("Convert(amd64 from amd64) = %v", err)
+	cases := append(specCases[:len(specCases):len(specCases)], struct {
+		name string
+		spec schema.ImageSpec
+	}{"run_shell_syntax", schema.ImageSpec{From: "busybox:1.36", Steps: step(schema.Step{Run: &schema.CommandsStep{Commands: []string{
+		"echo a > /a # a comment", "false || true", "echo b \\", "printf '%s\\n' one \\\n  two"}}})}})
+	for _, tc := range cases {
+		img := &Image{Address: "image." + strings.ReplaceAll(tc.name, "_", "-"), Hash: "sha256:" + strings.Repeat("ab", 32), Spec: tc.spec}
+		df, err := Dockerfile(img, []*Image{img}, c.Root)
+		if err != nil {
+			t.Fatalf("%s: Dockerfile() = %v", tc.name, err)
+		}
+		buildkitAccepts(t, tc.name, df)
 	}
 }
 
-// TestIssue9DockerfileShiftAndHereString: issue 9 item 11. BuildKit's
-// parser takes $((1<<n)) and <<< as RUN's shell text; so does the build.
-func TestIssue9DockerfileShiftAndHereString(t *testing.T) {
-	spec := schema.ImageSpec{From: "busybox:1.36", Steps: step(schema.Step{Dockerfile: &schema.CommandsStep{Commands: []string{
-		"RUN echo $((1<<3)) > /n", "RUN cat <<<hello > /h"}}})}
-	if _, err := testConverter(t).Convert(context.Background(), &Image{Address: "image.x", Spec: spec}); err != nil {
-		t.Errorf("Convert() = %v", err)
+// TestPrintedRunOnePerCommand: issue 9 item 9. The print of a run step
+// is one RUN per command, as the build runs them.
+func TestPrintedRunOnePerCommand(t *testing.T) {
+	cmds := []string{"echo a > /a # a comment", "false || true", "echo b \\", "printf '%s\\n' one \\\n  two"}
+	img := &Image{Address: "image.x", Hash: "sha256:" + strings.Repeat("ab", 32), Spec: schema.ImageSpec{From: "busybox:1.36",
+		Steps: step(schema.Step{Run: &schema.CommandsStep{Commands: cmds}})}}
+	df, err := Dockerfile(img, []*Image{img}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := parser.Parse(strings.NewReader(string(df)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var runs []string
+	for _, n := range res.AST.Children {
+		if strings.EqualFold(n.Value, "run") {
+			script := n.Original
+			for _, h := range n.Heredocs {
+				script = h.Content
+			}
+			runs = append(runs, script)
+		}
+	}
+	if len(runs) != len(cmds) {
+		t.Fatalf("printed %d RUN instructions, want %d:\n%s", len(runs), len(cmds), df)
+	}
+	for i, r := range runs {
+		if !strings.Contains(r, strings.SplitN(cmds[i], "\n", 2)[0]) {
+			t.Errorf("RUN %d = %q, want command %q", i+1, r, cmds[i])
+		}
 	}
 }
