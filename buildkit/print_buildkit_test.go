@@ -176,3 +176,15 @@ func TestPrintedRunOnePerCommand(t *testing.T) {
 		}
 	}
 }
+
+// TestPrintedScratch: issue 9 item 10. An image from scratch prints a
+// Dockerfile that BuildKit takes without a lint warning.
+func TestPrintedScratch(t *testing.T) {
+	img := &Image{Address: "image.scratch", Hash: "sha256:" + strings.Repeat("ab", 32), Spec: schema.ImageSpec{From: "scratch",
+		Steps: step(schema.Step{Env: &schema.EnvStep{Vars: map[string]string{"A": "1"}}})}}
+	df, err := Dockerfile(img, []*Image{img}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	buildkitAccepts(t, "scratch", df)
+}
