@@ -147,18 +147,40 @@ type Result struct {
 }
 
 // BuildError is a failed build of one image. Step is the index of the step
-// whose op failed, or -1.
+// whose op failed, or -1; Command, for a run step, the index of its command
+// that failed, or -1.
 type BuildError struct {
-	Image *Image
-	Step  int
-	Err   error
+	Image   *Image
+	Step    int
+	Command int
+	Err     error
 }
 
 func (e *BuildError) Error() string {
 	if e.Step >= 0 && e.Step < len(e.Image.Spec.Steps) {
-		return e.Image.scrub(fmt.Sprintf("build %s: step %d (%s): %v", e.Image.Address, e.Step+1, e.Image.Spec.Steps[e.Step].Kind(), e.Err))
+		return e.Image.scrub(fmt.Sprintf("build %s: %s: %v", e.Image.Address, e.where(), e.Err))
 	}
 	return e.Image.scrub(fmt.Sprintf("build %s: %v", e.Image.Address, e.Err))
+}
+
+// where names the failing step, and the failing command of a run step
+// (issue 9 item 9): "step 2 (run) command 2 of 3 (\"false\")".
+func (e *BuildError) where() string {
+	s := e.Image.Spec.Steps[e.Step]
+	w := fmt.Sprintf("step %d (%s)", e.Step+1, s.Kind())
+	if s.Run == nil || e.Command < 0 || e.Command >= len(s.Run.Commands) {
+		return w
+	}
+	text := strconv.Quote(oneLine(s.Run.Commands[e.Command]))
+	if e.Image.sensitiveAt(e.commandPointer()) {
+		text = "(sensitive)"
+	}
+	return fmt.Sprintf("%s command %d of %d (%s)", w, e.Command+1, len(s.Run.Commands), text)
+}
+
+// commandPointer is the JSON pointer of the failing run command.
+func (e *BuildError) commandPointer() string {
+	return fmt.Sprintf("/steps/%d/run/commands/%d", e.Step, e.Command)
 }
 
 func (e *BuildError) Unwrap() error { return e.Err }
@@ -169,8 +191,11 @@ func (e *BuildError) Diagnostic() *diag.Diagnostic {
 	summary := fmt.Sprintf("building %s failed", e.Image.Address)
 	ptr := ""
 	if e.Step >= 0 && e.Step < len(e.Image.Spec.Steps) {
-		summary = fmt.Sprintf("building %s failed at step %d (%s)", e.Image.Address, e.Step+1, e.Image.Spec.Steps[e.Step].Kind())
+		summary = fmt.Sprintf("building %s failed at %s", e.Image.Address, e.where())
 		ptr = "/steps/" + strconv.Itoa(e.Step)
+		if e.Command >= 0 {
+			ptr = e.commandPointer()
+		}
 	}
 	return &diag.Diagnostic{Severity: diag.Error, Summary: summary, Detail: e.Image.scrub(rootCause(e.Err)), Subject: e.Image.Range(ptr)}
 }
@@ -353,14 +378,17 @@ func (b *Builder) build(ctx context.Context, req Request, img *Image, byHash map
 	}
 	resp, err := solveShowing(ctx, c, display, opt, b.solveFunc(req, img, byHash, pushed, &marshalled))
 	if err != nil {
-		step := stepOf(err)
+		step, cmd := stepOf(err), -1
 		var ve *errdefs.VertexError
 		if step < 0 && marshalled != nil && errors.As(err, &ve) {
 			if s, ok := StepOf(marshalled, ve.Digest); ok && s < len(img.Spec.Steps) {
 				step = s
+				if c, ok := CommandOf(marshalled, ve.Digest); ok {
+					cmd = c
+				}
 			}
 		}
-		return nil, &BuildError{Image: img, Step: step, Err: err}
+		return nil, &BuildError{Image: img, Step: step, Command: cmd, Err: err}
 	}
 	r := &Result{Image: img, Ref: ex.ref, Digest: resp.ExporterResponse[exptypes.ExporterImageDigestKey]}
 	if dest != "" {
@@ -463,7 +491,7 @@ func (b *Builder) solveFunc(req Request, img *Image, byHash map[string]*Image, p
 func localMounts(ctx context.Context, req Request, img *Image, byHash map[string]*Image, pushed map[string]string) (map[string]fsutil.FS, error) {
 	locals, err := localsOf(ctx, req, img, byHash, pushed)
 	if err != nil {
-		return nil, &BuildError{Image: img, Step: stepOf(err), Err: err}
+		return nil, &BuildError{Image: img, Step: stepOf(err), Command: -1, Err: err}
 	}
 	mounts := map[string]fsutil.FS{}
 	for name, dir := range locals {

@@ -444,3 +444,56 @@ func TestE2EFailure(t *testing.T) {
 		t.Errorf("Diagnostic() = %q, want the step and the exit code", d.Error())
 	}
 }
+
+// TestE2ERunCommandFails: issue 9 item 9. Of a run step's three commands
+// the second fails: the build fails and names that command, and the
+// third does not run.
+func TestE2ERunCommandFails(t *testing.T) {
+	env := buildkittest.Setup(t)
+	dir := project(t, filepath.Join("testdata", "e2e", "runfail"))
+	imgs := compile(t, dir)
+	b := buildkit.New(env.Buildkit)
+	defer b.Close()
+	r := build(t, b, buildkit.Request{Root: dir, Images: imgs, Push: repo(env, "runfail")})
+	var be *buildkit.BuildError
+	if !errors.As(r.err, &be) {
+		t.Fatalf("Build() = %v, want a *BuildError\n%s", r.err, r.out)
+	}
+	if be.Step != 0 || be.Command != 1 {
+		t.Errorf("BuildError.Step, Command = %d, %d; want 0, 1", be.Step, be.Command)
+	}
+	if !strings.Contains(r.out, "cc-e2e-first-ran") {
+		t.Errorf("the first command did not run:\n%s", r.out)
+	}
+	if strings.Contains(r.out, "cc-e2e-third-ran") {
+		t.Errorf("the third command ran after the second failed:\n%s", r.out)
+	}
+	d := be.Diagnostic()
+	if !strings.Contains(d.Error(), `step 1 (run) command 2 of 3 ("false")`) {
+		t.Errorf("Diagnostic() = %q, want it to name command 2 (\"false\")", d.Error())
+	}
+	if d.Subject == nil || !strings.HasSuffix(d.Subject.File, "main.cue") || d.Subject.Start.Line != 10 {
+		t.Errorf("Diagnostic().Subject = %v, want main.cue line 10 (the step)", d.Subject)
+	}
+}
+
+// TestE2ERunCommandComment: issue 9 item 9. A `#` comment in one command
+// of a run step does not swallow the later commands: all three run.
+func TestE2ERunCommandComment(t *testing.T) {
+	env := buildkittest.Setup(t)
+	dir := project(t, filepath.Join("testdata", "e2e", "runcomment"))
+	imgs := compile(t, dir)
+	b := buildkit.New(env.Buildkit)
+	defer b.Close()
+	res := mustBuild(t, b, buildkit.Request{Root: dir, Images: imgs, Push: repo(env, "runcomment")})
+	img, err := (&buildkit.Registry{}).Image(context.Background(), res[0].Ref)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fs := files(t, img)
+	for p, want := range map[string]string{"/one.txt": "one\n", "/two.txt": "two\n", "/three.txt": "three\n"} {
+		if fs[p].data != want {
+			t.Errorf("%s = %q, want %q: every command of the run step runs", p, fs[p].data, want)
+		}
+	}
+}

@@ -43,6 +43,10 @@ const requirementsPath = "/tmp/cc-requirements.txt"
 // to, so a failed vertex can be traced back to the config.
 const stepKey = "cc.step"
 
+// commandKey is the LLB op description that records which command of a
+// run step an op runs.
+const commandKey = "cc.command"
+
 // Converter turns image specs into LLB. It is a pure function of its fields
 // and the spec: the same input marshals to the same LLB digests.
 type Converter struct {
@@ -93,6 +97,21 @@ func StepOf(def *llb.Definition, dgst string) (int, bool) {
 			continue
 		}
 		if s, ok := m.Description[stepKey]; ok {
+			i, err := strconv.Atoi(s)
+			return i, err == nil
+		}
+	}
+	return 0, false
+}
+
+// CommandOf returns the index of the run step command that the op dgst of
+// def runs.
+func CommandOf(def *llb.Definition, dgst string) (int, bool) {
+	for d, m := range def.Metadata {
+		if string(d) != dgst {
+			continue
+		}
+		if s, ok := m.Description[commandKey]; ok {
 			i, err := strconv.Atoi(s)
 			return i, err == nil
 		}
@@ -186,6 +205,11 @@ func (c *Converter) base(ctx context.Context, d *Definition, fromName llb.Constr
 		}
 		if spec.Platform == "" {
 			d.Platform = base.Platform
+		} else if platforms.Format(d.Platform) != platforms.Format(base.Platform) {
+			// Its steps would run on layers of the other platform (issue 9
+			// item 4); the compiler refuses such a config.
+			return llb.State{}, dockerspec.DockerOCIImage{}, fmt.Errorf("platform %s differs from its base image's, %s",
+				platforms.Format(d.Platform), platforms.Format(base.Platform))
 		}
 		return base.State, cloneConfig(base.Config), nil
 	case spec.From != "":
@@ -381,7 +405,9 @@ func (b *stepBuilder) step(ctx context.Context, s schema.Step) error {
 		if len(s.Run.Commands) == 0 {
 			return errors.New("run: no commands")
 		}
-		b.run(RunScript(s.Run.Commands))
+		for j, cmd := range s.Run.Commands {
+			b.runCommand(j, cmd)
+		}
 	case s.Copy != nil:
 		return b.copy(s.Copy)
 	case s.Env != nil:
@@ -409,6 +435,15 @@ func (b *stepBuilder) step(ctx context.Context, s schema.Step) error {
 func (b *stepBuilder) run(script string) {
 	b.st = b.st.Run(llb.Args([]string{"/bin/sh", "-c", script}), b.name("RUN "+script), b.desc()).Root()
 	b.history("RUN "+script, false)
+}
+
+// runCommand runs command j of a run step in a shell and a layer of its
+// own (issue 9 item 9): one command's `#` or `||` cannot reach the next,
+// and a failure names the command (its op records the index).
+func (b *stepBuilder) runCommand(j int, cmd string) {
+	desc := llb.WithDescription(map[string]string{stepKey: strconv.Itoa(b.i), commandKey: strconv.Itoa(j)})
+	b.st = b.st.Run(llb.Args([]string{"/bin/sh", "-c", cmd}), b.name("RUN "+cmd), desc).Root()
+	b.history("RUN "+cmd, false)
 }
 
 func (b *stepBuilder) workdir(p string) {

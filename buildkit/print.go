@@ -38,6 +38,11 @@ func Dockerfile(img *Image, all []*Image, root string) ([]byte, error) {
 	}
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "# cc build --print %s\n# content hash %s\n", img.Address, img.Hash)
+	if plat := chainPlatform(chain); plat != "" {
+		// A constant FROM --platform trips BuildKit's linter
+		// (FromPlatformFlagConstDisallowed); the stages take it from an ARG.
+		fmt.Fprintf(&b, "ARG %s=%s\n", platformArg, plat)
+	}
 	for n, i := range chain {
 		b.WriteByte('\n')
 		if err := writeStage(&b, i, chain[:n], n < len(chain)-1, root); err != nil {
@@ -47,7 +52,57 @@ func Dockerfile(img *Image, all []*Image, root string) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-func stageName(img *Image) string { return strings.TrimPrefix(img.Address, "image.") }
+// platformArg is the build argument that holds the platform the printed
+// stages are built for.
+const platformArg = "CC_PLATFORM"
+
+// chainPlatform is the platform of the chain's first stage that names one
+// with FROM --platform: its own, or the default for a registry base; ""
+// when no stage does. The compiler refuses an image whose platform is not
+// its base's, so the stages of one chain share it.
+func chainPlatform(chain []*Image) string {
+	for _, i := range chain {
+		switch {
+		case i.Spec.Platform != "":
+			return i.Spec.Platform
+		case i.Spec.From != "" && i.Spec.FromImage == "":
+			return DefaultPlatform
+		}
+	}
+	return ""
+}
+
+// stageName is the Dockerfile stage name of a base image: its name when
+// BuildKit takes it as one as it is (lower case, starting with a letter,
+// not a reserved name such as scratch); else "image-" and the name made
+// valid, so an unnamed inline image's hash ("85988ffcba6e") and an image
+// named scratch make valid stage names (issue 9 item 10).
+func stageName(img *Image) string {
+	name := strings.TrimPrefix(img.Address, "image.")
+	if validStageName(name) && name != "scratch" && name != "context" {
+		return name
+	}
+	var b strings.Builder
+	for _, r := range strings.ToLower(name) {
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == '.' {
+			b.WriteRune(r)
+		} else {
+			b.WriteByte('-')
+		}
+	}
+	return "image-" + b.String()
+}
+
+// validStageName is BuildKit's rule for a stage name, lower case.
+func validStageName(s string) bool {
+	for i, r := range s {
+		letter := r >= 'a' && r <= 'z'
+		if i == 0 && !letter || !letter && !(r >= '0' && r <= '9' || r == '-' || r == '_' || r == '.') {
+			return false
+		}
+	}
+	return s != ""
+}
 
 func writeStage(b *bytes.Buffer, img *Image, before []*Image, named bool, root string) error {
 	spec := &img.Spec
@@ -58,20 +113,16 @@ func writeStage(b *bytes.Buffer, img *Image, before []*Image, named bool, root s
 	if len(before) > 0 {
 		fmt.Fprintf(b, "# %s (%s)\n", img.Address, img.Hash)
 	}
-	plat := spec.Platform
 	switch {
 	case spec.FromImage != "":
 		base := before[len(before)-1]
-		if plat == "" {
+		if spec.Platform == "" {
 			fmt.Fprintf(b, "FROM %s%s\n", stageName(base), as)
 		} else {
-			fmt.Fprintf(b, "FROM --platform=%s %s%s\n", plat, stageName(base), as)
+			fmt.Fprintf(b, "FROM --platform=$%s %s%s\n", platformArg, stageName(base), as)
 		}
 	case spec.From != "":
-		if plat == "" {
-			plat = DefaultPlatform
-		}
-		fmt.Fprintf(b, "FROM --platform=%s %s%s\n", plat, spec.From, as)
+		fmt.Fprintf(b, "FROM --platform=$%s %s%s\n", platformArg, spec.From, as)
 	case spec.FromDockerfile != nil:
 		rel, err := cleanRel(spec.FromDockerfile.Path)
 		if err != nil {
@@ -107,7 +158,7 @@ func writeStage(b *bytes.Buffer, img *Image, before []*Image, named bool, root s
 
 func writeStep(b *bytes.Buffer, s schema.Step) {
 	run := func(prefix, script string) {
-		if strings.Contains(script, "\n") {
+		if strings.Contains(script, "\n") || strings.HasSuffix(script, "\\") {
 			fmt.Fprintf(b, "RUN %s<<'CC_EOF'\n%s\nCC_EOF\n", prefix, script)
 			return
 		}
@@ -122,7 +173,9 @@ func writeStep(b *bytes.Buffer, s schema.Step) {
 		rel, _ := cleanRel(s.PipRequirements.File)
 		run(fmt.Sprintf("--mount=type=bind,source=%s,target=%s ", rel, requirementsPath), PipRequirementsScript())
 	case s.Run != nil:
-		run("", RunScript(s.Run.Commands))
+		for _, c := range s.Run.Commands {
+			run("", c)
+		}
 	case s.Copy != nil:
 		rel, _ := cleanRel(s.Copy.Src)
 		flag := ""

@@ -37,10 +37,6 @@ func PipRequirementsScript() string {
 	return "pip install --no-cache-dir -r " + requirementsPath
 }
 
-// RunScript joins a run step's commands into one shell script, stopping
-// at the first that fails.
-func RunScript(commands []string) string { return strings.Join(commands, " && ") }
-
 // Quote quotes s for a POSIX shell when it needs quoting.
 func Quote(s string) string {
 	if s == "" {

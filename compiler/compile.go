@@ -249,7 +249,7 @@ func compile(ctx context.Context, in Input, tr *tracker) (*Result, error) {
 		markAllCUERefs(&cfg, ld.user)
 	}
 	tr.set("checking the rules that span fields")
-	if ds := check(&cfg, ld.loc); ds.HasErrors() {
+	if ds := append(check(&cfg, ld.loc), checkImages(&cfg, ld.loc)...); ds.HasErrors() {
 		return fail(ds)
 	}
 	lock, err := readLock(p.root)

@@ -2,7 +2,6 @@ package schema
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 	"unicode"
 )
@@ -44,28 +43,18 @@ func DockerfileInstructionSupported(instr string) bool {
 	return false
 }
 
-var heredocRE = regexp.MustCompile(`<<-?\s*["']?[A-Za-z_][A-Za-z0-9_]*["']?`)
-
 // CheckDockerfileCommand returns why a dockerfile step command cannot be
-// used, or nil: an instruction outside SupportedDockerfileInstructions, RUN
-// flags (--mount, --network, ...) or a heredoc, whose inputs the content
-// hash would not cover.
+// used, or nil: an instruction outside SupportedDockerfileInstructions. The
+// rest of the command is BuildKit's Dockerfile syntax, which the compiler
+// checks with BuildKit's own parser (compiler/imagerules.go), not here:
+// schema uses the standard library only.
 func CheckDockerfileCommand(cmd string) error {
-	instr, at := DockerfileInstruction(cmd)
+	instr, _ := DockerfileInstruction(cmd)
 	if instr == "" {
 		return nil
 	}
 	if !DockerfileInstructionSupported(instr) {
 		return fmt.Errorf("the Dockerfile instruction %s is not supported in a dockerfile step", instr)
-	}
-	rest := strings.TrimSpace(cmd[at+len(instr):])
-	if instr == "RUN" && strings.HasPrefix(rest, "--") {
-		flag, _, _ := strings.Cut(strings.TrimPrefix(rest, "--"), "=")
-		flag, _, _ = strings.Cut(flag, " ")
-		return fmt.Errorf("RUN flags (--%s) are not supported in a dockerfile step; use a run step", flag)
-	}
-	if heredocRE.MatchString(rest) {
-		return fmt.Errorf("heredocs are not supported in a dockerfile step; use a run step")
 	}
 	return nil
 }

@@ -1,7 +1,8 @@
 # cc build --print image.dockerfile
 # content hash sha256:abababababababababababababababababababababababababababababababab
+ARG CC_PLATFORM=linux/amd64
 
-FROM --platform=linux/amd64 busybox:1.36
+FROM --platform=$CC_PLATFORM busybox:1.36
 ENV GREETING=hello
 RUN echo $GREETING > /greeting
 WORKDIR /srv

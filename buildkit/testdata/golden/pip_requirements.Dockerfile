@@ -1,5 +1,6 @@
 # cc build --print image.pip-requirements
 # content hash sha256:abababababababababababababababababababababababababababababababab
+ARG CC_PLATFORM=linux/amd64
 
-FROM --platform=linux/amd64 python:3.12-slim
+FROM --platform=$CC_PLATFORM python:3.12-slim
 RUN --mount=type=bind,source=requirements.txt,target=/tmp/cc-requirements.txt pip install --no-cache-dir -r /tmp/cc-requirements.txt

@@ -1,7 +1,8 @@
 # cc build --print image.worker
 # content hash sha256:68c8b7abcb0c8a85261a1fde9a5445d3bc0daa24496b0a372733a447e909ce9e
+ARG CC_PLATFORM=linux/amd64
 
-FROM --platform=linux/amd64 python:3.12-slim AS base
+FROM --platform=$CC_PLATFORM python:3.12-slim AS base
 RUN apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends ca-certificates curl && rm -rf /var/lib/apt/lists/*
 RUN --mount=type=bind,source=requirements.txt,target=/tmp/cc-requirements.txt pip install --no-cache-dir -r /tmp/cc-requirements.txt
 COPY shared /srv/shared
