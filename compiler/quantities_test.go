@@ -176,3 +176,29 @@ sandboxes: dev: {image: images.base, idle: "` + idle + `", disks: ["` + disk + `
 		t.Errorf("hashes %s and %s differ:\n%s\n%s", ha, hb, a.Lookup("sandbox.dev").Spec, b.Lookup("sandbox.dev").Spec)
 	}
 }
+
+// TestIssue9RequestsOverLimits: requests above limits are an error at the
+// request naming the limit's position; equal values in other spellings
+// are not (issue 9 item 2). Before, both compiled.
+func TestIssue9RequestsOverLimits(t *testing.T) {
+	src := func(reqCPU, limCPU string) string {
+		return `project = "p"
+image "base" { from = "` + pinnedBase + `" }
+sandbox "dev" {
+  image = image.base
+  resources {
+    requests { cpu = "` + reqCPU + `" }
+    limits { cpu = "` + limCPU + `" }
+  }
+}
+`
+	}
+	dir := writeProject(t, map[string]string{"main.hcl": src("2001m", "2")})
+	_, err := Compile(context.Background(), Input{Path: filepath.Join(dir, "main.hcl")})
+	if err == nil || !strings.Contains(err.Error(), `main.hcl:6:22: requests.cpu "2001m" is more than limits.cpu "2" (set at `) ||
+		!strings.Contains(err.Error(), `main.hcl:7:20)`) {
+		t.Fatalf("Compile() error = %v, want requests.cpu over limits.cpu at both positions", err)
+	}
+	dir = writeProject(t, map[string]string{"main.hcl": src("2000m", "2")})
+	compileOK(t, filepath.Join(dir, "main.hcl"), Input{})
+}

@@ -140,7 +140,7 @@ func CanonicalDuration(s string) (string, error) {
 	d, err := time.ParseDuration(s)
 	if err != nil {
 		if strings.Contains(err.Error(), "invalid duration") {
-			return "", fmt.Errorf("%q is not a duration (30s, 5m, 1h30m) or is longer than %s", s, time.Duration(1<<63-1).Truncate(time.Hour))
+			return "", fmt.Errorf("%q is not a duration (30s, 5m, 1h30m) or is longer than %dh", s, time.Duration(1<<63-1)/time.Hour)
 		}
 		return "", err
 	}
