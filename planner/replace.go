@@ -45,7 +45,7 @@ func (pl *planning) forcesReplacement(k schema.Kind, p path, before, after any) 
 	}
 	switch f.Replace {
 	case schema.ReplaceAlways:
-		return true
+		return !respelled(s, k, p, before, after)
 	case schema.ReplaceRef:
 		return len(p) == 2 && p[1].key == "ref"
 	case schema.ReplaceShrink:
@@ -63,4 +63,34 @@ func volumeShrinks(before, after string) bool {
 		return before != after
 	}
 	return b.Cmp(a) < 0
+}
+
+// respelled reports whether before and after, at p in a spec of kind k,
+// are one quantity or duration spelled two ways: a state applied before
+// the compiler wrote one spelling per value (schema.Forms) holds the old
+// one. Sending the new spelling is an update, never a reason to replace.
+func respelled(s *schema.Schema, k schema.Kind, p path, before, after any) bool {
+	b, okB := before.(string)
+	a, okA := after.(string)
+	if !okB || !okA {
+		return false
+	}
+	d := s.Kind(k)
+	var f *schema.Field
+	for _, sg := range p {
+		if sg.index >= 0 {
+			continue
+		}
+		if f = d.Field(sg.key); f == nil {
+			return false
+		}
+		d = s.Elem(f)
+	}
+	if f == nil || f.Form == "" {
+		return false
+	}
+	form := schema.Forms[f.Form]
+	cb, errB := form(b)
+	ca, errA := form(a)
+	return errB == nil && errA == nil && cb == ca
 }
