@@ -123,15 +123,23 @@ func largestUnit(n *big.Int, base int64) (*big.Int, int) {
 }
 
 // decimalString writes v, a finite decimal fraction, exactly and without
-// trailing zeros.
+// trailing zeros: with as many digits as the largest power of 2 or 5 in
+// its denominator.
 func decimalString(v *big.Rat) string {
-	for prec := 1; prec <= 64; prec++ {
-		scaled := new(big.Rat).Mul(v, pow(10, int64(prec)))
-		if scaled.IsInt() {
-			return v.FloatString(prec)
+	d := new(big.Int).Set(v.Denom())
+	prec := 0
+	for _, p := range []int64{2, 5} {
+		n, b := 0, big.NewInt(p)
+		for {
+			q, r := new(big.Int).QuoRem(d, b, new(big.Int))
+			if r.Sign() != 0 {
+				break
+			}
+			d, n = q, n+1
 		}
+		prec = max(prec, n)
 	}
-	return v.FloatString(64)
+	return v.FloatString(prec)
 }
 
 // CanonicalDuration is the one spelling of a Go duration: time.Duration's

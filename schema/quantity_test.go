@@ -104,3 +104,16 @@ func TestIssue9FieldForms(t *testing.T) {
 		t.Errorf("secret: hasForms true")
 	}
 }
+
+// TestIssue9CanonicalQuantityExact: long fractions keep every digit, so
+// two values never share a spelling.
+func TestIssue9CanonicalQuantityExact(t *testing.T) {
+	long := "0." + strings.Repeat("1", 80)
+	got, err := CanonicalQuantity(long)
+	if err != nil || got != long {
+		t.Errorf("CanonicalQuantity(%s) = %s, %v", long, got, err)
+	}
+	if got, _ := CanonicalQuantity("0.0005Ki"); got != "0.512" {
+		t.Errorf("CanonicalQuantity(0.0005Ki) = %s, want 0.512", got)
+	}
+}
