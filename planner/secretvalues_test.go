@@ -10,7 +10,8 @@ import (
 // TestIssue9SecretValueReachesSandbox: a sandbox holding a managed
 // secret's value in env or env_from is replaced when the value changes
 // (its environment is fixed at start), one holding it in host-scoped
-// credentials is updated in place, each with the reason "secret secret.key
+// credentials is updated in place, and so is an evaluation whose judge
+// holds it, each with the reason "secret secret.key
 // value changed"; the same value changes nothing (issue 9 item 8). Before,
 // only functions changed.
 func TestIssue9SecretValueReachesSandbox(t *testing.T) {
@@ -22,7 +23,9 @@ func TestIssue9SecretValueReachesSandbox(t *testing.T) {
 	cred := res(t, "sandbox.cred", map[string]any{"image": img,
 		"credentials": []any{map[string]any{"hosts": []any{"api.example.com"}, "secret": ref}}}, "secret.key")
 	plain := res(t, "sandbox.plain", map[string]any{"image": img})
-	d := desired(key, env, from, cred, plain)
+	judge := res(t, "evaluation.e", map[string]any{"dataset": map[string]any{"ref": "dataset.x"},
+		"scorers": []any{map[string]any{"llm_judge": map[string]any{"name": "j", "api_key": ref}}}}, "secret.key")
+	d := desired(key, env, from, cred, plain, judge)
 	st := applied(d, 3)
 	setSecret(st, "secret.key", 1, "a")
 
@@ -30,11 +33,11 @@ func TestIssue9SecretValueReachesSandbox(t *testing.T) {
 		t.Fatalf("the same value: changes %v", addrs(p))
 	}
 	p := diff(t, d, st, local("b"))
-	want := []string{"sandbox.cred:update", "sandbox.env:replace", "sandbox.from:replace", "secret.key:update"}
+	want := []string{"evaluation.e:update", "sandbox.cred:update", "sandbox.env:replace", "sandbox.from:replace", "secret.key:update"}
 	if got := addrs(p); !cmp.Equal(got, want) {
 		t.Fatalf("changes %v, want %v", got, want)
 	}
-	for addr, because := range map[string][]string{"sandbox.env": {"env"}, "sandbox.from": {"env_from"}, "sandbox.cred": nil} {
+	for addr, because := range map[string][]string{"sandbox.env": {"env"}, "sandbox.from": {"env_from"}, "sandbox.cred": nil, "evaluation.e": nil} {
 		c := change(t, p, addr)
 		if got := reasons(c); got != "secret secret.key value changed" {
 			t.Errorf("%s reasons = %q, want the secret's value", addr, got)

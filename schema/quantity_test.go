@@ -117,3 +117,31 @@ func TestIssue9CanonicalQuantityExact(t *testing.T) {
 		t.Errorf("CanonicalQuantity(0.0005Ki) = %s, want 0.512", got)
 	}
 }
+
+// FuzzCanonicalForms: a canonical spelling is a fixed point with the same
+// value, and never a panic (issue 9 item 6).
+func FuzzCanonicalForms(f *testing.F) {
+	for _, s := range []string{"2", "2000m", "0.5", "4Gi", "1.5Gi", "1024000", "3600s", "1h30m", "0.5s", "99999999h", "1e3", ".5Ki"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		for name, form := range Forms {
+			c, err := form(s)
+			if err != nil {
+				continue
+			}
+			again, err := form(c)
+			if err != nil || again != c {
+				t.Fatalf("%s %q: canonical %q gives %q, %v", name, s, c, again, err)
+			}
+			if name == "#Duration" {
+				continue
+			}
+			a, _ := ParseQuantity(s)
+			b, err := ParseQuantity(c)
+			if err != nil || a.Cmp(b) != 0 {
+				t.Fatalf("%s %q = %s, canonical %q = %v, %v", name, s, a, c, b, err)
+			}
+		}
+	})
+}
