@@ -172,14 +172,16 @@ func (b *builder) imageAddresses() map[string]string {
 	return addr
 }
 
-// emit records a resource (not an image) with its canonical spec.
+// emit records a resource (not an image) with its canonical spec, its
+// quantities and durations in their one spelling (quantities.go).
 func (b *builder) emit(kind schema.Kind, name string, spec any, deps []string, inputs []schema.Input) *schema.Resource {
-	hash, canon, err := schema.HashOf(spec)
-	if err != nil {
-		b.errorf([]string{kind.Plural(), name}, "internal error: %v", err)
+	path := []string{kind.Plural(), name}
+	canon, ok := b.canonicalSpec(kind, path, spec)
+	if !ok {
 		return nil
 	}
-	path := []string{kind.Plural(), name}
+	hash := schema.Hash(canon)
+	var err error
 	sens := b.sensitiveIn(kind, path, canon)
 	if len(sens) > 0 {
 		// The hash is over the spec with each sensitive value replaced by a

@@ -71,6 +71,7 @@ func (b *builder) sandbox(name string) {
 	path := []string{"sandboxes", name}
 	var deps []string
 	spec := schema.SandboxSpec{SandboxSettings: s.SandboxSettings}
+	b.checkResources(s.Resources, appendPath(path, "resources"))
 	if h := b.imageRef(s.Image, appendPath(path, "image")); h != "" {
 		spec.Image = h
 		deps = append(deps, "#"+h)
@@ -114,6 +115,7 @@ func (b *builder) function(name string) *schema.Resource {
 	path := []string{"functions", name}
 	var deps []string
 	spec := schema.FunctionSpec{FunctionSettings: f.FunctionSettings}
+	b.checkResources(f.Resources, appendPath(path, "resources"))
 	if h := b.imageRef(f.Image, appendPath(path, "image")); h != "" {
 		spec.Image = h
 		deps = append(deps, "#"+h)

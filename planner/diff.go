@@ -170,7 +170,8 @@ func (pl *planning) changesAt(addrs []string, sum *Summary) []*Change {
 			c = &Change{Addr: addr, Kind: sr.Kind, Action: Delete}
 		default:
 			value := pl.secretValue(addr, dr)
-			if dr.Hash == sr.Hash && !pl.replace[addr] && value != "changed" && !pl.versionMoves(dr, sr) && len(pl.repins(sr)) == 0 && pl.sensitiveMoved(addr) == "" {
+			if dr.Hash == sr.Hash && !pl.replace[addr] && value != "changed" && !pl.versionMoves(dr, sr) && len(pl.repins(sr)) == 0 && pl.sensitiveMoved(addr) == "" &&
+				len(pl.secretValuesMoved(dr)) == 0 {
 				sum.Unchanged++
 				continue
 			}

@@ -1,12 +1,6 @@
 package planner
 
-import (
-	"math/big"
-	"regexp"
-	"strings"
-
-	"cc.dev/cc/schema"
-)
+import "cc.dev/cc/schema"
 
 // ReplaceFields lists, by kind, the top-level spec fields whose change
 // forces the resource to be destroyed and created anew; every other change
@@ -51,7 +45,7 @@ func (pl *planning) forcesReplacement(k schema.Kind, p path, before, after any) 
 	}
 	switch f.Replace {
 	case schema.ReplaceAlways:
-		return true
+		return !respelled(s, k, p, before, after)
 	case schema.ReplaceRef:
 		return len(p) == 2 && p[1].key == "ref"
 	case schema.ReplaceShrink:
@@ -60,33 +54,43 @@ func (pl *planning) forcesReplacement(k schema.Kind, p path, before, after any) 
 	return false
 }
 
-var quantityRE = regexp.MustCompile(`^([0-9]+(?:\.[0-9]+)?)\s*([KMGTPE]i?|k|)$`)
-
-var units = map[string]int64{
-	"": 1, "k": 1e3, "K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12, "P": 1e15, "E": 1e18,
-	"Ki": 1 << 10, "Mi": 1 << 20, "Gi": 1 << 30, "Ti": 1 << 40, "Pi": 1 << 50, "Ei": 1 << 60,
-}
-
-// bytesOf parses a size such as "20Gi" or "500M".
-func bytesOf(s string) (*big.Rat, bool) {
-	m := quantityRE.FindStringSubmatch(strings.TrimSpace(s))
-	if m == nil {
-		return nil, false
-	}
-	n, ok := new(big.Rat).SetString(m[1])
-	if !ok {
-		return nil, false
-	}
-	return n.Mul(n, new(big.Rat).SetInt64(units[m[2]])), true
-}
-
 // volumeShrinks reports whether a volume's size goes down, or cannot be
 // compared (then replacing is the safe reading).
 func volumeShrinks(before, after string) bool {
-	a, okA := bytesOf(before)
-	b, okB := bytesOf(after)
-	if !okA || !okB {
+	a, errA := schema.ParseQuantity(before)
+	b, errB := schema.ParseQuantity(after)
+	if errA != nil || errB != nil {
 		return before != after
 	}
 	return b.Cmp(a) < 0
+}
+
+// respelled reports whether before and after, at p in a spec of kind k,
+// are one quantity or duration spelled two ways: a state applied before
+// the compiler wrote one spelling per value (schema.Forms) holds the old
+// one. Sending the new spelling is an update, never a reason to replace.
+func respelled(s *schema.Schema, k schema.Kind, p path, before, after any) bool {
+	b, okB := before.(string)
+	a, okA := after.(string)
+	if !okB || !okA {
+		return false
+	}
+	d := s.Kind(k)
+	var f *schema.Field
+	for _, sg := range p {
+		if sg.index >= 0 {
+			continue
+		}
+		if f = d.Field(sg.key); f == nil {
+			return false
+		}
+		d = s.Elem(f)
+	}
+	if f == nil || f.Form == "" {
+		return false
+	}
+	form := schema.Forms[f.Form]
+	cb, errB := form(b)
+	ca, errA := form(a)
+	return errB == nil && errA == nil && cb == ca
 }

@@ -17,6 +17,15 @@ import (
 // (integers without exponent or fraction, others in the shortest form that
 // round-trips, as RFC 8785 does). Equal values give equal bytes.
 func Canonical(v any) ([]byte, error) {
+	tree, err := jsonTree(v)
+	if err != nil {
+		return nil, err
+	}
+	return encodeTree(tree)
+}
+
+// jsonTree is v as decoded JSON: maps, slices, strings, json.Numbers.
+func jsonTree(v any) (any, error) {
 	raw, ok := v.(json.RawMessage)
 	if !ok {
 		var err error
@@ -31,6 +40,11 @@ func Canonical(v any) ([]byte, error) {
 	if err := dec.Decode(&tree); err != nil {
 		return nil, err
 	}
+	return tree, nil
+}
+
+// encodeTree writes a decoded JSON tree as canonical JSON.
+func encodeTree(tree any) ([]byte, error) {
 	var b bytes.Buffer
 	if err := writeCanonical(&b, tree); err != nil {
 		return nil, err

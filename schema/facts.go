@@ -19,6 +19,9 @@ import (
 type Schema struct {
 	files []File
 	defs  map[string]*Def
+	// formful says which structs have a field with a form in or under
+	// them (forms.go).
+	formful map[*Def]bool
 }
 
 // File is one CUE source of a schema.
@@ -44,6 +47,10 @@ type Field struct {
 	Inline *Def
 	// List says the value is a list.
 	List bool
+	// Form is the scalar definition the value (or a list's element) is
+	// when that type has a canonical spelling (Forms): "#CPU",
+	// "#Quantity", "#Duration"; "" otherwise.
+	Form string
 	// Replace says when a change of the field replaces the resource.
 	Replace Replace
 	// Block is the field's HCL shape, BlockName the block type it is
@@ -130,6 +137,7 @@ func Load(fsys fs.FS) (*Schema, error) {
 	if err := s.resolve(); err != nil {
 		return nil, err
 	}
+	s.markForms()
 	return s, nil
 }
 
@@ -175,6 +183,9 @@ func (s *Schema) resolve() error {
 			cands := strings.Fields(f.Type)
 			f.Type = ""
 			for _, c := range cands {
+				if Forms[c] != nil && f.Form == "" {
+					f.Form = c
+				}
 				if s.defs[c] != nil {
 					f.Type = c
 					break
