@@ -52,20 +52,25 @@ type checker struct {
 	diags diag.Diagnostics
 }
 
-// where renders the position of the value at path, for a message that
-// names a second place.
-func (c *checker) where(path []string) string {
-	if r := c.loc.at(path); r != nil {
-		return r.String()
-	}
-	return strings.Join(path, ".")
-}
-
 // related is errorf for a clash: the diagnostic names the first place in
 // its message and carries it as a related range.
 func (c *checker) related(path, first []string, format string, args ...any) *diag.Diagnostic {
-	d := c.errorf(path, format+" (first at %s)", append(args, c.where(first))...)
-	if r := c.loc.at(first); r != nil {
+	d := clash(c.loc, path, first, format, args...)
+	c.diags = append(c.diags, d)
+	return d
+}
+
+// clash makes the diagnostic of two things that clash: at path, naming
+// the first place (first) in its message, which it also carries as a
+// related range.
+func clash(loc locator, path, first []string, format string, args ...any) *diag.Diagnostic {
+	where := strings.Join(first, ".")
+	r := loc.at(first)
+	if r != nil {
+		where = r.String()
+	}
+	d := diag.Errorf(loc.at(path), format+" (first at %s)", append(args, where)...)
+	if r != nil {
 		d.Related = append(d.Related, *r)
 	}
 	return d
