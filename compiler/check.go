@@ -181,7 +181,7 @@ func (c *checker) evaluation(e *schema.Evaluation, path []string) {
 		sp := appendPath(path, "scorers", strconv.Itoa(i))
 		if j := s.LLMJudge; j != nil && j.Name != "" {
 			if k, dup := judges[j.Name]; dup {
-				c.related(appendPath(sp, "llm_judge", "name"), []string{"evaluations", path[1], "scorers", strconv.Itoa(k), "llm_judge", "name"},
+				c.related(appendPath(sp, "llm_judge", "name"), appendPath(path, "scorers", strconv.Itoa(k), "llm_judge", "name"),
 					"evaluation %q has two judges named %q", path[1], j.Name)
 			} else {
 				judges[j.Name] = i
