@@ -132,7 +132,8 @@ func jsonlKeys(r io.Reader) ([]string, error) {
 		if err := dec.Decode(&skip); err != nil {
 			return nil, bad(err)
 		}
-		keys = append(keys, k.(string))
+		name, _ := k.(string) // the decoder refuses a key that is not a string
+		keys = append(keys, name)
 	}
 	return keys, nil
 }
