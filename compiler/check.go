@@ -2,6 +2,7 @@ package compiler
 
 import (
 	"fmt"
+	"math"
 	"sort"
 	"strconv"
 	"strings"
@@ -34,6 +35,7 @@ func check(cfg *schema.Config, loc locator) diag.Diagnostics {
 			if n.EgressMode != "" && len(n.EgressAllow) > 0 {
 				c.errorf(appendPath(np, "egress_allow"), "network: set egress_mode or egress_allow, not both")
 			}
+			c.exposedPorts(n.ExposedPorts, appendPath(np, "exposed_ports"))
 		}
 	}
 	for _, name := range sortedKeys(cfg.Functions) {
@@ -48,6 +50,43 @@ func check(cfg *schema.Config, loc locator) diag.Diagnostics {
 type checker struct {
 	loc   locator
 	diags diag.Diagnostics
+}
+
+// related is errorf for a clash: the diagnostic names the first place in
+// its message and carries it as a related range.
+func (c *checker) related(path, first []string, format string, args ...any) *diag.Diagnostic {
+	d := clash(c.loc, path, first, format, args...)
+	c.diags = append(c.diags, d)
+	return d
+}
+
+// clash makes the diagnostic of two things that clash: at path, naming
+// the first place (first) in its message, which it also carries as a
+// related range.
+func clash(loc locator, path, first []string, format string, args ...any) *diag.Diagnostic {
+	where := strings.Join(first, ".")
+	r := loc.at(first)
+	if r != nil {
+		where = r.String()
+	}
+	d := diag.Errorf(loc.at(path), format+" (first at %s)", append(args, where)...)
+	if r != nil {
+		d.Related = append(d.Related, *r)
+	}
+	return d
+}
+
+// exposedPorts refuses a port exposed twice (issue 9 item 4).
+func (c *checker) exposedPorts(ports []int, path []string) {
+	seen := map[int]int{}
+	for i, p := range ports {
+		if j, dup := seen[p]; dup {
+			c.related(appendPath(path, strconv.Itoa(i)), appendPath(path, strconv.Itoa(j)),
+				"network: port %d is exposed twice", p)
+			continue
+		}
+		seen[p] = i
+	}
 }
 
 func (c *checker) errorf(path []string, format string, args ...any) *diag.Diagnostic {
@@ -137,8 +176,17 @@ func (c *checker) evaluation(e *schema.Evaluation, path []string) {
 	if x := e.ExternalTask; x != nil && (x.Name == "") == (x.VersionID == "") {
 		c.errorf(appendPath(path, "external_task"), "external_task needs exactly one of name or version_id")
 	}
+	judges := map[string]int{}
 	for i, s := range e.Scorers {
 		sp := appendPath(path, "scorers", strconv.Itoa(i))
+		if j := s.LLMJudge; j != nil && j.Name != "" {
+			if k, dup := judges[j.Name]; dup {
+				c.related(appendPath(sp, "llm_judge", "name"), appendPath(path, "scorers", strconv.Itoa(k), "llm_judge", "name"),
+					"evaluation %q has two judges named %q", path[1], j.Name)
+			} else {
+				judges[j.Name] = i
+			}
+		}
 		ks := s.Kinds()
 		if len(ks) != 1 {
 			if len(ks) == 0 {
@@ -175,6 +223,8 @@ func (c *checker) judge(j *schema.LLMJudge, path []string) {
 				c.errorf(appendPath(fp, "range"), "judge field %q: a range needs a numeric type, not %s", f.Name, f.Type)
 			} else if lo, hi := f.Range[0], f.Range[1]; numLess(hi, lo) {
 				c.errorf(appendPath(fp, "range"), "judge field %q: range [%s, %s] is empty", f.Name, lo, hi)
+			} else if f.Type == "int" {
+				c.intRange(f, fp)
 			}
 		}
 	}
@@ -191,6 +241,28 @@ func (c *checker) judge(j *schema.LLMJudge, path []string) {
 	} else if score.Type != "float" && score.Type != "int" {
 		c.errorf(appendPath(path, "fields"), `llm_judge field "score" must be float or int, not %s`, score.Type)
 	}
+}
+
+// intRange refuses a fractional bound on an int judge field (issue 9
+// item 4): the model's reply is validated against the range, and an int
+// never equals 0.5.
+func (c *checker) intRange(f *schema.JudgeField, fp []string) {
+	for k, n := range f.Range {
+		if !isInteger(n) {
+			c.errorf(appendPath(fp, "range", strconv.Itoa(k)),
+				"judge field %q is an int, but its range bound %s is fractional; make the bound whole or the field a float", f.Name, n)
+		}
+	}
+}
+
+// isInteger reports whether n is a whole number, however it is written
+// (1, 1.0, 1e2).
+func isInteger(n schema.Number) bool {
+	if _, err := n.Int64(); err == nil {
+		return true
+	}
+	x, err := n.Float64()
+	return err == nil && x == math.Trunc(x)
 }
 
 func numLess(a, b schema.Number) bool {

@@ -41,6 +41,7 @@ func (b *builder) dataset(name string) *schema.Resource {
 	if spec.Format == "" {
 		spec.Format = format
 	}
+	b.dataCols[name] = b.datasetColumns(ds.Files, spec, path)
 	r := b.emit(schema.KindDataset, name, withExtra(spec, ds.Extra), nil, inputs)
 	b.datasets[name] = r
 	return r

@@ -27,6 +27,7 @@ type builder struct {
 	imageHash map[string]string      // named image → hash
 	secrets   map[string]*schema.Resource
 	datasets  map[string]*schema.Resource
+	dataCols  map[string]*datasetCols // by dataset name; nil when unknown
 	functions map[string]*schema.Resource
 	out       []*schema.Resource
 	floating  map[string]bool
@@ -53,7 +54,7 @@ func newBuilder(p *project, ld *loaded, lock *schema.Lock, offline bool) *builde
 	b := &builder{
 		p: p, ld: ld, lock: lock, offline: offline,
 		images: map[string]*imageEntry{}, imageHash: map[string]string{},
-		secrets: map[string]*schema.Resource{}, datasets: map[string]*schema.Resource{},
+		secrets: map[string]*schema.Resource{}, datasets: map[string]*schema.Resource{}, dataCols: map[string]*datasetCols{},
 		functions: map[string]*schema.Resource{}, floating: map[string]bool{},
 	}
 	b.fs, b.fsErr = newFileHasher(p.root)

@@ -15,6 +15,7 @@ func (b *builder) evaluation(name string) {
 		r := b.dataset(dname)
 		spec.Dataset = schema.Ref{Ref: r.Address, Hash: r.Hash}
 		deps = append(deps, r.Address)
+		b.checkInputs(e.Scorers, dname, path)
 	}
 	if e.Task != nil {
 		if ref, ok := b.functionRef(e.Task, appendPath(path, "task")); ok {

@@ -119,7 +119,7 @@ func fullConfig() map[string]any {
 }
 
 var fullConfigFiles = map[string]string{
-	"data/g.csv":        "q,a\n1,2\n",
+	"data/g.csv":        "input,expected\n1,2\n",
 	"src/app/main.py":   "def run(): pass\n",
 	"conf/app.toml":     "x = 1\n",
 	"requirements.txt":  "numpy==2.1\n",

@@ -78,6 +78,7 @@ func (b *builder) sandbox(name string) {
 	}
 	spec.Env = b.envSpec(s.Env, appendPath(path, "env"), &deps)
 	spec.EnvFrom = b.secretRefs(s.EnvFrom, appendPath(path, "env_from"), &deps)
+	b.envClashes(s.Env, spec.EnvFrom, len(s.EnvFrom), path)
 	for i, c := range s.Credentials {
 		p := appendPath(path, "credentials", strconv.Itoa(i), "secret")
 		if ref, ok := b.secretRef(c.Secret, p); ok {
@@ -135,6 +136,7 @@ func (b *builder) function(name string) *schema.Resource {
 	}
 	spec.Env = b.envSpec(f.Env, appendPath(path, "env"), &deps)
 	spec.EnvFrom = b.secretRefs(f.EnvFrom, appendPath(path, "env_from"), &deps)
+	b.envClashes(f.Env, spec.EnvFrom, len(f.EnvFrom), path)
 	spec.VolumeMounts = b.volumeMounts(f.VolumeMounts, appendPath(path, "volume_mounts"), &deps)
 	r := b.emit(schema.KindFunction, name, withExtra(spec, f.Extra), deps, inputs)
 	b.mu.Lock()
