@@ -59,8 +59,8 @@ func manyErrors(lang string, n int) (string, []string) {
 		for i := 1; i < n; i++ {
 			line(fmt.Sprintf(`sandboxes: s%d: {`, i))
 			line(`	image: {from: "python:3.12-slim"}`)
-			want = append(want, fmt.Sprintf(`%s:%d:2: unknown field "comand%d"; did you mean "command"?`, file, at(), i))
-			line(fmt.Sprintf(`	comand%d: ["sleep", "infinity"]`, i))
+			want = append(want, fmt.Sprintf(`%s:%d:2: unknown field "comand%c"; did you mean "command"?`, file, at(), 'a'+i))
+			line(fmt.Sprintf(`	comand%c: ["sleep", "infinity"]`, 'a'+i))
 			line(`}`)
 		}
 		return b.String(), want
@@ -74,8 +74,8 @@ func manyErrors(lang string, n int) (string, []string) {
 	for i := 1; i < n; i++ {
 		line(fmt.Sprintf(`sandbox "s%d" {`, i))
 		line(`  image { from = "python:3.12-slim" }`)
-		want = append(want, fmt.Sprintf(`%s:%d:3: unknown attribute "comand%d"; did you mean "command"?`, file, at(), i))
-		line(fmt.Sprintf(`  comand%d = ["sleep", "infinity"]`, i))
+		want = append(want, fmt.Sprintf(`%s:%d:3: unknown attribute "comand%c"; did you mean "command"?`, file, at(), 'a'+i))
+		line(fmt.Sprintf(`  comand%c = ["sleep", "infinity"]`, 'a'+i))
 		line(`}`)
 	}
 	return b.String(), want
