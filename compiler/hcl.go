@@ -570,6 +570,7 @@ func (l *hclLoader) evalNode(n node, deps []node) {
 	ectx := l.evalContext(deps)
 	if name, ok := strings.CutPrefix(n, "local."); ok {
 		lc := l.locals[name]
+		l.dupKeys(lc.attr.Expr, ectx)
 		v, hd := lc.attr.Expr.Value(ectx)
 		l.add(hd)
 		if v.IsKnown() && !hd.HasErrors() {

@@ -167,6 +167,7 @@ func (l *hclLoader) evalBody(body *hclsyntax.Body, sh *shape, path []string, ect
 // name is written into attrAt.
 func (l *hclLoader) evalAttrs(body *hclsyntax.Body, path []string, ectx *hcl.EvalContext, obj map[string]cty.Value, attrAt map[string]hcl.Range) {
 	for _, a := range sortedAttrs(body.Attributes) {
+		l.dupKeys(a.Expr, ectx)
 		v, hd := a.Expr.Value(ectx)
 		l.add(hd)
 		if hd.HasErrors() {
