@@ -345,7 +345,12 @@ func (h *fileHasher) envKeys(rel string) ([]string, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s %w", rel, unwrapPathError(err))
 	}
-	return schema.EnvFileKeys(b)
+	keys, err := schema.EnvFileKeys(b)
+	var ee *schema.EnvFileError
+	if errors.As(err, &ee) {
+		ee.File = rel // the message names file:line
+	}
+	return keys, err
 }
 
 // siblings lists the names next to a missing path, for did-you-mean.
