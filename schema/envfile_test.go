@@ -41,12 +41,12 @@ func TestIssue9EnvFileDotenv(t *testing.T) {
 		t.Errorf("ParseEnvFile() = %q", got)
 	}
 	for src, want := range map[string]string{
-		"A=1\ns3cr3t without equals\n":     "line 2: a line has no = (want NAME=VALUE)",
-		"A=1\n\n=s3cr3t\n":                 "line 3: a line has a value but no name (=VALUE)",
-		"A=1\nB=\"s3cr3t\nC=2\n":           "line 2: a quoted value is not closed",
-		"A=1\nMY-KEY=s3cr3t\n":             "line 2: column 3: a variable name holds a character other than letters, digits, _ and .",
-		"A=1\n  A B=s3cr3t\n":              "line 2: a variable name holds a space (want NAME=VALUE)",
-		"A=\"x\" s3cr3t\nB=1\n":            "line 1: a line has no = (want NAME=VALUE)",
+		"A=1\ns3cr3t without equals\n":    "line 2: a line has no = (want NAME=VALUE)",
+		"A=1\n\n=s3cr3t\n":                "line 3: a line has a value but no name (=VALUE)",
+		"A=1\nB=\"s3cr3t\nC=2\n":          "line 2: a quoted value is not closed",
+		"A=1\nMY-KEY=s3cr3t\n":            "line 2: column 3: a variable name holds a character other than letters, digits, _ and .",
+		"A=1\n  A B=s3cr3t\n":             "line 2: a variable name holds a space (want NAME=VALUE)",
+		"A=\"x\" s3cr3t\nB=1\n":           "line 1: a line has no = (want NAME=VALUE)",
 		"A=1\r\nB=2\r\ns3cr3t\r\nC=3\r\n": "line 3: a line has no = (want NAME=VALUE)",
 	} {
 		_, err := ParseEnvFile([]byte(src))
