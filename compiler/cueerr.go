@@ -192,7 +192,7 @@ func (t *cueTranslator) one(e cueErr) *diag.Diagnostic {
 			}
 		}
 		fields := compiledSchema().fieldsAt(e.path[:len(e.path)-1])
-		if s := diag.Suggest(name, fields); s != "" {
+		if s := suggestField(e.path[:len(e.path)-1], name); s != "" {
 			d.Summary += fmt.Sprintf("; did you mean %q?", s)
 		} else if len(fields) > 0 {
 			d.Detail = "allowed here: " + strings.Join(fields, ", ")
@@ -238,7 +238,7 @@ func (t *cueTranslator) one(e cueErr) *diag.Diagnostic {
 		d.Summary = fmt.Sprintf("reference to undefined %s", strings.Trim(m[1], `"`))
 		if base, cands := t.referenceCandidates(d.Subject); base != "" {
 			d.Summary = fmt.Sprintf("reference to undefined %s.%s", base, strings.Trim(m[1], `"`))
-			if s := diag.Suggest(strings.Trim(m[1], `"`), cands); s != "" {
+			if s := suggestName(strings.Trim(m[1], `"`), cands); s != "" {
 				d.Summary += fmt.Sprintf("; did you mean %s.%s?", base, s)
 			}
 		}

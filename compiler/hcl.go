@@ -454,7 +454,7 @@ func (l *hclLoader) checkTraversal(tr hcl.Traversal) node {
 					names = append(names, n)
 				}
 			}
-			if s := diag.Suggest(name, names); s != "" {
+			if s := suggestName(name, names); s != "" {
 				d.Summary += fmt.Sprintf("; did you mean %s.%s?", root, s)
 			}
 			return ""
@@ -462,7 +462,7 @@ func (l *hclLoader) checkTraversal(tr hcl.Traversal) node {
 		return addr
 	}
 	if root == "sandbox" || root == "evaluation" {
-		l.errorf(rng, "%ss cannot be referred to; only images, secrets, volumes, datasets and functions can", root)
+		l.errorf(rng, "%s cannot be referred to; only images, secrets, volumes, datasets and functions can", hclKinds[root].Plural())
 		return ""
 	}
 	d := l.errorf(tr[0].SourceRange(), "unknown name %q", root)

@@ -247,7 +247,7 @@ func (l *hclLoader) evalElem(b *hclsyntax.Block, bs blockSpec, p []string, ectx 
 func (l *hclLoader) unknownBlock(b *hclsyntax.Block, sh *shape, path []string) {
 	cands := keys(sh.blocks)
 	d := l.errorf(b.TypeRange, "unknown block type %q", b.Type)
-	if s := diag.Suggest(b.Type, cands); s != "" {
+	if s := suggestBlock(b.Type, cands, path); s != "" {
 		d.Summary += fmt.Sprintf("; did you mean %q?", s)
 		return
 	}

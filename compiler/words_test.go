@@ -71,3 +71,80 @@ sandbox "dev" {
 		t.Errorf("n=3: %v", err)
 	}
 }
+
+// TestIssue9SDKNames: issue 9 item 18. A field written under the SDKs'
+// name is told cc's (@cc(sdk=...)), and SDK-style resources { cpu } is
+// told requests.cpu; before, cpu suggested gpu and the SDK names nothing.
+func TestIssue9SDKNames(t *testing.T) {
+	cue := `project: "demo"
+images: base: from: "python:3.12-slim"
+sandboxes: dev: {
+	image: images.base
+	resources: cpu: "2"
+	chalk_identity: true
+	max_lifetime_seconds: 3600
+	environment_variables: A: "1"
+	file_system_snapshot: path: "/data"
+	secrets: []
+	container_image: images.base
+}
+`
+	hcl := `project = "demo"
+image "base" { from = "python:3.12-slim" }
+sandbox "dev" {
+  image = image.base
+  resources { cpu = "2" }
+  chalk_identity = true
+  max_lifetime_seconds = 3600
+  environment_variables = { A = "1" }
+  file_system_snapshot { path = "/data" }
+  secrets = []
+  container_image = image.base
+}
+`
+	want := []string{"requests.cpu", "identity", "lifetime", "env", "snapshot", "env_from", "image"}
+	for lang, src := range map[string]string{"cue": cue, "hcl": hcl} {
+		_, err := compileSrc(t, lang, src)
+		var cerr *Error
+		if !errors.As(err, &cerr) || len(cerr.Diagnostics) != len(want) {
+			t.Fatalf("%s: error = %v, want %d diagnostics", lang, err, len(want))
+		}
+		for i, d := range cerr.Diagnostics {
+			if d.Subject == nil || d.Subject.Start.Line != 5+i || !strings.HasSuffix(d.Summary, `did you mean "`+want[i]+`"?`) {
+				t.Errorf("%s: %s, want line %d suggesting %q", lang, d.Error(), 5+i, want[i])
+			}
+		}
+	}
+}
+
+// TestIssue9CloseNamesOnly: issue 9 item 18. A reference to an undefined
+// image suggests only a close name (bse: base), never an unrelated one
+// (nope: code, two edits of four letters).
+func TestIssue9CloseNamesOnly(t *testing.T) {
+	for lang, src := range map[string]string{
+		"cue": "project: \"demo\"\nimages: base: from: \"python:3.12-slim\"\nimages: code: from: \"python:3.12-slim\"\nsandboxes: a: image: images.nope\nsandboxes: b: image: images.bse\n",
+		"hcl": "project = \"demo\"\nimage \"base\" { from = \"python:3.12-slim\" }\nimage \"code\" { from = \"python:3.12-slim\" }\nsandbox \"a\" { image = image.nope }\nsandbox \"b\" { image = image.bse }\n",
+	} {
+		_, err := compileSrc(t, lang, src)
+		if err == nil {
+			t.Fatalf("%s: compiled", lang)
+		}
+		msg := err.Error()
+		if strings.Contains(msg, "code") || !strings.Contains(msg, `nope"`) && !strings.Contains(msg, "images.nope") {
+			t.Errorf("%s: %s\nwant nope without a suggestion", lang, msg)
+		}
+		if !strings.Contains(msg, "did you mean image.base?") && !strings.Contains(msg, "did you mean images.base?") {
+			t.Errorf("%s: %s\nwant bse to suggest base", lang, msg)
+		}
+	}
+}
+
+// TestIssue9PluralWords: issue 9 item 18. A reference to a sandbox says
+// "sandboxes", not "sandboxs".
+func TestIssue9PluralWords(t *testing.T) {
+	src := "project = \"demo\"\nsandbox \"a\" {\n  image { from = \"python:3.12-slim\" }\n}\nsandbox \"b\" {\n  image { from = \"python:3.12-slim\" }\n  tags = [sandbox.a.x]\n}\n"
+	_, err := compileSrc(t, "hcl", src)
+	if err == nil || !strings.Contains(err.Error(), "sandboxes cannot be referred to") {
+		t.Errorf("error = %v, want: sandboxes cannot be referred to", err)
+	}
+}
