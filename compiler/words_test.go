@@ -3,6 +3,8 @@ package compiler
 import (
 	"context"
 	"errors"
+	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -146,5 +148,20 @@ func TestIssue9PluralWords(t *testing.T) {
 	_, err := compileSrc(t, "hcl", src)
 	if err == nil || !strings.Contains(err.Error(), "sandboxes cannot be referred to") {
 		t.Errorf("error = %v, want: sandboxes cannot be referred to", err)
+	}
+}
+
+// TestIssue9FileErrorNamesFile: issue 9 item 18. A file system error
+// while hashing a copied tree names the file, relative to the project
+// root; before, "copy source permission denied" named none. (The tests
+// run as root, where a mode cannot deny a read: the error is made.)
+func TestIssue9FileErrorNamesFile(t *testing.T) {
+	h := &fileHasher{root: "/work/p"}
+	err := h.namedPathError(fmt.Errorf("walking: %w", &fs.PathError{Op: "open", Path: "/work/p/src/keys", Err: fs.ErrPermission}))
+	if err == nil || err.Error() != "src/keys permission denied" || !errors.Is(err, fs.ErrPermission) {
+		t.Errorf("namedPathError() = %v, want src/keys permission denied", err)
+	}
+	if err := h.namedPathError(&fs.PathError{Op: "open", Path: "/etc/x", Err: fs.ErrPermission}); err.Error() != "permission denied" {
+		t.Errorf("outside the root: %v, want the bare error", err)
 	}
 }
