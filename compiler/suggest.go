@@ -9,9 +9,9 @@ import (
 
 // suggestField is the field to suggest for the unknown name at path, ""
 // for none (issue 9 item 18): the field the platform SDKs call name
-// (@cc(sdk=...): chalk_identity is identity); a field one level down that
-// is called name (resources { cpu } is requests.cpu, requests first as
-// the schema declares it); else the closest field's name.
+// (@cc(sdk=...): chalk_identity is identity); else the closest field's
+// name, here or one level down when that is closer (resources { cpu } is
+// requests.cpu, not gpu; requests first as the schema declares it).
 func suggestField(path []string, name string) string {
 	fs := compiledSchema()
 	fields := fs.fieldsAt(path)
@@ -20,12 +20,24 @@ func suggestField(path []string, name string) string {
 			return f
 		}
 	}
+	top := diag.Suggest(name, fields)
+	nested, far := "", -1
 	for _, f := range nestedOrder(fields) {
-		if slices.Contains(fs.fieldsAt(appendPath(path, f)), name) {
-			return f + "." + name
+		if s := diag.Suggest(name, fs.fieldsAt(appendPath(path, f))); s != "" || slices.Contains(fs.fieldsAt(appendPath(path, f)), name) {
+			if s == "" {
+				s = name
+			}
+			if d := editDistance(name, s); far < 0 || d < far {
+				nested, far = f+"."+s, d
+			}
 		}
 	}
-	return diag.Suggest(name, fields)
+	// A field one level down wins when it is closer (cpuu: requests.cpu,
+	// not gpu).
+	if nested != "" && (top == "" || far < editDistance(name, top)) {
+		return nested
+	}
+	return top
 }
 
 // nestedOrder puts requests before limits: the schema's order, where the

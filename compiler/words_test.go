@@ -165,3 +165,13 @@ func TestIssue9FileErrorNamesFile(t *testing.T) {
 		t.Errorf("outside the root: %v, want the bare error", err)
 	}
 }
+
+// TestIssue9NestedSuggestion: issue 9 item 18. A misspelt resource
+// quantity one level too high suggests the closer nested field.
+func TestIssue9NestedSuggestion(t *testing.T) {
+	for want, name := range map[string]string{"requests.cpu": "cpuu", "requests.memory": "memroy", "gpu": "gpu_"} {
+		if got := suggestField([]string{"sandboxes", "dev", "resources"}, name); got != want {
+			t.Errorf("suggestField(resources, %q) = %q, want %q", name, got, want)
+		}
+	}
+}
