@@ -28,6 +28,7 @@ type cueErr struct {
 	path []string
 	msg  string
 	err  cueerrors.Error
+	cut  bool // path was cut to the unknown field: position it by path
 }
 
 var (
@@ -51,6 +52,7 @@ func (t *cueTranslator) translate(err error) diag.Diagnostics {
 		}
 		errs = append(errs, cueErr{path: path, msg: fmt.Sprintf(format, args...), err: e})
 	}
+	errs = t.unknownFieldsOnce(errs)
 	var ds diag.Diagnostics
 	for i := 0; i < len(errs); i++ {
 		e := errs[i]
@@ -67,6 +69,31 @@ func (t *cueTranslator) translate(err error) diag.Diagnostics {
 		ds = append(ds, t.one(e))
 	}
 	return ds
+}
+
+// unknownFieldsOnce rewrites CUE's "field not allowed" errors to name the
+// unknown field itself, once. CUE reports a field the schema does not
+// allow under each element of its list value (comand.0, comand.1), which
+// read as unknown fields "0" and "1" (issue 9 item 13): the path is cut
+// after its first element the schema does not know, positioned at that
+// field, and the repeats dropped.
+func (t *cueTranslator) unknownFieldsOnce(errs []cueErr) []cueErr {
+	seen := map[string]bool{}
+	out := errs[:0]
+	for _, e := range errs {
+		if e.msg == "field not allowed" {
+			if n := compiledSchema().unknownAt(e.path); n > 0 && n < len(e.path) {
+				e.path = e.path[:n]
+				e.cut = true
+			}
+			if seen[pathKey(e.path)] {
+				continue
+			}
+			seen[pathKey(e.path)] = true
+		}
+		out = append(out, e)
+	}
+	return out
 }
 
 // what names the thing at path for messages: the field's name, or the
@@ -107,7 +134,7 @@ func (t *cueTranslator) field() string {
 
 func (t *cueTranslator) rangeFor(e cueErr, key bool) (*diag.Range, []diag.Range) {
 	var rs []*diag.Range
-	if t.lang == "cue" {
+	if t.lang == "cue" && !e.cut {
 		rs = t.p.cuePositions(e.err)
 	}
 	if len(rs) == 0 && t.loc != nil {
@@ -165,7 +192,7 @@ func (t *cueTranslator) one(e cueErr) *diag.Diagnostic {
 			}
 		}
 		fields := compiledSchema().fieldsAt(e.path[:len(e.path)-1])
-		if s := diag.Suggest(name, fields); s != "" {
+		if s := suggestField(e.path[:len(e.path)-1], name); s != "" {
 			d.Summary += fmt.Sprintf("; did you mean %q?", s)
 		} else if len(fields) > 0 {
 			d.Detail = "allowed here: " + strings.Join(fields, ", ")
@@ -211,7 +238,7 @@ func (t *cueTranslator) one(e cueErr) *diag.Diagnostic {
 		d.Summary = fmt.Sprintf("reference to undefined %s", strings.Trim(m[1], `"`))
 		if base, cands := t.referenceCandidates(d.Subject); base != "" {
 			d.Summary = fmt.Sprintf("reference to undefined %s.%s", base, strings.Trim(m[1], `"`))
-			if s := diag.Suggest(strings.Trim(m[1], `"`), cands); s != "" {
+			if s := suggestName(strings.Trim(m[1], `"`), cands); s != "" {
 				d.Summary += fmt.Sprintf("; did you mean %s.%s?", base, s)
 			}
 		}

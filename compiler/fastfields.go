@@ -27,6 +27,22 @@ func (fs *fastSchema) fieldsAt(path []string) []string {
 	return sortedKeys(seen)
 }
 
+// unknownAt returns the length of path's shortest prefix whose last
+// element the schema does not know (a field no struct on the way has), or
+// 0 when the schema knows every element.
+func (fs *fastSchema) unknownAt(path []string) int {
+	if fs.err != nil {
+		return 0
+	}
+	t := fs.defs["#Config"]
+	for i, elem := range path {
+		if t = fs.step(t, elem); t == nil {
+			return i + 1
+		}
+	}
+	return 0
+}
+
 // step is the type of one element below t: a field, a pattern's value or a
 // list element.
 func (fs *fastSchema) step(t *stype, elem string) *stype {

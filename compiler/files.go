@@ -262,7 +262,7 @@ func (h *fileHasher) addPath(entries map[string]schema.TreeEntry, p, base string
 	}
 	fi, err := os.Stat(abs)
 	if err != nil {
-		return unwrapPathError(err)
+		return h.namedPathError(err)
 	}
 	if h.policy.Excluded(realRel) {
 		return fmt.Errorf("%s %w", p, errIgnored)
@@ -288,9 +288,25 @@ func (h *fileHasher) addPath(entries map[string]schema.TreeEntry, p, base string
 		return h.addWalked(entries, name(rel), rel, full, d, keep)
 	})
 	if err != nil {
-		return unwrapPathError(err)
+		return h.namedPathError(err)
 	}
 	return nil
+}
+
+// namedPathError words a file system error with the path it is about,
+// relative to the project root: "copy source src/keys permission denied",
+// not "copy source permission denied" (issue 9 item 18). An error without
+// a path, or whose path is outside the root, is only unwrapped.
+func (h *fileHasher) namedPathError(err error) error {
+	var pe *fs.PathError
+	if !errors.As(err, &pe) {
+		return err
+	}
+	rel, rerr := filepath.Rel(h.root, pe.Path)
+	if rerr != nil || rel == ".." || strings.HasPrefix(rel, "../") || filepath.IsAbs(rel) {
+		return pe.Err
+	}
+	return fmt.Errorf("%s %w", filepath.ToSlash(rel), pe.Err)
 }
 
 // entryNamer names a tree's entries: with base "", by their path from
@@ -345,7 +361,12 @@ func (h *fileHasher) envKeys(rel string) ([]string, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s %w", rel, unwrapPathError(err))
 	}
-	return schema.EnvFileKeys(b)
+	keys, err := schema.EnvFileKeys(b)
+	var ee *schema.EnvFileError
+	if errors.As(err, &ee) {
+		ee.File = rel // the message names file:line
+	}
+	return keys, err
 }
 
 // siblings lists the names next to a missing path, for did-you-mean.

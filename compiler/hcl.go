@@ -134,12 +134,50 @@ func loadHCL(ctx context.Context, p *project, vars, varFiles []string) (_ *loade
 	}
 	fast, ferr := l.col.wait()
 	if l.diags.HasErrors() {
+		if ok {
+			l.alsoSchemaErrors(project)
+		}
 		return nil, l.diags
 	}
 	if ferr == nil && !crossCheck {
 		return &loaded{cfg: fast.cfg, loc: l.ranges, sensitive: fast.sens}, nil
 	}
 	return l.judge(project, fast, ferr)
+}
+
+// alsoSchemaErrors adds the schema's verdict on what did evaluate to the
+// errors found while evaluating, so that every error of a file is
+// reported, not only the first kind (issue 9 item 13: a misspelt block
+// hid every misspelt attribute). What the evaluation dropped (a misspelt
+// block, a failed attribute) can look missing to the schema: its
+// "missing required", "must not be empty" and "needs at least", and errors
+// at a place already reported, are left out.
+func (l *hclLoader) alsoSchemaErrors(project any) {
+	at := map[diag.Pos]bool{}
+	for _, d := range l.diags {
+		if d.Subject != nil {
+			at[d.Subject.Start] = true
+		}
+	}
+	_, ds := l.validateCUE(l.config(project))
+	for _, d := range ds {
+		if d.Subject == nil || at[d.Subject.Start] || fromDropped(d.Summary) {
+			continue
+		}
+		l.diags = append(l.diags, d)
+	}
+	l.diags = l.diags.Sort()
+}
+
+// fromDropped tells a schema error that a value dropped while evaluating
+// can cause.
+func fromDropped(summary string) bool {
+	for _, s := range []string{"missing required", "must not be empty", "needs at least", "internal error"} {
+		if strings.Contains(summary, s) {
+			return true
+		}
+	}
+	return false
 }
 
 // judge checks the configuration with CUE, when the fast check refused
@@ -416,7 +454,7 @@ func (l *hclLoader) checkTraversal(tr hcl.Traversal) node {
 					names = append(names, n)
 				}
 			}
-			if s := diag.Suggest(name, names); s != "" {
+			if s := suggestName(name, names); s != "" {
 				d.Summary += fmt.Sprintf("; did you mean %s.%s?", root, s)
 			}
 			return ""
@@ -424,7 +462,7 @@ func (l *hclLoader) checkTraversal(tr hcl.Traversal) node {
 		return addr
 	}
 	if root == "sandbox" || root == "evaluation" {
-		l.errorf(rng, "%ss cannot be referred to; only images, secrets, volumes, datasets and functions can", root)
+		l.errorf(rng, "%s cannot be referred to; only images, secrets, volumes, datasets and functions can", hclKinds[root].Plural())
 		return ""
 	}
 	d := l.errorf(tr[0].SourceRange(), "unknown name %q", root)
@@ -532,6 +570,7 @@ func (l *hclLoader) evalNode(n node, deps []node) {
 	ectx := l.evalContext(deps)
 	if name, ok := strings.CutPrefix(n, "local."); ok {
 		lc := l.locals[name]
+		l.dupKeys(lc.attr.Expr, ectx)
 		v, hd := lc.attr.Expr.Value(ectx)
 		l.add(hd)
 		if v.IsKnown() && !hd.HasErrors() {

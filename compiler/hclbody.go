@@ -167,6 +167,7 @@ func (l *hclLoader) evalBody(body *hclsyntax.Body, sh *shape, path []string, ect
 // name is written into attrAt.
 func (l *hclLoader) evalAttrs(body *hclsyntax.Body, path []string, ectx *hcl.EvalContext, obj map[string]cty.Value, attrAt map[string]hcl.Range) {
 	for _, a := range sortedAttrs(body.Attributes) {
+		l.dupKeys(a.Expr, ectx)
 		v, hd := a.Expr.Value(ectx)
 		l.add(hd)
 		if hd.HasErrors() {
@@ -246,7 +247,7 @@ func (l *hclLoader) evalElem(b *hclsyntax.Block, bs blockSpec, p []string, ectx 
 func (l *hclLoader) unknownBlock(b *hclsyntax.Block, sh *shape, path []string) {
 	cands := keys(sh.blocks)
 	d := l.errorf(b.TypeRange, "unknown block type %q", b.Type)
-	if s := diag.Suggest(b.Type, cands); s != "" {
+	if s := suggestBlock(b.Type, cands, path); s != "" {
 		d.Summary += fmt.Sprintf("; did you mean %q?", s)
 		return
 	}

@@ -55,7 +55,7 @@ var stdFunctions = map[string]function.Function{
 	"jsondecode":   stdlib.JSONDecodeFunc,
 	"jsonencode":   stdlib.JSONEncodeFunc,
 	"keys":         stdlib.KeysFunc,
-	"length":       stdlib.LengthFunc,
+	"length":       lengthFunc,
 	"lookup":       stdlib.LookupFunc,
 	"lower":        stdlib.LowerFunc,
 	"max":          stdlib.MaxFunc,
@@ -141,6 +141,32 @@ func fileExistsFunc(root string) function.Function {
 
 // coalesceFunc is Terraform's coalesce: the first argument that is neither
 // null nor an empty string.
+// lengthFunc is Terraform's length: the number of elements of a list,
+// set, map, tuple or object, or of characters of a string (cty's length
+// takes lists, maps and tuples only; issue 9 item 18).
+var lengthFunc = function.New(&function.Spec{
+	Params: []function.Parameter{{
+		Name: "value", Type: cty.DynamicPseudoType,
+		AllowDynamicType: true, AllowUnknown: true, AllowMarked: true,
+	}},
+	Type: func(args []cty.Value) (cty.Type, error) {
+		t := args[0].Type()
+		if t == cty.String || t == cty.DynamicPseudoType || t.IsObjectType() {
+			return cty.Number, nil
+		}
+		return stdlib.LengthFunc.ReturnType([]cty.Type{t})
+	},
+	Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+		if t := args[0].Type(); t == cty.String {
+			return stdlib.StrlenFunc.Call(args)
+		} else if t.IsObjectType() {
+			_, marks := args[0].Unmark()
+			return cty.NumberIntVal(int64(len(t.AttributeTypes()))).WithMarks(marks), nil
+		}
+		return stdlib.LengthFunc.Call(args)
+	},
+})
+
 var coalesceFunc = function.New(&function.Spec{
 	VarParam: &function.Parameter{Name: "vals", Type: cty.DynamicPseudoType, AllowNull: true, AllowUnknown: true},
 	Type: func(args []cty.Value) (cty.Type, error) {

@@ -156,6 +156,14 @@ func (l *hclLoader) assignVarFlag(kv string) {
 		return
 	}
 	expr, hd := hclsyntax.ParseExpression([]byte(raw), "-var "+name, hcl.InitialPos)
+	if _, bare := expr.(*hclsyntax.ScopeTraversalExpr); bare || hd.HasErrors() && !strings.ContainsAny(raw, "[{\"") {
+		// A bare word (n=abc) is the string it spells, as Terraform
+		// reads it: converted to the variable's type, its error says
+		// what type is wanted, not "Variables not allowed" (issue 9
+		// item 18).
+		v.value, v.set, v.valueRange = cty.StringVal(raw), true, hcl.Range{Filename: "-var " + name}
+		return
+	}
 	l.add(hd)
 	if hd.HasErrors() {
 		return

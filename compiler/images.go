@@ -196,6 +196,10 @@ func sensitiveImageHash(canon []byte, sens, path []string) (string, error) {
 
 // base resolves a registry reference through cc.lock.
 func (b *builder) base(ref string, path []string) string {
+	if err := checkImageRef(ref); err != nil {
+		b.errorf(path, "from: %v", err)
+		return ref
+	}
 	if strings.Contains(ref, "@sha256:") {
 		return ref
 	}

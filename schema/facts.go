@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -57,6 +58,10 @@ type Field struct {
 	// written as (the field's name unless @cc(block=NAME)).
 	Block     BlockMode
 	BlockName string
+	// SDKNames are the names the platform SDKs give the field
+	// (@cc(sdk=chalk_identity)), suggested when a configuration writes
+	// them; for did-you-mean only.
+	SDKNames []string
 }
 
 // Replace says when a change of a field replaces its resource.
@@ -143,6 +148,41 @@ func Load(fsys fs.FS) (*Schema, error) {
 
 // Files are the schema's CUE sources, in load order.
 func (s *Schema) Files() []File { return s.files }
+
+// SDKNames maps each SDK name of a field (@cc(sdk=NAME)) to the names of
+// the fields that carry it, for did-you-mean suggestions.
+func (s *Schema) SDKNames() map[string][]string {
+	out := map[string][]string{}
+	seen := map[*Def]bool{}
+	var walk func(d *Def)
+	walk = func(d *Def) {
+		if d == nil || seen[d] {
+			return
+		}
+		seen[d] = true
+		for _, f := range d.Fields {
+			for _, n := range f.SDKNames {
+				if !slices.Contains(out[n], f.Name) {
+					out[n] = append(out[n], f.Name)
+				}
+			}
+			walk(f.Inline)
+		}
+	}
+	for _, name := range sortedDefNames(s.defs) {
+		walk(s.defs[name])
+	}
+	return out
+}
+
+func sortedDefNames(m map[string]*Def) []string {
+	names := make([]string, 0, len(m))
+	for n := range m {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
 
 // Def returns the struct definition of that name ("#Sandbox"), or nil.
 func (s *Schema) Def(name string) *Def { return s.defs[name] }
@@ -318,6 +358,11 @@ func (f *Field) setFacts(body string) error {
 					mode = BlockList
 				}
 			}
+		case "sdk":
+			if val == "" {
+				return fmt.Errorf("@cc(sdk=NAME): want the SDK's name")
+			}
+			f.SDKNames = append(f.SDKNames, val)
 		case "step":
 			mode = BlockStep
 		case "labelled":

@@ -1,0 +1,60 @@
+package compiler
+
+import (
+	"fmt"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/convert"
+
+	"cc.dev/cc/diag"
+)
+
+// dupKeys reports every object constructor in e ({ A = 1, A = 2 }) that
+// sets one key twice, at the second key, naming the first. HCL keeps the
+// last value silently where CUE reports a conflict: in cc both languages
+// refuse it (issue 9 item 7). Keys are evaluated in ectx, so "${x}" keys
+// count too; a key that does not evaluate is left to the evaluation's
+// own error.
+func (l *hclLoader) dupKeys(e hclsyntax.Expression, ectx *hcl.EvalContext) {
+	hclsyntax.VisitAll(e, func(n hclsyntax.Node) hcl.Diagnostics {
+		o, ok := n.(*hclsyntax.ObjectConsExpr)
+		if !ok {
+			return nil
+		}
+		first := map[string]hcl.Range{}
+		for _, item := range o.Items {
+			k, ok := objectKey(item.KeyExpr, ectx)
+			if !ok {
+				continue
+			}
+			r := item.KeyExpr.Range()
+			if prev, dup := first[k]; dup {
+				d := l.errorf(r, "key %q is set twice in one object (first at %s)", k, posOf(prev))
+				d.Related = []diag.Range{*toRange(prev)}
+				continue
+			}
+			first[k] = r
+		}
+		return nil
+	})
+}
+
+// objectKey evaluates an object constructor's key as a string.
+func objectKey(e hclsyntax.Expression, ectx *hcl.EvalContext) (string, bool) {
+	v, hd := e.Value(ectx)
+	if hd.HasErrors() || !v.IsWhollyKnown() || v.IsNull() {
+		return "", false
+	}
+	v, _ = v.Unmark()
+	s, err := convert.Convert(v, cty.String)
+	if err != nil {
+		return "", false
+	}
+	return s.AsString(), true
+}
+
+func posOf(r hcl.Range) string {
+	return fmt.Sprintf("%s:%d:%d", r.Filename, r.Start.Line, r.Start.Column)
+}

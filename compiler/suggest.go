@@ -1,0 +1,104 @@
+package compiler
+
+import (
+	"slices"
+
+	"cc.dev/cc/diag"
+	"cc.dev/cc/schema"
+)
+
+// suggestField is the field to suggest for the unknown name at path, ""
+// for none (issue 9 item 18): the field the platform SDKs call name
+// (@cc(sdk=...): chalk_identity is identity); else the closest field's
+// name, here or one level down when that is closer (resources { cpu } is
+// requests.cpu, not gpu; requests first as the schema declares it).
+func suggestField(path []string, name string) string {
+	fs := compiledSchema()
+	fields := fs.fieldsAt(path)
+	for _, f := range schema.Default().SDKNames()[name] {
+		if slices.Contains(fields, f) {
+			return f
+		}
+	}
+	top := diag.Suggest(name, fields)
+	nested, far := "", -1
+	for _, f := range nestedOrder(fields) {
+		if s := diag.Suggest(name, fs.fieldsAt(appendPath(path, f))); s != "" || slices.Contains(fs.fieldsAt(appendPath(path, f)), name) {
+			if s == "" {
+				s = name
+			}
+			if d := editDistance(name, s); far < 0 || d < far {
+				nested, far = f+"."+s, d
+			}
+		}
+	}
+	// A field one level down wins when it is closer (cpuu: requests.cpu,
+	// not gpu).
+	if nested != "" && (top == "" || far < editDistance(name, top)) {
+		return nested
+	}
+	return top
+}
+
+// nestedOrder puts requests before limits: the schema's order, where the
+// compiled schema's is by name.
+func nestedOrder(fields []string) []string {
+	out := slices.Clone(fields)
+	if i, j := slices.Index(out, "limits"), slices.Index(out, "requests"); i >= 0 && j > i {
+		out[i], out[j] = out[j], out[i]
+	}
+	return out
+}
+
+// suggestName is the closest of names to the name given when it is close
+// (at most one edit, or one in three characters), "" otherwise: for names
+// of the user's own (image.nope), where a far guess misleads.
+func suggestName(given string, names []string) string {
+	s := diag.Suggest(given, names)
+	if s == "" {
+		return ""
+	}
+	if d := editDistance(given, s); d > 1 && d*3 > len([]rune(given)) {
+		return ""
+	}
+	return s
+}
+
+// editDistance is the edit distance between a and b, a swap of two
+// neighbours one edit (optimal string alignment, as diag.Suggest counts).
+func editDistance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	var prev2 []int
+	prev := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur := make([]int, len(rb)+1)
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
+				cur[j] = min(cur[j], prev2[j-2]+1)
+			}
+		}
+		prev2, prev = prev, cur
+	}
+	return prev[len(rb)]
+}
+
+// suggestBlock is the HCL block type to suggest for the unknown block typ
+// at path: the block the SDKs call typ (file_system_snapshot is
+// snapshot), else the closest block type.
+func suggestBlock(typ string, blocks []string, path []string) string {
+	for _, f := range schema.Default().SDKNames()[typ] {
+		if slices.Contains(blocks, f) && slices.Contains(compiledSchema().fieldsAt(path), f) {
+			return f
+		}
+	}
+	return diag.Suggest(typ, blocks)
+}
