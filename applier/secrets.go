@@ -146,5 +146,11 @@ func readEnvFile(root, rel string) (map[string]string, error) {
 	case err != nil:
 		return nil, errors.New("cannot be read")
 	}
-	return schema.ParseEnvFile(b)
+	vals, err := schema.ParseEnvFile(b)
+	var ef *schema.EnvFileError
+	if errors.As(err, &ef) {
+		ef.File = rel
+		return nil, fmt.Errorf("has a malformed line: %w", ef)
+	}
+	return vals, err
 }

@@ -108,3 +108,24 @@ func TestIssue16EnvFileLinkOutOfRootRefused(t *testing.T) {
 		t.Errorf("error shows the file's content: %v", err)
 	}
 }
+
+// TestIssue9EnvFileMalformedLineNamed: issue 9 item 12. A malformed line
+// of an env file the applier reads is named by file and line, never by
+// its content.
+func TestIssue9EnvFileMalformedLineNamed(t *testing.T) {
+	root := t.TempDir()
+	if err := os.WriteFile(filepath.Join(root, "dev.env"), []byte("TOKEN=s3cret-value\nthis line is wrong\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, _, err := applier.LocalSecrets{Root: root}.Value("secret.f", schema.SecretSpec{FromEnvFile: &schema.EnvFileSource{Path: "dev.env"}})
+	if err == nil {
+		t.Fatal("Value(malformed env file) = nil error")
+	}
+	const want = "secret.f takes its value from the env file dev.env, which has a malformed line: dev.env:2: "
+	if !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("Value(malformed env file) error = %q, want it to start %q", err, want)
+	}
+	if strings.Contains(err.Error(), "s3cret") || strings.Contains(err.Error(), "wrong") {
+		t.Errorf("error shows the file's content: %v", err)
+	}
+}
