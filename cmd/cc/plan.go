@@ -43,8 +43,8 @@ cc plan --out, it is recorded in the file).
 The state is the embedded default, .cc/state.db in the project root, unless
 --server or CC_SERVER names a cc service (CC_TOKEN is its token).
 
-Exit status: 0 success, 1 error; with --detailed-exitcode, 0 no changes, 1
-error, 2 changes present.`,
+Exit status: 0 success, 1 error, 2 bad usage; with --detailed-exitcode, 0
+no changes, 1 error or bad usage, 2 changes present.`,
 		run: runPlan,
 	})
 	register(&command{
@@ -92,7 +92,7 @@ func runPlan(e *env, args []string) int {
 	out := fs.String("out", "", "save the plan to `FILE`, for cc apply FILE")
 	asJSON := fs.Bool("json", false, "print the plan as JSON (--format json)")
 	format := fs.String("format", "text", "output `FORMAT`: text, json or markdown")
-	detailed := fs.Bool("detailed-exitcode", false, "exit 2 when there are changes, 0 when there are none")
+	detailed := fs.Bool("detailed-exitcode", false, "exit 2 when there are changes, 0 when there are none, 1 on an error or bad usage")
 	destroy := fs.Bool("destroy", false, "plan the deletion of everything the project has")
 	if rc := e.parse(c, fs, args); rc >= 0 {
 		return rc
