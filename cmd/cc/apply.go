@@ -21,8 +21,9 @@ func init() {
 		args:    "[flags] [PATH | PLANFILE]",
 		summary: "make the platform match the configuration",
 		help: `Apply plans the project at PATH (as cc plan does), shows the plan and asks
-before changing anything; --auto-approve applies without asking, and
-without a terminal to ask on, apply refuses unless given --auto-approve.
+before changing anything; --auto-approve applies without asking (the plan
+is still shown), and without a terminal to ask on, apply refuses unless
+given --auto-approve.
 Given a PLANFILE saved by cc plan --out, it carries out exactly that plan
 without asking, and refuses when the project's state is not the one the
 plan was made against (another lineage, serial or resource), naming what
@@ -64,9 +65,10 @@ project costs one read of its state and nothing else.`,
 		summary: "delete everything a project has on the platform",
 		help: `Destroy plans the deletion of every resource the project at PATH has on its
 service (only that project's), shows it and asks, as cc apply does
-(--auto-approve applies without asking). Deletes go in reverse dependency
-order. A project with volumes, datasets or sandboxes with snapshots is
-destroyed only with --allow-data-loss.`,
+(--auto-approve applies without asking; the plan is still shown). Deletes
+go in reverse dependency order. A project with volumes, datasets or
+sandboxes with snapshots is destroyed only with --allow-data-loss. It
+takes no --replace: it replaces nothing.`,
 		run: runDestroy,
 	})
 }
@@ -79,9 +81,9 @@ type applyFlags struct {
 	lockTimeout time.Duration
 }
 
-func (f *applyFlags) register(fs *flag.FlagSet) {
-	f.planFlags.register(fs)
-	fs.BoolVar(&f.autoApprove, "auto-approve", false, "apply without showing the plan and asking")
+func (f *applyFlags) register(fs *flag.FlagSet, destroy bool) {
+	f.planFlags.register(fs, !destroy)
+	fs.BoolVar(&f.autoApprove, "auto-approve", false, "apply without asking for approval (the plan is still shown)")
 	fs.IntVar(&f.parallelism, "parallelism", 10, "make at most `N` changes at once")
 	fs.DurationVar(&f.lockTimeout, "lock-timeout", 0, "wait up to `DURATION` for the project's lock when another apply holds it")
 }
@@ -97,7 +99,7 @@ func runDestroy(e *env, args []string) int {
 func (e *env) runApplyLike(c *command, args []string, destroy bool) int {
 	fs := e.flags(c)
 	var af applyFlags
-	af.register(fs)
+	af.register(fs, destroy)
 	if rc := e.parse(c, fs, args); rc >= 0 {
 		return rc
 	}

@@ -70,12 +70,16 @@ type planFlags struct {
 	allowDataLoss bool
 }
 
-func (f *planFlags) register(fs *flag.FlagSet) {
+// register registers the flags; withReplace is false for cc destroy,
+// which deletes everything and so replaces nothing.
+func (f *planFlags) register(fs *flag.FlagSet, withReplace bool) {
 	f.compileFlags.register(fs)
 	f.svc.register(fs)
 	fs.Var(&f.targets, "target", "plan only `ADDR` and the changes it needs first (repeatable)")
 	fs.Var(&f.excludes, "exclude", "leave out `ADDR` and every change that needs it (repeatable)")
-	fs.Var(&f.replace, "replace", "replace `ADDR` even if unchanged (repeatable)")
+	if withReplace {
+		fs.Var(&f.replace, "replace", "replace `ADDR` even if unchanged (repeatable; not with --destroy)")
+	}
 	fs.BoolVar(&f.offline, "offline", false, "fail when a base image is not pinned in cc.lock")
 	fs.BoolVar(&f.allowDataLoss, "allow-data-loss", false, "let apply delete or replace volumes, datasets and sandboxes with snapshots, and their data (with --out: record it in the plan file)")
 }
@@ -88,7 +92,7 @@ func runPlan(e *env, args []string) int {
 	c := commands["plan"]
 	fs := e.flags(c)
 	var pf planFlags
-	pf.register(fs)
+	pf.register(fs, true)
 	out := fs.String("out", "", "save the plan to `FILE`, for cc apply FILE")
 	asJSON := fs.Bool("json", false, "print the plan as JSON (--format json)")
 	format := fs.String("format", "text", "output `FORMAT`: text, json or markdown")
@@ -102,6 +106,9 @@ func runPlan(e *env, args []string) int {
 	}
 	if !validFormat(*format) {
 		return e.usageError(c, "--format %q: want text, json or markdown", *format)
+	}
+	if *destroy && len(pf.replace) > 0 {
+		return e.usageError(c, "--replace and --destroy: a destroy plan deletes everything and replaces nothing")
 	}
 	path, rc := e.pathArg(c, fs)
 	if rc >= 0 {
