@@ -138,8 +138,11 @@ func runPlan(e *env, args []string) int {
 	}
 	more := ""
 	if *out != "" {
-		abs, _ := filepath.Abs(path)
-		f := planner.NewFile(p, res.Desired, st, planner.Config{Path: abs, Root: res.Desired.Root, Lang: res.Lang, Server: cn.server,
+		file := "" // the project directory
+		if ext := filepath.Ext(path); ext == ".cue" || ext == ".hcl" {
+			file = filepath.Base(path)
+		}
+		f := planner.NewFile(p, res.Desired, st, planner.Config{File: file, Lang: res.Lang, Server: cn.server,
 			Targets: pf.targets, Excludes: pf.excludes, Replace: pf.replace, Destroy: *destroy, AllowDataLoss: pf.allowDataLoss})
 		if hasSensitive(res.Desired) {
 			key, err := planKey(res.Desired.Root)
