@@ -207,7 +207,7 @@ func compile(ctx context.Context, in Input, tr *tracker) (*Result, error) {
 	if maxSize <= 0 {
 		maxSize = DefaultMaxConfigSize
 	}
-	p, err := locate(in.Path, maxSize)
+	p, err := locate(in.Path, maxSize, in.VarFiles...)
 	if err != nil {
 		return nil, err
 	}

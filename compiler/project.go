@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 
+	"cc.dev/cc/diag"
 	"cc.dev/cc/schema"
 )
 
@@ -48,7 +49,12 @@ func (p *project) schema() *schema.Schema {
 }
 
 // locate finds the project at path: a directory or one .cue/.hcl file.
-func locate(path string, maxSize int64) (*project, error) {
+// A project is a directory in one language: a directory holding both is
+// refused, naming the files of each (mixedLanguages), and so is one file
+// named out of several of its language in its directory, which would
+// compile without the others' resources (partOfProject); files given as
+// varFiles (-var-file) are not configuration files.
+func locate(path string, maxSize int64, varFiles ...string) (*project, error) {
 	if path == "" {
 		path = "."
 	}
@@ -73,7 +79,7 @@ func locate(path string, maxSize int64) (*project, error) {
 	}
 	if p.single {
 		p.files[0] = filepath.Join(p.root, filepath.Base(p.files[0]))
-		return p, nil
+		return p, p.onlyFileOfLanguage(varFiles)
 	}
 	if err := p.scanDir(path); err != nil {
 		return nil, err
@@ -105,60 +111,156 @@ func (p *project) useFile(path string, fi fs.FileInfo) error {
 	return nil
 }
 
+// onlyFileOfLanguage refuses the one file the user named when its
+// directory holds other files of its language: they are one project, and
+// a plan of the one file alone would delete the others' resources. Files
+// of the other language are another rendering of the project (as in
+// examples/), not part of this one; nor are varFiles.
+func (p *project) onlyFileOfLanguage(varFiles []string) error {
+	cues, hcls, err := p.configFiles(p.dir, false)
+	if err != nil {
+		return err
+	}
+	same := hcls
+	if p.lang == "cue" {
+		same = cues
+	}
+	named := filepath.Base(p.files[0])
+	var siblings []string
+	for _, n := range same {
+		if n != named && !isVarFile(filepath.Join(p.root, n), varFiles) {
+			siblings = append(siblings, n)
+		}
+	}
+	if len(siblings) == 0 {
+		return nil
+	}
+	return partOfProject(p.dir, named, p.lang, siblings)
+}
+
+// isVarFile reports whether the file abs (in the resolved project root)
+// is one of the -var-file files.
+func isVarFile(abs string, varFiles []string) bool {
+	for _, v := range varFiles {
+		a, err := filepath.Abs(v)
+		if err != nil {
+			continue
+		}
+		if dir, err := filepath.EvalSymlinks(filepath.Dir(a)); err == nil && filepath.Join(dir, filepath.Base(a)) == abs {
+			return true
+		}
+	}
+	return false
+}
+
 // scanDir finds the configuration files of the project directory (named
 // path by the user), checking each and their total size, and its
 // language: CUE or HCL, not both.
 func (p *project) scanDir(path string) error {
-	entries, err := os.ReadDir(p.root)
+	cues, hcls, err := p.configFiles(path, true)
 	if err != nil {
 		return err
 	}
-	var cues, hcls []string
-	var total int64
-	for _, e := range entries {
-		if e.IsDir() {
-			continue
-		}
-		ext := filepath.Ext(e.Name())
-		if ext != ".cue" && ext != ".hcl" {
-			continue
-		}
-		fi, err := os.Stat(filepath.Join(p.root, e.Name()))
-		if err != nil {
-			return fmt.Errorf("%s: %w", filepath.Join(path, e.Name()), unwrapPathError(err))
-		}
-		if fi.IsDir() {
-			continue
-		}
-		if err := p.checkConfigFile(filepath.Join(path, e.Name()), fi); err != nil {
-			return err
-		}
-		// The limit is on the configuration as a whole, too: what it
-		// costs to load is the sum of its files.
-		if total += fi.Size(); total > p.maxSize {
-			return fmt.Errorf("the configuration files in %s are larger than %s together, the limit on a configuration; raise it with --max-config-size", path, schema.FormatSize(p.maxSize))
-		}
-		switch ext {
-		case ".cue":
-			cues = append(cues, e.Name())
-		case ".hcl":
-			hcls = append(hcls, filepath.Join(p.root, e.Name()))
-		}
-	}
 	switch {
 	case len(cues) > 0 && len(hcls) > 0:
-		return fmt.Errorf("%s holds both CUE and HCL files; name the one to use, as in %s",
-			path, filepath.Join(path, cues[0]))
+		return mixedLanguages(path, cues, hcls)
 	case len(cues) > 0:
 		p.lang = "cue"
 	case len(hcls) > 0:
 		p.lang = "hcl"
-		sort.Strings(hcls)
-		p.files = hcls
+		for _, n := range hcls {
+			p.files = append(p.files, filepath.Join(p.root, n))
+		}
 	default:
 		return fmt.Errorf("no .cue or .hcl files in %s", path)
 	}
 	return nil
+}
+
+// configFiles lists the names of the .cue and .hcl files in the project
+// root (named path by the user), sorted. With check, each must be a
+// regular file under the size limit, and all of them together too.
+func (p *project) configFiles(path string, check bool) (cues, hcls []string, err error) {
+	entries, err := os.ReadDir(p.root)
+	if err != nil {
+		return nil, nil, err
+	}
+	var total int64
+	for _, e := range entries {
+		ext := filepath.Ext(e.Name())
+		if e.IsDir() || ext != ".cue" && ext != ".hcl" {
+			continue
+		}
+		fi, err := os.Stat(filepath.Join(p.root, e.Name()))
+		if err != nil {
+			return nil, nil, fmt.Errorf("%s: %w", filepath.Join(path, e.Name()), unwrapPathError(err))
+		}
+		if fi.IsDir() {
+			continue
+		}
+		if check {
+			if err := p.checkConfigFile(filepath.Join(path, e.Name()), fi); err != nil {
+				return nil, nil, err
+			}
+			// The limit is on the configuration as a whole, too: what it
+			// costs to load is the sum of its files.
+			if total += fi.Size(); total > p.maxSize {
+				return nil, nil, fmt.Errorf("the configuration files in %s are larger than %s together, the limit on a configuration; raise it with --max-config-size", path, schema.FormatSize(p.maxSize))
+			}
+		}
+		if ext == ".cue" {
+			cues = append(cues, e.Name())
+		} else {
+			hcls = append(hcls, e.Name())
+		}
+	}
+	sort.Strings(cues)
+	sort.Strings(hcls)
+	return cues, hcls, nil
+}
+
+// mixedLanguages is the error of a directory (named path) holding both
+// CUE and HCL files: at the first file of the language with fewer files
+// (the stray ones, CUE on a tie), naming every file of both.
+func mixedLanguages(path string, cues, hcls []string) error {
+	strays, others := cues, hcls
+	if len(hcls) < len(cues) {
+		strays, others = hcls, cues
+	}
+	d := diag.Diagnostic{
+		Severity: diag.Error,
+		Summary: fmt.Sprintf("%s holds both CUE files (%s) and HCL files (%s): a project is a directory in one language",
+			path, strings.Join(cues, ", "), strings.Join(hcls, ", ")),
+		Detail:  fmt.Sprintf("move the files of one language out of %s, into a directory of their own (naming one file compiles it alone, and is refused when other files of its language are beside it)", path),
+		Subject: fileStart(path, strays[0]),
+	}
+	for _, n := range append(append([]string{}, strays[1:]...), others...) {
+		d.Related = append(d.Related, *fileStart(path, n))
+	}
+	return &Error{Diagnostics: diag.Diagnostics{&d}}
+}
+
+// partOfProject is the error of naming one file (named, in dir) of a
+// project of several files of its language (siblings): compiled alone, it
+// leaves out the siblings' resources, and a plan of it deletes them.
+func partOfProject(dir, named, lang string, siblings []string) error {
+	d := diag.Diagnostic{
+		Severity: diag.Error,
+		Summary: fmt.Sprintf("%s is one of the %d %s files of the project in %s, with %s: compiled alone, it leaves out their resources, and a plan of it would delete them",
+			filepath.Join(dir, named), len(siblings)+1, strings.ToUpper(lang), dir, strings.Join(siblings, ", ")),
+		Detail:  fmt.Sprintf("name the project's directory, %s, to compile all of its files", dir),
+		Subject: fileStart(dir, named),
+	}
+	for _, n := range siblings {
+		d.Related = append(d.Related, *fileStart(dir, n))
+	}
+	return &Error{Diagnostics: diag.Diagnostics{&d}}
+}
+
+// fileStart is the range of the start of the file name in dir.
+func fileStart(dir, name string) *diag.Range {
+	start := diag.Pos{Line: 1, Col: 1}
+	return &diag.Range{File: filepath.Join(dir, name), Start: start, End: start}
 }
 
 // checkConfigFile refuses, before anything reads it, a configuration file

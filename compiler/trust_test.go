@@ -375,7 +375,10 @@ func TestItem14ConfigSizeLimit(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "are larger than 100 bytes together") {
 		t.Errorf("Compile(two files, limit 100) error = %v", err)
 	}
-	_, err = Compile(context.Background(), Input{Path: filepath.Join(dir2, "a.hcl"), MaxConfigSize: 100, VarFiles: []string{filepath.Join(dir, "vars.hcl")}})
+	// One file alone in its directory (issue 9 item 15 refuses one file of
+	// several), with a -var-file over the limit.
+	dir3 := writeProject(t, map[string]string{"a.hcl": "project = \"p\"\n"})
+	_, err = Compile(context.Background(), Input{Path: filepath.Join(dir3, "a.hcl"), MaxConfigSize: 100, VarFiles: []string{filepath.Join(dir, "vars.hcl")}})
 	if err == nil || !strings.Contains(err.Error(), "vars.hcl is larger than 100 bytes") {
 		t.Errorf("Compile(-var-file over the limit) error = %v", err)
 	}
@@ -494,19 +497,21 @@ func TestItem14VarValuesCounted(t *testing.T) {
 	// A for over a literal list of 1,000,001 elements is refused before
 	// it runs (the limit counts iterations before making them).
 	nested := "[for a in [" + strings.Repeat("0,", maxElements) + "0]: a]"
+	// The variable files are in vars/: beside main.hcl, they would be
+	// files of its project (issue 9 item 15).
 	dir := writeProject(t, map[string]string{
-		"main.hcl":  "project = \"p\"\nvariable \"n\" {\n  type = list(any)\n}\n",
-		"vars.hcl":  "n = " + nested + "\n",
-		"calls.hcl": "n = abs(1)\n",
+		"main.hcl":       "project = \"p\"\nvariable \"n\" {\n  type = list(any)\n}\n",
+		"vars/vars.hcl":  "n = " + nested + "\n",
+		"vars/calls.hcl": "n = abs(1)\n",
 	})
 	in := Input{Path: filepath.Join(dir, "main.hcl")}
 	in.Vars = []string{"n=[abs(1)]"}
 	wantDiag(t, dir, in, "-var n:1:2: Function calls not allowed")
 	in.Vars = nil
-	in.VarFiles = []string{filepath.Join(dir, "vars.hcl")}
+	in.VarFiles = []string{filepath.Join(dir, "vars", "vars.hcl")}
 	wantDiag(t, dir, in, "vars.hcl:1:")
 	wantDiag(t, dir, in, "this for expression would make more than 1000000 elements")
-	in.VarFiles = []string{filepath.Join(dir, "calls.hcl")}
+	in.VarFiles = []string{filepath.Join(dir, "vars", "calls.hcl")}
 	wantDiag(t, dir, in, "calls.hcl:1:5: Function calls not allowed")
 }
 

@@ -119,7 +119,7 @@ func TestItem2PlanFileCheck(t *testing.T) {
 	made := applied(desired(v1), 4)
 	made.Lineage = "lin-A"
 	d := desired(v1, sb)
-	f := planner.NewFile(diff(t, d, made, planner.Options{}), d, made, planner.Config{Root: "/r"})
+	f := planner.NewFile(diff(t, d, made, planner.Options{}), d, made, planner.Config{})
 	if f.State.Lineage != "lin-A" {
 		t.Fatalf("the file's lineage is %q", f.State.Lineage)
 	}
@@ -154,7 +154,7 @@ func TestItem2PlanFileCheck(t *testing.T) {
 	// A first plan, against a state never written, applies to an empty
 	// state only: never again once the project exists.
 	empty := &planner.State{Project: "p"}
-	first := planner.NewFile(diff(t, d, empty, planner.Options{}), d, empty, planner.Config{Root: "/r"})
+	first := planner.NewFile(diff(t, d, empty, planner.Options{}), d, empty, planner.Config{})
 	if first.State.Lineage != "" {
 		t.Fatalf("first plan's lineage %q", first.State.Lineage)
 	}

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"regexp"
 	"sort"
 	"strconv"
@@ -37,12 +38,15 @@ type File struct {
 	Plan    *Plan           `json:"plan"`
 }
 
-// Config says where a plan's configuration is and how it was planned.
+// Config says how a plan was planned. It names no directory: the
+// project is named by the plan's project name and the state's lineage
+// (Snapshot), and cc apply is given the project directory to apply it in,
+// whose state must be the one planned against (File.Check).
 type Config struct {
-	// Path is the configuration as cc plan was given it; Root the
-	// absolute project root, against which local files are read.
-	Path string `json:"path"`
-	Root string `json:"root"`
+	// File is the configuration file cc plan was named, when it was one
+	// file rather than the project directory: a name in the project
+	// directory, never a path ("main.hcl"); "" for the directory.
+	File string `json:"file,omitempty"`
 	Lang string `json:"lang,omitempty"`
 	// Fingerprint identifies the desired state (Fingerprint).
 	Fingerprint string `json:"fingerprint"`
@@ -292,6 +296,8 @@ var (
 	addressRE = regexp.MustCompile(`^[a-z]+\.[a-z0-9]([-a-z0-9_.]{0,126}[a-z0-9])?$`)
 	hashRE    = regexp.MustCompile(`^sha256:[0-9a-f]{64}$`)
 	lineageRE = regexp.MustCompile(`^[A-Za-z0-9._:-]{0,128}$`)
+	// configFileRE is a file name in the project directory, not a path.
+	configFileRE = regexp.MustCompile(`^[^/\\\x00]{1,255}\.(cue|hcl)$`)
 )
 
 // MaxFileSize is the largest plan file ReadFile reads.
@@ -311,6 +317,9 @@ func ReadFile(b []byte) (*File, error) {
 	var probe struct {
 		FormatVersion *int   `json:"format_version"`
 		Kind          string `json:"kind"`
+		Config        struct {
+			Root *string `json:"root"`
+		} `json:"config"`
 	}
 	if err := json.Unmarshal(b, &probe); err != nil {
 		return nil, jsonError(b, err)
@@ -325,6 +334,9 @@ func ReadFile(b []byte) (*File, error) {
 		}
 		return nil, fmt.Errorf("plan file format version %s; this cc reads version %d: plan again with this cc", v, FormatVersion)
 	}
+	if probe.Config.Root != nil {
+		return nil, errors.New("a plan file of an earlier cc, which named its project by absolute path (config.root); this cc names it by project name and lineage: plan again with this cc")
+	}
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
 	var f File
@@ -334,7 +346,6 @@ func ReadFile(b []byte) (*File, error) {
 	if err := f.check(); err != nil {
 		return nil, fmt.Errorf("inconsistent plan: %w", err)
 	}
-	f.Desired.Root = f.Config.Root
 	return &f, nil
 }
 
@@ -374,8 +385,11 @@ func (f *File) check() error {
 	if p.Serial < 0 || p.Serial != f.State.Serial {
 		return fmt.Errorf("plan serial %d and state serial %d", p.Serial, f.State.Serial)
 	}
-	if f.Config.Root == "" {
-		return errors.New("no project root")
+	if l := f.Config.Lang; l != "cue" && l != "hcl" {
+		return fmt.Errorf("config lang %q: want cue or hcl", l)
+	}
+	if c := f.Config.File; c != "" && (!configFileRE.MatchString(c) || strings.HasPrefix(c, ".") || filepath.Ext(c) != "."+f.Config.Lang) {
+		return fmt.Errorf("config file %q: want the name of a .cue or .hcl file in the project directory", c)
 	}
 	if !lineageRE.MatchString(f.State.Lineage) {
 		return fmt.Errorf("bad lineage %q", f.State.Lineage)

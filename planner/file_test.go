@@ -36,7 +36,7 @@ func samplePlanFile(t testing.TB) ([]byte, *planner.File) {
 	d := desired(vol, sb)
 	d.Root = "/work/project"
 	p := diff(t, d, st, planner.Options{SensitiveChanged: map[string]bool{"sandbox.s": true}})
-	f := planner.NewFile(p, d, st, planner.Config{Path: "/work/project/main.hcl", Root: d.Root, Lang: "hcl"})
+	f := planner.NewFile(p, d, st, planner.Config{File: "main.hcl", Lang: "hcl"})
 	var b bytes.Buffer
 	if err := f.Write(&b); err != nil {
 		t.Fatal(err)
@@ -56,8 +56,13 @@ func TestPlanFileRoundTrip(t *testing.T) {
 	if diff := cmp.Diff(jsonOf(t, f.Plan), jsonOf(t, got.Plan)); diff != "" {
 		t.Errorf("plan after a round trip (-want +got):\n%s", diff)
 	}
-	if got.Desired.Root != "/work/project" || got.State.Serial != 12 || got.Config.Fingerprint == "" {
-		t.Errorf("read file: root %q, serial %d, fingerprint %q", got.Desired.Root, got.State.Serial, got.Config.Fingerprint)
+	if got.Config.File != "main.hcl" || got.State.Serial != 12 || got.Config.Fingerprint == "" {
+		t.Errorf("read file: config file %q, serial %d, fingerprint %q", got.Config.File, got.State.Serial, got.Config.Fingerprint)
+	}
+	// Issue 9 item 16: the file names no directory; the project is its
+	// name and lineage, and the reader applying it gives the directory.
+	if bytes.Contains(b, []byte("/work/project")) || got.Desired.Root != "" {
+		t.Errorf("the plan file names the project directory (root %q):\n%s", got.Desired.Root, b)
 	}
 	if need := got.NeedsSensitive(); !cmp.Equal(need, []string{"sandbox.s"}) {
 		t.Errorf("NeedsSensitive() = %v, want [sandbox.s]", need)
@@ -111,7 +116,12 @@ func TestReadFileErrors(t *testing.T) {
 		{"other project", edit(func(m map[string]any) { plan(m)["project"] = "q" }), `project "q"`},
 		{"bad project", edit(func(m map[string]any) { plan(m)["project"] = "Q!" }), `project "Q!"`},
 		{"serials differ", edit(func(m map[string]any) { plan(m)["serial"] = 3 }), "plan serial 3 and state serial 12"},
-		{"no root", edit(func(m map[string]any) { m["config"].(map[string]any)["root"] = "" }), "no project root"},
+		// Issue 9 item 16: a plan file names no directory; the file it was
+		// planned from is a name in the project directory, never a path.
+		{"absolute root", edit(func(m map[string]any) { m["config"].(map[string]any)["root"] = "/home/me/proj" }), "a plan file of an earlier cc, which named its project by absolute path (config.root)"},
+		{"config file a path", edit(func(m map[string]any) { m["config"].(map[string]any)["file"] = "../other/main.hcl" }), `config file "../other/main.hcl": want the name of a .cue or .hcl file`},
+		{"config file absolute", edit(func(m map[string]any) { m["config"].(map[string]any)["file"] = "/etc/main.hcl" }), `config file "/etc/main.hcl"`},
+		{"config file not config", edit(func(m map[string]any) { m["config"].(map[string]any)["file"] = "state.db" }), `config file "state.db"`},
 		{"bad action", edit(func(m map[string]any) { changes(m)[0].(map[string]any)["action"] = "explode" }), `unknown action "explode"`},
 		{"no-op action", edit(func(m map[string]any) { changes(m)[0].(map[string]any)["action"] = "no-op" }), "action no-op"},
 		{"bad address", edit(func(m map[string]any) { changes(m)[0].(map[string]any)["address"] = "../../etc" }), "bad address"},
@@ -184,7 +194,7 @@ func FuzzReadFile(f *testing.F) {
 	f.Add(good)
 	f.Add(good[:len(good)/3])
 	f.Add([]byte(`{"format_version":1,"kind":"cc-plan"}`))
-	f.Add([]byte(`{"format_version":1,"kind":"cc-plan","config":{"root":"/"},"state":{"serial":0,"resources":{}},"desired":{"format_version":1,"project":"p","resources":[]},"plan":{"format_version":1,"project":"p","serial":0,"summary":{},"changes":[]}}`))
+	f.Add([]byte(`{"format_version":1,"kind":"cc-plan","config":{"file":"main.hcl","lang":"hcl"},"state":{"serial":0,"resources":{}},"desired":{"format_version":1,"project":"p","resources":[]},"plan":{"format_version":1,"project":"p","serial":0,"summary":{},"changes":[]}}`))
 	f.Add(bytes.ReplaceAll(good, []byte(`"needs"`), []byte(`"nee"`)))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		pf, err := planner.ReadFile(b)

@@ -138,11 +138,7 @@ func writeCountTable(b *bytes.Buffer, p *Plan) {
 
 // markdownSection is one resource's collapsible section.
 func markdownSection(c *Change) string {
-	var body bytes.Buffer
-	bw := bufio.NewWriter(&body)
-	writeChangeBody(bw, c, "", false)
-	bw.Flush()
-	text := body.String()
+	text := markdownDiff(c)
 	var b strings.Builder
 	first := ""
 	if len(c.Reasons) > 0 {
@@ -165,6 +161,87 @@ func markdownSection(c *Change) string {
 	}
 	fmt.Fprintf(&b, "%sdiff\n%s%s\n\n</details>\n", fence, text, fence)
 	return b.String()
+}
+
+// markdownDiff is the body of a change's diff block, as GitHub's diff
+// highlighting reads it: the marker in column 0, "+" for an added field or
+// file or line, "-" for a removed one and "!" for a changed one, and a
+// space there for context (the reasons, unchanged lines), the text after
+// it. A file's or long value's line diff is indented under its field
+// after the marker, its hunk headers ("@@") in column 0.
+func markdownDiff(c *Change) string {
+	var b strings.Builder
+	for _, r := range c.Reasons {
+		b.WriteString(" # " + r.Message + "\n")
+	}
+	if c.Action != Delete {
+		for i := range c.Fields {
+			writeMarkdownField(&b, &c.Fields[i])
+		}
+	}
+	for i := range c.Files {
+		f := &c.Files[i]
+		line := fmt.Sprintf("%s file %s %s, in %s", mdMarker(f.Op), f.Path, f.Op, f.Via)
+		if f.Note != "" {
+			line += ": " + f.Note
+		}
+		b.WriteString(line + "\n")
+		writeMarkdownLines(&b, f.Diff)
+	}
+	return b.String()
+}
+
+// mdMarker is the column-0 marker of an added, removed or changed field
+// or file.
+func mdMarker(op string) string {
+	switch op {
+	case "added":
+		return "+"
+	case "removed":
+		return "-"
+	}
+	return "!"
+}
+
+func writeMarkdownField(b *strings.Builder, f *FieldChange) {
+	line := mdMarker(f.Op) + " " + f.Path
+	switch {
+	case f.Sensitive && f.Op != "changed":
+		line += " = " + Sentinel
+	case f.Sensitive:
+		line += ": (sensitive value changed)"
+	case f.Op == "added":
+		line += " = " + display(string(f.After))
+	case f.Op == "removed":
+		line += " = " + display(string(f.Before))
+	case f.Diff != "":
+		line += ":"
+	default:
+		line += ": " + display(string(f.Before)) + " → " + display(string(f.After))
+	}
+	if f.ForcesReplacement {
+		line += "  # forces replacement"
+	}
+	b.WriteString(line + "\n")
+	writeMarkdownLines(b, f.Diff)
+}
+
+// writeMarkdownLines writes a unified line diff with its markers in
+// column 0 and its lines indented after them.
+func writeMarkdownLines(b *strings.Builder, diff string) {
+	if diff == "" {
+		return
+	}
+	for _, l := range strings.Split(strings.TrimSuffix(diff, "\n"), "\n") {
+		switch {
+		case strings.HasPrefix(l, "@@"):
+			b.WriteString(l + "\n")
+		case strings.HasPrefix(l, "+"), strings.HasPrefix(l, "-"):
+			b.WriteString(l[:1] + "    " + l[1:] + "\n")
+		default: // context, or "\ No newline at end of file"
+			b.WriteString("     " + strings.TrimPrefix(l, " ") + "\n")
+		}
+	}
 }
 
 // mdCode makes s safe inside a code span.

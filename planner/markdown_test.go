@@ -81,6 +81,9 @@ func TestMarkdown2000(t *testing.T) {
 	}
 }
 
+// TestMarkdownSmall: the whole Markdown of a small plan. Its diff blocks
+// have GitHub's markers in column 0 ("!" for a changed field) and context
+// after a space (issue 9 item 17).
 func TestMarkdownSmall(t *testing.T) {
 	d := desired(res(t, "volume.v", map[string]any{"size": "1Gi"}), res(t, "sandbox.s", map[string]any{"image": digest("i")}))
 	st := applied(desired(res(t, "volume.v", map[string]any{"size": "2Gi"}), res(t, "volume.old", map[string]any{"size": "1Gi"})), 4)
@@ -92,9 +95,9 @@ func TestMarkdownSmall(t *testing.T) {
 	want := "**Data loss: this plan destroys the data of 2 resources: volume.old (delete), volume.v (replace). cc apply carries it out only with --allow-data-loss.**\n\n" +
 		"### cc plan: `p`\n\n**Plan: 1 to create, 0 to update, 1 to replace, 1 to delete.** Planned against state serial 4; 0 resources unchanged.\n\n" +
 		"| kind | delete | replace | update | create |\n|---|---:|---:|---:|---:|\n| volume | 1 | 1 | 0 | 0 |\n| sandbox | 0 | 0 | 0 | 1 |\n\n" +
-		"<details><summary><code>-</code> <b>volume.old</b> delete: no longer in the configuration</summary>\n\n```diff\n# no longer in the configuration\n```\n\n</details>\n" +
-		"<details><summary><code>-/+</code> <b>volume.v</b> replace (size forces replacement): size &#34;2Gi&#34; → &#34;1Gi&#34;</summary>\n\n```diff\n# size \"2Gi\" → \"1Gi\"\n~ size: \"2Gi\" → \"1Gi\"  # forces replacement\n```\n\n</details>\n" +
-		"<details><summary><code>+</code> <b>sandbox.s</b> create: new in the configuration</summary>\n\n```diff\n# new in the configuration\n+ image = \"sha256:" + strings.TrimPrefix(digest("i"), "sha256:")[:12] + "…\"\n```\n\n</details>\n"
+		"<details><summary><code>-</code> <b>volume.old</b> delete: no longer in the configuration</summary>\n\n```diff\n # no longer in the configuration\n```\n\n</details>\n" +
+		"<details><summary><code>-/+</code> <b>volume.v</b> replace (size forces replacement): size &#34;2Gi&#34; → &#34;1Gi&#34;</summary>\n\n```diff\n # size \"2Gi\" → \"1Gi\"\n! size: \"2Gi\" → \"1Gi\"  # forces replacement\n```\n\n</details>\n" +
+		"<details><summary><code>+</code> <b>sandbox.s</b> create: new in the configuration</summary>\n\n```diff\n # new in the configuration\n+ image = \"sha256:" + strings.TrimPrefix(digest("i"), "sha256:")[:12] + "…\"\n```\n\n</details>\n"
 	if got := b.String(); got != want {
 		t.Errorf("WriteMarkdown() =\n%s\nwant:\n%s", got, want)
 	}

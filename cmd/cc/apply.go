@@ -5,6 +5,8 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -18,18 +20,22 @@ import (
 func init() {
 	register(&command{
 		name:    "apply",
-		args:    "[flags] [PATH | PLANFILE]",
+		args:    "[flags] [PATH | PLANFILE [DIR]]",
 		summary: "make the platform match the configuration",
 		help: `Apply plans the project at PATH (as cc plan does), shows the plan and asks
-before changing anything; --auto-approve applies without asking, and
-without a terminal to ask on, apply refuses unless given --auto-approve.
+before changing anything; --auto-approve applies without asking (the plan
+is still shown), and without a terminal to ask on, apply refuses unless
+given --auto-approve.
 Given a PLANFILE saved by cc plan --out, it carries out exactly that plan
 without asking, and refuses when the project's state is not the one the
 plan was made against (another lineage, serial or resource), naming what
-differs. A plan file never chooses where it is applied: it goes to the
-service the command line names (--server, else CC_SERVER, else the
-embedded state), and is applied from its project's directory; a file
-planned for another service or directory is refused, naming both.
+differs. A plan file never chooses where it is applied: it names its
+project by name and its state's lineage, never by directory. It goes to
+the service the command line names (--server, else CC_SERVER, else the
+embedded state of DIR, the project directory, default .), and uses DIR's
+local files; a file planned for another service is refused, naming both,
+and so is one whose project's state is not DIR's (another lineage, or no
+state in DIR at all: nothing is created there).
 
 A plan that destroys data (deletes or replaces a volume, a dataset or a
 sandbox with a snapshot mount) is refused, naming those resources, unless
@@ -64,9 +70,10 @@ project costs one read of its state and nothing else.`,
 		summary: "delete everything a project has on the platform",
 		help: `Destroy plans the deletion of every resource the project at PATH has on its
 service (only that project's), shows it and asks, as cc apply does
-(--auto-approve applies without asking). Deletes go in reverse dependency
-order. A project with volumes, datasets or sandboxes with snapshots is
-destroyed only with --allow-data-loss.`,
+(--auto-approve applies without asking; the plan is still shown). Deletes
+go in reverse dependency order. A project with volumes, datasets or
+sandboxes with snapshots is destroyed only with --allow-data-loss. It
+takes no --replace: it replaces nothing.`,
 		run: runDestroy,
 	})
 }
@@ -79,9 +86,9 @@ type applyFlags struct {
 	lockTimeout time.Duration
 }
 
-func (f *applyFlags) register(fs *flag.FlagSet) {
-	f.planFlags.register(fs)
-	fs.BoolVar(&f.autoApprove, "auto-approve", false, "apply without showing the plan and asking")
+func (f *applyFlags) register(fs *flag.FlagSet, destroy bool) {
+	f.planFlags.register(fs, !destroy)
+	fs.BoolVar(&f.autoApprove, "auto-approve", false, "apply without asking for approval (the plan is still shown)")
 	fs.IntVar(&f.parallelism, "parallelism", 10, "make at most `N` changes at once")
 	fs.DurationVar(&f.lockTimeout, "lock-timeout", 0, "wait up to `DURATION` for the project's lock when another apply holds it")
 }
@@ -97,19 +104,26 @@ func runDestroy(e *env, args []string) int {
 func (e *env) runApplyLike(c *command, args []string, destroy bool) int {
 	fs := e.flags(c)
 	var af applyFlags
-	af.register(fs)
+	af.register(fs, destroy)
 	if rc := e.parse(c, fs, args); rc >= 0 {
 		return rc
 	}
 	if af.parallelism < 1 {
 		return e.usageError(c, "--parallelism %d: want at least 1", af.parallelism)
 	}
+	if !destroy && fs.NArg() > 0 && isPlanFile(fs.Arg(0)) {
+		if fs.NArg() > 2 {
+			return e.usageError(c, "want PLANFILE [DIR], got %d arguments", fs.NArg())
+		}
+		dir := "."
+		if fs.NArg() == 2 {
+			dir = fs.Arg(1)
+		}
+		return e.applyPlanFile(c, fs.Arg(0), dir, &af)
+	}
 	path, rc := e.pathArg(c, fs)
 	if rc >= 0 {
 		return rc
-	}
-	if !destroy && isPlanFile(path) {
-		return e.applyPlanFile(c, path, &af)
 	}
 	res, rc := e.compile(c, path, compiler.Input{Vars: af.vars, VarFiles: af.varFiles, Offline: af.offline}, false)
 	if rc >= 0 {
@@ -361,17 +375,18 @@ func missingSecretValues(p *planner.Plan, d *schema.Desired, src applier.SecretS
 	return nil
 }
 
-// applyPlanFile carries out a saved plan.
+// applyPlanFile carries out a saved plan in the project directory dir.
 //
 // A plan file is data someone else may have written: it never chooses the
 // service its apply talks to (and sends $CC_TOKEN and secret values to),
-// nor the directory whose embedded state and local files it uses. The
-// service is the one the command line names (--server, else $CC_SERVER,
-// else the embedded state of the project); the project is the working
-// directory's. A file recorded for another service or another directory is
-// refused, naming both: apply it from its directory, with its server
-// named, or plan again.
-func (e *env) applyPlanFile(c *command, name string, af *applyFlags) int {
+// nor the directory whose embedded state and local files it uses; it
+// names no directory at all, only its project and the lineage of the
+// state it was planned against. The service is the one the command line
+// names (--server, else $CC_SERVER, else the embedded state of dir); a
+// file recorded for another service is refused, naming both, and so is
+// one whose state is not the one there (File.Check: another lineage, or a
+// project written since a first plan).
+func (e *env) applyPlanFile(c *command, name, dir string, af *applyFlags) int {
 	f, err := readPlanFile(name)
 	if err != nil {
 		return e.fail(c, err)
@@ -379,7 +394,7 @@ func (e *env) applyPlanFile(c *command, name string, af *applyFlags) int {
 	if len(af.targets)+len(af.excludes)+len(af.replace) > 0 {
 		return e.usageError(c, "--target, --exclude and --replace shape a plan; a saved plan was shaped when it was made")
 	}
-	root, err := planFileRoot(name, f, af, e.getenv("CC_SERVER"))
+	root, err := planFileRoot(name, dir, f, af, e.getenv("CC_SERVER"))
 	if err != nil {
 		return e.fail(c, err)
 	}
@@ -433,25 +448,24 @@ func (e *env) applyPlanFile(c *command, name string, af *applyFlags) int {
 	return e.carryOut(c, cn, a, lk, p, d)
 }
 
-// planFileRoot is the project root a saved plan is applied in: the
-// working directory's, which must be the one it was planned in, with the
-// service the command line names (--server, else $CC_SERVER, given as
-// envServer), which must be the one it was planned against.
-func planFileRoot(name string, f *planner.File, af *applyFlags, envServer string) (string, error) {
-	root, err := workingRoot()
+// planFileRoot is the project root a saved plan is applied in: dir's,
+// with the service the command line names (--server, else $CC_SERVER,
+// given as envServer), which must be the one it was planned against.
+// With the embedded default, dir must hold the project's state, unless the
+// plan was made against a state never written: a plan is never applied to
+// a state it would create, as it would report every resource deleted.
+func planFileRoot(name, dir string, f *planner.File, af *applyFlags, envServer string) (string, error) {
+	root, err := projectDir(dir, f)
 	if err != nil {
 		return "", err
-	}
-	if f.Config.Root != root {
-		return "", fmt.Errorf("%s was planned for the project in %s, but the working directory is %s: a saved plan is applied in its project's directory, whose embedded state and local files it uses; cd %s and apply it there, or plan again here",
-			name, f.Config.Root, root, f.Config.Root)
 	}
 	server, named := af.svc.server, "--server"
 	if server == "" {
 		server, named = envServer, "$CC_SERVER"
 	}
+	db := filepath.Join(root, stateDir, "state.db")
 	if server != f.Config.Server {
-		embedded := "the embedded state in " + filepath.Join(root, stateDir, "state.db")
+		embedded := "the embedded state in " + db
 		planned, here := embedded, embedded
 		if f.Config.Server != "" {
 			planned = "the cc service at " + f.Config.Server
@@ -464,6 +478,44 @@ func planFileRoot(name string, f *planner.File, af *applyFlags, envServer string
 			how = "to apply it to the service it was planned against, name it: --server " + f.Config.Server
 		}
 		return "", fmt.Errorf("%s was planned against %s, but this apply would go to %s: a plan file never chooses the service; %s", name, planned, here, how)
+	}
+	if server == "" && f.State.Lineage != "" {
+		if _, err := os.Stat(db); errors.Is(err, fs.ErrNotExist) {
+			return "", fmt.Errorf("%s was planned against the state of project %s (lineage %s), but %s has no embedded state (%s): a saved plan is applied in its project's directory, with that directory's state; name it (cc apply %s DIR), or plan again here",
+				name, f.Plan.Project, f.State.Lineage, dir, db, name)
+		}
+	}
+	return root, nil
+}
+
+// projectDir is the project root of the directory dir a saved plan is
+// applied in (symlinks resolved), which must hold the configuration of the
+// plan's language: its local files are read from there.
+func projectDir(dir string, f *planner.File) (string, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	root, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		return "", fmt.Errorf("project directory %s: %w", dir, err)
+	}
+	if fi, err := os.Stat(root); err != nil || !fi.IsDir() {
+		return "", fmt.Errorf("project directory %s: not a directory", dir)
+	}
+	// Config.File is a file name and Config.Lang "cue" or "hcl", checked
+	// by planner.ReadFile.
+	want, found := f.Config.File, false
+	if want != "" {
+		fi, err := os.Stat(filepath.Join(root, want))
+		found = err == nil && fi.Mode().IsRegular()
+	} else {
+		want = "." + f.Config.Lang + " file"
+		m, _ := filepath.Glob(filepath.Join(root, "*."+f.Config.Lang))
+		found = len(m) > 0
+	}
+	if !found {
+		return "", fmt.Errorf("%s holds no %s, the configuration of project %s that the plan was made from: a saved plan is applied in its project's directory; name it (cc apply PLANFILE DIR)", dir, want, f.Plan.Project)
 	}
 	return root, nil
 }
@@ -479,8 +531,8 @@ func (e *env) planFileDesired(c *command, name string, f *planner.File, af *appl
 		// The file has no sensitive value: compile the configuration again
 		// (with the same --var and --var-file) and check it is the same.
 		path := root
-		if ext := filepath.Ext(f.Config.Path); ext == ".cue" || ext == ".hcl" {
-			path = filepath.Join(root, filepath.Base(f.Config.Path))
+		if f.Config.File != "" {
+			path = filepath.Join(root, f.Config.File)
 		}
 		res, rc := e.compile(c, path, compiler.Input{Vars: af.vars, VarFiles: af.varFiles, Offline: af.offline}, false)
 		if rc >= 0 {
@@ -499,16 +551,6 @@ func (e *env) planFileDesired(c *command, name string, f *planner.File, af *appl
 		d = res.Desired
 	}
 	return d, -1
-}
-
-// workingRoot is the project root of the working directory, as cc plan
-// without PATH finds it.
-func workingRoot() (string, error) {
-	abs, err := filepath.Abs(".")
-	if err != nil {
-		return "", err
-	}
-	return filepath.EvalSymlinks(abs)
 }
 
 // mismatch refuses a saved plan that does not fit the state it would be

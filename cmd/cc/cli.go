@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/signal"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -16,8 +17,8 @@ import (
 const (
 	exitOK     = 0
 	exitError  = 1 // a configuration or operational error
-	exitUsage  = 2 // bad flags or arguments
-	exitChange = 2 // plan -detailed-exitcode: changes present
+	exitUsage  = 2 // bad flags or arguments (1 with --detailed-exitcode)
+	exitChange = 2 // plan --detailed-exitcode: changes present
 )
 
 // env is what a command runs with: its streams and working directory.
@@ -32,6 +33,9 @@ type env struct {
 	// fs is the command's flag set, for the flags shared by every command
 	// that compiles (compileLimits).
 	fs *flag.FlagSet
+	// detailed: the command line has --detailed-exitcode, where 2 means
+	// "changes present", so a usage error exits 1 (usageCode).
+	detailed bool
 }
 
 // command is one subcommand. run gets the arguments after the command name
@@ -63,7 +67,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 			code = exitError
 		}
 	}()
-	e := &env{ctx: ctx, stdin: stdin, stdout: stdout, stderr: stderr, getenv: os.Getenv}
+	e := &env{ctx: ctx, stdin: stdin, stdout: stdout, stderr: stderr, getenv: os.Getenv, detailed: hasDetailedExitcode(args)}
 	if len(args) == 0 {
 		usage(stderr)
 		return exitUsage
@@ -77,7 +81,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 				return exitOK
 			}
 			fmt.Fprintf(stderr, "cc: unknown command %q\n", args[1])
-			return exitUsage
+			return e.usageCode()
 		}
 		usage(stdout)
 		return exitOK
@@ -87,9 +91,39 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	c := commands[name]
 	if c == nil {
 		fmt.Fprintf(stderr, "cc: unknown command %q%s\nRun 'cc help' for usage.\n", name, suggestCommand(name))
-		return exitUsage
+		return e.usageCode()
 	}
 	return c.run(e, args[1:])
+}
+
+// hasDetailedExitcode reports whether a command line sets
+// --detailed-exitcode (in any spelling the flag package takes, before a
+// "--"), even where the flags fail to parse: a CI script reads exit 2 as
+// "changes present", so a typo beside the flag must not exit 2.
+func hasDetailedExitcode(args []string) bool {
+	on := false
+	for _, a := range args {
+		if a == "--" {
+			break
+		}
+		name, value, hasValue := strings.Cut(strings.TrimPrefix(strings.TrimPrefix(a, "-"), "-"), "=")
+		if !strings.HasPrefix(a, "-") || name != "detailed-exitcode" {
+			continue
+		}
+		b, err := strconv.ParseBool(value)
+		on = !hasValue || err != nil || b
+	}
+	return on
+}
+
+// usageCode is the exit status of a usage error: exitUsage, or exitError
+// when the command line has --detailed-exitcode, whose 2 means "changes
+// present" (as Terraform does).
+func (e *env) usageCode() int {
+	if e.detailed {
+		return exitError
+	}
+	return exitUsage
 }
 
 func suggestCommand(name string) string {
@@ -183,13 +217,14 @@ func (e *env) parse(c *command, fs *flag.FlagSet, args []string) int {
 			return exitOK
 		}
 		fmt.Fprintf(e.stderr, "cc %s: %v\nRun 'cc help %s' for usage.\n", c.name, err, c.name)
-		return exitUsage
+		return e.usageCode()
 	}
 	return -1
 }
 
-// usageError reports bad arguments and returns exitUsage.
+// usageError reports bad arguments and returns the usage error's exit
+// status (usageCode).
 func (e *env) usageError(c *command, format string, args ...any) int {
 	fmt.Fprintf(e.stderr, "cc %s: %s\nRun 'cc help %s' for usage.\n", c.name, fmt.Sprintf(format, args...), c.name)
-	return exitUsage
+	return e.usageCode()
 }

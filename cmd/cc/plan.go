@@ -43,8 +43,8 @@ cc plan --out, it is recorded in the file).
 The state is the embedded default, .cc/state.db in the project root, unless
 --server or CC_SERVER names a cc service (CC_TOKEN is its token).
 
-Exit status: 0 success, 1 error; with --detailed-exitcode, 0 no changes, 1
-error, 2 changes present.`,
+Exit status: 0 success, 1 error, 2 bad usage; with --detailed-exitcode, 0
+no changes, 1 error or bad usage, 2 changes present.`,
 		run: runPlan,
 	})
 	register(&command{
@@ -70,12 +70,16 @@ type planFlags struct {
 	allowDataLoss bool
 }
 
-func (f *planFlags) register(fs *flag.FlagSet) {
+// register registers the flags; withReplace is false for cc destroy,
+// which deletes everything and so replaces nothing.
+func (f *planFlags) register(fs *flag.FlagSet, withReplace bool) {
 	f.compileFlags.register(fs)
 	f.svc.register(fs)
 	fs.Var(&f.targets, "target", "plan only `ADDR` and the changes it needs first (repeatable)")
 	fs.Var(&f.excludes, "exclude", "leave out `ADDR` and every change that needs it (repeatable)")
-	fs.Var(&f.replace, "replace", "replace `ADDR` even if unchanged (repeatable)")
+	if withReplace {
+		fs.Var(&f.replace, "replace", "replace `ADDR` even if unchanged (repeatable; not with --destroy)")
+	}
 	fs.BoolVar(&f.offline, "offline", false, "fail when a base image is not pinned in cc.lock")
 	fs.BoolVar(&f.allowDataLoss, "allow-data-loss", false, "let apply delete or replace volumes, datasets and sandboxes with snapshots, and their data (with --out: record it in the plan file)")
 }
@@ -88,11 +92,11 @@ func runPlan(e *env, args []string) int {
 	c := commands["plan"]
 	fs := e.flags(c)
 	var pf planFlags
-	pf.register(fs)
+	pf.register(fs, true)
 	out := fs.String("out", "", "save the plan to `FILE`, for cc apply FILE")
 	asJSON := fs.Bool("json", false, "print the plan as JSON (--format json)")
 	format := fs.String("format", "text", "output `FORMAT`: text, json or markdown")
-	detailed := fs.Bool("detailed-exitcode", false, "exit 2 when there are changes, 0 when there are none")
+	detailed := fs.Bool("detailed-exitcode", false, "exit 2 when there are changes, 0 when there are none, 1 on an error or bad usage")
 	destroy := fs.Bool("destroy", false, "plan the deletion of everything the project has")
 	if rc := e.parse(c, fs, args); rc >= 0 {
 		return rc
@@ -102,6 +106,9 @@ func runPlan(e *env, args []string) int {
 	}
 	if !validFormat(*format) {
 		return e.usageError(c, "--format %q: want text, json or markdown", *format)
+	}
+	if *destroy && len(pf.replace) > 0 {
+		return e.usageError(c, "--replace and --destroy: a destroy plan deletes everything and replaces nothing")
 	}
 	path, rc := e.pathArg(c, fs)
 	if rc >= 0 {
@@ -131,8 +138,11 @@ func runPlan(e *env, args []string) int {
 	}
 	more := ""
 	if *out != "" {
-		abs, _ := filepath.Abs(path)
-		f := planner.NewFile(p, res.Desired, st, planner.Config{Path: abs, Root: res.Desired.Root, Lang: res.Lang, Server: cn.server,
+		file := "" // the project directory
+		if ext := filepath.Ext(path); ext == ".cue" || ext == ".hcl" {
+			file = filepath.Base(path)
+		}
+		f := planner.NewFile(p, res.Desired, st, planner.Config{File: file, Lang: res.Lang, Server: cn.server,
 			Targets: pf.targets, Excludes: pf.excludes, Replace: pf.replace, Destroy: *destroy, AllowDataLoss: pf.allowDataLoss})
 		if hasSensitive(res.Desired) {
 			key, err := planKey(res.Desired.Root)

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -230,29 +231,59 @@ func runVersions(e *env, args []string) int {
 	if fs.NArg() == 2 {
 		path = fs.Arg(1)
 	}
+	kind := schema.KindOf(addr)
+	secret := kind == schema.KindSecret
+	if !kind.Versioned() && !secret {
+		return e.usageError(c, "%s: a %s has no versions; functions and datasets have versions, and secrets revisions of their value", addr, kind)
+	}
 	project, cn, rc := e.locate(c, &lf, path)
 	if rc >= 0 {
 		return rc
 	}
 	defer cn.close()
 	vs, err := cn.client.Versions(e.ctx, project, addr)
+	if secret && errors.Is(err, service.ErrNotFound) {
+		return e.noRevisions(c, cn, project, addr, err)
+	}
 	if err != nil {
 		return e.fail(c, err)
 	}
-	secret := schema.KindOf(addr) == schema.KindSecret
 	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
 	for _, v := range vs {
 		mark := ""
 		if v.Current {
 			mark = "current"
 		}
-		hash := shortHash(v.Hash)
 		if secret {
-			hash = "" // a revision's fingerprint is derived from its value
+			// A revision's fingerprint is derived from its value: no hash.
+			fmt.Fprintf(tw, "revision %d\t%s\t%s\n", v.Version, v.CreatedAt.UTC().Format(time.RFC3339), mark)
+			continue
 		}
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\n", v.Version, hash, v.CreatedAt.UTC().Format(time.RFC3339), mark)
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\n", v.Version, shortHash(v.Hash), v.CreatedAt.UTC().Format(time.RFC3339), mark)
 	}
 	tw.Flush()
+	return exitOK
+}
+
+// noRevisions says what is true of a secret with no value revisions: the
+// project may well have the secret, whose value cc does not keep (one in
+// the platform's store), or not have it at all. notFound is the service's
+// answer.
+func (e *env) noRevisions(c *command, cn *conn, project, addr string, notFound error) int {
+	st, err := cn.client.GetState(e.ctx, project)
+	if err != nil {
+		return e.fail(c, notFound)
+	}
+	r := st.Lookup(addr)
+	if r == nil {
+		fmt.Fprintf(e.stderr, "cc %s: project %s has no %s in %s\n", c.name, project, addr, cn.where)
+		return exitError
+	}
+	why := "no value of it has been stored yet"
+	if !schema.ManagedSecret(r.Spec) {
+		why = "its value is kept on the platform (from_service, from_integration or from_store), not by cc"
+	}
+	fmt.Fprintf(e.stdout, "%s has no revisions of its value: %s. A secret has no versions; it has a revision for each value cc stores (from_env, from_env_file).\n", addr, why)
 	return exitOK
 }
 

@@ -184,13 +184,18 @@ func TestItem3PlanFileNeverChoosesServer(t *testing.T) {
 		t.Errorf("embedded plan to a server:\n%s", errs)
 	}
 
-	// The plan file's project directory does not choose where the state is
-	// opened: it is applied in its own directory only.
+	// The plan file names no project directory (issue 9 item 16): it is
+	// applied in the one the command line gives, the working directory,
+	// whose state must be the one it was planned against. A copy of the
+	// project without that state is refused, and no state is made there.
+	mustCC(t, 0, "apply", "embedded.plan")
+	edit(t, "main.hcl", `LOG_LEVEL      = "debug"`, `LOG_LEVEL      = "warn"`)
+	mustCC(t, 0, "plan", "--out", "second.plan", "main.hcl")
 	other := t.TempDir()
 	copyTree(t, dir, other)
 	os.RemoveAll(filepath.Join(other, ".cc"))
 	t.Chdir(other)
-	if _, errs = mustCC(t, 1, "apply", filepath.Join(dir, "embedded.plan")); !regexp.MustCompile(`embedded\.plan was planned for the project in \S+, but the working directory is \S+: a saved plan is applied in its project's directory`).MatchString(errs) {
+	if _, errs = mustCC(t, 1, "apply", filepath.Join(dir, "second.plan")); !regexp.MustCompile(`second\.plan was planned against the state of project support-bot \(lineage [0-9a-f]{32}\), but \. has no embedded state \(\S+\): a saved plan is applied in its project's directory`).MatchString(errs) {
 		t.Errorf("applied from another directory:\n%s", errs)
 	}
 	if _, err := os.Stat(filepath.Join(other, ".cc")); err == nil {
