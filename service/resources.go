@@ -422,7 +422,7 @@ func (a *resourceAPI) ListVersions(ctx context.Context, req *ccv1.ListVersionsRe
 		return nil, err
 	}
 	if !kind.Versioned() && kind != schema.KindSecret {
-		return nil, status.Errorf(codes.InvalidArgument, "%s: %ss have no versions", req.GetAddress(), kind)
+		return nil, status.Errorf(codes.InvalidArgument, "%s: %s have no versions", req.GetAddress(), kind.Plural())
 	}
 	tx, err := a.s.st.r.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {

@@ -680,3 +680,14 @@ func TestBlobs(t *testing.T) {
 		t.Fatalf("UploadBlob(over the limit) = %v, want invalid", err)
 	}
 }
+
+// TestIssue9VersionsOfUnversionedKindWords: issue 9 item 18. The service
+// names an unversioned kind's plural as a word ("sandboxes"), not by
+// adding an s ("sandboxs").
+func TestIssue9VersionsOfUnversionedKindWords(t *testing.T) {
+	c := open(t, "")
+	_, err := c.Versions(context.Background(), "p", "sandbox.dev")
+	if err == nil || !strings.Contains(err.Error(), "sandbox.dev: sandboxes have no versions") {
+		t.Fatalf("Versions(sandbox.dev) error = %v, want it to say sandboxes have no versions", err)
+	}
+}
