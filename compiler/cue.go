@@ -307,10 +307,10 @@ func fastCUE(v cue.Value, fs *fastSchema) (*fastResult, error) {
 			return exportError{err}
 		}
 		for it.Next() {
-			name := it.Selector().Unquoted()
 			if !it.Selector().IsString() {
 				continue
 			}
+			name := it.Selector().Unquoted()
 			if name == "project" {
 				var p string
 				if err := it.Value().Decode(&p); err != nil {

@@ -425,7 +425,9 @@ func (t *cueTranslator) referenceCandidates(r *diag.Range) (string, []string) {
 	}
 	var names []string
 	for it.Next() {
-		names = append(names, it.Selector().Unquoted())
+		if it.Selector().IsString() { // not a pattern ([string]: ...)
+			names = append(names, it.Selector().Unquoted())
+		}
 	}
 	return base, names
 }
