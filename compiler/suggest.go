@@ -27,14 +27,14 @@ func suggestField(path []string, name string) string {
 			if s == "" {
 				s = name
 			}
-			if d := editDistance(name, s); far < 0 || d < far {
+			if d := diag.Distance(name, s); far < 0 || d < far {
 				nested, far = f+"."+s, d
 			}
 		}
 	}
 	// A field one level down wins when it is closer (cpuu: requests.cpu,
 	// not gpu).
-	if nested != "" && (top == "" || far < editDistance(name, top)) {
+	if nested != "" && (top == "" || far < diag.Distance(name, top)) {
 		return nested
 	}
 	return top
@@ -58,37 +58,10 @@ func suggestName(given string, names []string) string {
 	if s == "" {
 		return ""
 	}
-	if d := editDistance(given, s); d > 1 && d*3 > len([]rune(given)) {
+	if d := diag.Distance(given, s); d > 1 && d*3 > len([]rune(given)) {
 		return ""
 	}
 	return s
-}
-
-// editDistance is the edit distance between a and b, a swap of two
-// neighbours one edit (optimal string alignment, as diag.Suggest counts).
-func editDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	var prev2 []int
-	prev := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur := make([]int, len(rb)+1)
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
-				cur[j] = min(cur[j], prev2[j-2]+1)
-			}
-		}
-		prev2, prev = prev, cur
-	}
-	return prev[len(rb)]
 }
 
 // suggestBlock is the HCL block type to suggest for the unknown block typ

@@ -7,7 +7,7 @@ package diag
 func Suggest(given string, candidates []string) string {
 	best, bestDist := "", -1
 	for _, c := range candidates {
-		d := distance(given, c)
+		d := Distance(given, c)
 		if d < 3 || d*3 <= len(given) {
 			if bestDist < 0 || d < bestDist || (d == bestDist && c < best) {
 				best, bestDist = c, d
@@ -20,8 +20,10 @@ func Suggest(given string, candidates []string) string {
 	return best
 }
 
-// distance is the optimal string alignment distance between a and b.
-func distance(a, b string) int {
+// Distance is the optimal string alignment distance between a and b:
+// insertions, deletions, substitutions and swaps of two neighbours, each
+// one edit.
+func Distance(a, b string) int {
 	ra, rb := []rune(a), []rune(b)
 	prev2 := make([]int, len(rb)+1)
 	prev := make([]int, len(rb)+1)
