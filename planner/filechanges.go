@@ -82,18 +82,8 @@ func (pl *planning) fileListDiff(old, cur []any, via string) []FileChange {
 		return m
 	}
 	a, b := index(old), index(cur)
-	var paths []string
-	for p := range a {
-		paths = append(paths, p)
-	}
-	for p := range b {
-		if _, ok := a[p]; !ok {
-			paths = append(paths, p)
-		}
-	}
-	sort.Strings(paths)
 	var out []FileChange
-	for _, p := range paths {
+	for _, p := range keysOfBoth(a, b) {
 		da, inA := a[p]
 		db, inB := b[p]
 		switch {
@@ -140,4 +130,19 @@ func opSuffix(op string) string {
 		return ""
 	}
 	return " (" + op + ")"
+}
+
+// keysOfBoth lists the keys of a and of b, once each, sorted.
+func keysOfBoth[V any](a, b map[string]V) []string {
+	keys := make([]string, 0, len(a)+len(b))
+	for k := range a {
+		keys = append(keys, k)
+	}
+	for k := range b {
+		if _, ok := a[k]; !ok {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	return keys
 }

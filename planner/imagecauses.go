@@ -2,7 +2,6 @@ package planner
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 )
 
@@ -289,20 +288,8 @@ func commandsStepChange(name string, a, b any) []string {
 func envStepChange(name string, a, b any) []string {
 	va, _ := get(a, "vars").(map[string]any)
 	vb, _ := get(b, "vars").(map[string]any)
-	keys := map[string]bool{}
-	for key := range va {
-		keys[key] = true
-	}
-	for key := range vb {
-		keys[key] = true
-	}
-	var names []string
-	for key := range keys {
-		names = append(names, key)
-	}
-	sort.Strings(names)
 	var out []string
-	for _, key := range names {
+	for _, key := range keysOfBoth(va, vb) {
 		x, inA := va[key]
 		y, inB := vb[key]
 		switch {
