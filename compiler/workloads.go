@@ -66,19 +66,33 @@ func (b *builder) volumeMounts(vms []schema.VolumeMount, path []string, deps *[]
 	return out
 }
 
+// workloadImage resolves the image of the sandbox or function at path to
+// its hash, a dependency of the workload; "" when it is in error.
+func (b *builder) workloadImage(img *schema.Image, path []string, deps *[]string) string {
+	h := b.imageRef(img, appendPath(path, "image"))
+	if h != "" {
+		*deps = append(*deps, "#"+h)
+	}
+	return h
+}
+
+// environment compiles the env and env_from of the sandbox or function at
+// path, and refuses two sources for one variable.
+func (b *builder) environment(env map[string]schema.EnvValue, from []*schema.Secret, path []string, deps *[]string) (map[string]schema.EnvSpec, []schema.Ref) {
+	specs := b.envSpec(env, appendPath(path, "env"), deps)
+	refs := b.secretRefs(from, appendPath(path, "env_from"), deps)
+	b.envClashes(env, refs, len(from), path)
+	return specs, refs
+}
+
 func (b *builder) sandbox(name string) {
 	s := b.cfg.Sandboxes[name]
 	path := []string{"sandboxes", name}
 	var deps []string
 	spec := schema.SandboxSpec{SandboxSettings: s.SandboxSettings}
 	b.checkResources(s.Resources, appendPath(path, "resources"))
-	if h := b.imageRef(s.Image, appendPath(path, "image")); h != "" {
-		spec.Image = h
-		deps = append(deps, "#"+h)
-	}
-	spec.Env = b.envSpec(s.Env, appendPath(path, "env"), &deps)
-	spec.EnvFrom = b.secretRefs(s.EnvFrom, appendPath(path, "env_from"), &deps)
-	b.envClashes(s.Env, spec.EnvFrom, len(s.EnvFrom), path)
+	spec.Image = b.workloadImage(s.Image, path, &deps)
+	spec.Env, spec.EnvFrom = b.environment(s.Env, s.EnvFrom, path, &deps)
 	for i, c := range s.Credentials {
 		p := appendPath(path, "credentials", strconv.Itoa(i), "secret")
 		if ref, ok := b.secretRef(c.Secret, p); ok {
@@ -117,10 +131,7 @@ func (b *builder) function(name string) *schema.Resource {
 	var deps []string
 	spec := schema.FunctionSpec{FunctionSettings: f.FunctionSettings}
 	b.checkResources(f.Resources, appendPath(path, "resources"))
-	if h := b.imageRef(f.Image, appendPath(path, "image")); h != "" {
-		spec.Image = h
-		deps = append(deps, "#"+h)
-	}
+	spec.Image = b.workloadImage(f.Image, path, &deps)
 	var paths []string
 	for _, p := range f.Source.Paths {
 		paths = append(paths, cleanRel(p))
@@ -134,9 +145,7 @@ func (b *builder) function(name string) *schema.Resource {
 		spec.Source.Digest = t.digest
 		inputs = append(inputs, schema.Input{Path: strings.Join(paths, ","), Digest: t.digest, Tree: true})
 	}
-	spec.Env = b.envSpec(f.Env, appendPath(path, "env"), &deps)
-	spec.EnvFrom = b.secretRefs(f.EnvFrom, appendPath(path, "env_from"), &deps)
-	b.envClashes(f.Env, spec.EnvFrom, len(f.EnvFrom), path)
+	spec.Env, spec.EnvFrom = b.environment(f.Env, f.EnvFrom, path, &deps)
 	spec.VolumeMounts = b.volumeMounts(f.VolumeMounts, appendPath(path, "volume_mounts"), &deps)
 	r := b.emit(schema.KindFunction, name, withExtra(spec, f.Extra), deps, inputs)
 	b.mu.Lock()
