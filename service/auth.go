@@ -32,7 +32,11 @@ type principal struct {
 	projects map[string]bool
 }
 
-func (p *principal) may(project string) bool { return p.all || p.projects[project] }
+// may reports whether the principal may touch the project; "*" covers every
+// project but Unowned, which must be listed by name.
+func (p *principal) may(project string) bool {
+	return (p.all && project != Unowned) || p.projects[project]
+}
 
 var sumToken = regexp.MustCompile(`^sha256:[0-9a-f]{64}$`)
 
@@ -43,6 +47,7 @@ var sumToken = regexp.MustCompile(`^sha256:[0-9a-f]{64}$`)
 // where TOKEN is the bearer token itself (at least 16 characters) or
 // "sha256:" + the hex sha256 of it, so that the file need not hold the
 // token; PROJECTS is a comma-separated list of project names, or * for all;
+// "-" names the unowned resources (Unowned), which * does not cover;
 // and NAME labels the token in logs (the default is the first 8 hex digits of
 // its sha256). Blank lines and lines starting with # are ignored.
 func ParseTokens(name string, data []byte) (*Tokens, error) {
@@ -81,10 +86,10 @@ func ParseTokens(name string, data []byte) (*Tokens, error) {
 			switch {
 			case proj == "*":
 				p.all = true
-			case validName(proj):
+			case validProject(proj):
 				p.projects[proj] = true
 			default:
-				return nil, fmt.Errorf("%s:%d: %q is not a project name (a lowercase DNS label) or *", name, n, proj)
+				return nil, fmt.Errorf("%s:%d: %q is not a project name (a lowercase DNS label), - (the unowned resources) or *", name, n, proj)
 			}
 		}
 		t.bySum[sum] = p
@@ -122,7 +127,7 @@ func (s *Server) authenticate(ctx context.Context) (*principal, error) {
 		if p == nil || !localAddr(p.Addr) {
 			return nil, status.Error(codes.Unauthenticated, "this server serves only local clients: start it with --tokens to serve others")
 		}
-		return &principal{name: "local", all: true}, nil
+		return &principal{name: "local", all: true, projects: map[string]bool{Unowned: true}}, nil
 	}
 	md, _ := metadata.FromIncomingContext(ctx)
 	return s.tokenPrincipal(md)

@@ -33,7 +33,7 @@ const (
 
 func (a *blobAPI) FindMissingBlobs(ctx context.Context, req *ccv1.FindMissingBlobsRequest) (*ccv1.FindMissingBlobsResponse, error) {
 	project := req.GetProject()
-	if !validName(project) {
+	if !validProject(project) {
 		return nil, status.Errorf(codes.InvalidArgument, "project %q is not a lowercase DNS label", project)
 	}
 	if len(req.GetDigests()) > maxDigestsPerCall {
@@ -193,7 +193,7 @@ func (a *blobAPI) uploadHeader(stream ccv1.BlobService_UploadBlobServer) (*ccv1.
 	if ci, ok := ctx.Value(callInfoKey{}).(*callInfo); ok {
 		ci.project = project
 	}
-	if !validName(project) {
+	if !validProject(project) {
 		return nil, status.Errorf(codes.InvalidArgument, "project %q is not a lowercase DNS label", project)
 	}
 	if err := authorize(ctx, project); err != nil {
@@ -373,7 +373,7 @@ const (
 // ReadBlob returns a blob's first bytes, up to the request's limit.
 func (a *blobAPI) ReadBlob(ctx context.Context, req *ccv1.ReadBlobRequest) (*ccv1.ReadBlobResponse, error) {
 	project, digest := req.GetProject(), req.GetDigest()
-	if !validName(project) {
+	if !validProject(project) {
 		return nil, status.Errorf(codes.InvalidArgument, "project %q is not a lowercase DNS label", project)
 	}
 	if !digestRE.MatchString(digest) {

@@ -64,7 +64,7 @@ func (t *mutation) exec(q string, args ...any) error {
 // and do's writes commit together or not at all.
 func (s *Server) mutate(ctx context.Context, method string, req writeRequest, resp proto.Message, do func(t *mutation) error) error {
 	project := req.GetProject()
-	if !validName(project) {
+	if !validProject(project) {
 		return status.Errorf(codes.InvalidArgument, "project %q is not a lowercase DNS label", project)
 	}
 	if req.GetExpectedSerial() < 0 {

@@ -30,7 +30,7 @@ var _ ccv1.ProjectServiceServer = (*projectAPI)(nil)
 // are one consistent snapshot.
 func (a *projectAPI) GetState(ctx context.Context, req *ccv1.GetStateRequest) (*ccv1.GetStateResponse, error) {
 	project := req.GetProject()
-	if !validName(project) {
+	if !validProject(project) {
 		return nil, status.Errorf(codes.InvalidArgument, "project %q is not a lowercase DNS label", project)
 	}
 	if err := a.s.admitComparisons(ctx, req.GetCompare()); err != nil {
@@ -241,7 +241,7 @@ func leaseTTL(d interface {
 
 func (a *projectAPI) Lock(ctx context.Context, req *ccv1.LockRequest) (*ccv1.LockResponse, error) {
 	project := req.GetProject()
-	if !validName(project) {
+	if !validProject(project) {
 		return nil, status.Errorf(codes.InvalidArgument, "project %q is not a lowercase DNS label", project)
 	}
 	ttl, err := leaseTTL(req.GetTtl(), req.Ttl != nil)
@@ -293,7 +293,7 @@ func (a *projectAPI) Lock(ctx context.Context, req *ccv1.LockRequest) (*ccv1.Loc
 
 func (a *projectAPI) RenewLock(ctx context.Context, req *ccv1.RenewLockRequest) (*ccv1.RenewLockResponse, error) {
 	project := req.GetProject()
-	if !validName(project) {
+	if !validProject(project) {
 		return nil, status.Errorf(codes.InvalidArgument, "project %q is not a lowercase DNS label", project)
 	}
 	ttl, err := leaseTTL(req.GetTtl(), req.Ttl != nil)
@@ -333,7 +333,7 @@ func (a *projectAPI) RenewLock(ctx context.Context, req *ccv1.RenewLockRequest) 
 
 func (a *projectAPI) Unlock(ctx context.Context, req *ccv1.UnlockRequest) (*ccv1.UnlockResponse, error) {
 	project := req.GetProject()
-	if !validName(project) {
+	if !validProject(project) {
 		return nil, status.Errorf(codes.InvalidArgument, "project %q is not a lowercase DNS label", project)
 	}
 	if !req.GetForce() && req.GetLeaseId() == "" {

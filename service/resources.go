@@ -414,7 +414,7 @@ func (a *resourceAPI) DeleteResource(ctx context.Context, req *ccv1.DeleteResour
 
 func (a *resourceAPI) ListVersions(ctx context.Context, req *ccv1.ListVersionsRequest) (*ccv1.ListVersionsResponse, error) {
 	project := req.GetProject()
-	if !validName(project) {
+	if !validProject(project) {
 		return nil, status.Errorf(codes.InvalidArgument, "project %q is not a lowercase DNS label", project)
 	}
 	kind, _, err := parseAddress(req.GetAddress())

@@ -202,7 +202,7 @@ func caller(ctx context.Context) string {
 // at that place, never what the service's is.
 func (a *resourceAPI) CompareValues(ctx context.Context, req *ccv1.CompareValuesRequest) (*ccv1.CompareValuesResponse, error) {
 	project := req.GetProject()
-	if !validName(project) {
+	if !validProject(project) {
 		return nil, status.Errorf(codes.InvalidArgument, "project %q is not a lowercase DNS label", project)
 	}
 	vals := req.GetValues()

@@ -461,3 +461,14 @@ var nameRE = regexp.MustCompile(`^[a-z]([-a-z0-9]{0,61}[a-z0-9])?$`)
 
 // validName reports whether s is a project name: a lowercase DNS label.
 func validName(s string) bool { return nameRE.MatchString(s) }
+
+// Unowned is the reserved project that holds the resources no project owns:
+// made by a platform SDK or another tool, or forgotten by a project (issue
+// 10). It is not a DNS label, so no project can be named so. A request names
+// it like any project; a token may write it only when its PROJECTS list
+// names "-" explicitly ("*" does not cover it).
+const Unowned = "-"
+
+// validProject reports whether s names a project a request may address: a
+// project name, or Unowned.
+func validProject(s string) bool { return s == Unowned || validName(s) }

@@ -7,6 +7,11 @@
 // mutation of the project's state increments by one. Reading a project that
 // was never written gives an empty state at serial 0.
 //
+// The reserved project "-" holds the resources no project owns (made by a
+// platform SDK or another tool, or forgotten by a project); it is written
+// and read with the same calls as any project. A token reaches it only when
+// its list of projects names "-" ("*" does not cover it).
+//
 // Mutations (EnsureImage, ApplyResource, DeleteResource, Rollback,
 // PutSecretValue) share three fields:
 //   - expected_serial: the serial of the state the caller planned against.
