@@ -2,6 +2,7 @@ package service_test
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"path/filepath"
 	"strings"
@@ -234,5 +235,40 @@ func TestDriftTerminate(t *testing.T) {
 	mustApply(t, cc, applyReq(t, "drift", "sandbox.dev", service.ActionCreate, sandbox(nil), res.Serial))
 	if st, _ = cc.GetState(ctx, "drift"); st.Resources[0].Status != service.StatusReady || len(st.Drift) != 0 {
 		t.Errorf("created again: status %v, drift %+v", st.Resources[0].Status, st.Drift)
+	}
+}
+
+// TestDriftMigrationAddsExpiries: issue 10, drift. A database made before
+// expiries were kept gets, on upgrade, the expiry of every sandbox with a
+// lifetime, so that one already past is reported expired.
+func TestDriftMigrationAddsExpiries(t *testing.T) {
+	ctx := context.Background()
+	db := filepath.Join(t.TempDir(), "state.db")
+	clk := newClock()
+	c, closeFn, err := openEmbedded(ctx, db, service.WithClock(clk.Now))
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustApply(t, c, applyReq(t, "p", "sandbox.s", service.ActionCreate, sandbox(map[string]any{"lifetime": "1m"}), 0))
+	if err := closeFn(); err != nil {
+		t.Fatal(err)
+	}
+	raw, err := sql.Open("sqlite", db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{"DROP INDEX resources_by_expiry", "ALTER TABLE resources DROP COLUMN expires_at", "DROP TABLE drift", "PRAGMA user_version = 4"} {
+		if _, err := raw.Exec(q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	raw.Close()
+	clk.Advance(time.Hour)
+	st, err := open(t, db, service.WithClock(clk.Now)).GetState(ctx, "p")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := st.Lookup("sandbox.s"); r == nil || r.Status != service.StatusExpired || len(st.Drift) != 1 {
+		t.Errorf("after the upgrade: %+v, drift %+v; want it expired", r, st.Drift)
 	}
 }
