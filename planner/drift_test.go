@@ -183,3 +183,20 @@ func TestDriftPlanFile(t *testing.T) {
 		}
 	}
 }
+
+// TestDriftWithoutChanges: issue 10, drift. Drift the configuration
+// already agrees with (it was changed to match) is still shown, and the
+// plan says it has no changes, not that it puts anything back.
+func TestDriftWithoutChanges(t *testing.T) {
+	d, st := drifted(t)
+	st.Drift = st.Drift[:1]
+	d = desired(res(t, "sandbox.dev", map[string]any{"image": digest("img"), "tags": []any{"team-b"}}))
+	st.Resources = st.Resources[:1]
+	p := diff(t, d, st, planner.Options{})
+	var b bytes.Buffer
+	planner.WriteText(&b, p, planner.TextOptions{})
+	out := b.String()
+	if p.Changed() || !strings.HasPrefix(out, planner.DriftHeading+":") || !strings.Contains(out, "\nNo changes.") || strings.Contains(out, "puts the configuration back") {
+		t.Errorf("plan:\n%s", out)
+	}
+}

@@ -33,7 +33,7 @@ func writeDriftText(w *bufio.Writer, p *Plan, pt painter) {
 		}
 	}
 	w.WriteByte('\n')
-	if !p.RefreshOnly {
+	if p.Changed() {
 		fmt.Fprintln(w, "The plan below puts the configuration back.")
 		w.WriteByte('\n')
 	}
@@ -87,7 +87,7 @@ func writeDriftMarkdown(b *bytes.Buffer, p *Plan) {
 		fmt.Fprintf(b, "\n  %sdiff\n%s  %s\n", fence, indentLines(text, "  "), fence)
 	}
 	b.WriteString("\n")
-	if !p.RefreshOnly {
+	if p.Changed() {
 		b.WriteString("The plan below puts the configuration back.\n\n")
 	}
 }
