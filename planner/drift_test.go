@@ -188,9 +188,9 @@ func TestDriftPlanFile(t *testing.T) {
 // already agrees with (it was changed to match) is still shown, and the
 // plan says it has no changes, not that it puts anything back.
 func TestDriftWithoutChanges(t *testing.T) {
-	d, st := drifted(t)
+	_, st := drifted(t)
 	st.Drift = st.Drift[:1]
-	d = desired(res(t, "sandbox.dev", map[string]any{"image": digest("img"), "tags": []any{"team-b"}}))
+	d := desired(res(t, "sandbox.dev", map[string]any{"image": digest("img"), "tags": []any{"team-b"}}))
 	st.Resources = st.Resources[:1]
 	p := diff(t, d, st, planner.Options{})
 	var b bytes.Buffer
@@ -198,5 +198,24 @@ func TestDriftWithoutChanges(t *testing.T) {
 	out := b.String()
 	if p.Changed() || !strings.HasPrefix(out, planner.DriftHeading+":") || !strings.Contains(out, "\nNo changes.") || strings.Contains(out, "puts the configuration back") {
 		t.Errorf("plan:\n%s", out)
+	}
+}
+
+// TestDriftMarkdownBounded: issue 10, drift. However much changed outside
+// cc, the Markdown stays under its limit and says what it left out.
+func TestDriftMarkdownBounded(t *testing.T) {
+	d, st := drifted(t)
+	long := []byte(`"` + strings.Repeat("x", 5000) + `"`)
+	st.Drift = nil
+	for i := 0; i < 500; i++ {
+		st.Drift = append(st.Drift, state.Drift{Address: "sandbox.dev", What: state.DriftChanged, Actor: "x", At: driftAt, Serial: int64(i + 1),
+			Fields: []state.DriftField{{Pointer: "/annotations/note", Before: long, After: long[1:]}}})
+	}
+	var b bytes.Buffer
+	if err := planner.WriteMarkdown(&b, diff(t, d, st, planner.Options{}), planner.MarkdownOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if b.Len() > planner.MaxMarkdown || !strings.Contains(b.String(), "more not shown here") {
+		t.Errorf("Markdown of 500 drift records: %d bytes, note %v", b.Len(), strings.Contains(b.String(), "more not shown here"))
 	}
 }

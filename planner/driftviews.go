@@ -59,6 +59,10 @@ func RefreshOnlyLine(p *Plan) string {
 		p.Project, p.Serial, len(p.Drift), plural(len(p.Drift), "change", "changes"), plural(len(p.Drift), "it", "them"))
 }
 
+// maxDriftMarkdown bounds the Markdown drift section (about a third of a
+// comment), so that the plan itself still fits after it.
+const maxDriftMarkdown = 20_000
+
 // writeDriftMarkdown writes the "changed outside cc" section: a heading,
 // then one line per record with its fields in a diff block.
 func writeDriftMarkdown(b *bytes.Buffer, p *Plan) {
@@ -66,8 +70,13 @@ func writeDriftMarkdown(b *bytes.Buffer, p *Plan) {
 		return
 	}
 	fmt.Fprintf(b, "#### %s\n\n", DriftHeading)
+	start := b.Len()
 	for i := range p.Drift {
 		d := &p.Drift[i]
+		if b.Len()-start > maxDriftMarkdown {
+			fmt.Fprintf(b, "- … and %d more not shown here, to keep this comment short (`cc plan --json` lists them all)\n", len(p.Drift)-i)
+			break
+		}
 		fmt.Fprintf(b, "- `%s` **%s** %s\n", driftSymbol(d), html.EscapeString(d.Address), mdText(DriftLine(d)))
 		if len(d.Fields) == 0 {
 			continue
@@ -81,7 +90,7 @@ func writeDriftMarkdown(b *bytes.Buffer, p *Plan) {
 		for strings.Contains(text, fence) {
 			fence += "`"
 		}
-		if text = clipTo(text, maxSection); !strings.HasSuffix(text, "\n") {
+		if text = clipTo(text, maxDriftMarkdown/4); !strings.HasSuffix(text, "\n") {
 			text += "\n"
 		}
 		fmt.Fprintf(b, "\n  %sdiff\n%s  %s\n", fence, indentLines(text, "  "), fence)
