@@ -1316,170 +1316,6 @@ func (x *GetStateResponse) GetDrift() []*Drift {
 	return nil
 }
 
-// Drift is one change made to a resource outside cc.
-type Drift struct {
-	state   protoimpl.MessageState `protogen:"open.v1"`
-	Address string                 `protobuf:"bytes,1,opt,name=address,proto3" json:"address,omitempty"`
-	// what is "changed" (PatchResource), "terminated" (TerminateSandbox) or
-	// "expired" (a sandbox's lifetime passed).
-	What string `protobuf:"bytes,2,opt,name=what,proto3" json:"what,omitempty"`
-	// actor is who did it: the name of the token the call carried, "local"
-	// on a server without tokens; empty for an expiry.
-	Actor string `protobuf:"bytes,3,opt,name=actor,proto3" json:"actor,omitempty"`
-	// at is when: the call's time, or the expiry's.
-	At *timestamppb.Timestamp `protobuf:"bytes,4,opt,name=at,proto3" json:"at,omitempty"`
-	// serial is the project serial the change made (0 for an expiry).
-	Serial int64 `protobuf:"varint,5,opt,name=serial,proto3" json:"serial,omitempty"`
-	// fields are the fields a "changed" record changed, by JSON pointer.
-	Fields        []*DriftField `protobuf:"bytes,6,rep,name=fields,proto3" json:"fields,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
-}
-
-func (x *Drift) Reset() {
-	*x = Drift{}
-	mi := &file_cc_v1_cc_proto_msgTypes[14]
-	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
-	ms.StoreMessageInfo(mi)
-}
-
-func (x *Drift) String() string {
-	return protoimpl.X.MessageStringOf(x)
-}
-
-func (*Drift) ProtoMessage() {}
-
-func (x *Drift) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[14]
-	if x != nil {
-		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
-		if ms.LoadMessageInfo() == nil {
-			ms.StoreMessageInfo(mi)
-		}
-		return ms
-	}
-	return mi.MessageOf(x)
-}
-
-// Deprecated: Use Drift.ProtoReflect.Descriptor instead.
-func (*Drift) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{14}
-}
-
-func (x *Drift) GetAddress() string {
-	if x != nil {
-		return x.Address
-	}
-	return ""
-}
-
-func (x *Drift) GetWhat() string {
-	if x != nil {
-		return x.What
-	}
-	return ""
-}
-
-func (x *Drift) GetActor() string {
-	if x != nil {
-		return x.Actor
-	}
-	return ""
-}
-
-func (x *Drift) GetAt() *timestamppb.Timestamp {
-	if x != nil {
-		return x.At
-	}
-	return nil
-}
-
-func (x *Drift) GetSerial() int64 {
-	if x != nil {
-		return x.Serial
-	}
-	return 0
-}
-
-func (x *Drift) GetFields() []*DriftField {
-	if x != nil {
-		return x.Fields
-	}
-	return nil
-}
-
-// DriftField is one field changed outside cc: its JSON pointer into the
-// spec and its canonical JSON before and after (absent: the field was
-// not there, or was removed). A field at a sensitive pointer has neither
-// value, only sensitive = true: no value of one is ever sent.
-type DriftField struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Pointer       string                 `protobuf:"bytes,1,opt,name=pointer,proto3" json:"pointer,omitempty"`
-	Before        []byte                 `protobuf:"bytes,2,opt,name=before,proto3" json:"before,omitempty"`
-	After         []byte                 `protobuf:"bytes,3,opt,name=after,proto3" json:"after,omitempty"`
-	Sensitive     bool                   `protobuf:"varint,4,opt,name=sensitive,proto3" json:"sensitive,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
-}
-
-func (x *DriftField) Reset() {
-	*x = DriftField{}
-	mi := &file_cc_v1_cc_proto_msgTypes[15]
-	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
-	ms.StoreMessageInfo(mi)
-}
-
-func (x *DriftField) String() string {
-	return protoimpl.X.MessageStringOf(x)
-}
-
-func (*DriftField) ProtoMessage() {}
-
-func (x *DriftField) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[15]
-	if x != nil {
-		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
-		if ms.LoadMessageInfo() == nil {
-			ms.StoreMessageInfo(mi)
-		}
-		return ms
-	}
-	return mi.MessageOf(x)
-}
-
-// Deprecated: Use DriftField.ProtoReflect.Descriptor instead.
-func (*DriftField) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{15}
-}
-
-func (x *DriftField) GetPointer() string {
-	if x != nil {
-		return x.Pointer
-	}
-	return ""
-}
-
-func (x *DriftField) GetBefore() []byte {
-	if x != nil {
-		return x.Before
-	}
-	return nil
-}
-
-func (x *DriftField) GetAfter() []byte {
-	if x != nil {
-		return x.After
-	}
-	return nil
-}
-
-func (x *DriftField) GetSensitive() bool {
-	if x != nil {
-		return x.Sensitive
-	}
-	return false
-}
-
 // ValueMatch is how a value given to GetState compares with the service's.
 type ValueMatch struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -1502,7 +1338,7 @@ type ValueMatch struct {
 
 func (x *ValueMatch) Reset() {
 	*x = ValueMatch{}
-	mi := &file_cc_v1_cc_proto_msgTypes[16]
+	mi := &file_cc_v1_cc_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1514,7 +1350,7 @@ func (x *ValueMatch) String() string {
 func (*ValueMatch) ProtoMessage() {}
 
 func (x *ValueMatch) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[16]
+	mi := &file_cc_v1_cc_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1527,7 +1363,7 @@ func (x *ValueMatch) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ValueMatch.ProtoReflect.Descriptor instead.
 func (*ValueMatch) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{16}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *ValueMatch) GetComparison() Comparison {
@@ -1557,7 +1393,7 @@ type LockRequest struct {
 
 func (x *LockRequest) Reset() {
 	*x = LockRequest{}
-	mi := &file_cc_v1_cc_proto_msgTypes[17]
+	mi := &file_cc_v1_cc_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1569,7 +1405,7 @@ func (x *LockRequest) String() string {
 func (*LockRequest) ProtoMessage() {}
 
 func (x *LockRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[17]
+	mi := &file_cc_v1_cc_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1582,7 +1418,7 @@ func (x *LockRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LockRequest.ProtoReflect.Descriptor instead.
 func (*LockRequest) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{17}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *LockRequest) GetProject() string {
@@ -1620,7 +1456,7 @@ type LockResponse struct {
 
 func (x *LockResponse) Reset() {
 	*x = LockResponse{}
-	mi := &file_cc_v1_cc_proto_msgTypes[18]
+	mi := &file_cc_v1_cc_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1632,7 +1468,7 @@ func (x *LockResponse) String() string {
 func (*LockResponse) ProtoMessage() {}
 
 func (x *LockResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[18]
+	mi := &file_cc_v1_cc_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1645,7 +1481,7 @@ func (x *LockResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LockResponse.ProtoReflect.Descriptor instead.
 func (*LockResponse) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{18}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *LockResponse) GetLease() *Lease {
@@ -1680,7 +1516,7 @@ type RenewLockRequest struct {
 
 func (x *RenewLockRequest) Reset() {
 	*x = RenewLockRequest{}
-	mi := &file_cc_v1_cc_proto_msgTypes[19]
+	mi := &file_cc_v1_cc_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1692,7 +1528,7 @@ func (x *RenewLockRequest) String() string {
 func (*RenewLockRequest) ProtoMessage() {}
 
 func (x *RenewLockRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[19]
+	mi := &file_cc_v1_cc_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1705,7 +1541,7 @@ func (x *RenewLockRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RenewLockRequest.ProtoReflect.Descriptor instead.
 func (*RenewLockRequest) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{19}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *RenewLockRequest) GetProject() string {
@@ -1738,7 +1574,7 @@ type RenewLockResponse struct {
 
 func (x *RenewLockResponse) Reset() {
 	*x = RenewLockResponse{}
-	mi := &file_cc_v1_cc_proto_msgTypes[20]
+	mi := &file_cc_v1_cc_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1750,7 +1586,7 @@ func (x *RenewLockResponse) String() string {
 func (*RenewLockResponse) ProtoMessage() {}
 
 func (x *RenewLockResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[20]
+	mi := &file_cc_v1_cc_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1763,7 +1599,7 @@ func (x *RenewLockResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RenewLockResponse.ProtoReflect.Descriptor instead.
 func (*RenewLockResponse) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{20}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *RenewLockResponse) GetLease() *Lease {
@@ -1785,7 +1621,7 @@ type UnlockRequest struct {
 
 func (x *UnlockRequest) Reset() {
 	*x = UnlockRequest{}
-	mi := &file_cc_v1_cc_proto_msgTypes[21]
+	mi := &file_cc_v1_cc_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1797,7 +1633,7 @@ func (x *UnlockRequest) String() string {
 func (*UnlockRequest) ProtoMessage() {}
 
 func (x *UnlockRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[21]
+	mi := &file_cc_v1_cc_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1810,7 +1646,7 @@ func (x *UnlockRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UnlockRequest.ProtoReflect.Descriptor instead.
 func (*UnlockRequest) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{21}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *UnlockRequest) GetProject() string {
@@ -1844,7 +1680,7 @@ type UnlockResponse struct {
 
 func (x *UnlockResponse) Reset() {
 	*x = UnlockResponse{}
-	mi := &file_cc_v1_cc_proto_msgTypes[22]
+	mi := &file_cc_v1_cc_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1856,7 +1692,7 @@ func (x *UnlockResponse) String() string {
 func (*UnlockResponse) ProtoMessage() {}
 
 func (x *UnlockResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[22]
+	mi := &file_cc_v1_cc_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1869,7 +1705,7 @@ func (x *UnlockResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UnlockResponse.ProtoReflect.Descriptor instead.
 func (*UnlockResponse) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{22}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *UnlockResponse) GetReleased() *Lease {
@@ -1890,7 +1726,7 @@ type FindMissingBlobsRequest struct {
 
 func (x *FindMissingBlobsRequest) Reset() {
 	*x = FindMissingBlobsRequest{}
-	mi := &file_cc_v1_cc_proto_msgTypes[23]
+	mi := &file_cc_v1_cc_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1902,7 +1738,7 @@ func (x *FindMissingBlobsRequest) String() string {
 func (*FindMissingBlobsRequest) ProtoMessage() {}
 
 func (x *FindMissingBlobsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[23]
+	mi := &file_cc_v1_cc_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1915,7 +1751,7 @@ func (x *FindMissingBlobsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FindMissingBlobsRequest.ProtoReflect.Descriptor instead.
 func (*FindMissingBlobsRequest) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{23}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *FindMissingBlobsRequest) GetProject() string {
@@ -1942,7 +1778,7 @@ type FindMissingBlobsResponse struct {
 
 func (x *FindMissingBlobsResponse) Reset() {
 	*x = FindMissingBlobsResponse{}
-	mi := &file_cc_v1_cc_proto_msgTypes[24]
+	mi := &file_cc_v1_cc_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1954,7 +1790,7 @@ func (x *FindMissingBlobsResponse) String() string {
 func (*FindMissingBlobsResponse) ProtoMessage() {}
 
 func (x *FindMissingBlobsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[24]
+	mi := &file_cc_v1_cc_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1967,7 +1803,7 @@ func (x *FindMissingBlobsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FindMissingBlobsResponse.ProtoReflect.Descriptor instead.
 func (*FindMissingBlobsResponse) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{24}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *FindMissingBlobsResponse) GetMissing() []string {
@@ -1990,7 +1826,7 @@ type UploadBlobRequest struct {
 
 func (x *UploadBlobRequest) Reset() {
 	*x = UploadBlobRequest{}
-	mi := &file_cc_v1_cc_proto_msgTypes[25]
+	mi := &file_cc_v1_cc_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2002,7 +1838,7 @@ func (x *UploadBlobRequest) String() string {
 func (*UploadBlobRequest) ProtoMessage() {}
 
 func (x *UploadBlobRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[25]
+	mi := &file_cc_v1_cc_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2015,7 +1851,7 @@ func (x *UploadBlobRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UploadBlobRequest.ProtoReflect.Descriptor instead.
 func (*UploadBlobRequest) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{25}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *UploadBlobRequest) GetPart() isUploadBlobRequest_Part {
@@ -2071,7 +1907,7 @@ type UploadBlobResponse struct {
 
 func (x *UploadBlobResponse) Reset() {
 	*x = UploadBlobResponse{}
-	mi := &file_cc_v1_cc_proto_msgTypes[26]
+	mi := &file_cc_v1_cc_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2083,7 +1919,7 @@ func (x *UploadBlobResponse) String() string {
 func (*UploadBlobResponse) ProtoMessage() {}
 
 func (x *UploadBlobResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[26]
+	mi := &file_cc_v1_cc_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2096,7 +1932,7 @@ func (x *UploadBlobResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UploadBlobResponse.ProtoReflect.Descriptor instead.
 func (*UploadBlobResponse) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{26}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *UploadBlobResponse) GetDigest() string {
@@ -2134,7 +1970,7 @@ type ReadBlobRequest struct {
 
 func (x *ReadBlobRequest) Reset() {
 	*x = ReadBlobRequest{}
-	mi := &file_cc_v1_cc_proto_msgTypes[27]
+	mi := &file_cc_v1_cc_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2146,7 +1982,7 @@ func (x *ReadBlobRequest) String() string {
 func (*ReadBlobRequest) ProtoMessage() {}
 
 func (x *ReadBlobRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[27]
+	mi := &file_cc_v1_cc_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2159,7 +1995,7 @@ func (x *ReadBlobRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReadBlobRequest.ProtoReflect.Descriptor instead.
 func (*ReadBlobRequest) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{27}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *ReadBlobRequest) GetProject() string {
@@ -2197,7 +2033,7 @@ type ReadBlobResponse struct {
 
 func (x *ReadBlobResponse) Reset() {
 	*x = ReadBlobResponse{}
-	mi := &file_cc_v1_cc_proto_msgTypes[28]
+	mi := &file_cc_v1_cc_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2209,7 +2045,7 @@ func (x *ReadBlobResponse) String() string {
 func (*ReadBlobResponse) ProtoMessage() {}
 
 func (x *ReadBlobResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[28]
+	mi := &file_cc_v1_cc_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2222,7 +2058,7 @@ func (x *ReadBlobResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReadBlobResponse.ProtoReflect.Descriptor instead.
 func (*ReadBlobResponse) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{28}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *ReadBlobResponse) GetDigest() string {
@@ -2272,7 +2108,7 @@ type EnsureImageRequest struct {
 
 func (x *EnsureImageRequest) Reset() {
 	*x = EnsureImageRequest{}
-	mi := &file_cc_v1_cc_proto_msgTypes[29]
+	mi := &file_cc_v1_cc_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2284,7 +2120,7 @@ func (x *EnsureImageRequest) String() string {
 func (*EnsureImageRequest) ProtoMessage() {}
 
 func (x *EnsureImageRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[29]
+	mi := &file_cc_v1_cc_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2297,7 +2133,7 @@ func (x *EnsureImageRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EnsureImageRequest.ProtoReflect.Descriptor instead.
 func (*EnsureImageRequest) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{29}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *EnsureImageRequest) GetProject() string {
@@ -2378,7 +2214,7 @@ type EnsureImageResponse struct {
 
 func (x *EnsureImageResponse) Reset() {
 	*x = EnsureImageResponse{}
-	mi := &file_cc_v1_cc_proto_msgTypes[30]
+	mi := &file_cc_v1_cc_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2390,7 +2226,7 @@ func (x *EnsureImageResponse) String() string {
 func (*EnsureImageResponse) ProtoMessage() {}
 
 func (x *EnsureImageResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[30]
+	mi := &file_cc_v1_cc_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2403,7 +2239,7 @@ func (x *EnsureImageResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EnsureImageResponse.ProtoReflect.Descriptor instead.
 func (*EnsureImageResponse) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{30}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *EnsureImageResponse) GetImage() *Image {
@@ -2466,7 +2302,7 @@ type ApplyResourceRequest struct {
 
 func (x *ApplyResourceRequest) Reset() {
 	*x = ApplyResourceRequest{}
-	mi := &file_cc_v1_cc_proto_msgTypes[31]
+	mi := &file_cc_v1_cc_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2478,7 +2314,7 @@ func (x *ApplyResourceRequest) String() string {
 func (*ApplyResourceRequest) ProtoMessage() {}
 
 func (x *ApplyResourceRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[31]
+	mi := &file_cc_v1_cc_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2491,7 +2327,7 @@ func (x *ApplyResourceRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ApplyResourceRequest.ProtoReflect.Descriptor instead.
 func (*ApplyResourceRequest) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{31}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *ApplyResourceRequest) GetProject() string {
@@ -2588,7 +2424,7 @@ type ApplyResourceResponse struct {
 
 func (x *ApplyResourceResponse) Reset() {
 	*x = ApplyResourceResponse{}
-	mi := &file_cc_v1_cc_proto_msgTypes[32]
+	mi := &file_cc_v1_cc_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2600,7 +2436,7 @@ func (x *ApplyResourceResponse) String() string {
 func (*ApplyResourceResponse) ProtoMessage() {}
 
 func (x *ApplyResourceResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[32]
+	mi := &file_cc_v1_cc_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2613,7 +2449,7 @@ func (x *ApplyResourceResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ApplyResourceResponse.ProtoReflect.Descriptor instead.
 func (*ApplyResourceResponse) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{32}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *ApplyResourceResponse) GetResource() *Resource {
@@ -2664,7 +2500,7 @@ type DeleteResourceRequest struct {
 
 func (x *DeleteResourceRequest) Reset() {
 	*x = DeleteResourceRequest{}
-	mi := &file_cc_v1_cc_proto_msgTypes[33]
+	mi := &file_cc_v1_cc_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2676,7 +2512,7 @@ func (x *DeleteResourceRequest) String() string {
 func (*DeleteResourceRequest) ProtoMessage() {}
 
 func (x *DeleteResourceRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[33]
+	mi := &file_cc_v1_cc_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2689,7 +2525,7 @@ func (x *DeleteResourceRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DeleteResourceRequest.ProtoReflect.Descriptor instead.
 func (*DeleteResourceRequest) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{33}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *DeleteResourceRequest) GetProject() string {
@@ -2738,7 +2574,7 @@ type DeleteResourceResponse struct {
 
 func (x *DeleteResourceResponse) Reset() {
 	*x = DeleteResourceResponse{}
-	mi := &file_cc_v1_cc_proto_msgTypes[34]
+	mi := &file_cc_v1_cc_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2750,7 +2586,7 @@ func (x *DeleteResourceResponse) String() string {
 func (*DeleteResourceResponse) ProtoMessage() {}
 
 func (x *DeleteResourceResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[34]
+	mi := &file_cc_v1_cc_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2763,7 +2599,7 @@ func (x *DeleteResourceResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DeleteResourceResponse.ProtoReflect.Descriptor instead.
 func (*DeleteResourceResponse) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{34}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *DeleteResourceResponse) GetDeleted() *Resource {
@@ -2790,7 +2626,7 @@ type ListVersionsRequest struct {
 
 func (x *ListVersionsRequest) Reset() {
 	*x = ListVersionsRequest{}
-	mi := &file_cc_v1_cc_proto_msgTypes[35]
+	mi := &file_cc_v1_cc_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2802,7 +2638,7 @@ func (x *ListVersionsRequest) String() string {
 func (*ListVersionsRequest) ProtoMessage() {}
 
 func (x *ListVersionsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[35]
+	mi := &file_cc_v1_cc_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2815,7 +2651,7 @@ func (x *ListVersionsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListVersionsRequest.ProtoReflect.Descriptor instead.
 func (*ListVersionsRequest) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{35}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{33}
 }
 
 func (x *ListVersionsRequest) GetProject() string {
@@ -2867,7 +2703,7 @@ type Version struct {
 
 func (x *Version) Reset() {
 	*x = Version{}
-	mi := &file_cc_v1_cc_proto_msgTypes[36]
+	mi := &file_cc_v1_cc_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2879,7 +2715,7 @@ func (x *Version) String() string {
 func (*Version) ProtoMessage() {}
 
 func (x *Version) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[36]
+	mi := &file_cc_v1_cc_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2892,7 +2728,7 @@ func (x *Version) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Version.ProtoReflect.Descriptor instead.
 func (*Version) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{36}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{34}
 }
 
 func (x *Version) GetVersion() int64 {
@@ -2953,7 +2789,7 @@ type ListVersionsResponse struct {
 
 func (x *ListVersionsResponse) Reset() {
 	*x = ListVersionsResponse{}
-	mi := &file_cc_v1_cc_proto_msgTypes[37]
+	mi := &file_cc_v1_cc_proto_msgTypes[35]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2965,7 +2801,7 @@ func (x *ListVersionsResponse) String() string {
 func (*ListVersionsResponse) ProtoMessage() {}
 
 func (x *ListVersionsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[37]
+	mi := &file_cc_v1_cc_proto_msgTypes[35]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2978,7 +2814,7 @@ func (x *ListVersionsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListVersionsResponse.ProtoReflect.Descriptor instead.
 func (*ListVersionsResponse) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{37}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{35}
 }
 
 func (x *ListVersionsResponse) GetVersions() []*Version {
@@ -3002,7 +2838,7 @@ type RollbackRequest struct {
 
 func (x *RollbackRequest) Reset() {
 	*x = RollbackRequest{}
-	mi := &file_cc_v1_cc_proto_msgTypes[38]
+	mi := &file_cc_v1_cc_proto_msgTypes[36]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3014,7 +2850,7 @@ func (x *RollbackRequest) String() string {
 func (*RollbackRequest) ProtoMessage() {}
 
 func (x *RollbackRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[38]
+	mi := &file_cc_v1_cc_proto_msgTypes[36]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3027,7 +2863,7 @@ func (x *RollbackRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RollbackRequest.ProtoReflect.Descriptor instead.
 func (*RollbackRequest) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{38}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{36}
 }
 
 func (x *RollbackRequest) GetProject() string {
@@ -3083,7 +2919,7 @@ type RollbackResponse struct {
 
 func (x *RollbackResponse) Reset() {
 	*x = RollbackResponse{}
-	mi := &file_cc_v1_cc_proto_msgTypes[39]
+	mi := &file_cc_v1_cc_proto_msgTypes[37]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3095,7 +2931,7 @@ func (x *RollbackResponse) String() string {
 func (*RollbackResponse) ProtoMessage() {}
 
 func (x *RollbackResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[39]
+	mi := &file_cc_v1_cc_proto_msgTypes[37]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3108,7 +2944,7 @@ func (x *RollbackResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RollbackResponse.ProtoReflect.Descriptor instead.
 func (*RollbackResponse) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{39}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{37}
 }
 
 func (x *RollbackResponse) GetResource() *Resource {
@@ -3147,7 +2983,7 @@ type PutSecretValueRequest struct {
 
 func (x *PutSecretValueRequest) Reset() {
 	*x = PutSecretValueRequest{}
-	mi := &file_cc_v1_cc_proto_msgTypes[40]
+	mi := &file_cc_v1_cc_proto_msgTypes[38]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3159,7 +2995,7 @@ func (x *PutSecretValueRequest) String() string {
 func (*PutSecretValueRequest) ProtoMessage() {}
 
 func (x *PutSecretValueRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[40]
+	mi := &file_cc_v1_cc_proto_msgTypes[38]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3172,7 +3008,7 @@ func (x *PutSecretValueRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PutSecretValueRequest.ProtoReflect.Descriptor instead.
 func (*PutSecretValueRequest) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{40}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{38}
 }
 
 func (x *PutSecretValueRequest) GetProject() string {
@@ -3229,7 +3065,7 @@ type PutSecretValueResponse struct {
 
 func (x *PutSecretValueResponse) Reset() {
 	*x = PutSecretValueResponse{}
-	mi := &file_cc_v1_cc_proto_msgTypes[41]
+	mi := &file_cc_v1_cc_proto_msgTypes[39]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3241,7 +3077,7 @@ func (x *PutSecretValueResponse) String() string {
 func (*PutSecretValueResponse) ProtoMessage() {}
 
 func (x *PutSecretValueResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[41]
+	mi := &file_cc_v1_cc_proto_msgTypes[39]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3254,7 +3090,7 @@ func (x *PutSecretValueResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PutSecretValueResponse.ProtoReflect.Descriptor instead.
 func (*PutSecretValueResponse) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{41}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{39}
 }
 
 func (x *PutSecretValueResponse) GetSecretValue() *SecretValue {
@@ -3301,7 +3137,7 @@ type CompareValue struct {
 
 func (x *CompareValue) Reset() {
 	*x = CompareValue{}
-	mi := &file_cc_v1_cc_proto_msgTypes[42]
+	mi := &file_cc_v1_cc_proto_msgTypes[40]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3313,7 +3149,7 @@ func (x *CompareValue) String() string {
 func (*CompareValue) ProtoMessage() {}
 
 func (x *CompareValue) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[42]
+	mi := &file_cc_v1_cc_proto_msgTypes[40]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3326,7 +3162,7 @@ func (x *CompareValue) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CompareValue.ProtoReflect.Descriptor instead.
 func (*CompareValue) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{42}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{40}
 }
 
 func (x *CompareValue) GetAddress() string {
@@ -3370,7 +3206,7 @@ type CompareValuesRequest struct {
 
 func (x *CompareValuesRequest) Reset() {
 	*x = CompareValuesRequest{}
-	mi := &file_cc_v1_cc_proto_msgTypes[43]
+	mi := &file_cc_v1_cc_proto_msgTypes[41]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3382,7 +3218,7 @@ func (x *CompareValuesRequest) String() string {
 func (*CompareValuesRequest) ProtoMessage() {}
 
 func (x *CompareValuesRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[43]
+	mi := &file_cc_v1_cc_proto_msgTypes[41]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3395,7 +3231,7 @@ func (x *CompareValuesRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CompareValuesRequest.ProtoReflect.Descriptor instead.
 func (*CompareValuesRequest) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{43}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{41}
 }
 
 func (x *CompareValuesRequest) GetProject() string {
@@ -3422,7 +3258,7 @@ type CompareValuesResponse struct {
 
 func (x *CompareValuesResponse) Reset() {
 	*x = CompareValuesResponse{}
-	mi := &file_cc_v1_cc_proto_msgTypes[44]
+	mi := &file_cc_v1_cc_proto_msgTypes[42]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3434,7 +3270,7 @@ func (x *CompareValuesResponse) String() string {
 func (*CompareValuesResponse) ProtoMessage() {}
 
 func (x *CompareValuesResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[44]
+	mi := &file_cc_v1_cc_proto_msgTypes[42]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3447,7 +3283,7 @@ func (x *CompareValuesResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CompareValuesResponse.ProtoReflect.Descriptor instead.
 func (*CompareValuesResponse) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{44}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{42}
 }
 
 func (x *CompareValuesResponse) GetResults() []Comparison {
@@ -3472,7 +3308,7 @@ type FieldPatch struct {
 
 func (x *FieldPatch) Reset() {
 	*x = FieldPatch{}
-	mi := &file_cc_v1_cc_proto_msgTypes[45]
+	mi := &file_cc_v1_cc_proto_msgTypes[43]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3484,7 +3320,7 @@ func (x *FieldPatch) String() string {
 func (*FieldPatch) ProtoMessage() {}
 
 func (x *FieldPatch) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[45]
+	mi := &file_cc_v1_cc_proto_msgTypes[43]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3497,7 +3333,7 @@ func (x *FieldPatch) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FieldPatch.ProtoReflect.Descriptor instead.
 func (*FieldPatch) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{45}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{43}
 }
 
 func (x *FieldPatch) GetPointer() string {
@@ -3533,7 +3369,7 @@ type PatchResourceRequest struct {
 
 func (x *PatchResourceRequest) Reset() {
 	*x = PatchResourceRequest{}
-	mi := &file_cc_v1_cc_proto_msgTypes[46]
+	mi := &file_cc_v1_cc_proto_msgTypes[44]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3545,7 +3381,7 @@ func (x *PatchResourceRequest) String() string {
 func (*PatchResourceRequest) ProtoMessage() {}
 
 func (x *PatchResourceRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[46]
+	mi := &file_cc_v1_cc_proto_msgTypes[44]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3558,7 +3394,7 @@ func (x *PatchResourceRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PatchResourceRequest.ProtoReflect.Descriptor instead.
 func (*PatchResourceRequest) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{46}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{44}
 }
 
 func (x *PatchResourceRequest) GetProject() string {
@@ -3610,7 +3446,7 @@ type PatchResourceResponse struct {
 
 func (x *PatchResourceResponse) Reset() {
 	*x = PatchResourceResponse{}
-	mi := &file_cc_v1_cc_proto_msgTypes[47]
+	mi := &file_cc_v1_cc_proto_msgTypes[45]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3622,7 +3458,7 @@ func (x *PatchResourceResponse) String() string {
 func (*PatchResourceResponse) ProtoMessage() {}
 
 func (x *PatchResourceResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[47]
+	mi := &file_cc_v1_cc_proto_msgTypes[45]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3635,7 +3471,7 @@ func (x *PatchResourceResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PatchResourceResponse.ProtoReflect.Descriptor instead.
 func (*PatchResourceResponse) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{47}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{45}
 }
 
 func (x *PatchResourceResponse) GetResource() *Resource {
@@ -3672,7 +3508,7 @@ type TerminateSandboxRequest struct {
 
 func (x *TerminateSandboxRequest) Reset() {
 	*x = TerminateSandboxRequest{}
-	mi := &file_cc_v1_cc_proto_msgTypes[48]
+	mi := &file_cc_v1_cc_proto_msgTypes[46]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3684,7 +3520,7 @@ func (x *TerminateSandboxRequest) String() string {
 func (*TerminateSandboxRequest) ProtoMessage() {}
 
 func (x *TerminateSandboxRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[48]
+	mi := &file_cc_v1_cc_proto_msgTypes[46]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3697,7 +3533,7 @@ func (x *TerminateSandboxRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TerminateSandboxRequest.ProtoReflect.Descriptor instead.
 func (*TerminateSandboxRequest) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{48}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{46}
 }
 
 func (x *TerminateSandboxRequest) GetProject() string {
@@ -3741,7 +3577,7 @@ type TerminateSandboxResponse struct {
 
 func (x *TerminateSandboxResponse) Reset() {
 	*x = TerminateSandboxResponse{}
-	mi := &file_cc_v1_cc_proto_msgTypes[49]
+	mi := &file_cc_v1_cc_proto_msgTypes[47]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3753,7 +3589,7 @@ func (x *TerminateSandboxResponse) String() string {
 func (*TerminateSandboxResponse) ProtoMessage() {}
 
 func (x *TerminateSandboxResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[49]
+	mi := &file_cc_v1_cc_proto_msgTypes[47]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3766,7 +3602,7 @@ func (x *TerminateSandboxResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TerminateSandboxResponse.ProtoReflect.Descriptor instead.
 func (*TerminateSandboxResponse) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{49}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{47}
 }
 
 func (x *TerminateSandboxResponse) GetResource() *Resource {
@@ -3802,7 +3638,7 @@ type AcceptDriftRequest struct {
 
 func (x *AcceptDriftRequest) Reset() {
 	*x = AcceptDriftRequest{}
-	mi := &file_cc_v1_cc_proto_msgTypes[50]
+	mi := &file_cc_v1_cc_proto_msgTypes[48]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3814,7 +3650,7 @@ func (x *AcceptDriftRequest) String() string {
 func (*AcceptDriftRequest) ProtoMessage() {}
 
 func (x *AcceptDriftRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[50]
+	mi := &file_cc_v1_cc_proto_msgTypes[48]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3827,7 +3663,7 @@ func (x *AcceptDriftRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AcceptDriftRequest.ProtoReflect.Descriptor instead.
 func (*AcceptDriftRequest) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{50}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{48}
 }
 
 func (x *AcceptDriftRequest) GetProject() string {
@@ -3869,7 +3705,7 @@ type AcceptDriftResponse struct {
 
 func (x *AcceptDriftResponse) Reset() {
 	*x = AcceptDriftResponse{}
-	mi := &file_cc_v1_cc_proto_msgTypes[51]
+	mi := &file_cc_v1_cc_proto_msgTypes[49]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3881,7 +3717,7 @@ func (x *AcceptDriftResponse) String() string {
 func (*AcceptDriftResponse) ProtoMessage() {}
 
 func (x *AcceptDriftResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[51]
+	mi := &file_cc_v1_cc_proto_msgTypes[49]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3894,7 +3730,7 @@ func (x *AcceptDriftResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AcceptDriftResponse.ProtoReflect.Descriptor instead.
 func (*AcceptDriftResponse) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{51}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{49}
 }
 
 func (x *AcceptDriftResponse) GetSerial() int64 {
@@ -3909,6 +3745,170 @@ func (x *AcceptDriftResponse) GetAccepted() []*Drift {
 		return x.Accepted
 	}
 	return nil
+}
+
+// Drift is one change made to a resource outside cc.
+type Drift struct {
+	state   protoimpl.MessageState `protogen:"open.v1"`
+	Address string                 `protobuf:"bytes,1,opt,name=address,proto3" json:"address,omitempty"`
+	// what is "changed" (PatchResource), "terminated" (TerminateSandbox) or
+	// "expired" (a sandbox's lifetime passed).
+	What string `protobuf:"bytes,2,opt,name=what,proto3" json:"what,omitempty"`
+	// actor is who did it: the name of the token the call carried, "local"
+	// on a server without tokens; empty for an expiry.
+	Actor string `protobuf:"bytes,3,opt,name=actor,proto3" json:"actor,omitempty"`
+	// at is when: the call's time, or the expiry's.
+	At *timestamppb.Timestamp `protobuf:"bytes,4,opt,name=at,proto3" json:"at,omitempty"`
+	// serial is the project serial the change made (0 for an expiry).
+	Serial int64 `protobuf:"varint,5,opt,name=serial,proto3" json:"serial,omitempty"`
+	// fields are the fields a "changed" record changed, by JSON pointer.
+	Fields        []*DriftField `protobuf:"bytes,6,rep,name=fields,proto3" json:"fields,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Drift) Reset() {
+	*x = Drift{}
+	mi := &file_cc_v1_cc_proto_msgTypes[50]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Drift) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Drift) ProtoMessage() {}
+
+func (x *Drift) ProtoReflect() protoreflect.Message {
+	mi := &file_cc_v1_cc_proto_msgTypes[50]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Drift.ProtoReflect.Descriptor instead.
+func (*Drift) Descriptor() ([]byte, []int) {
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{50}
+}
+
+func (x *Drift) GetAddress() string {
+	if x != nil {
+		return x.Address
+	}
+	return ""
+}
+
+func (x *Drift) GetWhat() string {
+	if x != nil {
+		return x.What
+	}
+	return ""
+}
+
+func (x *Drift) GetActor() string {
+	if x != nil {
+		return x.Actor
+	}
+	return ""
+}
+
+func (x *Drift) GetAt() *timestamppb.Timestamp {
+	if x != nil {
+		return x.At
+	}
+	return nil
+}
+
+func (x *Drift) GetSerial() int64 {
+	if x != nil {
+		return x.Serial
+	}
+	return 0
+}
+
+func (x *Drift) GetFields() []*DriftField {
+	if x != nil {
+		return x.Fields
+	}
+	return nil
+}
+
+// DriftField is one field changed outside cc: its JSON pointer into the
+// spec and its canonical JSON before and after (absent: the field was
+// not there, or was removed). A field at a sensitive pointer has neither
+// value, only sensitive = true: no value of one is ever sent.
+type DriftField struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Pointer       string                 `protobuf:"bytes,1,opt,name=pointer,proto3" json:"pointer,omitempty"`
+	Before        []byte                 `protobuf:"bytes,2,opt,name=before,proto3" json:"before,omitempty"`
+	After         []byte                 `protobuf:"bytes,3,opt,name=after,proto3" json:"after,omitempty"`
+	Sensitive     bool                   `protobuf:"varint,4,opt,name=sensitive,proto3" json:"sensitive,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *DriftField) Reset() {
+	*x = DriftField{}
+	mi := &file_cc_v1_cc_proto_msgTypes[51]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *DriftField) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*DriftField) ProtoMessage() {}
+
+func (x *DriftField) ProtoReflect() protoreflect.Message {
+	mi := &file_cc_v1_cc_proto_msgTypes[51]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use DriftField.ProtoReflect.Descriptor instead.
+func (*DriftField) Descriptor() ([]byte, []int) {
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{51}
+}
+
+func (x *DriftField) GetPointer() string {
+	if x != nil {
+		return x.Pointer
+	}
+	return ""
+}
+
+func (x *DriftField) GetBefore() []byte {
+	if x != nil {
+		return x.Before
+	}
+	return nil
+}
+
+func (x *DriftField) GetAfter() []byte {
+	if x != nil {
+		return x.After
+	}
+	return nil
+}
+
+func (x *DriftField) GetSensitive() bool {
+	if x != nil {
+		return x.Sensitive
+	}
+	return false
 }
 
 type UploadBlobRequest_Header struct {
@@ -3947,7 +3947,7 @@ func (x *UploadBlobRequest_Header) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UploadBlobRequest_Header.ProtoReflect.Descriptor instead.
 func (*UploadBlobRequest_Header) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{25, 0}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{23, 0}
 }
 
 func (x *UploadBlobRequest_Header) GetProject() string {
@@ -4063,20 +4063,7 @@ const file_cc_v1_cc_proto_rawDesc = "" +
 	"\alineage\x18\t \x01(\tR\alineage\x12+\n" +
 	"\amatches\x18\n" +
 	" \x03(\v2\x11.cc.v1.ValueMatchR\amatches\x12\"\n" +
-	"\x05drift\x18< \x03(\v2\f.cc.v1.DriftR\x05driftJ\x04\b\b\x10\tR\x10fingerprint_salt\"\xba\x01\n" +
-	"\x05Drift\x12\x18\n" +
-	"\aaddress\x18\x01 \x01(\tR\aaddress\x12\x12\n" +
-	"\x04what\x18\x02 \x01(\tR\x04what\x12\x14\n" +
-	"\x05actor\x18\x03 \x01(\tR\x05actor\x12*\n" +
-	"\x02at\x18\x04 \x01(\v2\x1a.google.protobuf.TimestampR\x02at\x12\x16\n" +
-	"\x06serial\x18\x05 \x01(\x03R\x06serial\x12)\n" +
-	"\x06fields\x18\x06 \x03(\v2\x11.cc.v1.DriftFieldR\x06fields\"r\n" +
-	"\n" +
-	"DriftField\x12\x18\n" +
-	"\apointer\x18\x01 \x01(\tR\apointer\x12\x16\n" +
-	"\x06before\x18\x02 \x01(\fR\x06before\x12\x14\n" +
-	"\x05after\x18\x03 \x01(\fR\x05after\x12\x1c\n" +
-	"\tsensitive\x18\x04 \x01(\bR\tsensitive\"h\n" +
+	"\x05drift\x18< \x03(\v2\f.cc.v1.DriftR\x05driftJ\x04\b\b\x10\tR\x10fingerprint_salt\"h\n" +
 	"\n" +
 	"ValueMatch\x121\n" +
 	"\n" +
@@ -4251,7 +4238,20 @@ const file_cc_v1_cc_proto_rawDesc = "" +
 	"\blease_id\x18\x04 \x01(\tR\aleaseId\"W\n" +
 	"\x13AcceptDriftResponse\x12\x16\n" +
 	"\x06serial\x18\x01 \x01(\x03R\x06serial\x12(\n" +
-	"\baccepted\x18\x02 \x03(\v2\f.cc.v1.DriftR\baccepted*\x84\x01\n" +
+	"\baccepted\x18\x02 \x03(\v2\f.cc.v1.DriftR\baccepted\"\xba\x01\n" +
+	"\x05Drift\x12\x18\n" +
+	"\aaddress\x18\x01 \x01(\tR\aaddress\x12\x12\n" +
+	"\x04what\x18\x02 \x01(\tR\x04what\x12\x14\n" +
+	"\x05actor\x18\x03 \x01(\tR\x05actor\x12*\n" +
+	"\x02at\x18\x04 \x01(\v2\x1a.google.protobuf.TimestampR\x02at\x12\x16\n" +
+	"\x06serial\x18\x05 \x01(\x03R\x06serial\x12)\n" +
+	"\x06fields\x18\x06 \x03(\v2\x11.cc.v1.DriftFieldR\x06fields\"r\n" +
+	"\n" +
+	"DriftField\x12\x18\n" +
+	"\apointer\x18\x01 \x01(\tR\apointer\x12\x16\n" +
+	"\x06before\x18\x02 \x01(\fR\x06before\x12\x14\n" +
+	"\x05after\x18\x03 \x01(\fR\x05after\x12\x1c\n" +
+	"\tsensitive\x18\x04 \x01(\bR\tsensitive*\x84\x01\n" +
 	"\x06Status\x12\x16\n" +
 	"\x12STATUS_UNSPECIFIED\x10\x00\x12\x10\n" +
 	"\fSTATUS_READY\x10\x01\x12\x12\n" +
@@ -4324,44 +4324,44 @@ var file_cc_v1_cc_proto_goTypes = []any{
 	(*MissingBlobs)(nil),             // 14: cc.v1.MissingBlobs
 	(*GetStateRequest)(nil),          // 15: cc.v1.GetStateRequest
 	(*GetStateResponse)(nil),         // 16: cc.v1.GetStateResponse
-	(*Drift)(nil),                    // 17: cc.v1.Drift
-	(*DriftField)(nil),               // 18: cc.v1.DriftField
-	(*ValueMatch)(nil),               // 19: cc.v1.ValueMatch
-	(*LockRequest)(nil),              // 20: cc.v1.LockRequest
-	(*LockResponse)(nil),             // 21: cc.v1.LockResponse
-	(*RenewLockRequest)(nil),         // 22: cc.v1.RenewLockRequest
-	(*RenewLockResponse)(nil),        // 23: cc.v1.RenewLockResponse
-	(*UnlockRequest)(nil),            // 24: cc.v1.UnlockRequest
-	(*UnlockResponse)(nil),           // 25: cc.v1.UnlockResponse
-	(*FindMissingBlobsRequest)(nil),  // 26: cc.v1.FindMissingBlobsRequest
-	(*FindMissingBlobsResponse)(nil), // 27: cc.v1.FindMissingBlobsResponse
-	(*UploadBlobRequest)(nil),        // 28: cc.v1.UploadBlobRequest
-	(*UploadBlobResponse)(nil),       // 29: cc.v1.UploadBlobResponse
-	(*ReadBlobRequest)(nil),          // 30: cc.v1.ReadBlobRequest
-	(*ReadBlobResponse)(nil),         // 31: cc.v1.ReadBlobResponse
-	(*EnsureImageRequest)(nil),       // 32: cc.v1.EnsureImageRequest
-	(*EnsureImageResponse)(nil),      // 33: cc.v1.EnsureImageResponse
-	(*ApplyResourceRequest)(nil),     // 34: cc.v1.ApplyResourceRequest
-	(*ApplyResourceResponse)(nil),    // 35: cc.v1.ApplyResourceResponse
-	(*DeleteResourceRequest)(nil),    // 36: cc.v1.DeleteResourceRequest
-	(*DeleteResourceResponse)(nil),   // 37: cc.v1.DeleteResourceResponse
-	(*ListVersionsRequest)(nil),      // 38: cc.v1.ListVersionsRequest
-	(*Version)(nil),                  // 39: cc.v1.Version
-	(*ListVersionsResponse)(nil),     // 40: cc.v1.ListVersionsResponse
-	(*RollbackRequest)(nil),          // 41: cc.v1.RollbackRequest
-	(*RollbackResponse)(nil),         // 42: cc.v1.RollbackResponse
-	(*PutSecretValueRequest)(nil),    // 43: cc.v1.PutSecretValueRequest
-	(*PutSecretValueResponse)(nil),   // 44: cc.v1.PutSecretValueResponse
-	(*CompareValue)(nil),             // 45: cc.v1.CompareValue
-	(*CompareValuesRequest)(nil),     // 46: cc.v1.CompareValuesRequest
-	(*CompareValuesResponse)(nil),    // 47: cc.v1.CompareValuesResponse
-	(*FieldPatch)(nil),               // 48: cc.v1.FieldPatch
-	(*PatchResourceRequest)(nil),     // 49: cc.v1.PatchResourceRequest
-	(*PatchResourceResponse)(nil),    // 50: cc.v1.PatchResourceResponse
-	(*TerminateSandboxRequest)(nil),  // 51: cc.v1.TerminateSandboxRequest
-	(*TerminateSandboxResponse)(nil), // 52: cc.v1.TerminateSandboxResponse
-	(*AcceptDriftRequest)(nil),       // 53: cc.v1.AcceptDriftRequest
-	(*AcceptDriftResponse)(nil),      // 54: cc.v1.AcceptDriftResponse
+	(*ValueMatch)(nil),               // 17: cc.v1.ValueMatch
+	(*LockRequest)(nil),              // 18: cc.v1.LockRequest
+	(*LockResponse)(nil),             // 19: cc.v1.LockResponse
+	(*RenewLockRequest)(nil),         // 20: cc.v1.RenewLockRequest
+	(*RenewLockResponse)(nil),        // 21: cc.v1.RenewLockResponse
+	(*UnlockRequest)(nil),            // 22: cc.v1.UnlockRequest
+	(*UnlockResponse)(nil),           // 23: cc.v1.UnlockResponse
+	(*FindMissingBlobsRequest)(nil),  // 24: cc.v1.FindMissingBlobsRequest
+	(*FindMissingBlobsResponse)(nil), // 25: cc.v1.FindMissingBlobsResponse
+	(*UploadBlobRequest)(nil),        // 26: cc.v1.UploadBlobRequest
+	(*UploadBlobResponse)(nil),       // 27: cc.v1.UploadBlobResponse
+	(*ReadBlobRequest)(nil),          // 28: cc.v1.ReadBlobRequest
+	(*ReadBlobResponse)(nil),         // 29: cc.v1.ReadBlobResponse
+	(*EnsureImageRequest)(nil),       // 30: cc.v1.EnsureImageRequest
+	(*EnsureImageResponse)(nil),      // 31: cc.v1.EnsureImageResponse
+	(*ApplyResourceRequest)(nil),     // 32: cc.v1.ApplyResourceRequest
+	(*ApplyResourceResponse)(nil),    // 33: cc.v1.ApplyResourceResponse
+	(*DeleteResourceRequest)(nil),    // 34: cc.v1.DeleteResourceRequest
+	(*DeleteResourceResponse)(nil),   // 35: cc.v1.DeleteResourceResponse
+	(*ListVersionsRequest)(nil),      // 36: cc.v1.ListVersionsRequest
+	(*Version)(nil),                  // 37: cc.v1.Version
+	(*ListVersionsResponse)(nil),     // 38: cc.v1.ListVersionsResponse
+	(*RollbackRequest)(nil),          // 39: cc.v1.RollbackRequest
+	(*RollbackResponse)(nil),         // 40: cc.v1.RollbackResponse
+	(*PutSecretValueRequest)(nil),    // 41: cc.v1.PutSecretValueRequest
+	(*PutSecretValueResponse)(nil),   // 42: cc.v1.PutSecretValueResponse
+	(*CompareValue)(nil),             // 43: cc.v1.CompareValue
+	(*CompareValuesRequest)(nil),     // 44: cc.v1.CompareValuesRequest
+	(*CompareValuesResponse)(nil),    // 45: cc.v1.CompareValuesResponse
+	(*FieldPatch)(nil),               // 46: cc.v1.FieldPatch
+	(*PatchResourceRequest)(nil),     // 47: cc.v1.PatchResourceRequest
+	(*PatchResourceResponse)(nil),    // 48: cc.v1.PatchResourceResponse
+	(*TerminateSandboxRequest)(nil),  // 49: cc.v1.TerminateSandboxRequest
+	(*TerminateSandboxResponse)(nil), // 50: cc.v1.TerminateSandboxResponse
+	(*AcceptDriftRequest)(nil),       // 51: cc.v1.AcceptDriftRequest
+	(*AcceptDriftResponse)(nil),      // 52: cc.v1.AcceptDriftResponse
+	(*Drift)(nil),                    // 53: cc.v1.Drift
+	(*DriftField)(nil),               // 54: cc.v1.DriftField
 	(*UploadBlobRequest_Header)(nil), // 55: cc.v1.UploadBlobRequest.Header
 	(*timestamppb.Timestamp)(nil),    // 56: google.protobuf.Timestamp
 	(*durationpb.Duration)(nil),      // 57: google.protobuf.Duration
@@ -4371,7 +4371,7 @@ var file_cc_v1_cc_proto_depIdxs = []int32{
 	56, // 1: cc.v1.Resource.created_at:type_name -> google.protobuf.Timestamp
 	56, // 2: cc.v1.Resource.updated_at:type_name -> google.protobuf.Timestamp
 	4,  // 3: cc.v1.Resource.pins:type_name -> cc.v1.Pin
-	39, // 4: cc.v1.Resource.versions:type_name -> cc.v1.Version
+	37, // 4: cc.v1.Resource.versions:type_name -> cc.v1.Version
 	56, // 5: cc.v1.Resource.expired_at:type_name -> google.protobuf.Timestamp
 	56, // 6: cc.v1.Image.created_at:type_name -> google.protobuf.Timestamp
 	56, // 7: cc.v1.SecretValue.updated_at:type_name -> google.protobuf.Timestamp
@@ -4380,75 +4380,75 @@ var file_cc_v1_cc_proto_depIdxs = []int32{
 	56, // 10: cc.v1.Lease.expires_at:type_name -> google.protobuf.Timestamp
 	8,  // 11: cc.v1.LockHeld.lease:type_name -> cc.v1.Lease
 	7,  // 12: cc.v1.LeaseRefused.holder:type_name -> cc.v1.Holder
-	45, // 13: cc.v1.GetStateRequest.compare:type_name -> cc.v1.CompareValue
+	43, // 13: cc.v1.GetStateRequest.compare:type_name -> cc.v1.CompareValue
 	3,  // 14: cc.v1.GetStateResponse.resources:type_name -> cc.v1.Resource
 	5,  // 15: cc.v1.GetStateResponse.images:type_name -> cc.v1.Image
 	6,  // 16: cc.v1.GetStateResponse.secret_values:type_name -> cc.v1.SecretValue
 	8,  // 17: cc.v1.GetStateResponse.lock:type_name -> cc.v1.Lease
-	19, // 18: cc.v1.GetStateResponse.matches:type_name -> cc.v1.ValueMatch
-	17, // 19: cc.v1.GetStateResponse.drift:type_name -> cc.v1.Drift
-	56, // 20: cc.v1.Drift.at:type_name -> google.protobuf.Timestamp
-	18, // 21: cc.v1.Drift.fields:type_name -> cc.v1.DriftField
-	2,  // 22: cc.v1.ValueMatch.comparison:type_name -> cc.v1.Comparison
-	7,  // 23: cc.v1.LockRequest.holder:type_name -> cc.v1.Holder
-	57, // 24: cc.v1.LockRequest.ttl:type_name -> google.protobuf.Duration
-	8,  // 25: cc.v1.LockResponse.lease:type_name -> cc.v1.Lease
-	57, // 26: cc.v1.RenewLockRequest.ttl:type_name -> google.protobuf.Duration
-	8,  // 27: cc.v1.RenewLockResponse.lease:type_name -> cc.v1.Lease
-	8,  // 28: cc.v1.UnlockResponse.released:type_name -> cc.v1.Lease
-	55, // 29: cc.v1.UploadBlobRequest.header:type_name -> cc.v1.UploadBlobRequest.Header
-	5,  // 30: cc.v1.EnsureImageResponse.image:type_name -> cc.v1.Image
-	3,  // 31: cc.v1.EnsureImageResponse.resource:type_name -> cc.v1.Resource
-	1,  // 32: cc.v1.ApplyResourceRequest.action:type_name -> cc.v1.Action
-	3,  // 33: cc.v1.ApplyResourceResponse.resource:type_name -> cc.v1.Resource
-	3,  // 34: cc.v1.DeleteResourceResponse.deleted:type_name -> cc.v1.Resource
-	56, // 35: cc.v1.Version.created_at:type_name -> google.protobuf.Timestamp
-	6,  // 36: cc.v1.Version.secrets:type_name -> cc.v1.SecretValue
-	39, // 37: cc.v1.ListVersionsResponse.versions:type_name -> cc.v1.Version
-	3,  // 38: cc.v1.RollbackResponse.resource:type_name -> cc.v1.Resource
-	6,  // 39: cc.v1.PutSecretValueResponse.secret_value:type_name -> cc.v1.SecretValue
-	45, // 40: cc.v1.CompareValuesRequest.values:type_name -> cc.v1.CompareValue
-	2,  // 41: cc.v1.CompareValuesResponse.results:type_name -> cc.v1.Comparison
-	48, // 42: cc.v1.PatchResourceRequest.set:type_name -> cc.v1.FieldPatch
-	3,  // 43: cc.v1.PatchResourceResponse.resource:type_name -> cc.v1.Resource
-	17, // 44: cc.v1.PatchResourceResponse.drift:type_name -> cc.v1.Drift
-	3,  // 45: cc.v1.TerminateSandboxResponse.resource:type_name -> cc.v1.Resource
-	17, // 46: cc.v1.TerminateSandboxResponse.drift:type_name -> cc.v1.Drift
-	17, // 47: cc.v1.AcceptDriftResponse.accepted:type_name -> cc.v1.Drift
+	17, // 18: cc.v1.GetStateResponse.matches:type_name -> cc.v1.ValueMatch
+	53, // 19: cc.v1.GetStateResponse.drift:type_name -> cc.v1.Drift
+	2,  // 20: cc.v1.ValueMatch.comparison:type_name -> cc.v1.Comparison
+	7,  // 21: cc.v1.LockRequest.holder:type_name -> cc.v1.Holder
+	57, // 22: cc.v1.LockRequest.ttl:type_name -> google.protobuf.Duration
+	8,  // 23: cc.v1.LockResponse.lease:type_name -> cc.v1.Lease
+	57, // 24: cc.v1.RenewLockRequest.ttl:type_name -> google.protobuf.Duration
+	8,  // 25: cc.v1.RenewLockResponse.lease:type_name -> cc.v1.Lease
+	8,  // 26: cc.v1.UnlockResponse.released:type_name -> cc.v1.Lease
+	55, // 27: cc.v1.UploadBlobRequest.header:type_name -> cc.v1.UploadBlobRequest.Header
+	5,  // 28: cc.v1.EnsureImageResponse.image:type_name -> cc.v1.Image
+	3,  // 29: cc.v1.EnsureImageResponse.resource:type_name -> cc.v1.Resource
+	1,  // 30: cc.v1.ApplyResourceRequest.action:type_name -> cc.v1.Action
+	3,  // 31: cc.v1.ApplyResourceResponse.resource:type_name -> cc.v1.Resource
+	3,  // 32: cc.v1.DeleteResourceResponse.deleted:type_name -> cc.v1.Resource
+	56, // 33: cc.v1.Version.created_at:type_name -> google.protobuf.Timestamp
+	6,  // 34: cc.v1.Version.secrets:type_name -> cc.v1.SecretValue
+	37, // 35: cc.v1.ListVersionsResponse.versions:type_name -> cc.v1.Version
+	3,  // 36: cc.v1.RollbackResponse.resource:type_name -> cc.v1.Resource
+	6,  // 37: cc.v1.PutSecretValueResponse.secret_value:type_name -> cc.v1.SecretValue
+	43, // 38: cc.v1.CompareValuesRequest.values:type_name -> cc.v1.CompareValue
+	2,  // 39: cc.v1.CompareValuesResponse.results:type_name -> cc.v1.Comparison
+	46, // 40: cc.v1.PatchResourceRequest.set:type_name -> cc.v1.FieldPatch
+	3,  // 41: cc.v1.PatchResourceResponse.resource:type_name -> cc.v1.Resource
+	53, // 42: cc.v1.PatchResourceResponse.drift:type_name -> cc.v1.Drift
+	3,  // 43: cc.v1.TerminateSandboxResponse.resource:type_name -> cc.v1.Resource
+	53, // 44: cc.v1.TerminateSandboxResponse.drift:type_name -> cc.v1.Drift
+	53, // 45: cc.v1.AcceptDriftResponse.accepted:type_name -> cc.v1.Drift
+	56, // 46: cc.v1.Drift.at:type_name -> google.protobuf.Timestamp
+	54, // 47: cc.v1.Drift.fields:type_name -> cc.v1.DriftField
 	15, // 48: cc.v1.ProjectService.GetState:input_type -> cc.v1.GetStateRequest
-	20, // 49: cc.v1.ProjectService.Lock:input_type -> cc.v1.LockRequest
-	22, // 50: cc.v1.ProjectService.RenewLock:input_type -> cc.v1.RenewLockRequest
-	24, // 51: cc.v1.ProjectService.Unlock:input_type -> cc.v1.UnlockRequest
-	26, // 52: cc.v1.BlobService.FindMissingBlobs:input_type -> cc.v1.FindMissingBlobsRequest
-	28, // 53: cc.v1.BlobService.UploadBlob:input_type -> cc.v1.UploadBlobRequest
-	30, // 54: cc.v1.BlobService.ReadBlob:input_type -> cc.v1.ReadBlobRequest
-	32, // 55: cc.v1.ResourceService.EnsureImage:input_type -> cc.v1.EnsureImageRequest
-	34, // 56: cc.v1.ResourceService.ApplyResource:input_type -> cc.v1.ApplyResourceRequest
-	36, // 57: cc.v1.ResourceService.DeleteResource:input_type -> cc.v1.DeleteResourceRequest
-	38, // 58: cc.v1.ResourceService.ListVersions:input_type -> cc.v1.ListVersionsRequest
-	41, // 59: cc.v1.ResourceService.Rollback:input_type -> cc.v1.RollbackRequest
-	43, // 60: cc.v1.ResourceService.PutSecretValue:input_type -> cc.v1.PutSecretValueRequest
-	46, // 61: cc.v1.ResourceService.CompareValues:input_type -> cc.v1.CompareValuesRequest
-	49, // 62: cc.v1.ResourceService.PatchResource:input_type -> cc.v1.PatchResourceRequest
-	51, // 63: cc.v1.ResourceService.TerminateSandbox:input_type -> cc.v1.TerminateSandboxRequest
-	53, // 64: cc.v1.ResourceService.AcceptDrift:input_type -> cc.v1.AcceptDriftRequest
+	18, // 49: cc.v1.ProjectService.Lock:input_type -> cc.v1.LockRequest
+	20, // 50: cc.v1.ProjectService.RenewLock:input_type -> cc.v1.RenewLockRequest
+	22, // 51: cc.v1.ProjectService.Unlock:input_type -> cc.v1.UnlockRequest
+	24, // 52: cc.v1.BlobService.FindMissingBlobs:input_type -> cc.v1.FindMissingBlobsRequest
+	26, // 53: cc.v1.BlobService.UploadBlob:input_type -> cc.v1.UploadBlobRequest
+	28, // 54: cc.v1.BlobService.ReadBlob:input_type -> cc.v1.ReadBlobRequest
+	30, // 55: cc.v1.ResourceService.EnsureImage:input_type -> cc.v1.EnsureImageRequest
+	32, // 56: cc.v1.ResourceService.ApplyResource:input_type -> cc.v1.ApplyResourceRequest
+	34, // 57: cc.v1.ResourceService.DeleteResource:input_type -> cc.v1.DeleteResourceRequest
+	36, // 58: cc.v1.ResourceService.ListVersions:input_type -> cc.v1.ListVersionsRequest
+	39, // 59: cc.v1.ResourceService.Rollback:input_type -> cc.v1.RollbackRequest
+	41, // 60: cc.v1.ResourceService.PutSecretValue:input_type -> cc.v1.PutSecretValueRequest
+	44, // 61: cc.v1.ResourceService.CompareValues:input_type -> cc.v1.CompareValuesRequest
+	47, // 62: cc.v1.ResourceService.PatchResource:input_type -> cc.v1.PatchResourceRequest
+	49, // 63: cc.v1.ResourceService.TerminateSandbox:input_type -> cc.v1.TerminateSandboxRequest
+	51, // 64: cc.v1.ResourceService.AcceptDrift:input_type -> cc.v1.AcceptDriftRequest
 	16, // 65: cc.v1.ProjectService.GetState:output_type -> cc.v1.GetStateResponse
-	21, // 66: cc.v1.ProjectService.Lock:output_type -> cc.v1.LockResponse
-	23, // 67: cc.v1.ProjectService.RenewLock:output_type -> cc.v1.RenewLockResponse
-	25, // 68: cc.v1.ProjectService.Unlock:output_type -> cc.v1.UnlockResponse
-	27, // 69: cc.v1.BlobService.FindMissingBlobs:output_type -> cc.v1.FindMissingBlobsResponse
-	29, // 70: cc.v1.BlobService.UploadBlob:output_type -> cc.v1.UploadBlobResponse
-	31, // 71: cc.v1.BlobService.ReadBlob:output_type -> cc.v1.ReadBlobResponse
-	33, // 72: cc.v1.ResourceService.EnsureImage:output_type -> cc.v1.EnsureImageResponse
-	35, // 73: cc.v1.ResourceService.ApplyResource:output_type -> cc.v1.ApplyResourceResponse
-	37, // 74: cc.v1.ResourceService.DeleteResource:output_type -> cc.v1.DeleteResourceResponse
-	40, // 75: cc.v1.ResourceService.ListVersions:output_type -> cc.v1.ListVersionsResponse
-	42, // 76: cc.v1.ResourceService.Rollback:output_type -> cc.v1.RollbackResponse
-	44, // 77: cc.v1.ResourceService.PutSecretValue:output_type -> cc.v1.PutSecretValueResponse
-	47, // 78: cc.v1.ResourceService.CompareValues:output_type -> cc.v1.CompareValuesResponse
-	50, // 79: cc.v1.ResourceService.PatchResource:output_type -> cc.v1.PatchResourceResponse
-	52, // 80: cc.v1.ResourceService.TerminateSandbox:output_type -> cc.v1.TerminateSandboxResponse
-	54, // 81: cc.v1.ResourceService.AcceptDrift:output_type -> cc.v1.AcceptDriftResponse
+	19, // 66: cc.v1.ProjectService.Lock:output_type -> cc.v1.LockResponse
+	21, // 67: cc.v1.ProjectService.RenewLock:output_type -> cc.v1.RenewLockResponse
+	23, // 68: cc.v1.ProjectService.Unlock:output_type -> cc.v1.UnlockResponse
+	25, // 69: cc.v1.BlobService.FindMissingBlobs:output_type -> cc.v1.FindMissingBlobsResponse
+	27, // 70: cc.v1.BlobService.UploadBlob:output_type -> cc.v1.UploadBlobResponse
+	29, // 71: cc.v1.BlobService.ReadBlob:output_type -> cc.v1.ReadBlobResponse
+	31, // 72: cc.v1.ResourceService.EnsureImage:output_type -> cc.v1.EnsureImageResponse
+	33, // 73: cc.v1.ResourceService.ApplyResource:output_type -> cc.v1.ApplyResourceResponse
+	35, // 74: cc.v1.ResourceService.DeleteResource:output_type -> cc.v1.DeleteResourceResponse
+	38, // 75: cc.v1.ResourceService.ListVersions:output_type -> cc.v1.ListVersionsResponse
+	40, // 76: cc.v1.ResourceService.Rollback:output_type -> cc.v1.RollbackResponse
+	42, // 77: cc.v1.ResourceService.PutSecretValue:output_type -> cc.v1.PutSecretValueResponse
+	45, // 78: cc.v1.ResourceService.CompareValues:output_type -> cc.v1.CompareValuesResponse
+	48, // 79: cc.v1.ResourceService.PatchResource:output_type -> cc.v1.PatchResourceResponse
+	50, // 80: cc.v1.ResourceService.TerminateSandbox:output_type -> cc.v1.TerminateSandboxResponse
+	52, // 81: cc.v1.ResourceService.AcceptDrift:output_type -> cc.v1.AcceptDriftResponse
 	65, // [65:82] is the sub-list for method output_type
 	48, // [48:65] is the sub-list for method input_type
 	48, // [48:48] is the sub-list for extension type_name
@@ -4461,7 +4461,7 @@ func file_cc_v1_cc_proto_init() {
 	if File_cc_v1_cc_proto != nil {
 		return
 	}
-	file_cc_v1_cc_proto_msgTypes[25].OneofWrappers = []any{
+	file_cc_v1_cc_proto_msgTypes[23].OneofWrappers = []any{
 		(*UploadBlobRequest_Header_)(nil),
 		(*UploadBlobRequest_Data)(nil),
 	}
