@@ -272,3 +272,21 @@ func TestDriftMigrationAddsExpiries(t *testing.T) {
 		t.Errorf("after the upgrade: %+v, drift %+v; want it expired", r, st.Drift)
 	}
 }
+
+// TestDriftPatchVersioned: issue 10, drift. A function changed outside cc
+// gets a version of its new content, as an apply would make; cc putting
+// the configuration back makes the first version current again.
+func TestDriftPatchVersioned(t *testing.T) {
+	ctx := context.Background()
+	cc, sdk, _ := driftServer(t)
+	mustApply(t, cc, applyReq(t, "drift", "function.f", service.ActionCreate, function("m.f"), 0))
+	res, err := sdk.PatchResource(ctx, service.PatchRequest{Project: "drift", Address: "function.f",
+		Set: []service.FieldPatch{{Pointer: "/timeout", Value: []byte(`"600s"`)}}})
+	if err != nil || res.Resource.Version != 2 {
+		t.Fatalf("PatchResource(function) = version %v, %v; want version 2", res, err)
+	}
+	back := mustApply(t, cc, applyReq(t, "drift", "function.f", service.ActionUpdate, function("m.f"), res.Serial))
+	if back.Version != 1 || !back.Reused {
+		t.Errorf("Apply() of the configuration = version %d reused %v, want version 1 reused", back.Version, back.Reused)
+	}
+}
