@@ -40,6 +40,9 @@ type Options struct {
 	// Content gives old and new file contents and file lists, for the
 	// line diffs of changed files; nil gives names only.
 	Content Content
+	// RefreshOnly plans no change: the plan has only the state's drift
+	// (what changed outside cc), for cc apply --refresh-only to record.
+	RefreshOnly bool
 }
 
 // LocalSecret is what the planner learns of a secret's local value.
@@ -80,6 +83,10 @@ func Diff(d *schema.Desired, st *State, o Options) (*Plan, error) {
 	if st.Project != "" && st.Project != d.Project {
 		return nil, fmt.Errorf("the state is of project %s, not %s", st.Project, d.Project)
 	}
+	if o.RefreshOnly {
+		return &Plan{FormatVersion: FormatVersion, Project: d.Project, Serial: st.Serial, RefreshOnly: true, Changes: []Change{},
+			Summary: Summary{Unchanged: len(st.Resources)}, Drift: driftOf(st)}, nil
+	}
 	pl := newPlanning(d, st, o)
 	if err := pl.checkAddresses(); err != nil {
 		return nil, err
@@ -101,6 +108,7 @@ func Diff(d *schema.Desired, st *State, o Options) (*Plan, error) {
 	p.Warnings = pl.warnings
 	p.DataLoss = DataLoss(p, st)
 	p.DeletesAll = deletesAll(p, len(st.Resources))
+	p.Drift = driftOf(st)
 	return p, nil
 }
 
@@ -161,7 +169,8 @@ func (pl *planning) changesAt(addrs []string, sum *Summary) []*Change {
 		dr, sr := pl.want[addr], pl.st.Lookup(addr)
 		var c *Change
 		switch {
-		case dr != nil && sr == nil:
+		case dr != nil && sr == nil, dr != nil && sr.Gone():
+			// A sandbox that expired or was terminated is created again.
 			c = &Change{Addr: addr, Kind: dr.Kind, Action: Create}
 			if pl.replace[addr] {
 				pl.warnings = append(pl.warnings, fmt.Sprintf("--replace %s: it does not exist yet; it is created", addr))

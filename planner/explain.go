@@ -35,7 +35,13 @@ func (pl *planning) explain(c *Change, dr *schema.Resource, sr *Resource) {
 
 	switch c.Action {
 	case Create:
-		add(ReasonNew, "new in the configuration")
+		if sr != nil && sr.Gone() {
+			// Nothing runs there: the create replaces nothing.
+			reasons = append(reasons, pl.goneReason(sr))
+			c.Before, c.BeforeHash = nil, ""
+		} else {
+			add(ReasonNew, "new in the configuration")
+		}
 		d := &fieldDiffer{sens: newSensitivity(dr.Sensitive)}
 		d.added(nil, decode(dr.Spec))
 		c.Fields = d.out
@@ -46,6 +52,9 @@ func (pl *planning) explain(c *Change, dr *schema.Resource, sr *Resource) {
 			add(ReasonRemoved, "no longer in the configuration")
 		}
 	default:
+		if r := pl.driftReason(c.Addr); r != nil {
+			reasons = append(reasons, *r)
+		}
 		reasons = append(reasons, pl.explainUpdate(c, dr, sr)...)
 	}
 	if dr != nil && dr.Kind == schema.KindSecret {

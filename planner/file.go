@@ -102,8 +102,16 @@ func snapshotEntry(r *Resource) string {
 	if r.Kind.Versioned() {
 		return r.Hash + "@" + strconv.FormatInt(r.Version, 10)
 	}
+	if r.Gone() {
+		// A sandbox that expired or was terminated (issue 10, drift): a
+		// plan creates it again, and one made before it went no longer fits.
+		return r.Hash + goneMark
+	}
 	return r.Hash
 }
+
+// goneMark ends the snapshot entry of a sandbox that no longer runs.
+const goneMark = " gone"
 
 // Changes lists what differs between the snapshot and a later state, one
 // line per address: "function.rank changed (version 2 → 3)".
@@ -117,6 +125,8 @@ func (s Snapshot) Changes(st *State) []string {
 		switch {
 		case !ok:
 			out = append(out, r.Address+" was created")
+		case old != now && strings.TrimSuffix(old, goneMark) == strings.TrimSuffix(now, goneMark):
+			out = append(out, fmt.Sprintf("%s is %s", r.Address, r.Status))
 		case old != now:
 			oh, ov, _ := strings.Cut(old, "@")
 			nh, nv, _ := strings.Cut(now, "@")
@@ -397,6 +407,9 @@ func (f *File) check() error {
 	if err := checkDesired(d); err != nil {
 		return err
 	}
+	if err := checkDrift(p); err != nil {
+		return err
+	}
 	index, err := f.checkChanges()
 	if err != nil {
 		return err
@@ -473,9 +486,10 @@ func (f *File) checkChanges() (map[string]*Change, error) {
 		// What the plan changes is what the state it was made against
 		// holds: a create of nothing, a change of what was there.
 		old, had := f.State.Resources[c.Addr]
+		old, gone := strings.CutSuffix(old, goneMark)
 		oldHash, _, _ := strings.Cut(old, "@")
 		switch {
-		case c.Action == Create && had:
+		case c.Action == Create && had && !gone:
 			return nil, fmt.Errorf("%s: created, but the state it was planned against has it", c.Addr)
 		case c.Action != Create && !had:
 			return nil, fmt.Errorf("%s: to %s, but the state it was planned against does not have it", c.Addr, c.Action)

@@ -46,6 +46,12 @@ func WriteMarkdown(w io.Writer, p *Plan, o MarkdownOptions) error {
 		fmt.Fprintf(&head, "**%s**\n\n", mdText(line))
 	}
 	fmt.Fprintf(&head, "### cc plan: `%s`\n\n", mdCode(p.Project))
+	if p.RefreshOnly {
+		writeRefreshOnlyMarkdown(&head, p)
+		_, err := w.Write(clipBytes(head.Bytes(), limit))
+		return err
+	}
+	writeDriftMarkdown(&head, p)
 	if !p.Changed() {
 		fmt.Fprintf(&head, "**No changes.** The service's state (serial %d) matches the configuration (%d %s).\n",
 			p.Serial, p.Summary.Unchanged, plural(p.Summary.Unchanged, "resource", "resources"))

@@ -36,6 +36,14 @@ type Plan struct {
 	Skipped []string `json:"skipped,omitempty"`
 	// Warnings are things a reviewer should know that change nothing.
 	Warnings []string `json:"warnings,omitempty"`
+	// RefreshOnly: the plan is `cc plan --refresh-only`: it has only its
+	// Drift, which `cc apply --refresh-only` records as the project's
+	// state, and no changes.
+	RefreshOnly bool `json:"refresh_only,omitempty"`
+	// Drift are the changes made outside cc since cc last applied each
+	// resource (issue 10), by address: every view shows them in a
+	// "Changed outside cc since the last apply" section before the plan.
+	Drift []DriftChange `json:"drift,omitempty"`
 }
 
 // Summary counts a plan's changes.
@@ -126,6 +134,8 @@ const (
 	ReasonReuse      = "reuse"      // content the service has already: an old version, an image
 	ReasonSensitive  = "sensitive"  // a sensitive value changed
 	ReasonSetting    = "state-only" // something the state holds besides the spec changed
+	ReasonDrift      = "drift"      // changed outside cc since the last apply: put back
+	ReasonExpired    = "expired"    // a sandbox expired or was terminated: created again
 )
 
 // FieldChange is one changed field of a spec. Path names it as

@@ -55,6 +55,11 @@ func (p painter) action(a Action, s string) string {
 func WriteText(w io.Writer, p *Plan, o TextOptions) error {
 	bw := bufio.NewWriter(w)
 	pt := painter(o.Color)
+	if p.RefreshOnly {
+		writeRefreshOnlyText(bw, p, pt)
+		return bw.Flush()
+	}
+	writeDriftText(bw, p, pt)
 	if !p.Changed() {
 		fmt.Fprintf(bw, "No changes. Project %s at state serial %d matches the configuration (%d %s).\n",
 			p.Project, p.Serial, p.Summary.Unchanged, plural(p.Summary.Unchanged, "resource", "resources"))

@@ -295,6 +295,9 @@ func stateFromProto(resp *ccv1.GetStateResponse) *State {
 		lease := leaseFromProto(l)
 		st.Lock = &lease
 	}
+	for _, d := range resp.GetDrift() {
+		st.Drift = append(st.Drift, driftFromProto(d))
+	}
 	return st
 }
 

@@ -37,6 +37,10 @@ var fuzzMethods = []struct {
 	{ccv1.ResourceService_Rollback_FullMethodName, func() proto.Message { return &ccv1.RollbackRequest{} }, func() proto.Message { return &ccv1.RollbackResponse{} }},
 	{ccv1.ResourceService_PutSecretValue_FullMethodName, func() proto.Message { return &ccv1.PutSecretValueRequest{} }, func() proto.Message { return &ccv1.PutSecretValueResponse{} }},
 	{ccv1.ResourceService_CompareValues_FullMethodName, func() proto.Message { return &ccv1.CompareValuesRequest{} }, func() proto.Message { return &ccv1.CompareValuesResponse{} }},
+	// issue 10, drift: the changes made outside cc.
+	{ccv1.ResourceService_PatchResource_FullMethodName, func() proto.Message { return &ccv1.PatchResourceRequest{} }, func() proto.Message { return &ccv1.PatchResourceResponse{} }},
+	{ccv1.ResourceService_TerminateSandbox_FullMethodName, func() proto.Message { return &ccv1.TerminateSandboxRequest{} }, func() proto.Message { return &ccv1.TerminateSandboxResponse{} }},
+	{ccv1.ResourceService_AcceptDrift_FullMethodName, func() proto.Message { return &ccv1.AcceptDriftRequest{} }, func() proto.Message { return &ccv1.AcceptDriftResponse{} }},
 }
 
 func methodIndex(name string) byte {

@@ -21,13 +21,19 @@ import (
 	ccv1 "cc.dev/cc/service/proto/cc/v1"
 )
 
-// writeRequest is what every mutation request carries.
+// writeRequest is what every mutation request of cc carries.
 type writeRequest interface {
+	baseRequest
+	GetLeaseId() string
+}
+
+// baseRequest is what every write request carries, cc's mutations and the
+// changes made outside cc (PatchResource, TerminateSandbox) alike.
+type baseRequest interface {
 	proto.Message
 	GetProject() string
 	GetExpectedSerial() int64
 	GetIdempotencyKey() string
-	GetLeaseId() string
 }
 
 // mutation is one mutation: its transaction, the project it changes, its
@@ -63,6 +69,12 @@ func (t *mutation) exec(q string, args ...any) error {
 // that does not hold a live lease on it. The idempotency record, the serial
 // and do's writes commit together or not at all.
 func (s *Server) mutate(ctx context.Context, method string, req writeRequest, resp proto.Message, do func(t *mutation) error) error {
+	return s.transact(ctx, method, req, resp, func(t *mutation) error { return t.open(req) }, do)
+}
+
+// transact is mutate with the way the project is opened (open), which
+// checks, or does not check, the caller's lease.
+func (s *Server) transact(ctx context.Context, method string, req baseRequest, resp proto.Message, open, do func(t *mutation) error) error {
 	project := req.GetProject()
 	if !validProject(project) {
 		return status.Errorf(codes.InvalidArgument, "project %q is not a lowercase DNS label", project)
@@ -93,7 +105,7 @@ func (s *Server) mutate(ctx context.Context, method string, req writeRequest, re
 			return err
 		}
 	}
-	if err := t.open(req); err != nil {
+	if err := open(t); err != nil {
 		return err
 	}
 	if err := do(t); err != nil {
@@ -110,12 +122,14 @@ func (s *Server) mutate(ctx context.Context, method string, req writeRequest, re
 
 // requestMAC is the MAC of a request under its method, leaving out its
 // idempotency key and lease: what a replay of the key must match.
-func (s *Server) requestMAC(method string, req writeRequest) ([]byte, error) {
+func (s *Server) requestMAC(method string, req baseRequest) ([]byte, error) {
 	c := proto.Clone(req)
 	m := c.ProtoReflect()
 	fields := m.Descriptor().Fields()
 	m.Clear(fields.ByName("idempotency_key"))
-	m.Clear(fields.ByName("lease_id"))
+	if f := fields.ByName("lease_id"); f != nil {
+		m.Clear(f)
+	}
 	b, err := proto.MarshalOptions{Deterministic: true}.Marshal(c)
 	if err != nil {
 		return nil, status.Errorf(codes.Internal, "marshal request: %v", err)
@@ -150,6 +164,18 @@ func (t *mutation) replay(method, key string, mac []byte, resp proto.Message) (r
 // new, and refuses a caller without its live lease or one that expects a
 // serial the project never had.
 func (t *mutation) open(req writeRequest) error {
+	if err := t.openProject(); err != nil {
+		return err
+	}
+	if err := checkLease(t.ctx, t.tx, t.project, req.GetLeaseId(), t.now); err != nil {
+		return err
+	}
+	return t.checkExpected(req.GetExpectedSerial())
+}
+
+// openProject reads the project's serial and salt, making the project
+// when it is new.
+func (t *mutation) openProject() error {
 	err := t.tx.QueryRowContext(t.ctx, "SELECT serial, salt FROM projects WHERE name = ?", t.project).Scan(&t.serial, &t.salt)
 	if errors.Is(err, sql.ErrNoRows) {
 		t.salt = make([]byte, 32)
@@ -159,12 +185,14 @@ func (t *mutation) open(req writeRequest) error {
 	if err != nil {
 		return dbError(err)
 	}
-	if err := checkLease(t.ctx, t.tx, t.project, req.GetLeaseId(), t.now); err != nil {
-		return err
-	}
-	if req.GetExpectedSerial() > t.serial {
+	return nil
+}
+
+// checkExpected refuses an expected serial the project never had.
+func (t *mutation) checkExpected(expected int64) error {
+	if expected > t.serial {
 		return status.Errorf(codes.InvalidArgument, "expected serial %d is beyond project %s's serial %d: was the plan made against another server?",
-			req.GetExpectedSerial(), t.project, t.serial)
+			expected, t.project, t.serial)
 	}
 	return nil
 }
@@ -278,6 +306,9 @@ func (t *mutation) resource(address string) (*row, error) {
 func (t *mutation) put(r *row) error {
 	if err := t.exec("INSERT OR REPLACE INTO resources (project, "+rowColumns+") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
 		t.project, r.address, r.kind, r.name, r.hash, r.spec, r.version, r.status, r.created, r.updated, r.serial, r.deps, r.pins, r.sensitive); err != nil {
+		return err
+	}
+	if err := t.setExpiry(r); err != nil {
 		return err
 	}
 	return t.exec("DELETE FROM tombstones WHERE project = ? AND address = ?", t.project, r.address)

@@ -66,11 +66,26 @@ func (a *projectAPI) GetState(ctx context.Context, req *ccv1.GetStateRequest) (*
 	if noProject {
 		return resp, nil
 	}
+	now := a.s.now().UnixNano()
 	if req.GetKnownSerial() != 0 && req.GetKnownSerial() == resp.Serial {
-		resp.Unchanged = true
-		return resp, nil
+		// A sandbox that expired changed the state without a serial
+		// change (issue 10, drift): then the whole state comes.
+		expired, err := expiredUnrecorded(ctx, tx, project, now)
+		if err != nil {
+			return nil, err
+		}
+		if !expired {
+			resp.Unchanged = true
+			return resp, nil
+		}
 	}
 	if resp.Resources, err = stateResources(ctx, tx, project); err != nil {
+		return nil, err
+	}
+	if err := addExpiry(ctx, tx, project, now, resp.Resources); err != nil {
+		return nil, err
+	}
+	if resp.Drift, err = stateDrift(ctx, tx, project, now); err != nil {
 		return nil, err
 	}
 	// Secret values are told apart by revision numbers (same_value_as),

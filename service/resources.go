@@ -240,6 +240,10 @@ func (a *resourceAPI) ApplyResource(ctx context.Context, req *ccv1.ApplyResource
 		if err := t.put(r); err != nil {
 			return dbError(err)
 		}
+		// cc applied it: what was changed outside cc is put back.
+		if err := t.clearDrift(addr); err != nil {
+			return err
+		}
 		resp.Resource, resp.Serial, resp.Version, resp.Changed = r.proto(), t.serial, version, true
 		return nil
 	})
@@ -257,11 +261,8 @@ func (t *mutation) checkApply(addr string, action ccv1.Action, expected int64, c
 	if err := t.staleRow(addr, expected, cur); err != nil {
 		return err
 	}
-	switch {
-	case action == ccv1.Action_ACTION_CREATE && cur != nil:
-		return status.Errorf(codes.AlreadyExists, "project %s already has %s", t.project, addr)
-	case action != ccv1.Action_ACTION_CREATE && cur == nil:
-		return status.Errorf(codes.NotFound, "project %s has no %s to %s", t.project, addr, actionVerb(action))
+	if err := t.checkAction(addr, action, cur); err != nil {
+		return err
 	}
 	if err := t.checkGraph(addr, deps); err != nil {
 		return err
@@ -272,6 +273,41 @@ func (t *mutation) checkApply(addr string, action ccv1.Action, expected int64, c
 		return missingBlobsStatus(missing)
 	}
 	return nil
+}
+
+// checkAction refuses an action that does not fit what there is at addr:
+// a create needs the address free (a terminated or expired sandbox frees
+// it: issue 10, drift), an update or a replace a resource there, and an
+// update one that still runs.
+func (t *mutation) checkAction(addr string, action ccv1.Action, cur *row) error {
+	if cur == nil {
+		if action != ccv1.Action_ACTION_CREATE {
+			return status.Errorf(codes.NotFound, "project %s has no %s to %s", t.project, addr, actionVerb(action))
+		}
+		return nil
+	}
+	st, isGone, err := t.goneRow(cur)
+	if err != nil {
+		return err
+	}
+	switch {
+	case action == ccv1.Action_ACTION_CREATE && !isGone:
+		return status.Errorf(codes.AlreadyExists, "project %s already has %s", t.project, addr)
+	case action == ccv1.Action_ACTION_UPDATE && isGone:
+		return status.Errorf(codes.FailedPrecondition, "%s of project %s is %s: plan again (it will be created again)", addr, t.project, statusWord(st))
+	}
+	return nil
+}
+
+// statusWord is how an error names a status.
+func statusWord(s ccv1.Status) string {
+	switch s {
+	case ccv1.Status_STATUS_TERMINATED:
+		return "terminated"
+	case ccv1.Status_STATUS_EXPIRED:
+		return "expired"
+	}
+	return s.String()
 }
 
 // pins are the versions of the versioned dependencies of the resource at
@@ -399,6 +435,9 @@ func (a *resourceAPI) DeleteResource(ctx context.Context, req *ccv1.DeleteResour
 		}
 		if err := t.exec("INSERT OR REPLACE INTO tombstones (project, address, serial) VALUES (?, ?, ?)", t.project, addr, serial); err != nil {
 			return dbError(err)
+		}
+		if err := t.clearDrift(addr); err != nil {
+			return err
 		}
 		if cur != nil {
 			resp.Deleted = cur.proto()

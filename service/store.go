@@ -200,6 +200,25 @@ CREATE INDEX versions_by_key ON versions (project, address, key);
 	{sql: `
 ALTER TABLE projects ADD COLUMN lineage TEXT NOT NULL DEFAULT '';
 `, then: addLineages},
+	// 5 (issue 10, drift): changes made to resources outside cc, kept
+	// until cc applies the resource again or accepts them (AcceptDrift),
+	// and when each sandbox with a lifetime expires (created_at +
+	// lifetime; 0 for none), so that a read finds the expired ones
+	// without opening a spec.
+	{sql: `
+CREATE TABLE drift (
+	project TEXT NOT NULL,
+	address TEXT NOT NULL,
+	serial  INTEGER NOT NULL,
+	what    TEXT NOT NULL,
+	actor   TEXT NOT NULL,
+	at      INTEGER NOT NULL,
+	fields  TEXT NOT NULL,
+	PRIMARY KEY (project, address, serial)
+) STRICT;
+ALTER TABLE resources ADD COLUMN expires_at INTEGER NOT NULL DEFAULT 0;
+CREATE INDEX resources_by_expiry ON resources (project, expires_at) WHERE expires_at > 0;
+`, then: addExpiries},
 }
 
 // newLineage makes a project's lineage: 16 random bytes in hex.

@@ -43,7 +43,17 @@ const (
 	StatusReady   = state.StatusReady
 	StatusPending = state.StatusPending
 	StatusFailed  = state.StatusFailed
+	// StatusTerminated and StatusExpired: a sandbox stopped outside cc,
+	// or whose lifetime has passed (issue 10, drift).
+	StatusTerminated = state.StatusTerminated
+	StatusExpired    = state.StatusExpired
 )
+
+// Drift is one change made to a resource outside cc.
+type Drift = state.Drift
+
+// DriftField is a field changed outside cc.
+type DriftField = state.DriftField
 
 // CurrentHolder describes this process running command.
 func CurrentHolder(command string) Holder {
@@ -91,6 +101,9 @@ func resourceFromProto(r *ccv1.Resource) Resource {
 		DependsOn: r.GetDependsOn(),
 		Sensitive: r.GetSensitive(),
 	}
+	if r.ExpiredAt != nil {
+		out.ExpiredAt = ts(r.GetExpiredAt())
+	}
 	for _, p := range r.GetPins() {
 		out.Pins = append(out.Pins, Pin{Address: p.GetAddress(), Version: p.GetVersion()})
 	}
@@ -131,4 +144,19 @@ func leaseFromProto(l *ccv1.Lease) Lease {
 
 func holderToProto(h Holder) *ccv1.Holder {
 	return &ccv1.Holder{User: h.User, Host: h.Host, Command: h.Command, Pid: h.PID}
+}
+
+func driftFromProto(d *ccv1.Drift) Drift {
+	out := Drift{Address: d.GetAddress(), What: d.GetWhat(), Actor: d.GetActor(), At: ts(d.GetAt()), Serial: d.GetSerial()}
+	for _, f := range d.GetFields() {
+		df := DriftField{Pointer: f.GetPointer(), Sensitive: f.GetSensitive()}
+		if len(f.GetBefore()) > 0 {
+			df.Before = json.RawMessage(f.GetBefore())
+		}
+		if len(f.GetAfter()) > 0 {
+			df.After = json.RawMessage(f.GetAfter())
+		}
+		out.Fields = append(out.Fields, df)
+	}
+	return out
 }

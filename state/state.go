@@ -34,7 +34,44 @@ type Project struct {
 	SecretValues []SecretValue
 	// Lock is the live lease, or nil.
 	Lock *Lease
+	// Drift are the changes made outside cc since cc last applied each
+	// resource (issue 10), sorted by address, then serial: fields changed
+	// through the API by another client, a sandbox terminated, a sandbox
+	// whose lifetime has passed.
+	Drift []Drift
 }
+
+// Drift is one change made to a resource outside cc.
+type Drift struct {
+	Address string
+	// What is "changed", "terminated" or "expired".
+	What string
+	// Actor is who did it: a token's name, "local" on a server without
+	// tokens; "" for an expiry.
+	Actor string
+	At    time.Time
+	// Serial is the project serial the change made, 0 for an expiry.
+	Serial int64
+	// Fields are the fields a "changed" record changed.
+	Fields []DriftField
+}
+
+// DriftField is a field changed outside cc: its JSON pointer and its
+// canonical JSON before and after (nil: absent). A sensitive one has no
+// values.
+type DriftField struct {
+	Pointer   string
+	Before    json.RawMessage
+	After     json.RawMessage
+	Sensitive bool
+}
+
+// The kinds of drift (Drift.What).
+const (
+	DriftChanged    = "changed"
+	DriftTerminated = "terminated"
+	DriftExpired    = "expired"
+)
 
 // Lookup returns the resource at addr, or nil.
 func (s *Project) Lookup(addr string) *Resource {
@@ -85,7 +122,15 @@ type Resource struct {
 	Versions []Version
 	// Sensitive are JSON pointers into Spec of values never to be shown.
 	Sensitive []string
+	// ExpiredAt is when a sandbox with a lifetime expires (or expired):
+	// CreatedAt + lifetime; zero otherwise. Its Status is StatusExpired
+	// once it has passed.
+	ExpiredAt time.Time
 }
+
+// Gone reports whether the resource no longer runs: a sandbox terminated
+// or expired. A plan creates it again.
+func (r *Resource) Gone() bool { return r.Status == StatusTerminated || r.Status == StatusExpired }
 
 // VersionWithHash returns the number of the first version of r whose hash
 // is hash, or 0. An apply reuses the version with its identity
@@ -115,6 +160,10 @@ const (
 	StatusReady
 	StatusPending
 	StatusFailed
+	// StatusTerminated: a sandbox stopped outside cc.
+	StatusTerminated
+	// StatusExpired: a sandbox whose lifetime has passed.
+	StatusExpired
 )
 
 func (s Status) String() string {
@@ -125,6 +174,10 @@ func (s Status) String() string {
 		return "pending"
 	case StatusFailed:
 		return "failed"
+	case StatusTerminated:
+		return "terminated"
+	case StatusExpired:
+		return "expired"
 	}
 	return "unknown"
 }

@@ -42,6 +42,11 @@ sandbox with a snapshot mount) is refused, naming those resources, unless
 given --allow-data-loss (or the plan file was made with cc plan
 --allow-data-loss --out). So is a destroy of a project that has one.
 
+--refresh-only changes nothing on the platform: it shows what changed
+outside cc since the last apply (cc plan --refresh-only), asks, and
+records it as the project's state, so that the next refresh-only plan is
+empty. A sandbox that expired stays expired (cc apply creates it again).
+
 Without TLS (--tls, --ca), cc talks only to a server on this machine
 (loopback, localhost, a unix socket), unless given --insecure: the token
 and secret values would cross the network in clear.
@@ -111,7 +116,13 @@ func (e *env) runApplyLike(c *command, args []string, destroy bool) int {
 	if af.parallelism < 1 {
 		return e.usageError(c, "--parallelism %d: want at least 1", af.parallelism)
 	}
+	if flag := af.refreshOnlyConflict(destroy, ""); flag != "" {
+		return e.usageError(c, "--refresh-only and %s: a refresh-only apply changes nothing on the platform", flag)
+	}
 	if !destroy && fs.NArg() > 0 && isPlanFile(fs.Arg(0)) {
+		if af.refreshOnly {
+			return e.usageError(c, "--refresh-only and a PLANFILE: a refresh-only apply plans again")
+		}
 		if fs.NArg() > 2 {
 			return e.usageError(c, "want PLANFILE [DIR], got %d arguments", fs.NArg())
 		}
@@ -144,6 +155,9 @@ func (e *env) runApplyLike(c *command, args []string, destroy bool) int {
 	p, st, err := a.Plan(e.ctx, d, opts)
 	if err != nil {
 		return e.fail(c, cn.explain(err))
+	}
+	if af.refreshOnly {
+		return e.applyRefreshOnly(c, cn, a, d, opts, p, &af)
 	}
 	if rc := e.beforeLock(c, cn, p, st, d, &af); rc >= 0 {
 		return rc

@@ -43,8 +43,16 @@ cc plan --out, it is recorded in the file).
 The state is the embedded default, .cc/state.db in the project root, unless
 --server or CC_SERVER names a cc service (CC_TOKEN is its token).
 
+What changed outside cc since the last apply (fields changed through the
+API by another client, a sandbox terminated or whose lifetime passed) is
+shown first, in a "Changed outside cc since the last apply" section, field
+by field with who and when; the plan then puts the configuration back, and
+creates again a sandbox that expired. --refresh-only shows only that
+section; cc apply --refresh-only records it as the project's state.
+
 Exit status: 0 success, 1 error, 2 bad usage; with --detailed-exitcode, 0
-no changes, 1 error or bad usage, 2 changes present.`,
+no changes, 1 error or bad usage, 2 changes present (with --refresh-only:
+changes outside cc present).`,
 		run: runPlan,
 	})
 	register(&command{
@@ -68,6 +76,8 @@ type planFlags struct {
 	// allowDataLoss lets apply delete or replace volumes, datasets and
 	// sandboxes with snapshots (planner.DataLoss).
 	allowDataLoss bool
+	// refreshOnly plans only what changed outside cc (issue 10, drift).
+	refreshOnly bool
 }
 
 // register registers the flags; withReplace is false for cc destroy,
@@ -79,13 +89,33 @@ func (f *planFlags) register(fs *flag.FlagSet, withReplace bool) {
 	fs.Var(&f.excludes, "exclude", "leave out `ADDR` and every change that needs it (repeatable)")
 	if withReplace {
 		fs.Var(&f.replace, "replace", "replace `ADDR` even if unchanged (repeatable; not with --destroy)")
+		fs.BoolVar(&f.refreshOnly, "refresh-only", false, "plan only what changed outside cc since the last apply (cc apply --refresh-only records it as the project's state)")
 	}
 	fs.BoolVar(&f.offline, "offline", false, "fail when a base image is not pinned in cc.lock")
 	fs.BoolVar(&f.allowDataLoss, "allow-data-loss", false, "let apply delete or replace volumes, datasets and sandboxes with snapshots, and their data (with --out: record it in the plan file)")
 }
 
 func (f *planFlags) options() planner.Options {
-	return planner.Options{Targets: f.targets, Excludes: f.excludes, Replace: f.replace}
+	return planner.Options{Targets: f.targets, Excludes: f.excludes, Replace: f.replace, RefreshOnly: f.refreshOnly}
+}
+
+// refreshOnlyConflict names the flag --refresh-only does not go with, or
+// "": a refresh-only plan changes nothing, so it replaces, targets and
+// destroys nothing, and it is applied by planning again, never from a file.
+func (f *planFlags) refreshOnlyConflict(destroy bool, out string) string {
+	switch {
+	case !f.refreshOnly:
+		return ""
+	case destroy:
+		return "--destroy"
+	case out != "":
+		return "--out"
+	case len(f.replace) > 0:
+		return "--replace"
+	case len(f.targets) > 0 || len(f.excludes) > 0:
+		return "--target/--exclude"
+	}
+	return ""
 }
 
 func runPlan(e *env, args []string) int {
@@ -109,6 +139,9 @@ func runPlan(e *env, args []string) int {
 	}
 	if *destroy && len(pf.replace) > 0 {
 		return e.usageError(c, "--replace and --destroy: a destroy plan deletes everything and replaces nothing")
+	}
+	if flag := pf.refreshOnlyConflict(*destroy, *out); flag != "" {
+		return e.usageError(c, "--refresh-only and %s: a refresh-only plan changes nothing, and cc apply --refresh-only plans it again", flag)
 	}
 	path, rc := e.pathArg(c, fs)
 	if rc >= 0 {
@@ -162,7 +195,7 @@ func runPlan(e *env, args []string) int {
 	if *out != "" {
 		fmt.Fprintf(e.stderr, "Saved the plan to %s: cc apply %s carries out exactly this plan.\n", *out, *out)
 	}
-	if *detailed && p.Changed() {
+	if *detailed && (p.Changed() || (p.RefreshOnly && p.Drifted())) {
 		return exitChange
 	}
 	return exitOK

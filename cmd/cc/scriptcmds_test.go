@@ -58,6 +58,10 @@ var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []str
 		}
 		ts.Check(syscall.Mkfifo(ts.MkAbs(args[0]), 0o644))
 	},
+	// ccsdk PROJECT patch ADDR POINTER JSON and ccsdk PROJECT terminate
+	// ADDR change the embedded state of the project in the working
+	// directory outside cc, as a platform SDK would (issue 10, drift).
+	"ccsdk": ccsdk,
 	// cpdir SRC DST copies a directory tree, leaving out any .cc state, so
 	// a script can apply an example without touching the repository.
 	"cpdir": func(ts *testscript.TestScript, neg bool, args []string) {

@@ -202,6 +202,10 @@ func (e *env) stateShow(c *command, st *service.State, addr string) int {
 		fmt.Fprintf(e.stdout, "value:      %s, revision %d of %s\n", planner.Sentinel, sv.Revision, sv.UpdatedAt.UTC().Format(time.RFC3339))
 	}
 	fmt.Fprintf(e.stdout, "status:     %s\n", r.Status)
+	if !r.ExpiredAt.IsZero() {
+		// A sandbox's lifetime (issue 10, drift).
+		fmt.Fprintf(e.stdout, "expires:    %s\n", r.ExpiredAt.UTC().Format(time.RFC3339))
+	}
 	fmt.Fprintf(e.stdout, "serial:     %d\n", r.Serial)
 	fmt.Fprintf(e.stdout, "updated:    %s\n", r.UpdatedAt.UTC().Format(time.RFC3339))
 	if len(r.DependsOn) > 0 {

@@ -70,6 +70,15 @@ const (
 	Status_STATUS_PENDING Status = 2
 	// STATUS_FAILED: the platform could not bring it about.
 	Status_STATUS_FAILED Status = 3
+	// STATUS_TERMINATED: a sandbox was stopped outside cc (TerminateSandbox);
+	// GetState's drift says by whom and when. cc plans to create it again.
+	Status_STATUS_TERMINATED Status = 4
+	// STATUS_EXPIRED: a sandbox's lifetime has passed (Resource.expired_at).
+	// The service reports it from the moment it passes, whether or not
+	// anything was written since (it is worked out at each read from the
+	// sandbox's created_at and lifetime); AcceptDrift records it. cc plans to
+	// create it again.
+	Status_STATUS_EXPIRED Status = 5
 )
 
 // Enum value maps for Status.
@@ -79,12 +88,16 @@ var (
 		1: "STATUS_READY",
 		2: "STATUS_PENDING",
 		3: "STATUS_FAILED",
+		4: "STATUS_TERMINATED",
+		5: "STATUS_EXPIRED",
 	}
 	Status_value = map[string]int32{
 		"STATUS_UNSPECIFIED": 0,
 		"STATUS_READY":       1,
 		"STATUS_PENDING":     2,
 		"STATUS_FAILED":      3,
+		"STATUS_TERMINATED":  4,
+		"STATUS_EXPIRED":     5,
 	}
 )
 
@@ -262,7 +275,11 @@ type Resource struct {
 	Versions []*Version `protobuf:"bytes,13,rep,name=versions,proto3" json:"versions,omitempty"`
 	// sensitive are JSON pointers into spec of values that must never be
 	// shown (they came from sensitive variables), as the caller applied them.
-	Sensitive     []string `protobuf:"bytes,14,rep,name=sensitive,proto3" json:"sensitive,omitempty"`
+	Sensitive []string `protobuf:"bytes,14,rep,name=sensitive,proto3" json:"sensitive,omitempty"`
+	// expired_at is when a sandbox with a lifetime expires (or expired):
+	// created_at + lifetime. Unset for other kinds and sandboxes without a
+	// lifetime. Its status is STATUS_EXPIRED once it has passed.
+	ExpiredAt     *timestamppb.Timestamp `protobuf:"bytes,60,opt,name=expired_at,json=expiredAt,proto3" json:"expired_at,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -391,6 +408,13 @@ func (x *Resource) GetVersions() []*Version {
 func (x *Resource) GetSensitive() []string {
 	if x != nil {
 		return x.Sensitive
+	}
+	return nil
+}
+
+func (x *Resource) GetExpiredAt() *timestamppb.Timestamp {
+	if x != nil {
+		return x.ExpiredAt
 	}
 	return nil
 }
@@ -1176,7 +1200,18 @@ type GetStateResponse struct {
 	// from the same snapshot as the rest of the response (and also when it
 	// is unchanged: the local values may have changed while the state did
 	// not). Empty when the request has none.
-	Matches       []*ValueMatch `protobuf:"bytes,10,rep,name=matches,proto3" json:"matches,omitempty"`
+	Matches []*ValueMatch `protobuf:"bytes,10,rep,name=matches,proto3" json:"matches,omitempty"`
+	// drift are the changes made to the project's resources outside cc
+	// since cc last applied each of them (PatchResource, TerminateSandbox),
+	// sorted by address, then serial; and, for each sandbox whose lifetime
+	// has passed and whose expiry AcceptDrift has not recorded, one with
+	// what "expired". An ApplyResource or DeleteResource of a resource
+	// clears its records; AcceptDrift clears them all. Every record but an
+	// expiry came with a serial change; an expiry comes without one, so a
+	// GetState with known_serial equal to the serial is not answered
+	// unchanged while a sandbox has expired unrecorded: the whole state comes,
+	// and with it the expiry.
+	Drift         []*Drift `protobuf:"bytes,60,rep,name=drift,proto3" json:"drift,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1270,6 +1305,13 @@ func (x *GetStateResponse) GetLineage() string {
 func (x *GetStateResponse) GetMatches() []*ValueMatch {
 	if x != nil {
 		return x.Matches
+	}
+	return nil
+}
+
+func (x *GetStateResponse) GetDrift() []*Drift {
+	if x != nil {
+		return x.Drift
 	}
 	return nil
 }
@@ -3251,6 +3293,624 @@ func (x *CompareValuesResponse) GetResults() []Comparison {
 	return nil
 }
 
+// FieldPatch sets the field at a JSON pointer of a spec.
+type FieldPatch struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// pointer is a JSON pointer (RFC 6901) to a field of the spec; its parent
+	// must exist (an object, or a list the pointer indexes within).
+	Pointer string `protobuf:"bytes,1,opt,name=pointer,proto3" json:"pointer,omitempty"`
+	// value is the field's new value as JSON; empty or "null" removes the
+	// field.
+	Value         []byte `protobuf:"bytes,2,opt,name=value,proto3" json:"value,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *FieldPatch) Reset() {
+	*x = FieldPatch{}
+	mi := &file_cc_v1_cc_proto_msgTypes[43]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *FieldPatch) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*FieldPatch) ProtoMessage() {}
+
+func (x *FieldPatch) ProtoReflect() protoreflect.Message {
+	mi := &file_cc_v1_cc_proto_msgTypes[43]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use FieldPatch.ProtoReflect.Descriptor instead.
+func (*FieldPatch) Descriptor() ([]byte, []int) {
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{43}
+}
+
+func (x *FieldPatch) GetPointer() string {
+	if x != nil {
+		return x.Pointer
+	}
+	return ""
+}
+
+func (x *FieldPatch) GetValue() []byte {
+	if x != nil {
+		return x.Value
+	}
+	return nil
+}
+
+type PatchResourceRequest struct {
+	state   protoimpl.MessageState `protogen:"open.v1"`
+	Project string                 `protobuf:"bytes,1,opt,name=project,proto3" json:"project,omitempty"`
+	// address is any kind's but an image's (images are values, never
+	// changed in place).
+	Address string `protobuf:"bytes,2,opt,name=address,proto3" json:"address,omitempty"`
+	// set are the fields to set, in order: 1 to 100 of them, each pointer
+	// at most 4096 bytes, each value at most 1 MiB.
+	Set []*FieldPatch `protobuf:"bytes,3,rep,name=set,proto3" json:"set,omitempty"`
+	// expected_serial, when non-zero, refuses the change as stale (ABORTED)
+	// if the resource changed after it, as for cc's mutations.
+	ExpectedSerial int64  `protobuf:"varint,4,opt,name=expected_serial,json=expectedSerial,proto3" json:"expected_serial,omitempty"`
+	IdempotencyKey string `protobuf:"bytes,5,opt,name=idempotency_key,json=idempotencyKey,proto3" json:"idempotency_key,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
+}
+
+func (x *PatchResourceRequest) Reset() {
+	*x = PatchResourceRequest{}
+	mi := &file_cc_v1_cc_proto_msgTypes[44]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PatchResourceRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PatchResourceRequest) ProtoMessage() {}
+
+func (x *PatchResourceRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_cc_v1_cc_proto_msgTypes[44]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PatchResourceRequest.ProtoReflect.Descriptor instead.
+func (*PatchResourceRequest) Descriptor() ([]byte, []int) {
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{44}
+}
+
+func (x *PatchResourceRequest) GetProject() string {
+	if x != nil {
+		return x.Project
+	}
+	return ""
+}
+
+func (x *PatchResourceRequest) GetAddress() string {
+	if x != nil {
+		return x.Address
+	}
+	return ""
+}
+
+func (x *PatchResourceRequest) GetSet() []*FieldPatch {
+	if x != nil {
+		return x.Set
+	}
+	return nil
+}
+
+func (x *PatchResourceRequest) GetExpectedSerial() int64 {
+	if x != nil {
+		return x.ExpectedSerial
+	}
+	return 0
+}
+
+func (x *PatchResourceRequest) GetIdempotencyKey() string {
+	if x != nil {
+		return x.IdempotencyKey
+	}
+	return ""
+}
+
+type PatchResourceResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// resource is the resource as it is now, its sensitive values redacted.
+	Resource *Resource `protobuf:"bytes,1,opt,name=resource,proto3" json:"resource,omitempty"`
+	Serial   int64     `protobuf:"varint,2,opt,name=serial,proto3" json:"serial,omitempty"`
+	// drift is the record kept; absent when the patch changed nothing
+	// (then the serial is as it was).
+	Drift         *Drift `protobuf:"bytes,3,opt,name=drift,proto3" json:"drift,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *PatchResourceResponse) Reset() {
+	*x = PatchResourceResponse{}
+	mi := &file_cc_v1_cc_proto_msgTypes[45]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PatchResourceResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PatchResourceResponse) ProtoMessage() {}
+
+func (x *PatchResourceResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_cc_v1_cc_proto_msgTypes[45]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PatchResourceResponse.ProtoReflect.Descriptor instead.
+func (*PatchResourceResponse) Descriptor() ([]byte, []int) {
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{45}
+}
+
+func (x *PatchResourceResponse) GetResource() *Resource {
+	if x != nil {
+		return x.Resource
+	}
+	return nil
+}
+
+func (x *PatchResourceResponse) GetSerial() int64 {
+	if x != nil {
+		return x.Serial
+	}
+	return 0
+}
+
+func (x *PatchResourceResponse) GetDrift() *Drift {
+	if x != nil {
+		return x.Drift
+	}
+	return nil
+}
+
+type TerminateSandboxRequest struct {
+	state   protoimpl.MessageState `protogen:"open.v1"`
+	Project string                 `protobuf:"bytes,1,opt,name=project,proto3" json:"project,omitempty"`
+	// address is "sandbox.NAME".
+	Address        string `protobuf:"bytes,2,opt,name=address,proto3" json:"address,omitempty"`
+	ExpectedSerial int64  `protobuf:"varint,3,opt,name=expected_serial,json=expectedSerial,proto3" json:"expected_serial,omitempty"`
+	IdempotencyKey string `protobuf:"bytes,4,opt,name=idempotency_key,json=idempotencyKey,proto3" json:"idempotency_key,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
+}
+
+func (x *TerminateSandboxRequest) Reset() {
+	*x = TerminateSandboxRequest{}
+	mi := &file_cc_v1_cc_proto_msgTypes[46]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *TerminateSandboxRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*TerminateSandboxRequest) ProtoMessage() {}
+
+func (x *TerminateSandboxRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_cc_v1_cc_proto_msgTypes[46]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use TerminateSandboxRequest.ProtoReflect.Descriptor instead.
+func (*TerminateSandboxRequest) Descriptor() ([]byte, []int) {
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{46}
+}
+
+func (x *TerminateSandboxRequest) GetProject() string {
+	if x != nil {
+		return x.Project
+	}
+	return ""
+}
+
+func (x *TerminateSandboxRequest) GetAddress() string {
+	if x != nil {
+		return x.Address
+	}
+	return ""
+}
+
+func (x *TerminateSandboxRequest) GetExpectedSerial() int64 {
+	if x != nil {
+		return x.ExpectedSerial
+	}
+	return 0
+}
+
+func (x *TerminateSandboxRequest) GetIdempotencyKey() string {
+	if x != nil {
+		return x.IdempotencyKey
+	}
+	return ""
+}
+
+type TerminateSandboxResponse struct {
+	state    protoimpl.MessageState `protogen:"open.v1"`
+	Resource *Resource              `protobuf:"bytes,1,opt,name=resource,proto3" json:"resource,omitempty"`
+	Serial   int64                  `protobuf:"varint,2,opt,name=serial,proto3" json:"serial,omitempty"`
+	// drift is the record kept; absent when the sandbox was terminated or
+	// expired already (then nothing changed).
+	Drift         *Drift `protobuf:"bytes,3,opt,name=drift,proto3" json:"drift,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *TerminateSandboxResponse) Reset() {
+	*x = TerminateSandboxResponse{}
+	mi := &file_cc_v1_cc_proto_msgTypes[47]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *TerminateSandboxResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*TerminateSandboxResponse) ProtoMessage() {}
+
+func (x *TerminateSandboxResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_cc_v1_cc_proto_msgTypes[47]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use TerminateSandboxResponse.ProtoReflect.Descriptor instead.
+func (*TerminateSandboxResponse) Descriptor() ([]byte, []int) {
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{47}
+}
+
+func (x *TerminateSandboxResponse) GetResource() *Resource {
+	if x != nil {
+		return x.Resource
+	}
+	return nil
+}
+
+func (x *TerminateSandboxResponse) GetSerial() int64 {
+	if x != nil {
+		return x.Serial
+	}
+	return 0
+}
+
+func (x *TerminateSandboxResponse) GetDrift() *Drift {
+	if x != nil {
+		return x.Drift
+	}
+	return nil
+}
+
+type AcceptDriftRequest struct {
+	state          protoimpl.MessageState `protogen:"open.v1"`
+	Project        string                 `protobuf:"bytes,1,opt,name=project,proto3" json:"project,omitempty"`
+	ExpectedSerial int64                  `protobuf:"varint,2,opt,name=expected_serial,json=expectedSerial,proto3" json:"expected_serial,omitempty"`
+	IdempotencyKey string                 `protobuf:"bytes,3,opt,name=idempotency_key,json=idempotencyKey,proto3" json:"idempotency_key,omitempty"`
+	LeaseId        string                 `protobuf:"bytes,4,opt,name=lease_id,json=leaseId,proto3" json:"lease_id,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
+}
+
+func (x *AcceptDriftRequest) Reset() {
+	*x = AcceptDriftRequest{}
+	mi := &file_cc_v1_cc_proto_msgTypes[48]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AcceptDriftRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AcceptDriftRequest) ProtoMessage() {}
+
+func (x *AcceptDriftRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_cc_v1_cc_proto_msgTypes[48]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AcceptDriftRequest.ProtoReflect.Descriptor instead.
+func (*AcceptDriftRequest) Descriptor() ([]byte, []int) {
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{48}
+}
+
+func (x *AcceptDriftRequest) GetProject() string {
+	if x != nil {
+		return x.Project
+	}
+	return ""
+}
+
+func (x *AcceptDriftRequest) GetExpectedSerial() int64 {
+	if x != nil {
+		return x.ExpectedSerial
+	}
+	return 0
+}
+
+func (x *AcceptDriftRequest) GetIdempotencyKey() string {
+	if x != nil {
+		return x.IdempotencyKey
+	}
+	return ""
+}
+
+func (x *AcceptDriftRequest) GetLeaseId() string {
+	if x != nil {
+		return x.LeaseId
+	}
+	return ""
+}
+
+type AcceptDriftResponse struct {
+	state  protoimpl.MessageState `protogen:"open.v1"`
+	Serial int64                  `protobuf:"varint,1,opt,name=serial,proto3" json:"serial,omitempty"`
+	// accepted are the records cleared, and the expiries recorded.
+	Accepted      []*Drift `protobuf:"bytes,2,rep,name=accepted,proto3" json:"accepted,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AcceptDriftResponse) Reset() {
+	*x = AcceptDriftResponse{}
+	mi := &file_cc_v1_cc_proto_msgTypes[49]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AcceptDriftResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AcceptDriftResponse) ProtoMessage() {}
+
+func (x *AcceptDriftResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_cc_v1_cc_proto_msgTypes[49]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AcceptDriftResponse.ProtoReflect.Descriptor instead.
+func (*AcceptDriftResponse) Descriptor() ([]byte, []int) {
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{49}
+}
+
+func (x *AcceptDriftResponse) GetSerial() int64 {
+	if x != nil {
+		return x.Serial
+	}
+	return 0
+}
+
+func (x *AcceptDriftResponse) GetAccepted() []*Drift {
+	if x != nil {
+		return x.Accepted
+	}
+	return nil
+}
+
+// Drift is one change made to a resource outside cc.
+type Drift struct {
+	state   protoimpl.MessageState `protogen:"open.v1"`
+	Address string                 `protobuf:"bytes,1,opt,name=address,proto3" json:"address,omitempty"`
+	// what is "changed" (PatchResource), "terminated" (TerminateSandbox) or
+	// "expired" (a sandbox's lifetime passed).
+	What string `protobuf:"bytes,2,opt,name=what,proto3" json:"what,omitempty"`
+	// actor is who did it: the name of the token the call carried, "local"
+	// on a server without tokens; empty for an expiry.
+	Actor string `protobuf:"bytes,3,opt,name=actor,proto3" json:"actor,omitempty"`
+	// at is when: the call's time, or the expiry's.
+	At *timestamppb.Timestamp `protobuf:"bytes,4,opt,name=at,proto3" json:"at,omitempty"`
+	// serial is the project serial the change made (0 for an expiry).
+	Serial int64 `protobuf:"varint,5,opt,name=serial,proto3" json:"serial,omitempty"`
+	// fields are the fields a "changed" record changed, by JSON pointer.
+	Fields        []*DriftField `protobuf:"bytes,6,rep,name=fields,proto3" json:"fields,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Drift) Reset() {
+	*x = Drift{}
+	mi := &file_cc_v1_cc_proto_msgTypes[50]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Drift) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Drift) ProtoMessage() {}
+
+func (x *Drift) ProtoReflect() protoreflect.Message {
+	mi := &file_cc_v1_cc_proto_msgTypes[50]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Drift.ProtoReflect.Descriptor instead.
+func (*Drift) Descriptor() ([]byte, []int) {
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{50}
+}
+
+func (x *Drift) GetAddress() string {
+	if x != nil {
+		return x.Address
+	}
+	return ""
+}
+
+func (x *Drift) GetWhat() string {
+	if x != nil {
+		return x.What
+	}
+	return ""
+}
+
+func (x *Drift) GetActor() string {
+	if x != nil {
+		return x.Actor
+	}
+	return ""
+}
+
+func (x *Drift) GetAt() *timestamppb.Timestamp {
+	if x != nil {
+		return x.At
+	}
+	return nil
+}
+
+func (x *Drift) GetSerial() int64 {
+	if x != nil {
+		return x.Serial
+	}
+	return 0
+}
+
+func (x *Drift) GetFields() []*DriftField {
+	if x != nil {
+		return x.Fields
+	}
+	return nil
+}
+
+// DriftField is one field changed outside cc: its JSON pointer into the
+// spec and its canonical JSON before and after (absent: the field was
+// not there, or was removed). A field at a sensitive pointer has neither
+// value, only sensitive = true: no value of one is ever sent.
+type DriftField struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Pointer       string                 `protobuf:"bytes,1,opt,name=pointer,proto3" json:"pointer,omitempty"`
+	Before        []byte                 `protobuf:"bytes,2,opt,name=before,proto3" json:"before,omitempty"`
+	After         []byte                 `protobuf:"bytes,3,opt,name=after,proto3" json:"after,omitempty"`
+	Sensitive     bool                   `protobuf:"varint,4,opt,name=sensitive,proto3" json:"sensitive,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *DriftField) Reset() {
+	*x = DriftField{}
+	mi := &file_cc_v1_cc_proto_msgTypes[51]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *DriftField) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*DriftField) ProtoMessage() {}
+
+func (x *DriftField) ProtoReflect() protoreflect.Message {
+	mi := &file_cc_v1_cc_proto_msgTypes[51]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use DriftField.ProtoReflect.Descriptor instead.
+func (*DriftField) Descriptor() ([]byte, []int) {
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{51}
+}
+
+func (x *DriftField) GetPointer() string {
+	if x != nil {
+		return x.Pointer
+	}
+	return ""
+}
+
+func (x *DriftField) GetBefore() []byte {
+	if x != nil {
+		return x.Before
+	}
+	return nil
+}
+
+func (x *DriftField) GetAfter() []byte {
+	if x != nil {
+		return x.After
+	}
+	return nil
+}
+
+func (x *DriftField) GetSensitive() bool {
+	if x != nil {
+		return x.Sensitive
+	}
+	return false
+}
+
 type UploadBlobRequest_Header struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Project       string                 `protobuf:"bytes,1,opt,name=project,proto3" json:"project,omitempty"`
@@ -3262,7 +3922,7 @@ type UploadBlobRequest_Header struct {
 
 func (x *UploadBlobRequest_Header) Reset() {
 	*x = UploadBlobRequest_Header{}
-	mi := &file_cc_v1_cc_proto_msgTypes[43]
+	mi := &file_cc_v1_cc_proto_msgTypes[52]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3274,7 +3934,7 @@ func (x *UploadBlobRequest_Header) String() string {
 func (*UploadBlobRequest_Header) ProtoMessage() {}
 
 func (x *UploadBlobRequest_Header) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[43]
+	mi := &file_cc_v1_cc_proto_msgTypes[52]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3315,7 +3975,7 @@ var File_cc_v1_cc_proto protoreflect.FileDescriptor
 
 const file_cc_v1_cc_proto_rawDesc = "" +
 	"\n" +
-	"\x0ecc/v1/cc.proto\x12\x05cc.v1\x1a\x1egoogle/protobuf/duration.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xcc\x03\n" +
+	"\x0ecc/v1/cc.proto\x12\x05cc.v1\x1a\x1egoogle/protobuf/duration.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\x87\x04\n" +
 	"\bResource\x12\x18\n" +
 	"\aaddress\x18\x01 \x01(\tR\aaddress\x12\x12\n" +
 	"\x04kind\x18\x02 \x01(\tR\x04kind\x12\x12\n" +
@@ -3335,7 +3995,9 @@ const file_cc_v1_cc_proto_rawDesc = "" +
 	"\x04pins\x18\f \x03(\v2\n" +
 	".cc.v1.PinR\x04pins\x12*\n" +
 	"\bversions\x18\r \x03(\v2\x0e.cc.v1.VersionR\bversions\x12\x1c\n" +
-	"\tsensitive\x18\x0e \x03(\tR\tsensitive\"9\n" +
+	"\tsensitive\x18\x0e \x03(\tR\tsensitive\x129\n" +
+	"\n" +
+	"expired_at\x18< \x01(\v2\x1a.google.protobuf.TimestampR\texpiredAt\"9\n" +
 	"\x03Pin\x12\x18\n" +
 	"\aaddress\x18\x01 \x01(\tR\aaddress\x12\x18\n" +
 	"\aversion\x18\x02 \x01(\x03R\aversion\"\x88\x01\n" +
@@ -3389,7 +4051,7 @@ const file_cc_v1_cc_proto_rawDesc = "" +
 	"\x0fGetStateRequest\x12\x18\n" +
 	"\aproject\x18\x01 \x01(\tR\aproject\x12!\n" +
 	"\fknown_serial\x18\x02 \x01(\x03R\vknownSerial\x12-\n" +
-	"\acompare\x18\x03 \x03(\v2\x13.cc.v1.CompareValueR\acompare\"\xf1\x02\n" +
+	"\acompare\x18\x03 \x03(\v2\x13.cc.v1.CompareValueR\acompare\"\x95\x03\n" +
 	"\x10GetStateResponse\x12\x18\n" +
 	"\aproject\x18\x01 \x01(\tR\aproject\x12\x16\n" +
 	"\x06serial\x18\x02 \x01(\x03R\x06serial\x12\x1c\n" +
@@ -3400,7 +4062,8 @@ const file_cc_v1_cc_proto_rawDesc = "" +
 	"\x04lock\x18\a \x01(\v2\f.cc.v1.LeaseR\x04lock\x12\x18\n" +
 	"\alineage\x18\t \x01(\tR\alineage\x12+\n" +
 	"\amatches\x18\n" +
-	" \x03(\v2\x11.cc.v1.ValueMatchR\amatchesJ\x04\b\b\x10\tR\x10fingerprint_salt\"h\n" +
+	" \x03(\v2\x11.cc.v1.ValueMatchR\amatches\x12\"\n" +
+	"\x05drift\x18< \x03(\v2\f.cc.v1.DriftR\x05driftJ\x04\b\b\x10\tR\x10fingerprint_salt\"h\n" +
 	"\n" +
 	"ValueMatch\x121\n" +
 	"\n" +
@@ -3544,12 +4207,58 @@ const file_cc_v1_cc_proto_rawDesc = "" +
 	"\aproject\x18\x01 \x01(\tR\aproject\x12+\n" +
 	"\x06values\x18\x02 \x03(\v2\x13.cc.v1.CompareValueR\x06values\"D\n" +
 	"\x15CompareValuesResponse\x12+\n" +
-	"\aresults\x18\x01 \x03(\x0e2\x11.cc.v1.ComparisonR\aresults*Y\n" +
+	"\aresults\x18\x01 \x03(\x0e2\x11.cc.v1.ComparisonR\aresults\"<\n" +
+	"\n" +
+	"FieldPatch\x12\x18\n" +
+	"\apointer\x18\x01 \x01(\tR\apointer\x12\x14\n" +
+	"\x05value\x18\x02 \x01(\fR\x05value\"\xc1\x01\n" +
+	"\x14PatchResourceRequest\x12\x18\n" +
+	"\aproject\x18\x01 \x01(\tR\aproject\x12\x18\n" +
+	"\aaddress\x18\x02 \x01(\tR\aaddress\x12#\n" +
+	"\x03set\x18\x03 \x03(\v2\x11.cc.v1.FieldPatchR\x03set\x12'\n" +
+	"\x0fexpected_serial\x18\x04 \x01(\x03R\x0eexpectedSerial\x12'\n" +
+	"\x0fidempotency_key\x18\x05 \x01(\tR\x0eidempotencyKey\"\x80\x01\n" +
+	"\x15PatchResourceResponse\x12+\n" +
+	"\bresource\x18\x01 \x01(\v2\x0f.cc.v1.ResourceR\bresource\x12\x16\n" +
+	"\x06serial\x18\x02 \x01(\x03R\x06serial\x12\"\n" +
+	"\x05drift\x18\x03 \x01(\v2\f.cc.v1.DriftR\x05drift\"\x9f\x01\n" +
+	"\x17TerminateSandboxRequest\x12\x18\n" +
+	"\aproject\x18\x01 \x01(\tR\aproject\x12\x18\n" +
+	"\aaddress\x18\x02 \x01(\tR\aaddress\x12'\n" +
+	"\x0fexpected_serial\x18\x03 \x01(\x03R\x0eexpectedSerial\x12'\n" +
+	"\x0fidempotency_key\x18\x04 \x01(\tR\x0eidempotencyKey\"\x83\x01\n" +
+	"\x18TerminateSandboxResponse\x12+\n" +
+	"\bresource\x18\x01 \x01(\v2\x0f.cc.v1.ResourceR\bresource\x12\x16\n" +
+	"\x06serial\x18\x02 \x01(\x03R\x06serial\x12\"\n" +
+	"\x05drift\x18\x03 \x01(\v2\f.cc.v1.DriftR\x05drift\"\x9b\x01\n" +
+	"\x12AcceptDriftRequest\x12\x18\n" +
+	"\aproject\x18\x01 \x01(\tR\aproject\x12'\n" +
+	"\x0fexpected_serial\x18\x02 \x01(\x03R\x0eexpectedSerial\x12'\n" +
+	"\x0fidempotency_key\x18\x03 \x01(\tR\x0eidempotencyKey\x12\x19\n" +
+	"\blease_id\x18\x04 \x01(\tR\aleaseId\"W\n" +
+	"\x13AcceptDriftResponse\x12\x16\n" +
+	"\x06serial\x18\x01 \x01(\x03R\x06serial\x12(\n" +
+	"\baccepted\x18\x02 \x03(\v2\f.cc.v1.DriftR\baccepted\"\xba\x01\n" +
+	"\x05Drift\x12\x18\n" +
+	"\aaddress\x18\x01 \x01(\tR\aaddress\x12\x12\n" +
+	"\x04what\x18\x02 \x01(\tR\x04what\x12\x14\n" +
+	"\x05actor\x18\x03 \x01(\tR\x05actor\x12*\n" +
+	"\x02at\x18\x04 \x01(\v2\x1a.google.protobuf.TimestampR\x02at\x12\x16\n" +
+	"\x06serial\x18\x05 \x01(\x03R\x06serial\x12)\n" +
+	"\x06fields\x18\x06 \x03(\v2\x11.cc.v1.DriftFieldR\x06fields\"r\n" +
+	"\n" +
+	"DriftField\x12\x18\n" +
+	"\apointer\x18\x01 \x01(\tR\apointer\x12\x16\n" +
+	"\x06before\x18\x02 \x01(\fR\x06before\x12\x14\n" +
+	"\x05after\x18\x03 \x01(\fR\x05after\x12\x1c\n" +
+	"\tsensitive\x18\x04 \x01(\bR\tsensitive*\x84\x01\n" +
 	"\x06Status\x12\x16\n" +
 	"\x12STATUS_UNSPECIFIED\x10\x00\x12\x10\n" +
 	"\fSTATUS_READY\x10\x01\x12\x12\n" +
 	"\x0eSTATUS_PENDING\x10\x02\x12\x11\n" +
-	"\rSTATUS_FAILED\x10\x03*Z\n" +
+	"\rSTATUS_FAILED\x10\x03\x12\x15\n" +
+	"\x11STATUS_TERMINATED\x10\x04\x12\x12\n" +
+	"\x0eSTATUS_EXPIRED\x10\x05*Z\n" +
 	"\x06Action\x12\x16\n" +
 	"\x12ACTION_UNSPECIFIED\x10\x00\x12\x11\n" +
 	"\rACTION_CREATE\x10\x01\x12\x11\n" +
@@ -3570,7 +4279,7 @@ const file_cc_v1_cc_proto_rawDesc = "" +
 	"\x10FindMissingBlobs\x12\x1e.cc.v1.FindMissingBlobsRequest\x1a\x1f.cc.v1.FindMissingBlobsResponse\x12C\n" +
 	"\n" +
 	"UploadBlob\x12\x18.cc.v1.UploadBlobRequest\x1a\x19.cc.v1.UploadBlobResponse(\x01\x12;\n" +
-	"\bReadBlob\x12\x16.cc.v1.ReadBlobRequest\x1a\x17.cc.v1.ReadBlobResponse2\x93\x04\n" +
+	"\bReadBlob\x12\x16.cc.v1.ReadBlobRequest\x1a\x17.cc.v1.ReadBlobResponse2\xfa\x05\n" +
 	"\x0fResourceService\x12D\n" +
 	"\vEnsureImage\x12\x19.cc.v1.EnsureImageRequest\x1a\x1a.cc.v1.EnsureImageResponse\x12J\n" +
 	"\rApplyResource\x12\x1b.cc.v1.ApplyResourceRequest\x1a\x1c.cc.v1.ApplyResourceResponse\x12M\n" +
@@ -3578,7 +4287,10 @@ const file_cc_v1_cc_proto_rawDesc = "" +
 	"\fListVersions\x12\x1a.cc.v1.ListVersionsRequest\x1a\x1b.cc.v1.ListVersionsResponse\x12;\n" +
 	"\bRollback\x12\x16.cc.v1.RollbackRequest\x1a\x17.cc.v1.RollbackResponse\x12M\n" +
 	"\x0ePutSecretValue\x12\x1c.cc.v1.PutSecretValueRequest\x1a\x1d.cc.v1.PutSecretValueResponse\x12J\n" +
-	"\rCompareValues\x12\x1b.cc.v1.CompareValuesRequest\x1a\x1c.cc.v1.CompareValuesResponseB$Z\"cc.dev/cc/service/proto/cc/v1;ccv1b\x06proto3"
+	"\rCompareValues\x12\x1b.cc.v1.CompareValuesRequest\x1a\x1c.cc.v1.CompareValuesResponse\x12J\n" +
+	"\rPatchResource\x12\x1b.cc.v1.PatchResourceRequest\x1a\x1c.cc.v1.PatchResourceResponse\x12S\n" +
+	"\x10TerminateSandbox\x12\x1e.cc.v1.TerminateSandboxRequest\x1a\x1f.cc.v1.TerminateSandboxResponse\x12D\n" +
+	"\vAcceptDrift\x12\x19.cc.v1.AcceptDriftRequest\x1a\x1a.cc.v1.AcceptDriftResponseB$Z\"cc.dev/cc/service/proto/cc/v1;ccv1b\x06proto3"
 
 var (
 	file_cc_v1_cc_proto_rawDescOnce sync.Once
@@ -3593,7 +4305,7 @@ func file_cc_v1_cc_proto_rawDescGZIP() []byte {
 }
 
 var file_cc_v1_cc_proto_enumTypes = make([]protoimpl.EnumInfo, 3)
-var file_cc_v1_cc_proto_msgTypes = make([]protoimpl.MessageInfo, 44)
+var file_cc_v1_cc_proto_msgTypes = make([]protoimpl.MessageInfo, 53)
 var file_cc_v1_cc_proto_goTypes = []any{
 	(Status)(0),                      // 0: cc.v1.Status
 	(Action)(0),                      // 1: cc.v1.Action
@@ -3641,82 +4353,107 @@ var file_cc_v1_cc_proto_goTypes = []any{
 	(*CompareValue)(nil),             // 43: cc.v1.CompareValue
 	(*CompareValuesRequest)(nil),     // 44: cc.v1.CompareValuesRequest
 	(*CompareValuesResponse)(nil),    // 45: cc.v1.CompareValuesResponse
-	(*UploadBlobRequest_Header)(nil), // 46: cc.v1.UploadBlobRequest.Header
-	(*timestamppb.Timestamp)(nil),    // 47: google.protobuf.Timestamp
-	(*durationpb.Duration)(nil),      // 48: google.protobuf.Duration
+	(*FieldPatch)(nil),               // 46: cc.v1.FieldPatch
+	(*PatchResourceRequest)(nil),     // 47: cc.v1.PatchResourceRequest
+	(*PatchResourceResponse)(nil),    // 48: cc.v1.PatchResourceResponse
+	(*TerminateSandboxRequest)(nil),  // 49: cc.v1.TerminateSandboxRequest
+	(*TerminateSandboxResponse)(nil), // 50: cc.v1.TerminateSandboxResponse
+	(*AcceptDriftRequest)(nil),       // 51: cc.v1.AcceptDriftRequest
+	(*AcceptDriftResponse)(nil),      // 52: cc.v1.AcceptDriftResponse
+	(*Drift)(nil),                    // 53: cc.v1.Drift
+	(*DriftField)(nil),               // 54: cc.v1.DriftField
+	(*UploadBlobRequest_Header)(nil), // 55: cc.v1.UploadBlobRequest.Header
+	(*timestamppb.Timestamp)(nil),    // 56: google.protobuf.Timestamp
+	(*durationpb.Duration)(nil),      // 57: google.protobuf.Duration
 }
 var file_cc_v1_cc_proto_depIdxs = []int32{
 	0,  // 0: cc.v1.Resource.status:type_name -> cc.v1.Status
-	47, // 1: cc.v1.Resource.created_at:type_name -> google.protobuf.Timestamp
-	47, // 2: cc.v1.Resource.updated_at:type_name -> google.protobuf.Timestamp
+	56, // 1: cc.v1.Resource.created_at:type_name -> google.protobuf.Timestamp
+	56, // 2: cc.v1.Resource.updated_at:type_name -> google.protobuf.Timestamp
 	4,  // 3: cc.v1.Resource.pins:type_name -> cc.v1.Pin
 	37, // 4: cc.v1.Resource.versions:type_name -> cc.v1.Version
-	47, // 5: cc.v1.Image.created_at:type_name -> google.protobuf.Timestamp
-	47, // 6: cc.v1.SecretValue.updated_at:type_name -> google.protobuf.Timestamp
-	7,  // 7: cc.v1.Lease.holder:type_name -> cc.v1.Holder
-	47, // 8: cc.v1.Lease.acquired_at:type_name -> google.protobuf.Timestamp
-	47, // 9: cc.v1.Lease.expires_at:type_name -> google.protobuf.Timestamp
-	8,  // 10: cc.v1.LockHeld.lease:type_name -> cc.v1.Lease
-	7,  // 11: cc.v1.LeaseRefused.holder:type_name -> cc.v1.Holder
-	43, // 12: cc.v1.GetStateRequest.compare:type_name -> cc.v1.CompareValue
-	3,  // 13: cc.v1.GetStateResponse.resources:type_name -> cc.v1.Resource
-	5,  // 14: cc.v1.GetStateResponse.images:type_name -> cc.v1.Image
-	6,  // 15: cc.v1.GetStateResponse.secret_values:type_name -> cc.v1.SecretValue
-	8,  // 16: cc.v1.GetStateResponse.lock:type_name -> cc.v1.Lease
-	17, // 17: cc.v1.GetStateResponse.matches:type_name -> cc.v1.ValueMatch
-	2,  // 18: cc.v1.ValueMatch.comparison:type_name -> cc.v1.Comparison
-	7,  // 19: cc.v1.LockRequest.holder:type_name -> cc.v1.Holder
-	48, // 20: cc.v1.LockRequest.ttl:type_name -> google.protobuf.Duration
-	8,  // 21: cc.v1.LockResponse.lease:type_name -> cc.v1.Lease
-	48, // 22: cc.v1.RenewLockRequest.ttl:type_name -> google.protobuf.Duration
-	8,  // 23: cc.v1.RenewLockResponse.lease:type_name -> cc.v1.Lease
-	8,  // 24: cc.v1.UnlockResponse.released:type_name -> cc.v1.Lease
-	46, // 25: cc.v1.UploadBlobRequest.header:type_name -> cc.v1.UploadBlobRequest.Header
-	5,  // 26: cc.v1.EnsureImageResponse.image:type_name -> cc.v1.Image
-	3,  // 27: cc.v1.EnsureImageResponse.resource:type_name -> cc.v1.Resource
-	1,  // 28: cc.v1.ApplyResourceRequest.action:type_name -> cc.v1.Action
-	3,  // 29: cc.v1.ApplyResourceResponse.resource:type_name -> cc.v1.Resource
-	3,  // 30: cc.v1.DeleteResourceResponse.deleted:type_name -> cc.v1.Resource
-	47, // 31: cc.v1.Version.created_at:type_name -> google.protobuf.Timestamp
-	6,  // 32: cc.v1.Version.secrets:type_name -> cc.v1.SecretValue
-	37, // 33: cc.v1.ListVersionsResponse.versions:type_name -> cc.v1.Version
-	3,  // 34: cc.v1.RollbackResponse.resource:type_name -> cc.v1.Resource
-	6,  // 35: cc.v1.PutSecretValueResponse.secret_value:type_name -> cc.v1.SecretValue
-	43, // 36: cc.v1.CompareValuesRequest.values:type_name -> cc.v1.CompareValue
-	2,  // 37: cc.v1.CompareValuesResponse.results:type_name -> cc.v1.Comparison
-	15, // 38: cc.v1.ProjectService.GetState:input_type -> cc.v1.GetStateRequest
-	18, // 39: cc.v1.ProjectService.Lock:input_type -> cc.v1.LockRequest
-	20, // 40: cc.v1.ProjectService.RenewLock:input_type -> cc.v1.RenewLockRequest
-	22, // 41: cc.v1.ProjectService.Unlock:input_type -> cc.v1.UnlockRequest
-	24, // 42: cc.v1.BlobService.FindMissingBlobs:input_type -> cc.v1.FindMissingBlobsRequest
-	26, // 43: cc.v1.BlobService.UploadBlob:input_type -> cc.v1.UploadBlobRequest
-	28, // 44: cc.v1.BlobService.ReadBlob:input_type -> cc.v1.ReadBlobRequest
-	30, // 45: cc.v1.ResourceService.EnsureImage:input_type -> cc.v1.EnsureImageRequest
-	32, // 46: cc.v1.ResourceService.ApplyResource:input_type -> cc.v1.ApplyResourceRequest
-	34, // 47: cc.v1.ResourceService.DeleteResource:input_type -> cc.v1.DeleteResourceRequest
-	36, // 48: cc.v1.ResourceService.ListVersions:input_type -> cc.v1.ListVersionsRequest
-	39, // 49: cc.v1.ResourceService.Rollback:input_type -> cc.v1.RollbackRequest
-	41, // 50: cc.v1.ResourceService.PutSecretValue:input_type -> cc.v1.PutSecretValueRequest
-	44, // 51: cc.v1.ResourceService.CompareValues:input_type -> cc.v1.CompareValuesRequest
-	16, // 52: cc.v1.ProjectService.GetState:output_type -> cc.v1.GetStateResponse
-	19, // 53: cc.v1.ProjectService.Lock:output_type -> cc.v1.LockResponse
-	21, // 54: cc.v1.ProjectService.RenewLock:output_type -> cc.v1.RenewLockResponse
-	23, // 55: cc.v1.ProjectService.Unlock:output_type -> cc.v1.UnlockResponse
-	25, // 56: cc.v1.BlobService.FindMissingBlobs:output_type -> cc.v1.FindMissingBlobsResponse
-	27, // 57: cc.v1.BlobService.UploadBlob:output_type -> cc.v1.UploadBlobResponse
-	29, // 58: cc.v1.BlobService.ReadBlob:output_type -> cc.v1.ReadBlobResponse
-	31, // 59: cc.v1.ResourceService.EnsureImage:output_type -> cc.v1.EnsureImageResponse
-	33, // 60: cc.v1.ResourceService.ApplyResource:output_type -> cc.v1.ApplyResourceResponse
-	35, // 61: cc.v1.ResourceService.DeleteResource:output_type -> cc.v1.DeleteResourceResponse
-	38, // 62: cc.v1.ResourceService.ListVersions:output_type -> cc.v1.ListVersionsResponse
-	40, // 63: cc.v1.ResourceService.Rollback:output_type -> cc.v1.RollbackResponse
-	42, // 64: cc.v1.ResourceService.PutSecretValue:output_type -> cc.v1.PutSecretValueResponse
-	45, // 65: cc.v1.ResourceService.CompareValues:output_type -> cc.v1.CompareValuesResponse
-	52, // [52:66] is the sub-list for method output_type
-	38, // [38:52] is the sub-list for method input_type
-	38, // [38:38] is the sub-list for extension type_name
-	38, // [38:38] is the sub-list for extension extendee
-	0,  // [0:38] is the sub-list for field type_name
+	56, // 5: cc.v1.Resource.expired_at:type_name -> google.protobuf.Timestamp
+	56, // 6: cc.v1.Image.created_at:type_name -> google.protobuf.Timestamp
+	56, // 7: cc.v1.SecretValue.updated_at:type_name -> google.protobuf.Timestamp
+	7,  // 8: cc.v1.Lease.holder:type_name -> cc.v1.Holder
+	56, // 9: cc.v1.Lease.acquired_at:type_name -> google.protobuf.Timestamp
+	56, // 10: cc.v1.Lease.expires_at:type_name -> google.protobuf.Timestamp
+	8,  // 11: cc.v1.LockHeld.lease:type_name -> cc.v1.Lease
+	7,  // 12: cc.v1.LeaseRefused.holder:type_name -> cc.v1.Holder
+	43, // 13: cc.v1.GetStateRequest.compare:type_name -> cc.v1.CompareValue
+	3,  // 14: cc.v1.GetStateResponse.resources:type_name -> cc.v1.Resource
+	5,  // 15: cc.v1.GetStateResponse.images:type_name -> cc.v1.Image
+	6,  // 16: cc.v1.GetStateResponse.secret_values:type_name -> cc.v1.SecretValue
+	8,  // 17: cc.v1.GetStateResponse.lock:type_name -> cc.v1.Lease
+	17, // 18: cc.v1.GetStateResponse.matches:type_name -> cc.v1.ValueMatch
+	53, // 19: cc.v1.GetStateResponse.drift:type_name -> cc.v1.Drift
+	2,  // 20: cc.v1.ValueMatch.comparison:type_name -> cc.v1.Comparison
+	7,  // 21: cc.v1.LockRequest.holder:type_name -> cc.v1.Holder
+	57, // 22: cc.v1.LockRequest.ttl:type_name -> google.protobuf.Duration
+	8,  // 23: cc.v1.LockResponse.lease:type_name -> cc.v1.Lease
+	57, // 24: cc.v1.RenewLockRequest.ttl:type_name -> google.protobuf.Duration
+	8,  // 25: cc.v1.RenewLockResponse.lease:type_name -> cc.v1.Lease
+	8,  // 26: cc.v1.UnlockResponse.released:type_name -> cc.v1.Lease
+	55, // 27: cc.v1.UploadBlobRequest.header:type_name -> cc.v1.UploadBlobRequest.Header
+	5,  // 28: cc.v1.EnsureImageResponse.image:type_name -> cc.v1.Image
+	3,  // 29: cc.v1.EnsureImageResponse.resource:type_name -> cc.v1.Resource
+	1,  // 30: cc.v1.ApplyResourceRequest.action:type_name -> cc.v1.Action
+	3,  // 31: cc.v1.ApplyResourceResponse.resource:type_name -> cc.v1.Resource
+	3,  // 32: cc.v1.DeleteResourceResponse.deleted:type_name -> cc.v1.Resource
+	56, // 33: cc.v1.Version.created_at:type_name -> google.protobuf.Timestamp
+	6,  // 34: cc.v1.Version.secrets:type_name -> cc.v1.SecretValue
+	37, // 35: cc.v1.ListVersionsResponse.versions:type_name -> cc.v1.Version
+	3,  // 36: cc.v1.RollbackResponse.resource:type_name -> cc.v1.Resource
+	6,  // 37: cc.v1.PutSecretValueResponse.secret_value:type_name -> cc.v1.SecretValue
+	43, // 38: cc.v1.CompareValuesRequest.values:type_name -> cc.v1.CompareValue
+	2,  // 39: cc.v1.CompareValuesResponse.results:type_name -> cc.v1.Comparison
+	46, // 40: cc.v1.PatchResourceRequest.set:type_name -> cc.v1.FieldPatch
+	3,  // 41: cc.v1.PatchResourceResponse.resource:type_name -> cc.v1.Resource
+	53, // 42: cc.v1.PatchResourceResponse.drift:type_name -> cc.v1.Drift
+	3,  // 43: cc.v1.TerminateSandboxResponse.resource:type_name -> cc.v1.Resource
+	53, // 44: cc.v1.TerminateSandboxResponse.drift:type_name -> cc.v1.Drift
+	53, // 45: cc.v1.AcceptDriftResponse.accepted:type_name -> cc.v1.Drift
+	56, // 46: cc.v1.Drift.at:type_name -> google.protobuf.Timestamp
+	54, // 47: cc.v1.Drift.fields:type_name -> cc.v1.DriftField
+	15, // 48: cc.v1.ProjectService.GetState:input_type -> cc.v1.GetStateRequest
+	18, // 49: cc.v1.ProjectService.Lock:input_type -> cc.v1.LockRequest
+	20, // 50: cc.v1.ProjectService.RenewLock:input_type -> cc.v1.RenewLockRequest
+	22, // 51: cc.v1.ProjectService.Unlock:input_type -> cc.v1.UnlockRequest
+	24, // 52: cc.v1.BlobService.FindMissingBlobs:input_type -> cc.v1.FindMissingBlobsRequest
+	26, // 53: cc.v1.BlobService.UploadBlob:input_type -> cc.v1.UploadBlobRequest
+	28, // 54: cc.v1.BlobService.ReadBlob:input_type -> cc.v1.ReadBlobRequest
+	30, // 55: cc.v1.ResourceService.EnsureImage:input_type -> cc.v1.EnsureImageRequest
+	32, // 56: cc.v1.ResourceService.ApplyResource:input_type -> cc.v1.ApplyResourceRequest
+	34, // 57: cc.v1.ResourceService.DeleteResource:input_type -> cc.v1.DeleteResourceRequest
+	36, // 58: cc.v1.ResourceService.ListVersions:input_type -> cc.v1.ListVersionsRequest
+	39, // 59: cc.v1.ResourceService.Rollback:input_type -> cc.v1.RollbackRequest
+	41, // 60: cc.v1.ResourceService.PutSecretValue:input_type -> cc.v1.PutSecretValueRequest
+	44, // 61: cc.v1.ResourceService.CompareValues:input_type -> cc.v1.CompareValuesRequest
+	47, // 62: cc.v1.ResourceService.PatchResource:input_type -> cc.v1.PatchResourceRequest
+	49, // 63: cc.v1.ResourceService.TerminateSandbox:input_type -> cc.v1.TerminateSandboxRequest
+	51, // 64: cc.v1.ResourceService.AcceptDrift:input_type -> cc.v1.AcceptDriftRequest
+	16, // 65: cc.v1.ProjectService.GetState:output_type -> cc.v1.GetStateResponse
+	19, // 66: cc.v1.ProjectService.Lock:output_type -> cc.v1.LockResponse
+	21, // 67: cc.v1.ProjectService.RenewLock:output_type -> cc.v1.RenewLockResponse
+	23, // 68: cc.v1.ProjectService.Unlock:output_type -> cc.v1.UnlockResponse
+	25, // 69: cc.v1.BlobService.FindMissingBlobs:output_type -> cc.v1.FindMissingBlobsResponse
+	27, // 70: cc.v1.BlobService.UploadBlob:output_type -> cc.v1.UploadBlobResponse
+	29, // 71: cc.v1.BlobService.ReadBlob:output_type -> cc.v1.ReadBlobResponse
+	31, // 72: cc.v1.ResourceService.EnsureImage:output_type -> cc.v1.EnsureImageResponse
+	33, // 73: cc.v1.ResourceService.ApplyResource:output_type -> cc.v1.ApplyResourceResponse
+	35, // 74: cc.v1.ResourceService.DeleteResource:output_type -> cc.v1.DeleteResourceResponse
+	38, // 75: cc.v1.ResourceService.ListVersions:output_type -> cc.v1.ListVersionsResponse
+	40, // 76: cc.v1.ResourceService.Rollback:output_type -> cc.v1.RollbackResponse
+	42, // 77: cc.v1.ResourceService.PutSecretValue:output_type -> cc.v1.PutSecretValueResponse
+	45, // 78: cc.v1.ResourceService.CompareValues:output_type -> cc.v1.CompareValuesResponse
+	48, // 79: cc.v1.ResourceService.PatchResource:output_type -> cc.v1.PatchResourceResponse
+	50, // 80: cc.v1.ResourceService.TerminateSandbox:output_type -> cc.v1.TerminateSandboxResponse
+	52, // 81: cc.v1.ResourceService.AcceptDrift:output_type -> cc.v1.AcceptDriftResponse
+	65, // [65:82] is the sub-list for method output_type
+	48, // [48:65] is the sub-list for method input_type
+	48, // [48:48] is the sub-list for extension type_name
+	48, // [48:48] is the sub-list for extension extendee
+	0,  // [0:48] is the sub-list for field type_name
 }
 
 func init() { file_cc_v1_cc_proto_init() }
@@ -3734,7 +4471,7 @@ func file_cc_v1_cc_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_cc_v1_cc_proto_rawDesc), len(file_cc_v1_cc_proto_rawDesc)),
 			NumEnums:      3,
-			NumMessages:   44,
+			NumMessages:   53,
 			NumExtensions: 0,
 			NumServices:   3,
 		},

@@ -487,13 +487,16 @@ var BlobService_ServiceDesc = grpc.ServiceDesc{
 }
 
 const (
-	ResourceService_EnsureImage_FullMethodName    = "/cc.v1.ResourceService/EnsureImage"
-	ResourceService_ApplyResource_FullMethodName  = "/cc.v1.ResourceService/ApplyResource"
-	ResourceService_DeleteResource_FullMethodName = "/cc.v1.ResourceService/DeleteResource"
-	ResourceService_ListVersions_FullMethodName   = "/cc.v1.ResourceService/ListVersions"
-	ResourceService_Rollback_FullMethodName       = "/cc.v1.ResourceService/Rollback"
-	ResourceService_PutSecretValue_FullMethodName = "/cc.v1.ResourceService/PutSecretValue"
-	ResourceService_CompareValues_FullMethodName  = "/cc.v1.ResourceService/CompareValues"
+	ResourceService_EnsureImage_FullMethodName      = "/cc.v1.ResourceService/EnsureImage"
+	ResourceService_ApplyResource_FullMethodName    = "/cc.v1.ResourceService/ApplyResource"
+	ResourceService_DeleteResource_FullMethodName   = "/cc.v1.ResourceService/DeleteResource"
+	ResourceService_ListVersions_FullMethodName     = "/cc.v1.ResourceService/ListVersions"
+	ResourceService_Rollback_FullMethodName         = "/cc.v1.ResourceService/Rollback"
+	ResourceService_PutSecretValue_FullMethodName   = "/cc.v1.ResourceService/PutSecretValue"
+	ResourceService_CompareValues_FullMethodName    = "/cc.v1.ResourceService/CompareValues"
+	ResourceService_PatchResource_FullMethodName    = "/cc.v1.ResourceService/PatchResource"
+	ResourceService_TerminateSandbox_FullMethodName = "/cc.v1.ResourceService/TerminateSandbox"
+	ResourceService_AcceptDrift_FullMethodName      = "/cc.v1.ResourceService/AcceptDrift"
 )
 
 // ResourceServiceClient is the client API for ResourceService service.
@@ -530,6 +533,42 @@ type ResourceServiceClient interface {
 	// offline: the comparison is keyed with material only the service has.
 	// It is rate-limited per caller (RESOURCE_EXHAUSTED when exceeded).
 	CompareValues(ctx context.Context, in *CompareValuesRequest, opts ...grpc.CallOption) (*CompareValuesResponse, error)
+	// PatchResource changes fields of a resource's spec as a platform SDK or
+	// another tool would, outside cc (issue 10, drift): the spec the service
+	// holds is what the resource HAS, so the change is made to it, checked
+	// against the kind's rules as ApplyResource checks a spec, its hash made
+	// again (with the sensitive pointers the resource has: a value set at one
+	// stays sensitive), and a Drift record kept with the fields changed, who
+	// changed them (the token's name; "local" on a server without tokens) and
+	// when. It bumps the project's serial, so a plan made before it is
+	// refused as stale and a plan made after it shows the change.
+	//
+	// It takes no lease of cc's lock: the platform does not honour cc's lock
+	// (a person in a console, another tool, the platform itself change a
+	// resource whenever they like), and waiting for it would only hide how
+	// things really are. It never interleaves with a cc mutation, though:
+	// it is one write transaction of its own, and the service runs write
+	// transactions one at a time, so a cc mutation sees the state either
+	// before the change or after it, whole. A cc apply that planned before
+	// the change and then writes the resource is refused as stale (its
+	// expected serial is older than the resource's), so cc never overwrites
+	// a change it has not shown.
+	PatchResource(ctx context.Context, in *PatchResourceRequest, opts ...grpc.CallOption) (*PatchResourceResponse, error)
+	// TerminateSandbox stops a sandbox outside cc, as the platform's console
+	// or SDK would: its status becomes TERMINATED and a Drift record says who
+	// terminated it and when. Like PatchResource it takes no lease and bumps
+	// the serial. A terminated sandbox keeps its address until cc creates it
+	// again (ApplyResource with ACTION_CREATE takes the address of a
+	// terminated or expired sandbox) or deletes it.
+	TerminateSandbox(ctx context.Context, in *TerminateSandboxRequest, opts ...grpc.CallOption) (*TerminateSandboxResponse, error)
+	// AcceptDrift records what the service has as the project's state:
+	// `cc apply --refresh-only`. It clears every Drift record of the project
+	// and records, as their status, the expiry of sandboxes whose lifetime
+	// has passed (STATUS_EXPIRED), so that the next GetState reports no drift.
+	// It is a cc mutation: it needs the project's live lease, and it is
+	// refused as stale when a Drift record or an expiry is newer than
+	// expected_serial (something changed since the refresh-only plan).
+	AcceptDrift(ctx context.Context, in *AcceptDriftRequest, opts ...grpc.CallOption) (*AcceptDriftResponse, error)
 }
 
 type resourceServiceClient struct {
@@ -610,6 +649,36 @@ func (c *resourceServiceClient) CompareValues(ctx context.Context, in *CompareVa
 	return out, nil
 }
 
+func (c *resourceServiceClient) PatchResource(ctx context.Context, in *PatchResourceRequest, opts ...grpc.CallOption) (*PatchResourceResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(PatchResourceResponse)
+	err := c.cc.Invoke(ctx, ResourceService_PatchResource_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *resourceServiceClient) TerminateSandbox(ctx context.Context, in *TerminateSandboxRequest, opts ...grpc.CallOption) (*TerminateSandboxResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(TerminateSandboxResponse)
+	err := c.cc.Invoke(ctx, ResourceService_TerminateSandbox_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *resourceServiceClient) AcceptDrift(ctx context.Context, in *AcceptDriftRequest, opts ...grpc.CallOption) (*AcceptDriftResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(AcceptDriftResponse)
+	err := c.cc.Invoke(ctx, ResourceService_AcceptDrift_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // ResourceServiceServer is the server API for ResourceService service.
 // All implementations must embed UnimplementedResourceServiceServer
 // for forward compatibility.
@@ -644,6 +713,42 @@ type ResourceServiceServer interface {
 	// offline: the comparison is keyed with material only the service has.
 	// It is rate-limited per caller (RESOURCE_EXHAUSTED when exceeded).
 	CompareValues(context.Context, *CompareValuesRequest) (*CompareValuesResponse, error)
+	// PatchResource changes fields of a resource's spec as a platform SDK or
+	// another tool would, outside cc (issue 10, drift): the spec the service
+	// holds is what the resource HAS, so the change is made to it, checked
+	// against the kind's rules as ApplyResource checks a spec, its hash made
+	// again (with the sensitive pointers the resource has: a value set at one
+	// stays sensitive), and a Drift record kept with the fields changed, who
+	// changed them (the token's name; "local" on a server without tokens) and
+	// when. It bumps the project's serial, so a plan made before it is
+	// refused as stale and a plan made after it shows the change.
+	//
+	// It takes no lease of cc's lock: the platform does not honour cc's lock
+	// (a person in a console, another tool, the platform itself change a
+	// resource whenever they like), and waiting for it would only hide how
+	// things really are. It never interleaves with a cc mutation, though:
+	// it is one write transaction of its own, and the service runs write
+	// transactions one at a time, so a cc mutation sees the state either
+	// before the change or after it, whole. A cc apply that planned before
+	// the change and then writes the resource is refused as stale (its
+	// expected serial is older than the resource's), so cc never overwrites
+	// a change it has not shown.
+	PatchResource(context.Context, *PatchResourceRequest) (*PatchResourceResponse, error)
+	// TerminateSandbox stops a sandbox outside cc, as the platform's console
+	// or SDK would: its status becomes TERMINATED and a Drift record says who
+	// terminated it and when. Like PatchResource it takes no lease and bumps
+	// the serial. A terminated sandbox keeps its address until cc creates it
+	// again (ApplyResource with ACTION_CREATE takes the address of a
+	// terminated or expired sandbox) or deletes it.
+	TerminateSandbox(context.Context, *TerminateSandboxRequest) (*TerminateSandboxResponse, error)
+	// AcceptDrift records what the service has as the project's state:
+	// `cc apply --refresh-only`. It clears every Drift record of the project
+	// and records, as their status, the expiry of sandboxes whose lifetime
+	// has passed (STATUS_EXPIRED), so that the next GetState reports no drift.
+	// It is a cc mutation: it needs the project's live lease, and it is
+	// refused as stale when a Drift record or an expiry is newer than
+	// expected_serial (something changed since the refresh-only plan).
+	AcceptDrift(context.Context, *AcceptDriftRequest) (*AcceptDriftResponse, error)
 	mustEmbedUnimplementedResourceServiceServer()
 }
 
@@ -674,6 +779,15 @@ func (UnimplementedResourceServiceServer) PutSecretValue(context.Context, *PutSe
 }
 func (UnimplementedResourceServiceServer) CompareValues(context.Context, *CompareValuesRequest) (*CompareValuesResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method CompareValues not implemented")
+}
+func (UnimplementedResourceServiceServer) PatchResource(context.Context, *PatchResourceRequest) (*PatchResourceResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method PatchResource not implemented")
+}
+func (UnimplementedResourceServiceServer) TerminateSandbox(context.Context, *TerminateSandboxRequest) (*TerminateSandboxResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method TerminateSandbox not implemented")
+}
+func (UnimplementedResourceServiceServer) AcceptDrift(context.Context, *AcceptDriftRequest) (*AcceptDriftResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method AcceptDrift not implemented")
 }
 func (UnimplementedResourceServiceServer) mustEmbedUnimplementedResourceServiceServer() {}
 func (UnimplementedResourceServiceServer) testEmbeddedByValue()                         {}
@@ -822,6 +936,60 @@ func _ResourceService_CompareValues_Handler(srv interface{}, ctx context.Context
 	return interceptor(ctx, in, info, handler)
 }
 
+func _ResourceService_PatchResource_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(PatchResourceRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(ResourceServiceServer).PatchResource(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: ResourceService_PatchResource_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(ResourceServiceServer).PatchResource(ctx, req.(*PatchResourceRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _ResourceService_TerminateSandbox_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(TerminateSandboxRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(ResourceServiceServer).TerminateSandbox(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: ResourceService_TerminateSandbox_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(ResourceServiceServer).TerminateSandbox(ctx, req.(*TerminateSandboxRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _ResourceService_AcceptDrift_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(AcceptDriftRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(ResourceServiceServer).AcceptDrift(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: ResourceService_AcceptDrift_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(ResourceServiceServer).AcceptDrift(ctx, req.(*AcceptDriftRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // ResourceService_ServiceDesc is the grpc.ServiceDesc for ResourceService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -856,6 +1024,18 @@ var ResourceService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "CompareValues",
 			Handler:    _ResourceService_CompareValues_Handler,
+		},
+		{
+			MethodName: "PatchResource",
+			Handler:    _ResourceService_PatchResource_Handler,
+		},
+		{
+			MethodName: "TerminateSandbox",
+			Handler:    _ResourceService_TerminateSandbox_Handler,
+		},
+		{
+			MethodName: "AcceptDrift",
+			Handler:    _ResourceService_AcceptDrift_Handler,
 		},
 	},
 	Streams:  []grpc.StreamDesc{},
