@@ -102,6 +102,10 @@ type VersionChange struct {
 	Number int64 `json:"number"`
 	// Current is the version current now, 0 when there is none.
 	Current int64 `json:"current,omitempty"`
+	// Forced: a new version is made even if one with this content and
+	// these secret values exists (--new-version, or --replace of a
+	// function); the service reuses the image and source it has.
+	Forced bool `json:"forced,omitempty"`
 }
 
 // Reason explains a change. Code classifies it (FORMAT.md lists them);
@@ -126,6 +130,7 @@ const (
 	ReasonReuse      = "reuse"      // content the service has already: an old version, an image
 	ReasonSensitive  = "sensitive"  // a sensitive value changed
 	ReasonSetting    = "state-only" // something the state holds besides the spec changed
+	ReasonNewVersion = "new-version" // a new version is forced (--new-version, --replace of a function)
 )
 
 // FieldChange is one changed field of a spec. Path names it as
