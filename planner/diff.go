@@ -245,9 +245,9 @@ type planning struct {
 	// each of its names.
 	want map[string]*schema.Resource
 	// byHash holds the desired images by hash.
-	byHash   map[string]*schema.Resource
-	changes  map[string]*Change
-	replace  map[string]bool
+	byHash  map[string]*schema.Resource
+	changes map[string]*Change
+	replace map[string]bool
 	// newVersion holds the --new-version addresses.
 	newVersion map[string]bool
 	warnings   []string

@@ -117,19 +117,19 @@ type Reason struct {
 
 // Reason codes.
 const (
-	ReasonNew        = "new"        // new in the configuration
-	ReasonRemoved    = "removed"    // no longer in the configuration
-	ReasonDestroy    = "destroy"    // cc destroy
-	ReasonReplaceReq = "replace"    // --replace
-	ReasonImage      = "image"      // an image changed (the resource's own, or the one it uses)
-	ReasonSource     = "source"     // a function's source files changed
-	ReasonFile       = "file"       // a local file changed (dataset, copy, mounted file)
-	ReasonSecret     = "secret"     // a secret's value changed
-	ReasonDependency = "dependency" // a resource it refers to changed
-	ReasonField      = "field"      // a field of its own configuration changed
-	ReasonReuse      = "reuse"      // content the service has already: an old version, an image
-	ReasonSensitive  = "sensitive"  // a sensitive value changed
-	ReasonSetting    = "state-only" // something the state holds besides the spec changed
+	ReasonNew        = "new"         // new in the configuration
+	ReasonRemoved    = "removed"     // no longer in the configuration
+	ReasonDestroy    = "destroy"     // cc destroy
+	ReasonReplaceReq = "replace"     // --replace
+	ReasonImage      = "image"       // an image changed (the resource's own, or the one it uses)
+	ReasonSource     = "source"      // a function's source files changed
+	ReasonFile       = "file"        // a local file changed (dataset, copy, mounted file)
+	ReasonSecret     = "secret"      // a secret's value changed
+	ReasonDependency = "dependency"  // a resource it refers to changed
+	ReasonField      = "field"       // a field of its own configuration changed
+	ReasonReuse      = "reuse"       // content the service has already: an old version, an image
+	ReasonSensitive  = "sensitive"   // a sensitive value changed
+	ReasonSetting    = "state-only"  // something the state holds besides the spec changed
 	ReasonNewVersion = "new-version" // a new version is forced (--new-version, --replace of a function)
 )
 
