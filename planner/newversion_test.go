@@ -152,3 +152,54 @@ func TestGoldenNewVersion(t *testing.T) {
 		t.Errorf("the JSON plan does not say the version is forced (%v)", err)
 	}
 }
+
+// issue 10: forced versions. A plan file carries --new-version
+// (config.new_version) and is read back; one whose forced versions do not
+// match what it says it was planned with is refused.
+func TestPlanFileNewVersion(t *testing.T) {
+	fx := newSecretsFixture(t)
+	o := local("a")
+	o.NewVersion = []string{"function.f"}
+	p := diff(t, fx.d, fx.st, o)
+	write := func(f *planner.File) []byte {
+		var b bytes.Buffer
+		if err := f.Write(&b); err != nil {
+			t.Fatal(err)
+		}
+		return b.Bytes()
+	}
+	good := planner.NewFile(p, fx.d, fx.st, planner.Config{Lang: "hcl", NewVersion: o.NewVersion})
+	back, err := planner.ReadFile(write(good))
+	if err != nil {
+		t.Fatalf("ReadFile() = %v", err)
+	}
+	if !cmp.Equal(back.Config.NewVersion, []string{"function.f"}) || !change(t, back.Plan, "function.f").Version.Forced {
+		t.Fatalf("read back: new_version %v, change %+v", back.Config.NewVersion, change(t, back.Plan, "function.f").Version)
+	}
+	for name, tc := range map[string]struct {
+		cfg  planner.Config
+		want string
+	}{
+		"not asked":     {planner.Config{Lang: "hcl"}, "function.f: a forced new version that config new_version and replace do not ask for"},
+		"not forced":    {planner.Config{Lang: "hcl", NewVersion: []string{"function.f"}}, "function.f: config asks for a new version, but the change does not force one"},
+		"not function":  {planner.Config{Lang: "hcl", NewVersion: []string{"secret.key"}}, `config new_version "secret.key": not a function of the desired state`},
+		"with destroy":  {planner.Config{Lang: "hcl", NewVersion: []string{"function.f"}, Destroy: true}, "config new_version function.f with destroy"},
+		"not in config": {planner.Config{Lang: "hcl", NewVersion: []string{"function.x"}}, `config new_version "function.x": not a function of the desired state`},
+	} {
+		plan := *p
+		plan.Changes = append([]planner.Change(nil), p.Changes...)
+		if name == "not forced" {
+			for i := range plan.Changes {
+				if v := plan.Changes[i].Version; v != nil {
+					nv := *v
+					nv.Forced = false
+					plan.Changes[i].Version = &nv
+				}
+			}
+		}
+		_, err := planner.ReadFile(write(planner.NewFile(&plan, fx.d, fx.st, tc.cfg)))
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: ReadFile() = %v, want %q", name, err, tc.want)
+		}
+	}
+}
