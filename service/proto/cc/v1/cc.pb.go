@@ -2658,7 +2658,9 @@ type Version struct {
 	CreatedAt *timestamppb.Timestamp `protobuf:"bytes,4,opt,name=created_at,json=createdAt,proto3" json:"created_at,omitempty"`
 	Current   bool                   `protobuf:"varint,5,opt,name=current,proto3" json:"current,omitempty"`
 	// key is a function's or dataset's version identity: ApplyResource reuses
-	// the version whose key is the one the request would make. It is the hash
+	// the version whose key is the one the request would make (the newest of
+	// them: a version made with new_version has the key of the one it did not
+	// reuse), unless the request has new_version. It is the hash
 	// when secrets is empty, else "sha256:" + hex of sha256 over the hash and
 	// a newline, then for each of secrets (sorted by address) its address, a
 	// space, its fingerprint (an HMAC keyed with a key only the service has)
