@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -203,3 +204,21 @@ func TestPlanFileNewVersion(t *testing.T) {
 		}
 	}
 }
+
+// issue 10: forced versions. --new-version of a function not applied yet
+// creates it with its first version, unforced, and says so.
+func TestNewVersionOfNewFunction(t *testing.T) {
+	fx := newSecretsFixture(t)
+	o := local("a")
+	o.NewVersion = []string{"function.f"}
+	p := diff(t, fx.d, &planner.State{Project: "p"}, o)
+	c := change(t, p, "function.f")
+	if c.Action != planner.Create || c.Version == nil || c.Version.Forced || c.Version.Number != 1 {
+		t.Errorf("change %s %+v, want a create of version 1, not forced", c.Action, c.Version)
+	}
+	want := "--new-version function.f: it does not exist yet; it is created with its first version"
+	if !slices.Contains(p.Warnings, want) {
+		t.Errorf("warnings %q lack %q", p.Warnings, want)
+	}
+}
+
