@@ -221,4 +221,3 @@ func TestNewVersionOfNewFunction(t *testing.T) {
 		t.Errorf("warnings %q lack %q", p.Warnings, want)
 	}
 }
-
