@@ -97,7 +97,18 @@ func (pl *planning) externalSecretWarning() {
 	sort.Strings(users)
 	pl.warnings = append(pl.warnings, fmt.Sprintf(
 		"the values of %s live outside cc, which cannot compare them: a new value there changes no plan. %s %s them; to pick up a new value, force a function's new version with --new-version ADDR or a change of its version_trigger, and replace a sandbox with --replace ADDR",
-		strings.Join(secrets, ", "), strings.Join(users, ", "), plural(len(users), "uses", "use")))
+		listSome(secrets), listSome(users), plural(len(users), "uses", "use")))
+}
+
+// maxListed is how many names a warning lists before "and N more".
+const maxListed = 5
+
+// listSome joins names, at most maxListed of them.
+func listSome(names []string) string {
+	if len(names) <= maxListed {
+		return strings.Join(names, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(names[:maxListed], ", "), len(names)-maxListed)
 }
 
 // secretProvider names where the value of the desired secret at addr

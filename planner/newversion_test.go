@@ -221,3 +221,18 @@ func TestNewVersionOfNewFunction(t *testing.T) {
 		t.Errorf("warnings %q lack %q", p.Warnings, want)
 	}
 }
+
+// issue 10: forced versions. The warning of secrets kept outside cc stays
+// short in a large project: five names, then how many more.
+func TestExternalSecretsWarningBounded(t *testing.T) {
+	vault := res(t, "secret.vault", map[string]any{"from_service": "vault-token"})
+	rs := []schema.Resource{vault}
+	for _, n := range []string{"a", "b", "c", "d", "e", "f", "g"} {
+		rs = append(rs, res(t, "function."+n, map[string]any{"handler": "m:" + n}, "secret.vault"))
+	}
+	d := desired(rs...)
+	p := diff(t, d, applied(d, 1), planner.Options{})
+	if len(p.Warnings) != 1 || !strings.Contains(p.Warnings[0], "function.a, function.b, function.c, function.d, function.e and 2 more use them") {
+		t.Errorf("warnings %q", p.Warnings)
+	}
+}
