@@ -71,6 +71,7 @@ func (pl *planning) forcedReason(c *Change) []Reason {
 // make the functions and sandboxes that use them pick up a new value.
 func (pl *planning) externalSecretWarning() {
 	external := map[string]string{}
+	provider := map[string]string{} // by secret address, decoded once
 	var users []string
 	for _, r := range pl.d.Resources {
 		if pl.o.Destroy || (r.Kind != schema.KindFunction && r.Kind != schema.KindSandbox) {
@@ -78,7 +79,12 @@ func (pl *planning) externalSecretWarning() {
 		}
 		uses := false
 		for _, d := range r.DependsOn {
-			if p := pl.secretProvider(d); p != "" {
+			p, ok := provider[d]
+			if !ok {
+				p = pl.secretProvider(d)
+				provider[d] = p
+			}
+			if p != "" {
 				external[d], uses = p, true
 			}
 		}
