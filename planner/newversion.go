@@ -141,13 +141,15 @@ func (pl *planning) secretProvider(addr string) string {
 
 // checkNewVersions checks a plan file's forced versions against what it
 // was planned with: config.new_version names functions of the desired
-// state, not with a destroy; a change of one of them, or of a function it
-// replaces, makes a forced new version (unless it creates the function),
-// and no other change does. So a file cannot make apply bypass the reuse
-// of a version its plan does not show as forced, nor show one apply would
-// not make.
+// state, not with a destroy, and a change of one of them makes a forced
+// new version (unless it creates the function); a change of a function in
+// config.replace may (a file of a cc before forced versions has it reuse
+// the version, and apply does as its plan says); no other change does. So
+// a file cannot make apply bypass the reuse of a version for a reason it
+// does not show.
 func (f *File) checkNewVersions() error {
 	cfg := f.Config
+	asked := map[string]bool{}
 	named := map[string]bool{}
 	for _, a := range cfg.NewVersion {
 		if !addressRE.MatchString(a) || schema.KindOf(a) != schema.KindFunction || f.Desired.Lookup(a) == nil {
@@ -156,7 +158,7 @@ func (f *File) checkNewVersions() error {
 		if cfg.Destroy {
 			return fmt.Errorf("config new_version %s with destroy", a)
 		}
-		named[a] = true
+		asked[a], named[a] = true, true
 	}
 	for _, a := range cfg.Replace {
 		if schema.KindOf(a) == schema.KindFunction {
@@ -169,7 +171,7 @@ func (f *File) checkNewVersions() error {
 		switch {
 		case forced && (!named[c.Addr] || c.Action == Create || c.Action == Delete):
 			return fmt.Errorf("%s: a forced new version that config new_version and replace do not ask for", c.Addr)
-		case !forced && named[c.Addr] && c.Action != Create && c.Action != Delete:
+		case !forced && asked[c.Addr] && c.Action != Create && c.Action != Delete:
 			return fmt.Errorf("%s: config asks for a new version, but the change does not force one", c.Addr)
 		case forced && c.Version.Action != "new":
 			return fmt.Errorf("%s: a forced version is a new one, not %q", c.Addr, c.Version.Action)

@@ -236,3 +236,35 @@ func TestExternalSecretsWarningBounded(t *testing.T) {
 		t.Errorf("warnings %q", p.Warnings)
 	}
 }
+
+// issue 10: forced versions. A plan file with --replace of a function
+// reads back forced; one of a cc before forced versions, whose replace
+// reuses the version, still reads (apply does as its plan says).
+func TestPlanFileReplaceFunction(t *testing.T) {
+	fx := newSecretsFixture(t)
+	o := local("a")
+	o.Replace = []string{"function.f"}
+	p := diff(t, fx.d, fx.st, o)
+	for _, forced := range []bool{true, false} {
+		plan := *p
+		plan.Changes = append([]planner.Change(nil), p.Changes...)
+		for i := range plan.Changes {
+			if v := plan.Changes[i].Version; v != nil {
+				nv := *v
+				nv.Forced = forced
+				if !forced {
+					nv.Action, nv.Number = "reuse", 1
+				}
+				plan.Changes[i].Version = &nv
+			}
+		}
+		plan.Summary = planner.Summary{}
+		var b bytes.Buffer
+		if err := planner.NewFile(&plan, fx.d, fx.st, planner.Config{Lang: "hcl", Replace: o.Replace}).Write(&b); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := planner.ReadFile(b.Bytes()); err != nil {
+			t.Errorf("forced %t: ReadFile() = %v", forced, err)
+		}
+	}
+}
