@@ -179,8 +179,9 @@ func (pl *planning) repinReasons(sr *Resource) []Reason {
 // versionOf is the number of sr's newest version that dr, with the secret
 // values and sensitive values it has once the plan is applied, would be:
 // the one an apply reuses (of versions with one key, a forced one and the
-// one it bypassed, the service reuses the newest); 0 for none. Which versions were made with the
-// local sensitive values only the service can tell (SensitiveVersions).
+// one it bypassed, the service reuses the newest); 0 for none. Which
+// versions were made with the local sensitive values only the service can
+// tell (SensitiveVersions).
 func (pl *planning) versionOf(dr *schema.Resource, sr *Resource) int64 {
 	secrets := pl.versionSecrets(dr)
 	allowed, restricted := pl.o.SensitiveVersions[dr.Address]
