@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"net"
 	"os"
 	"path/filepath"
@@ -9,7 +10,12 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
 	"cc.dev/cc/internal/golden"
+	"cc.dev/cc/service"
 )
 
 // newVersionProject is a project in HCL and CUE: an image that copies
@@ -211,5 +217,31 @@ func TestGoldenNewVersionPlans(t *testing.T) {
 			}
 			golden.Check(t, filepath.Join(goldens, tc.name+"."+f.ext), []byte(out))
 		}
+	}
+}
+
+// TestNewVersionRetriedOnce: issue 10, forced versions. When the answer to
+// the forced ApplyResource is lost (the service made the version, then the
+// connection failed), the applier's retry with the same idempotency key
+// gets the first answer: one new version, not two.
+func TestNewVersionRetriedOnce(t *testing.T) {
+	fixture(t)
+	t.Setenv("OPENAI_API_KEY", "sk-retry")
+	mustCC(t, 0, "apply", "--auto-approve", "main.hcl")
+	var lost atomic.Int64
+	withServerOptions(t, service.WithUnaryInterceptor(func(ctx context.Context, req any, info *grpc.UnaryServerInfo, next grpc.UnaryHandler) (any, error) {
+		resp, err := next(ctx, req)
+		if ar, ok := req.(interface{ GetNewVersion() bool }); ok && ar.GetNewVersion() && err == nil && lost.Add(1) == 1 {
+			return nil, status.Error(codes.Unavailable, "connection lost after the version was made")
+		}
+		return resp, err
+	}))
+	out, _ := mustCC(t, 0, "apply", "--auto-approve", "--new-version", "function.support-answer", "main.hcl")
+	if !regexp.MustCompile(`function\.support-answer: updated after [^:]+: version 2\n`).MatchString(out) || lost.Load() != 2 {
+		t.Fatalf("apply (%d forced requests):\n%s", lost.Load(), out)
+	}
+	out, _ = mustCC(t, 0, "versions", "function.support-answer", ".")
+	if n := strings.Count(out, "\n"); n != 2 {
+		t.Errorf("cc versions lists %d versions, want 2:\n%s", n, out)
 	}
 }
