@@ -631,13 +631,24 @@ func (a *Applier) do(ctx context.Context, lk *Lock, p *planner.Plan, n *node) (O
 		}
 		return out, nil
 	}
-	return out, a.applyResource(ctx, lk, p, c, r, n.blobs, key("apply"), &out)
+	op := "apply"
+	if forcedVersion(c) {
+		op = "apply-new-version"
+	}
+	return out, a.applyResource(ctx, lk, p, c, r, n.blobs, key(op), &out)
+}
+
+// forcedVersion reports whether the change makes a new version even if
+// one with its content exists (planner.VersionChange.Forced): the Apply
+// request asks the service for one (NewVersion).
+func forcedVersion(c *planner.Change) bool {
+	return c.Version != nil && c.Version.Forced && c.Action != planner.Create
 }
 
 func (a *Applier) applyResource(ctx context.Context, lk *Lock, p *planner.Plan, c *planner.Change, r *schema.Resource, blobs []string, key string, out *Outcome) error {
 	return a.call(ctx, func(ctx context.Context) error {
 		res, err := a.svc.Apply(ctx, service.ApplyRequest{Project: p.Project, Address: c.Addr, Action: serviceAction(c.Action), Spec: r.Spec, Hash: r.Hash,
-			DependsOn: r.DependsOn, Blobs: blobs, Sensitive: r.Sensitive,
+			DependsOn: r.DependsOn, Blobs: blobs, Sensitive: r.Sensitive, NewVersion: forcedVersion(c),
 			ExpectedSerial: p.Serial, IdempotencyKey: key, LeaseID: lk.LeaseID()})
 		if err != nil {
 			return err

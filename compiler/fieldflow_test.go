@@ -26,16 +26,17 @@ func fullConfig() map[string]any {
 	}
 	mount := []any{map[string]any{"volume": volume, "path": "/data", "read_only": true}}
 	fn := map[string]any{
-		"image":         map[string]any{"from": pinnedBase},
-		"source":        map[string]any{"paths": []any{"src"}, "include": []any{"**/*.py"}, "exclude": []any{"**/test_*"}},
-		"handler":       "app.main:run",
-		"env":           map[string]any{"PLAIN": "1", "SECRET": envSecret},
-		"env_from":      []any{svcSecret},
-		"resources":     resources,
-		"volume_mounts": mount,
-		"timeout":       "60s",
-		"retries":       2,
-		"scaling":       map[string]any{"min_replicas": 1, "max_replicas": 3, "concurrency": 4},
+		"image":           map[string]any{"from": pinnedBase},
+		"source":          map[string]any{"paths": []any{"src"}, "include": []any{"**/*.py"}, "exclude": []any{"**/test_*"}},
+		"handler":         "app.main:run",
+		"env":             map[string]any{"PLAIN": "1", "SECRET": envSecret},
+		"env_from":        []any{svcSecret},
+		"resources":       resources,
+		"volume_mounts":   mount,
+		"timeout":         "60s",
+		"retries":         2,
+		"version_trigger": "rotated 2026-12-01",
+		"scaling":         map[string]any{"min_replicas": 1, "max_replicas": 3, "concurrency": 4},
 	}
 	sandbox := map[string]any{
 		"image":         map[string]any{"from": pinnedBase},

@@ -17,8 +17,12 @@ type Options struct {
 	// Excludes leaves these addresses out, and every change that needs
 	// one of them.
 	Excludes []string
-	// Replace forces these resources to be replaced even if unchanged.
+	// Replace forces these resources to be replaced even if unchanged; a
+	// replaced function gets a new version.
 	Replace []string
+	// NewVersion forces these functions to get a new version even if
+	// unchanged (--new-version): the image and source are reused.
+	NewVersion []string
 	// Destroy plans the deletion of everything the state has.
 	Destroy bool
 	// Secrets describe, by address, the local values of secrets read from
@@ -95,6 +99,7 @@ func Diff(d *schema.Desired, st *State, o Options) (*Plan, error) {
 	addrs := pl.addresses()
 	order := pl.changesAt(addrs, &p.Summary)
 	pl.secretWarnings(addrs)
+	pl.externalSecretWarning()
 	for _, c := range order {
 		pl.explainOnce(c)
 	}
@@ -143,6 +148,10 @@ func newPlanning(d *schema.Desired, st *State, o Options) *planning {
 	for _, a := range o.Replace {
 		pl.replace[a] = true
 	}
+	pl.newVersion = map[string]bool{}
+	for _, a := range o.NewVersion {
+		pl.newVersion[a] = true
+	}
 	return pl
 }
 
@@ -175,11 +184,14 @@ func (pl *planning) changesAt(addrs []string, sum *Summary) []*Change {
 			if pl.replace[addr] {
 				pl.warnings = append(pl.warnings, fmt.Sprintf("--replace %s: it does not exist yet; it is created", addr))
 			}
+			if pl.newVersion[addr] {
+				pl.warnings = append(pl.warnings, fmt.Sprintf("--new-version %s: it does not exist yet; it is created with its first version", addr))
+			}
 		case dr == nil:
 			c = &Change{Addr: addr, Kind: sr.Kind, Action: Delete}
 		default:
 			value := pl.secretValue(addr, dr)
-			if dr.Hash == sr.Hash && !pl.replace[addr] && value != "changed" && !pl.versionMoves(dr, sr) && len(pl.repins(sr)) == 0 && pl.sensitiveMoved(addr) == "" &&
+			if dr.Hash == sr.Hash && !pl.replace[addr] && !pl.forced(addr) && value != "changed" && !pl.versionMoves(dr, sr) && len(pl.repins(sr)) == 0 && pl.sensitiveMoved(addr) == "" &&
 				len(pl.secretValuesMoved(dr)) == 0 {
 				sum.Unchanged++
 				continue
@@ -242,10 +254,12 @@ type planning struct {
 	// each of its names.
 	want map[string]*schema.Resource
 	// byHash holds the desired images by hash.
-	byHash   map[string]*schema.Resource
-	changes  map[string]*Change
-	replace  map[string]bool
-	warnings []string
+	byHash  map[string]*schema.Resource
+	changes map[string]*Change
+	replace map[string]bool
+	// newVersion holds the --new-version addresses.
+	newVersion map[string]bool
+	warnings   []string
 	// explained marks the changes explained so far: a reference may ask
 	// for a change's reasons before its turn.
 	explained map[string]bool
@@ -312,6 +326,7 @@ func (pl *planning) checkAddresses() error {
 			}
 		}
 	}
+	errs = append(errs, pl.checkNewVersion(all))
 	return errors.Join(errs...)
 }
 

@@ -87,6 +87,7 @@ func (pl *planning) explainUpdate(c *Change, dr *schema.Resource, sr *Resource) 
 	if pl.replace[c.Addr] {
 		add(ReasonReplaceReq, "replacement requested with --replace")
 	}
+	reasons = append(reasons, pl.forcedReason(c)...)
 	if m := pl.sensitiveMoved(c.Addr); m != "" && sr.Hash == dr.Hash {
 		add(ReasonSensitive, "%s (the service compared it; its hash is made without it)", m)
 	}

@@ -60,7 +60,10 @@ type Config struct {
 	Targets  []string `json:"targets,omitempty"`
 	Excludes []string `json:"excludes,omitempty"`
 	Replace  []string `json:"replace,omitempty"`
-	Destroy  bool     `json:"destroy,omitempty"`
+	// NewVersion are the functions planned with --new-version: the
+	// changes of those the plan has make a new version (checkNewVersions).
+	NewVersion []string `json:"new_version,omitempty"`
+	Destroy    bool     `json:"destroy,omitempty"`
 	// AllowDataLoss: the plan was made with --allow-data-loss, so cc apply
 	// carries out its DataLoss without asking for the flag again.
 	AllowDataLoss bool `json:"allow_data_loss,omitempty"`
@@ -412,6 +415,9 @@ func (f *File) check() error {
 	}
 	index, err := f.checkChanges()
 	if err != nil {
+		return err
+	}
+	if err := f.checkNewVersions(); err != nil {
 		return err
 	}
 	// What every view shows first must be what the plan does.

@@ -110,6 +110,10 @@ type VersionChange struct {
 	Number int64 `json:"number"`
 	// Current is the version current now, 0 when there is none.
 	Current int64 `json:"current,omitempty"`
+	// Forced: a new version is made even if one with this content and
+	// these secret values exists (--new-version, or --replace of a
+	// function); the service reuses the image and source it has.
+	Forced bool `json:"forced,omitempty"`
 }
 
 // Reason explains a change. Code classifies it (FORMAT.md lists them);
@@ -121,21 +125,22 @@ type Reason struct {
 
 // Reason codes.
 const (
-	ReasonNew        = "new"        // new in the configuration
-	ReasonRemoved    = "removed"    // no longer in the configuration
-	ReasonDestroy    = "destroy"    // cc destroy
-	ReasonReplaceReq = "replace"    // --replace
-	ReasonImage      = "image"      // an image changed (the resource's own, or the one it uses)
-	ReasonSource     = "source"     // a function's source files changed
-	ReasonFile       = "file"       // a local file changed (dataset, copy, mounted file)
-	ReasonSecret     = "secret"     // a secret's value changed
-	ReasonDependency = "dependency" // a resource it refers to changed
-	ReasonField      = "field"      // a field of its own configuration changed
-	ReasonReuse      = "reuse"      // content the service has already: an old version, an image
-	ReasonSensitive  = "sensitive"  // a sensitive value changed
-	ReasonSetting    = "state-only" // something the state holds besides the spec changed
-	ReasonDrift      = "drift"      // changed outside cc since the last apply: put back
-	ReasonExpired    = "expired"    // a sandbox expired or was terminated: created again
+	ReasonNew        = "new"         // new in the configuration
+	ReasonRemoved    = "removed"     // no longer in the configuration
+	ReasonDestroy    = "destroy"     // cc destroy
+	ReasonReplaceReq = "replace"     // --replace
+	ReasonImage      = "image"       // an image changed (the resource's own, or the one it uses)
+	ReasonSource     = "source"      // a function's source files changed
+	ReasonFile       = "file"        // a local file changed (dataset, copy, mounted file)
+	ReasonSecret     = "secret"      // a secret's value changed
+	ReasonDependency = "dependency"  // a resource it refers to changed
+	ReasonField      = "field"       // a field of its own configuration changed
+	ReasonReuse      = "reuse"       // content the service has already: an old version, an image
+	ReasonSensitive  = "sensitive"   // a sensitive value changed
+	ReasonSetting    = "state-only"  // something the state holds besides the spec changed
+	ReasonNewVersion = "new-version" // a new version is forced (--new-version, --replace of a function)
+	ReasonDrift      = "drift"       // changed outside cc since the last apply: put back
+	ReasonExpired    = "expired"     // a sandbox expired or was terminated: created again
 )
 
 // FieldChange is one changed field of a spec. Path names it as

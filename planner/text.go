@@ -128,6 +128,9 @@ func ActionPhrase(c *Change) string {
 			if v.Action == "reuse" {
 				return fmt.Sprintf("reuse version %d (now %d)", v.Number, v.Current)
 			}
+			if v.Forced {
+				return fmt.Sprintf("new version %d (new version requested; now %d)", v.Number, v.Current)
+			}
 			return fmt.Sprintf("new version %d (now %d)", v.Number, v.Current)
 		}
 		if c.Kind == schema.KindImage {
@@ -135,15 +138,7 @@ func ActionPhrase(c *Change) string {
 		}
 		return "update in place"
 	case Replace:
-		why := strings.Join(c.ReplaceBecause, ", ")
-		if why == "--replace" {
-			return "replace (--replace)"
-		}
-		verb := "forces"
-		if len(c.ReplaceBecause) > 1 {
-			verb = "force"
-		}
-		return fmt.Sprintf("replace (%s %s replacement)", why, verb)
+		return replacePhrase(c)
 	case Delete:
 		return "delete"
 	}
@@ -282,4 +277,24 @@ func writeValue(b *strings.Builder, v any) {
 	default:
 		b.Write(encode(v))
 	}
+}
+
+// replacePhrase says what a replace does: "replace (--replace)", "replace
+// (image forces replacement)", and for a function the version it makes.
+func replacePhrase(c *Change) string {
+	why := strings.Join(c.ReplaceBecause, ", ")
+	s := "replace (--replace)"
+	if why != "--replace" {
+		verb := "forces"
+		if len(c.ReplaceBecause) > 1 {
+			verb = "force"
+		}
+		s = fmt.Sprintf("replace (%s %s replacement)", why, verb)
+	}
+	if v := c.Version; v != nil && v.Action == "new" {
+		s += fmt.Sprintf(", new version %d", v.Number)
+	} else if v != nil {
+		s += fmt.Sprintf(", reuse version %d", v.Number)
+	}
+	return s
 }

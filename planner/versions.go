@@ -66,7 +66,9 @@ func (pl *planning) predictVersion(dr *schema.Resource, sr *Resource) *VersionCh
 	v := &VersionChange{Action: "new", Number: 1}
 	if sr != nil {
 		v.Current = sr.Version
-		if n := pl.versionOf(dr, sr); n != 0 {
+		if pl.forced(dr.Address) {
+			v.Number, v.Forced = nextVersion(sr), true
+		} else if n := pl.versionOf(dr, sr); n != 0 {
 			v.Action, v.Number = "reuse", n
 		} else {
 			v.Number = nextVersion(sr)
@@ -96,7 +98,7 @@ func (pl *planning) versionAfter(addr string) int64 {
 	if dr == nil || sr == nil || !dr.Kind.Versioned() {
 		return 0
 	}
-	if dr.Hash == sr.Hash && !pl.replace[addr] && !pl.versionMoves(dr, sr) {
+	if dr.Hash == sr.Hash && !pl.replace[addr] && !pl.forced(addr) && !pl.versionMoves(dr, sr) {
 		return sr.Version
 	}
 	return pl.predictVersion(dr, sr).Number
@@ -174,16 +176,19 @@ func (pl *planning) repinReasons(sr *Resource) []Reason {
 	return out
 }
 
-// versionOf is the number of sr's first version that dr, with the secret
+// versionOf is the number of sr's newest version that dr, with the secret
 // values and sensitive values it has once the plan is applied, would be:
-// the one an apply reuses; 0 for none. Which versions were made with the
-// local sensitive values only the service can tell (SensitiveVersions).
+// the one an apply reuses (of versions with one key, a forced one and the
+// one it bypassed, the service reuses the newest); 0 for none. Which
+// versions were made with the local sensitive values only the service can
+// tell (SensitiveVersions).
 func (pl *planning) versionOf(dr *schema.Resource, sr *Resource) int64 {
 	secrets := pl.versionSecrets(dr)
 	allowed, restricted := pl.o.SensitiveVersions[dr.Address]
 	if !restricted && pl.sensitiveMoved(dr.Address) != "" {
 		return 0 // not the current one, and no other is known to match
 	}
+	var newest int64
 	for i := range sr.Versions {
 		v := &sr.Versions[i]
 		if !versionIs(v, dr.Hash, secrets) {
@@ -192,9 +197,9 @@ func (pl *planning) versionOf(dr *schema.Resource, sr *Resource) int64 {
 		if restricted && !containsVersion(allowed, v.Version) {
 			continue
 		}
-		return v.Version
+		newest = max(newest, v.Version)
 	}
-	return 0
+	return newest
 }
 
 func containsVersion(vs []int64, n int64) bool {

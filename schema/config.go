@@ -370,6 +370,9 @@ type FunctionSettings struct {
 	Timeout   string     `json:"timeout"`
 	Retries   int        `json:"retries"`
 	Scaling   *Scaling   `json:"scaling,omitempty"`
+	// VersionTrigger is free text whose change gives the function a new
+	// version and nothing else (#Function.version_trigger).
+	VersionTrigger string `json:"version_trigger,omitempty"`
 }
 
 // Evaluation scores a task over a dataset (#Evaluation).

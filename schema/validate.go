@@ -307,6 +307,9 @@ func (s *FunctionSpec) validate() error {
 	if s.Retries < 0 || s.Retries > 10 {
 		return fmt.Errorf("retries %d: want 0 to 10", s.Retries)
 	}
+	if err := checkVersionTrigger(s.VersionTrigger); err != nil {
+		return err
+	}
 	if sc := s.Scaling; sc != nil && (sc.MinReplicas < 0 || sc.MaxReplicas < 1 || sc.MaxReplicas < sc.MinReplicas || sc.Concurrency < 1) {
 		return fmt.Errorf("scaling %+v: want 0 <= min_replicas <= max_replicas, max_replicas >= 1, concurrency >= 1", *sc)
 	}

@@ -491,6 +491,9 @@ type ApplyRequest struct {
 	// Sensitive are JSON pointers into Spec of values that came from
 	// sensitive variables; the service keeps them so no reader shows them.
 	Sensitive []string
+	// NewVersion makes a new version of a function even when one with the
+	// same key exists (--new-version): its image and blobs are reused.
+	NewVersion bool
 
 	// ExpectedSerial is the serial the plan was made at: the apply is
 	// refused with a *StaleError if the resource changed after it.
@@ -516,7 +519,7 @@ type ApplyResult struct {
 func (c *Client) Apply(ctx context.Context, req ApplyRequest) (*ApplyResult, error) {
 	resp, err := c.resources.ApplyResource(ctx, &ccv1.ApplyResourceRequest{
 		Project: req.Project, Address: req.Address, Action: req.Action, Spec: req.Spec, Hash: req.Hash,
-		DependsOn: req.DependsOn, Blobs: req.Blobs, Sensitive: req.Sensitive,
+		DependsOn: req.DependsOn, Blobs: req.Blobs, Sensitive: req.Sensitive, NewVersion: req.NewVersion,
 		ExpectedSerial: req.ExpectedSerial, IdempotencyKey: req.IdempotencyKey, LeaseId: req.LeaseID,
 	})
 	if err != nil {

@@ -157,7 +157,7 @@ func (t *mutation) writePatch(cur *row, kind schema.Kind, spec []byte, fields []
 		return err
 	}
 	if kind.Versioned() {
-		if cur.version, _, err = t.versionOf(cur.address, hash, spec, sealed, deps, sens); err != nil {
+		if cur.version, _, err = t.versionOf(cur.address, hash, spec, sealed, deps, sens, false); err != nil {
 			return err
 		}
 	}

@@ -195,6 +195,9 @@ func (a *resourceAPI) ApplyResource(ctx context.Context, req *ccv1.ApplyResource
 			return nil, status.Errorf(codes.InvalidArgument, "blob digest %q is not sha256:HEX", d)
 		}
 	}
+	if err := checkNewVersion(req.GetAddress(), kind, action, req.GetNewVersion()); err != nil {
+		return nil, err
+	}
 	resp := &ccv1.ApplyResourceResponse{}
 	err = a.s.mutate(ctx, ccv1.ResourceService_ApplyResource_FullMethodName, req, resp, func(t *mutation) error {
 		addr := req.GetAddress()
@@ -216,7 +219,7 @@ func (a *resourceAPI) ApplyResource(ctx context.Context, req *ccv1.ApplyResource
 		}
 		var version int64
 		if kind.Versioned() {
-			if version, resp.Reused, err = t.versionOf(addr, req.GetHash(), req.GetSpec(), sealed, deps, sens); err != nil {
+			if version, resp.Reused, err = t.versionOf(addr, req.GetHash(), req.GetSpec(), sealed, deps, sens, req.GetNewVersion()); err != nil {
 				return err
 			}
 		}
@@ -334,7 +337,7 @@ func (t *mutation) pins(addr string, deps []string) ([]string, error) {
 // and spec (sealed: as stored) made with the current values of the
 // managed secrets among deps and its sensitive values: the one with that
 // key, reused, or a new one.
-func (t *mutation) versionOf(addr, hash string, spec, sealed []byte, deps, sens []string) (int64, bool, error) {
+func (t *mutation) versionOf(addr, hash string, spec, sealed []byte, deps, sens []string, forced bool) (int64, bool, error) {
 	secrets, err := versionSecrets(t.ctx, t.tx, t.project, deps)
 	if err != nil {
 		return 0, false, dbError(err)
@@ -345,7 +348,7 @@ func (t *mutation) versionOf(addr, hash string, spec, sealed []byte, deps, sens 
 	}
 	secrets = append(secrets, entries...)
 	sortVersionSecrets(secrets)
-	return t.version(addr, hash, secrets, sealed, joinLines(sens))
+	return t.version(addr, hash, secrets, sealed, joinLines(sens), forced)
 }
 
 func actionVerb(a ccv1.Action) string {
@@ -356,16 +359,21 @@ func actionVerb(a ccv1.Action) string {
 }
 
 // version finds the version of address with the key of hash and secrets,
-// or adds one.
-func (t *mutation) version(address, hash string, secrets []versionSecret, spec []byte, sensitive string) (v int64, reused bool, err error) {
+// or adds one; forced (new_version) always adds one. Of several versions
+// with the key (a forced one has the key of the one it bypassed), the
+// newest is reused: it was made for a reason the key does not see, such as
+// a rotated value of a secret the service does not hold.
+func (t *mutation) version(address, hash string, secrets []versionSecret, spec []byte, sensitive string, forced bool) (v int64, reused bool, err error) {
 	key := versionKey(hash, secrets)
-	err = t.tx.QueryRowContext(t.ctx, "SELECT version FROM versions WHERE project = ? AND address = ? AND key = ? ORDER BY version LIMIT 1",
-		t.project, address, key).Scan(&v)
-	if err == nil {
-		return v, true, nil
-	}
-	if !errors.Is(err, sql.ErrNoRows) {
-		return 0, false, dbError(err)
+	if !forced {
+		err = t.tx.QueryRowContext(t.ctx, "SELECT version FROM versions WHERE project = ? AND address = ? AND key = ? ORDER BY version DESC LIMIT 1",
+			t.project, address, key).Scan(&v)
+		if err == nil {
+			return v, true, nil
+		}
+		if !errors.Is(err, sql.ErrNoRows) {
+			return 0, false, dbError(err)
+		}
 	}
 	if err := t.tx.QueryRowContext(t.ctx, "SELECT COALESCE(MAX(version), 0) + 1 FROM versions WHERE project = ? AND address = ?",
 		t.project, address).Scan(&v); err != nil {

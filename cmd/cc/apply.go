@@ -78,7 +78,8 @@ service (only that project's), shows it and asks, as cc apply does
 (--auto-approve applies without asking; the plan is still shown). Deletes
 go in reverse dependency order. A project with volumes, datasets or
 sandboxes with snapshots is destroyed only with --allow-data-loss. It
-takes no --replace: it replaces nothing.`,
+takes no --replace and no --new-version: it replaces nothing and makes no
+version.`,
 		run: runDestroy,
 	})
 }
@@ -405,8 +406,8 @@ func (e *env) applyPlanFile(c *command, name, dir string, af *applyFlags) int {
 	if err != nil {
 		return e.fail(c, err)
 	}
-	if len(af.targets)+len(af.excludes)+len(af.replace) > 0 {
-		return e.usageError(c, "--target, --exclude and --replace shape a plan; a saved plan was shaped when it was made")
+	if len(af.targets)+len(af.excludes)+len(af.replace)+len(af.newVersion) > 0 {
+		return e.usageError(c, "--target, --exclude, --replace and --new-version shape a plan; a saved plan was shaped when it was made")
 	}
 	root, err := planFileRoot(name, dir, f, af, e.getenv("CC_SERVER"))
 	if err != nil {

@@ -26,6 +26,11 @@ default .), reads the project's state from its service in one call, and
 shows every change an apply would make: + create, ~ update in place, -/+
 replace (naming the field that forces it), - delete, and for functions and
 datasets the version an update makes ("new version 3", "reuse version 1").
+--new-version ADDR gives a function a new version though nothing changed
+(its image and source are reused: nothing is built or uploaded), as for a
+new value of a secret that lives outside cc (from_service,
+from_integration, from_store), which cc cannot compare; --replace of a
+function makes a new version too.
 Each change says why, down to its cause: the image step, the source file
 and its line diff, the secret whose value changed. Sensitive values are
 never shown.
@@ -72,7 +77,10 @@ type planFlags struct {
 	targets  stringList
 	excludes stringList
 	replace  stringList
-	offline  bool
+	// newVersion are the functions to give a new version even if
+	// unchanged (--new-version).
+	newVersion stringList
+	offline    bool
 	// allowDataLoss lets apply delete or replace volumes, datasets and
 	// sandboxes with snapshots (planner.DataLoss).
 	allowDataLoss bool
@@ -88,15 +96,16 @@ func (f *planFlags) register(fs *flag.FlagSet, withReplace bool) {
 	fs.Var(&f.targets, "target", "plan only `ADDR` and the changes it needs first (repeatable)")
 	fs.Var(&f.excludes, "exclude", "leave out `ADDR` and every change that needs it (repeatable)")
 	if withReplace {
-		fs.Var(&f.replace, "replace", "replace `ADDR` even if unchanged (repeatable; not with --destroy)")
 		fs.BoolVar(&f.refreshOnly, "refresh-only", false, "plan only what changed outside cc since the last apply (cc apply --refresh-only records it as the project's state)")
+		fs.Var(&f.replace, "replace", "replace `ADDR` even if unchanged; a replaced function gets a new version (repeatable; not with --destroy)")
+		fs.Var(&f.newVersion, "new-version", "give function `ADDR` a new version even if unchanged, reusing its image and source (repeatable; not with --destroy)")
 	}
 	fs.BoolVar(&f.offline, "offline", false, "fail when a base image is not pinned in cc.lock")
 	fs.BoolVar(&f.allowDataLoss, "allow-data-loss", false, "let apply delete or replace volumes, datasets and sandboxes with snapshots, and their data (with --out: record it in the plan file)")
 }
 
 func (f *planFlags) options() planner.Options {
-	return planner.Options{Targets: f.targets, Excludes: f.excludes, Replace: f.replace, RefreshOnly: f.refreshOnly}
+	return planner.Options{Targets: f.targets, Excludes: f.excludes, Replace: f.replace, NewVersion: f.newVersion, RefreshOnly: f.refreshOnly}
 }
 
 // refreshOnlyConflict names the flag --refresh-only does not go with, or
@@ -112,6 +121,8 @@ func (f *planFlags) refreshOnlyConflict(destroy bool, out string) string {
 		return "--out"
 	case len(f.replace) > 0:
 		return "--replace"
+	case len(f.newVersion) > 0:
+		return "--new-version"
 	case len(f.targets) > 0 || len(f.excludes) > 0:
 		return "--target/--exclude"
 	}
@@ -142,6 +153,9 @@ func runPlan(e *env, args []string) int {
 	}
 	if flag := pf.refreshOnlyConflict(*destroy, *out); flag != "" {
 		return e.usageError(c, "--refresh-only and %s: a refresh-only plan changes nothing, and cc apply --refresh-only plans it again", flag)
+	}
+	if *destroy && len(pf.newVersion) > 0 {
+		return e.usageError(c, "--new-version and --destroy: a destroy plan deletes everything and makes no version")
 	}
 	path, rc := e.pathArg(c, fs)
 	if rc >= 0 {
@@ -176,7 +190,7 @@ func runPlan(e *env, args []string) int {
 			file = filepath.Base(path)
 		}
 		f := planner.NewFile(p, res.Desired, st, planner.Config{File: file, Lang: res.Lang, Server: cn.server,
-			Targets: pf.targets, Excludes: pf.excludes, Replace: pf.replace, Destroy: *destroy, AllowDataLoss: pf.allowDataLoss})
+			Targets: pf.targets, Excludes: pf.excludes, Replace: pf.replace, NewVersion: pf.newVersion, Destroy: *destroy, AllowDataLoss: pf.allowDataLoss})
 		if hasSensitive(res.Desired) {
 			key, err := planKey(res.Desired.Root)
 			if err != nil {

@@ -2295,7 +2295,21 @@ type ApplyResourceRequest struct {
 	// sensitive are JSON pointers into spec of values that came from
 	// sensitive variables: the service keeps them with the spec so that no
 	// later reader shows those values.
-	Sensitive     []string `protobuf:"bytes,11,rep,name=sensitive,proto3" json:"sensitive,omitempty"`
+	Sensitive []string `protobuf:"bytes,11,rep,name=sensitive,proto3" json:"sensitive,omitempty"`
+	// new_version makes a new version of a function even when one with the
+	// key the request would make exists (cc's --new-version ADDR, and
+	// --replace of a function): the service reuses no version, and the new
+	// one has the same key as the one it would have reused, so later
+	// requests with that key reuse the newest of them. It reuses the content
+	// the service has (the spec's image, the blobs of its source): nothing is
+	// built or uploaded for it. The reason to ask is what a version's key
+	// does not cover: the values of secrets that live elsewhere
+	// (from_service, from_integration, from_store), which the service cannot
+	// compare. Only for a function, and only with ACTION_UPDATE or
+	// ACTION_REPLACE (a create makes a new version anyway): INVALID_ARGUMENT
+	// otherwise. Like every field it is part of what an idempotency key's
+	// replay must match.
+	NewVersion    bool `protobuf:"varint,50,opt,name=new_version,json=newVersion,proto3" json:"new_version,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2405,6 +2419,13 @@ func (x *ApplyResourceRequest) GetSensitive() []string {
 		return x.Sensitive
 	}
 	return nil
+}
+
+func (x *ApplyResourceRequest) GetNewVersion() bool {
+	if x != nil {
+		return x.NewVersion
+	}
+	return false
 }
 
 type ApplyResourceResponse struct {
@@ -2679,7 +2700,9 @@ type Version struct {
 	CreatedAt *timestamppb.Timestamp `protobuf:"bytes,4,opt,name=created_at,json=createdAt,proto3" json:"created_at,omitempty"`
 	Current   bool                   `protobuf:"varint,5,opt,name=current,proto3" json:"current,omitempty"`
 	// key is a function's or dataset's version identity: ApplyResource reuses
-	// the version whose key is the one the request would make. It is the hash
+	// the version whose key is the one the request would make (the newest of
+	// them: a version made with new_version has the key of the one it did not
+	// reuse), unless the request has new_version. It is the hash
 	// when secrets is empty, else "sha256:" + hex of sha256 over the hash and
 	// a newline, then for each of secrets (sorted by address) its address, a
 	// space, its fingerprint (an HMAC keyed with a key only the service has)
@@ -4132,7 +4155,7 @@ const file_cc_v1_cc_proto_rawDesc = "" +
 	"\bresource\x18\x02 \x01(\v2\x0f.cc.v1.ResourceR\bresource\x12\x16\n" +
 	"\x06serial\x18\x03 \x01(\x03R\x06serial\x12\x18\n" +
 	"\acreated\x18\x04 \x01(\bR\acreated\x12\x18\n" +
-	"\achanged\x18\x05 \x01(\bR\achanged\"\xd9\x02\n" +
+	"\achanged\x18\x05 \x01(\bR\achanged\"\xfa\x02\n" +
 	"\x14ApplyResourceRequest\x12\x18\n" +
 	"\aproject\x18\x01 \x01(\tR\aproject\x12\x18\n" +
 	"\aaddress\x18\x02 \x01(\tR\aaddress\x12%\n" +
@@ -4146,7 +4169,9 @@ const file_cc_v1_cc_proto_rawDesc = "" +
 	"\x0fidempotency_key\x18\t \x01(\tR\x0eidempotencyKey\x12\x19\n" +
 	"\blease_id\x18\n" +
 	" \x01(\tR\aleaseId\x12\x1c\n" +
-	"\tsensitive\x18\v \x03(\tR\tsensitive\"\xa8\x01\n" +
+	"\tsensitive\x18\v \x03(\tR\tsensitive\x12\x1f\n" +
+	"\vnew_version\x182 \x01(\bR\n" +
+	"newVersion\"\xa8\x01\n" +
 	"\x15ApplyResourceResponse\x12+\n" +
 	"\bresource\x18\x01 \x01(\v2\x0f.cc.v1.ResourceR\bresource\x12\x16\n" +
 	"\x06serial\x18\x02 \x01(\x03R\x06serial\x12\x18\n" +
