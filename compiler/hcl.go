@@ -44,9 +44,9 @@ type hclResource struct {
 	// dataKind is the kind of a data block (data "volume" "cache"), whose
 	// kind is "data" (issue 10).
 	dataKind schema.Kind
-	block *hclsyntax.Block
-	value cty.Value
-	done  bool
+	block    *hclsyntax.Block
+	value    cty.Value
+	done     bool
 }
 
 type hclLocal struct {

@@ -200,6 +200,12 @@ CREATE INDEX versions_by_key ON versions (project, address, key);
 	{sql: `
 ALTER TABLE projects ADD COLUMN lineage TEXT NOT NULL DEFAULT '';
 `, then: addLineages},
+	// D (issue 10, data sources): what each data source a resource uses
+	// resolved to when it was last applied, one per line
+	// ("ADDRESS TARGET VERSION HASH PINNED", see encodeDataPins).
+	{sql: `
+ALTER TABLE resources ADD COLUMN data_pins TEXT NOT NULL DEFAULT '';
+`},
 }
 
 // newLineage makes a project's lineage: 16 random bytes in hex.

@@ -34,6 +34,9 @@ type Project struct {
 	SecretValues []SecretValue
 	// Lock is the live lease, or nil.
 	Lock *Lease
+	// Data are the data sources the read resolved (issue 10), in the
+	// order asked; none unless the read asked.
+	Data []DataResolved
 }
 
 // Lookup returns the resource at addr, or nil.
@@ -85,6 +88,9 @@ type Resource struct {
 	Versions []Version
 	// Sensitive are JSON pointers into Spec of values never to be shown.
 	Sensitive []string
+	// DataPins are what the data sources it uses resolved to when it was
+	// last applied (issue 10), sorted by address.
+	DataPins []DataPin
 }
 
 // VersionWithHash returns the number of the first version of r whose hash

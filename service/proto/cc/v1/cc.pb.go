@@ -262,7 +262,11 @@ type Resource struct {
 	Versions []*Version `protobuf:"bytes,13,rep,name=versions,proto3" json:"versions,omitempty"`
 	// sensitive are JSON pointers into spec of values that must never be
 	// shown (they came from sensitive variables), as the caller applied them.
-	Sensitive     []string `protobuf:"bytes,14,rep,name=sensitive,proto3" json:"sensitive,omitempty"`
+	Sensitive []string `protobuf:"bytes,14,rep,name=sensitive,proto3" json:"sensitive,omitempty"`
+	// data_pins are the data sources (issue 10) it was last created,
+	// updated or replaced with, as ApplyResourceRequest.data_pins gave them,
+	// sorted by address: what each resolved to then.
+	DataPins      []*DataPin `protobuf:"bytes,40,rep,name=data_pins,json=dataPins,proto3" json:"data_pins,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -391,6 +395,13 @@ func (x *Resource) GetVersions() []*Version {
 func (x *Resource) GetSensitive() []string {
 	if x != nil {
 		return x.Sensitive
+	}
+	return nil
+}
+
+func (x *Resource) GetDataPins() []*DataPin {
+	if x != nil {
+		return x.DataPins
 	}
 	return nil
 }
@@ -1097,7 +1108,16 @@ type GetStateRequest struct {
 	// most 10,000 of them a call. Nothing derived from a value is sent back:
 	// only EQUAL/DIFFERENT/ABSENT and revision or version numbers, which say
 	// nothing of a value to anyone who does not already hold one to compare.
-	Compare       []*CompareValue `protobuf:"bytes,3,rep,name=compare,proto3" json:"compare,omitempty"`
+	Compare []*CompareValue `protobuf:"bytes,3,rep,name=compare,proto3" json:"compare,omitempty"`
+	// data are the data sources (issue 10) to resolve in the same read: each
+	// names a resource of the reserved project "-" (the resources no project
+	// owns) by kind and name. Any caller that may read the project may
+	// resolve them: a data source reveals of an unowned resource only its
+	// hash and version, never a spec or a value. At most 1,000 a call, each
+	// kind one of secret, volume, dataset and function, each name a
+	// lowercase DNS label, each version 0 or more (INVALID_ARGUMENT
+	// otherwise).
+	Data          []*DataLookup `protobuf:"bytes,40,rep,name=data,proto3" json:"data,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1153,6 +1173,13 @@ func (x *GetStateRequest) GetCompare() []*CompareValue {
 	return nil
 }
 
+func (x *GetStateRequest) GetData() []*DataLookup {
+	if x != nil {
+		return x.Data
+	}
+	return nil
+}
+
 type GetStateResponse struct {
 	state     protoimpl.MessageState `protogen:"open.v1"`
 	Project   string                 `protobuf:"bytes,1,opt,name=project,proto3" json:"project,omitempty"`
@@ -1176,7 +1203,11 @@ type GetStateResponse struct {
 	// from the same snapshot as the rest of the response (and also when it
 	// is unchanged: the local values may have changed while the state did
 	// not). Empty when the request has none.
-	Matches       []*ValueMatch `protobuf:"bytes,10,rep,name=matches,proto3" json:"matches,omitempty"`
+	Matches []*ValueMatch `protobuf:"bytes,10,rep,name=matches,proto3" json:"matches,omitempty"`
+	// data answer the request's data, one for each lookup in its order, from
+	// the same snapshot (and also when the response is unchanged: what the
+	// unowned resources are does not move the project's serial).
+	Data          []*DataResolution `protobuf:"bytes,40,rep,name=data,proto3" json:"data,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1270,6 +1301,13 @@ func (x *GetStateResponse) GetLineage() string {
 func (x *GetStateResponse) GetMatches() []*ValueMatch {
 	if x != nil {
 		return x.Matches
+	}
+	return nil
+}
+
+func (x *GetStateResponse) GetData() []*DataResolution {
+	if x != nil {
+		return x.Data
 	}
 	return nil
 }
@@ -2253,7 +2291,17 @@ type ApplyResourceRequest struct {
 	// sensitive are JSON pointers into spec of values that came from
 	// sensitive variables: the service keeps them with the spec so that no
 	// later reader shows those values.
-	Sensitive     []string `protobuf:"bytes,11,rep,name=sensitive,proto3" json:"sensitive,omitempty"`
+	Sensitive []string `protobuf:"bytes,11,rep,name=sensitive,proto3" json:"sensitive,omitempty"`
+	// data_pins are what each data source among depends_on ("data.KIND.NAME",
+	// issue 10) resolved to when the plan was made: one for each, and none
+	// other (INVALID_ARGUMENT otherwise). The service checks, in the same
+	// transaction as the write, that each still resolves to it (the unowned
+	// resource exists with that hash; its version, when pinned, exists with
+	// that hash; when not pinned, is still current), and refuses the call
+	// otherwise (FAILED_PRECONDITION, naming the data source): the apply
+	// uses exactly what the plan showed. They are kept with the resource
+	// (Resource.data_pins).
+	DataPins      []*DataPin `protobuf:"bytes,40,rep,name=data_pins,json=dataPins,proto3" json:"data_pins,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2361,6 +2409,13 @@ func (x *ApplyResourceRequest) GetLeaseId() string {
 func (x *ApplyResourceRequest) GetSensitive() []string {
 	if x != nil {
 		return x.Sensitive
+	}
+	return nil
+}
+
+func (x *ApplyResourceRequest) GetDataPins() []*DataPin {
+	if x != nil {
+		return x.DataPins
 	}
 	return nil
 }
@@ -3251,6 +3306,232 @@ func (x *CompareValuesResponse) GetResults() []Comparison {
 	return nil
 }
 
+// DataLookup names a data source to resolve (issue 10): the resource of
+// kind and name in the reserved project "-", at a version.
+type DataLookup struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// kind is secret, volume, dataset or function.
+	Kind string `protobuf:"bytes,1,opt,name=kind,proto3" json:"kind,omitempty"`
+	// name is the unowned resource's name, which is its id.
+	Name string `protobuf:"bytes,2,opt,name=name,proto3" json:"name,omitempty"`
+	// version pins a dataset's revision or a function's version; 0 asks for
+	// the current one. Not for volumes and secrets.
+	Version       int64 `protobuf:"varint,3,opt,name=version,proto3" json:"version,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *DataLookup) Reset() {
+	*x = DataLookup{}
+	mi := &file_cc_v1_cc_proto_msgTypes[43]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *DataLookup) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*DataLookup) ProtoMessage() {}
+
+func (x *DataLookup) ProtoReflect() protoreflect.Message {
+	mi := &file_cc_v1_cc_proto_msgTypes[43]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use DataLookup.ProtoReflect.Descriptor instead.
+func (*DataLookup) Descriptor() ([]byte, []int) {
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{43}
+}
+
+func (x *DataLookup) GetKind() string {
+	if x != nil {
+		return x.Kind
+	}
+	return ""
+}
+
+func (x *DataLookup) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *DataLookup) GetVersion() int64 {
+	if x != nil {
+		return x.Version
+	}
+	return 0
+}
+
+// DataResolution is what a data source resolved to.
+type DataResolution struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// found is false when project "-" has no such resource (or not that
+	// version of it); the other fields are then empty.
+	Found bool `protobuf:"varint,1,opt,name=found,proto3" json:"found,omitempty"`
+	// address is the unowned resource's address, "kind.name".
+	Address string `protobuf:"bytes,2,opt,name=address,proto3" json:"address,omitempty"`
+	// hash is the hash of its current spec, or of the version asked for;
+	// for a secret with a value but no resource, empty.
+	Hash string `protobuf:"bytes,3,opt,name=hash,proto3" json:"hash,omitempty"`
+	// version is a dataset's or function's version resolved (the current
+	// one unless one was asked for), a secret's current value revision (0
+	// when it has none), 0 for a volume.
+	Version       int64 `protobuf:"varint,4,opt,name=version,proto3" json:"version,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *DataResolution) Reset() {
+	*x = DataResolution{}
+	mi := &file_cc_v1_cc_proto_msgTypes[44]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *DataResolution) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*DataResolution) ProtoMessage() {}
+
+func (x *DataResolution) ProtoReflect() protoreflect.Message {
+	mi := &file_cc_v1_cc_proto_msgTypes[44]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use DataResolution.ProtoReflect.Descriptor instead.
+func (*DataResolution) Descriptor() ([]byte, []int) {
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{44}
+}
+
+func (x *DataResolution) GetFound() bool {
+	if x != nil {
+		return x.Found
+	}
+	return false
+}
+
+func (x *DataResolution) GetAddress() string {
+	if x != nil {
+		return x.Address
+	}
+	return ""
+}
+
+func (x *DataResolution) GetHash() string {
+	if x != nil {
+		return x.Hash
+	}
+	return ""
+}
+
+func (x *DataResolution) GetVersion() int64 {
+	if x != nil {
+		return x.Version
+	}
+	return 0
+}
+
+// DataPin is what a data source resolved to when a plan was made, as an
+// apply sends it and a resource keeps it (issue 10).
+type DataPin struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// address is the data source's, "data.KIND.NAME".
+	Address string `protobuf:"bytes,1,opt,name=address,proto3" json:"address,omitempty"`
+	// target is the unowned resource's address, "kind.name" (project "-").
+	Target string `protobuf:"bytes,2,opt,name=target,proto3" json:"target,omitempty"`
+	// version and hash are DataResolution's.
+	Version int64  `protobuf:"varint,3,opt,name=version,proto3" json:"version,omitempty"`
+	Hash    string `protobuf:"bytes,4,opt,name=hash,proto3" json:"hash,omitempty"`
+	// pinned: the configuration asked for this version; otherwise the
+	// current one was resolved, and the apply is refused once another is.
+	Pinned        bool `protobuf:"varint,5,opt,name=pinned,proto3" json:"pinned,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *DataPin) Reset() {
+	*x = DataPin{}
+	mi := &file_cc_v1_cc_proto_msgTypes[45]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *DataPin) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*DataPin) ProtoMessage() {}
+
+func (x *DataPin) ProtoReflect() protoreflect.Message {
+	mi := &file_cc_v1_cc_proto_msgTypes[45]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use DataPin.ProtoReflect.Descriptor instead.
+func (*DataPin) Descriptor() ([]byte, []int) {
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{45}
+}
+
+func (x *DataPin) GetAddress() string {
+	if x != nil {
+		return x.Address
+	}
+	return ""
+}
+
+func (x *DataPin) GetTarget() string {
+	if x != nil {
+		return x.Target
+	}
+	return ""
+}
+
+func (x *DataPin) GetVersion() int64 {
+	if x != nil {
+		return x.Version
+	}
+	return 0
+}
+
+func (x *DataPin) GetHash() string {
+	if x != nil {
+		return x.Hash
+	}
+	return ""
+}
+
+func (x *DataPin) GetPinned() bool {
+	if x != nil {
+		return x.Pinned
+	}
+	return false
+}
+
 type UploadBlobRequest_Header struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Project       string                 `protobuf:"bytes,1,opt,name=project,proto3" json:"project,omitempty"`
@@ -3262,7 +3543,7 @@ type UploadBlobRequest_Header struct {
 
 func (x *UploadBlobRequest_Header) Reset() {
 	*x = UploadBlobRequest_Header{}
-	mi := &file_cc_v1_cc_proto_msgTypes[43]
+	mi := &file_cc_v1_cc_proto_msgTypes[46]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3274,7 +3555,7 @@ func (x *UploadBlobRequest_Header) String() string {
 func (*UploadBlobRequest_Header) ProtoMessage() {}
 
 func (x *UploadBlobRequest_Header) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[43]
+	mi := &file_cc_v1_cc_proto_msgTypes[46]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3315,7 +3596,7 @@ var File_cc_v1_cc_proto protoreflect.FileDescriptor
 
 const file_cc_v1_cc_proto_rawDesc = "" +
 	"\n" +
-	"\x0ecc/v1/cc.proto\x12\x05cc.v1\x1a\x1egoogle/protobuf/duration.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xcc\x03\n" +
+	"\x0ecc/v1/cc.proto\x12\x05cc.v1\x1a\x1egoogle/protobuf/duration.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xf9\x03\n" +
 	"\bResource\x12\x18\n" +
 	"\aaddress\x18\x01 \x01(\tR\aaddress\x12\x12\n" +
 	"\x04kind\x18\x02 \x01(\tR\x04kind\x12\x12\n" +
@@ -3335,7 +3616,8 @@ const file_cc_v1_cc_proto_rawDesc = "" +
 	"\x04pins\x18\f \x03(\v2\n" +
 	".cc.v1.PinR\x04pins\x12*\n" +
 	"\bversions\x18\r \x03(\v2\x0e.cc.v1.VersionR\bversions\x12\x1c\n" +
-	"\tsensitive\x18\x0e \x03(\tR\tsensitive\"9\n" +
+	"\tsensitive\x18\x0e \x03(\tR\tsensitive\x12+\n" +
+	"\tdata_pins\x18( \x03(\v2\x0e.cc.v1.DataPinR\bdataPins\"9\n" +
 	"\x03Pin\x12\x18\n" +
 	"\aaddress\x18\x01 \x01(\tR\aaddress\x12\x18\n" +
 	"\aversion\x18\x02 \x01(\x03R\aversion\"\x88\x01\n" +
@@ -3385,11 +3667,12 @@ const file_cc_v1_cc_proto_rawDesc = "" +
 	"\x05Cycle\x12\x1c\n" +
 	"\taddresses\x18\x01 \x03(\tR\taddresses\"(\n" +
 	"\fMissingBlobs\x12\x18\n" +
-	"\adigests\x18\x01 \x03(\tR\adigests\"}\n" +
+	"\adigests\x18\x01 \x03(\tR\adigests\"\xa4\x01\n" +
 	"\x0fGetStateRequest\x12\x18\n" +
 	"\aproject\x18\x01 \x01(\tR\aproject\x12!\n" +
 	"\fknown_serial\x18\x02 \x01(\x03R\vknownSerial\x12-\n" +
-	"\acompare\x18\x03 \x03(\v2\x13.cc.v1.CompareValueR\acompare\"\xf1\x02\n" +
+	"\acompare\x18\x03 \x03(\v2\x13.cc.v1.CompareValueR\acompare\x12%\n" +
+	"\x04data\x18( \x03(\v2\x11.cc.v1.DataLookupR\x04data\"\x9c\x03\n" +
 	"\x10GetStateResponse\x12\x18\n" +
 	"\aproject\x18\x01 \x01(\tR\aproject\x12\x16\n" +
 	"\x06serial\x18\x02 \x01(\x03R\x06serial\x12\x1c\n" +
@@ -3400,7 +3683,8 @@ const file_cc_v1_cc_proto_rawDesc = "" +
 	"\x04lock\x18\a \x01(\v2\f.cc.v1.LeaseR\x04lock\x12\x18\n" +
 	"\alineage\x18\t \x01(\tR\alineage\x12+\n" +
 	"\amatches\x18\n" +
-	" \x03(\v2\x11.cc.v1.ValueMatchR\amatchesJ\x04\b\b\x10\tR\x10fingerprint_salt\"h\n" +
+	" \x03(\v2\x11.cc.v1.ValueMatchR\amatches\x12)\n" +
+	"\x04data\x18( \x03(\v2\x15.cc.v1.DataResolutionR\x04dataJ\x04\b\b\x10\tR\x10fingerprint_salt\"h\n" +
 	"\n" +
 	"ValueMatch\x121\n" +
 	"\n" +
@@ -3469,7 +3753,7 @@ const file_cc_v1_cc_proto_rawDesc = "" +
 	"\bresource\x18\x02 \x01(\v2\x0f.cc.v1.ResourceR\bresource\x12\x16\n" +
 	"\x06serial\x18\x03 \x01(\x03R\x06serial\x12\x18\n" +
 	"\acreated\x18\x04 \x01(\bR\acreated\x12\x18\n" +
-	"\achanged\x18\x05 \x01(\bR\achanged\"\xd9\x02\n" +
+	"\achanged\x18\x05 \x01(\bR\achanged\"\x86\x03\n" +
 	"\x14ApplyResourceRequest\x12\x18\n" +
 	"\aproject\x18\x01 \x01(\tR\aproject\x12\x18\n" +
 	"\aaddress\x18\x02 \x01(\tR\aaddress\x12%\n" +
@@ -3483,7 +3767,8 @@ const file_cc_v1_cc_proto_rawDesc = "" +
 	"\x0fidempotency_key\x18\t \x01(\tR\x0eidempotencyKey\x12\x19\n" +
 	"\blease_id\x18\n" +
 	" \x01(\tR\aleaseId\x12\x1c\n" +
-	"\tsensitive\x18\v \x03(\tR\tsensitive\"\xa8\x01\n" +
+	"\tsensitive\x18\v \x03(\tR\tsensitive\x12+\n" +
+	"\tdata_pins\x18( \x03(\v2\x0e.cc.v1.DataPinR\bdataPins\"\xa8\x01\n" +
 	"\x15ApplyResourceResponse\x12+\n" +
 	"\bresource\x18\x01 \x01(\v2\x0f.cc.v1.ResourceR\bresource\x12\x16\n" +
 	"\x06serial\x18\x02 \x01(\x03R\x06serial\x12\x18\n" +
@@ -3544,7 +3829,23 @@ const file_cc_v1_cc_proto_rawDesc = "" +
 	"\aproject\x18\x01 \x01(\tR\aproject\x12+\n" +
 	"\x06values\x18\x02 \x03(\v2\x13.cc.v1.CompareValueR\x06values\"D\n" +
 	"\x15CompareValuesResponse\x12+\n" +
-	"\aresults\x18\x01 \x03(\x0e2\x11.cc.v1.ComparisonR\aresults*Y\n" +
+	"\aresults\x18\x01 \x03(\x0e2\x11.cc.v1.ComparisonR\aresults\"N\n" +
+	"\n" +
+	"DataLookup\x12\x12\n" +
+	"\x04kind\x18\x01 \x01(\tR\x04kind\x12\x12\n" +
+	"\x04name\x18\x02 \x01(\tR\x04name\x12\x18\n" +
+	"\aversion\x18\x03 \x01(\x03R\aversion\"n\n" +
+	"\x0eDataResolution\x12\x14\n" +
+	"\x05found\x18\x01 \x01(\bR\x05found\x12\x18\n" +
+	"\aaddress\x18\x02 \x01(\tR\aaddress\x12\x12\n" +
+	"\x04hash\x18\x03 \x01(\tR\x04hash\x12\x18\n" +
+	"\aversion\x18\x04 \x01(\x03R\aversion\"\x81\x01\n" +
+	"\aDataPin\x12\x18\n" +
+	"\aaddress\x18\x01 \x01(\tR\aaddress\x12\x16\n" +
+	"\x06target\x18\x02 \x01(\tR\x06target\x12\x18\n" +
+	"\aversion\x18\x03 \x01(\x03R\aversion\x12\x12\n" +
+	"\x04hash\x18\x04 \x01(\tR\x04hash\x12\x16\n" +
+	"\x06pinned\x18\x05 \x01(\bR\x06pinned*Y\n" +
 	"\x06Status\x12\x16\n" +
 	"\x12STATUS_UNSPECIFIED\x10\x00\x12\x10\n" +
 	"\fSTATUS_READY\x10\x01\x12\x12\n" +
@@ -3593,7 +3894,7 @@ func file_cc_v1_cc_proto_rawDescGZIP() []byte {
 }
 
 var file_cc_v1_cc_proto_enumTypes = make([]protoimpl.EnumInfo, 3)
-var file_cc_v1_cc_proto_msgTypes = make([]protoimpl.MessageInfo, 44)
+var file_cc_v1_cc_proto_msgTypes = make([]protoimpl.MessageInfo, 47)
 var file_cc_v1_cc_proto_goTypes = []any{
 	(Status)(0),                      // 0: cc.v1.Status
 	(Action)(0),                      // 1: cc.v1.Action
@@ -3641,82 +3942,89 @@ var file_cc_v1_cc_proto_goTypes = []any{
 	(*CompareValue)(nil),             // 43: cc.v1.CompareValue
 	(*CompareValuesRequest)(nil),     // 44: cc.v1.CompareValuesRequest
 	(*CompareValuesResponse)(nil),    // 45: cc.v1.CompareValuesResponse
-	(*UploadBlobRequest_Header)(nil), // 46: cc.v1.UploadBlobRequest.Header
-	(*timestamppb.Timestamp)(nil),    // 47: google.protobuf.Timestamp
-	(*durationpb.Duration)(nil),      // 48: google.protobuf.Duration
+	(*DataLookup)(nil),               // 46: cc.v1.DataLookup
+	(*DataResolution)(nil),           // 47: cc.v1.DataResolution
+	(*DataPin)(nil),                  // 48: cc.v1.DataPin
+	(*UploadBlobRequest_Header)(nil), // 49: cc.v1.UploadBlobRequest.Header
+	(*timestamppb.Timestamp)(nil),    // 50: google.protobuf.Timestamp
+	(*durationpb.Duration)(nil),      // 51: google.protobuf.Duration
 }
 var file_cc_v1_cc_proto_depIdxs = []int32{
 	0,  // 0: cc.v1.Resource.status:type_name -> cc.v1.Status
-	47, // 1: cc.v1.Resource.created_at:type_name -> google.protobuf.Timestamp
-	47, // 2: cc.v1.Resource.updated_at:type_name -> google.protobuf.Timestamp
+	50, // 1: cc.v1.Resource.created_at:type_name -> google.protobuf.Timestamp
+	50, // 2: cc.v1.Resource.updated_at:type_name -> google.protobuf.Timestamp
 	4,  // 3: cc.v1.Resource.pins:type_name -> cc.v1.Pin
 	37, // 4: cc.v1.Resource.versions:type_name -> cc.v1.Version
-	47, // 5: cc.v1.Image.created_at:type_name -> google.protobuf.Timestamp
-	47, // 6: cc.v1.SecretValue.updated_at:type_name -> google.protobuf.Timestamp
-	7,  // 7: cc.v1.Lease.holder:type_name -> cc.v1.Holder
-	47, // 8: cc.v1.Lease.acquired_at:type_name -> google.protobuf.Timestamp
-	47, // 9: cc.v1.Lease.expires_at:type_name -> google.protobuf.Timestamp
-	8,  // 10: cc.v1.LockHeld.lease:type_name -> cc.v1.Lease
-	7,  // 11: cc.v1.LeaseRefused.holder:type_name -> cc.v1.Holder
-	43, // 12: cc.v1.GetStateRequest.compare:type_name -> cc.v1.CompareValue
-	3,  // 13: cc.v1.GetStateResponse.resources:type_name -> cc.v1.Resource
-	5,  // 14: cc.v1.GetStateResponse.images:type_name -> cc.v1.Image
-	6,  // 15: cc.v1.GetStateResponse.secret_values:type_name -> cc.v1.SecretValue
-	8,  // 16: cc.v1.GetStateResponse.lock:type_name -> cc.v1.Lease
-	17, // 17: cc.v1.GetStateResponse.matches:type_name -> cc.v1.ValueMatch
-	2,  // 18: cc.v1.ValueMatch.comparison:type_name -> cc.v1.Comparison
-	7,  // 19: cc.v1.LockRequest.holder:type_name -> cc.v1.Holder
-	48, // 20: cc.v1.LockRequest.ttl:type_name -> google.protobuf.Duration
-	8,  // 21: cc.v1.LockResponse.lease:type_name -> cc.v1.Lease
-	48, // 22: cc.v1.RenewLockRequest.ttl:type_name -> google.protobuf.Duration
-	8,  // 23: cc.v1.RenewLockResponse.lease:type_name -> cc.v1.Lease
-	8,  // 24: cc.v1.UnlockResponse.released:type_name -> cc.v1.Lease
-	46, // 25: cc.v1.UploadBlobRequest.header:type_name -> cc.v1.UploadBlobRequest.Header
-	5,  // 26: cc.v1.EnsureImageResponse.image:type_name -> cc.v1.Image
-	3,  // 27: cc.v1.EnsureImageResponse.resource:type_name -> cc.v1.Resource
-	1,  // 28: cc.v1.ApplyResourceRequest.action:type_name -> cc.v1.Action
-	3,  // 29: cc.v1.ApplyResourceResponse.resource:type_name -> cc.v1.Resource
-	3,  // 30: cc.v1.DeleteResourceResponse.deleted:type_name -> cc.v1.Resource
-	47, // 31: cc.v1.Version.created_at:type_name -> google.protobuf.Timestamp
-	6,  // 32: cc.v1.Version.secrets:type_name -> cc.v1.SecretValue
-	37, // 33: cc.v1.ListVersionsResponse.versions:type_name -> cc.v1.Version
-	3,  // 34: cc.v1.RollbackResponse.resource:type_name -> cc.v1.Resource
-	6,  // 35: cc.v1.PutSecretValueResponse.secret_value:type_name -> cc.v1.SecretValue
-	43, // 36: cc.v1.CompareValuesRequest.values:type_name -> cc.v1.CompareValue
-	2,  // 37: cc.v1.CompareValuesResponse.results:type_name -> cc.v1.Comparison
-	15, // 38: cc.v1.ProjectService.GetState:input_type -> cc.v1.GetStateRequest
-	18, // 39: cc.v1.ProjectService.Lock:input_type -> cc.v1.LockRequest
-	20, // 40: cc.v1.ProjectService.RenewLock:input_type -> cc.v1.RenewLockRequest
-	22, // 41: cc.v1.ProjectService.Unlock:input_type -> cc.v1.UnlockRequest
-	24, // 42: cc.v1.BlobService.FindMissingBlobs:input_type -> cc.v1.FindMissingBlobsRequest
-	26, // 43: cc.v1.BlobService.UploadBlob:input_type -> cc.v1.UploadBlobRequest
-	28, // 44: cc.v1.BlobService.ReadBlob:input_type -> cc.v1.ReadBlobRequest
-	30, // 45: cc.v1.ResourceService.EnsureImage:input_type -> cc.v1.EnsureImageRequest
-	32, // 46: cc.v1.ResourceService.ApplyResource:input_type -> cc.v1.ApplyResourceRequest
-	34, // 47: cc.v1.ResourceService.DeleteResource:input_type -> cc.v1.DeleteResourceRequest
-	36, // 48: cc.v1.ResourceService.ListVersions:input_type -> cc.v1.ListVersionsRequest
-	39, // 49: cc.v1.ResourceService.Rollback:input_type -> cc.v1.RollbackRequest
-	41, // 50: cc.v1.ResourceService.PutSecretValue:input_type -> cc.v1.PutSecretValueRequest
-	44, // 51: cc.v1.ResourceService.CompareValues:input_type -> cc.v1.CompareValuesRequest
-	16, // 52: cc.v1.ProjectService.GetState:output_type -> cc.v1.GetStateResponse
-	19, // 53: cc.v1.ProjectService.Lock:output_type -> cc.v1.LockResponse
-	21, // 54: cc.v1.ProjectService.RenewLock:output_type -> cc.v1.RenewLockResponse
-	23, // 55: cc.v1.ProjectService.Unlock:output_type -> cc.v1.UnlockResponse
-	25, // 56: cc.v1.BlobService.FindMissingBlobs:output_type -> cc.v1.FindMissingBlobsResponse
-	27, // 57: cc.v1.BlobService.UploadBlob:output_type -> cc.v1.UploadBlobResponse
-	29, // 58: cc.v1.BlobService.ReadBlob:output_type -> cc.v1.ReadBlobResponse
-	31, // 59: cc.v1.ResourceService.EnsureImage:output_type -> cc.v1.EnsureImageResponse
-	33, // 60: cc.v1.ResourceService.ApplyResource:output_type -> cc.v1.ApplyResourceResponse
-	35, // 61: cc.v1.ResourceService.DeleteResource:output_type -> cc.v1.DeleteResourceResponse
-	38, // 62: cc.v1.ResourceService.ListVersions:output_type -> cc.v1.ListVersionsResponse
-	40, // 63: cc.v1.ResourceService.Rollback:output_type -> cc.v1.RollbackResponse
-	42, // 64: cc.v1.ResourceService.PutSecretValue:output_type -> cc.v1.PutSecretValueResponse
-	45, // 65: cc.v1.ResourceService.CompareValues:output_type -> cc.v1.CompareValuesResponse
-	52, // [52:66] is the sub-list for method output_type
-	38, // [38:52] is the sub-list for method input_type
-	38, // [38:38] is the sub-list for extension type_name
-	38, // [38:38] is the sub-list for extension extendee
-	0,  // [0:38] is the sub-list for field type_name
+	48, // 5: cc.v1.Resource.data_pins:type_name -> cc.v1.DataPin
+	50, // 6: cc.v1.Image.created_at:type_name -> google.protobuf.Timestamp
+	50, // 7: cc.v1.SecretValue.updated_at:type_name -> google.protobuf.Timestamp
+	7,  // 8: cc.v1.Lease.holder:type_name -> cc.v1.Holder
+	50, // 9: cc.v1.Lease.acquired_at:type_name -> google.protobuf.Timestamp
+	50, // 10: cc.v1.Lease.expires_at:type_name -> google.protobuf.Timestamp
+	8,  // 11: cc.v1.LockHeld.lease:type_name -> cc.v1.Lease
+	7,  // 12: cc.v1.LeaseRefused.holder:type_name -> cc.v1.Holder
+	43, // 13: cc.v1.GetStateRequest.compare:type_name -> cc.v1.CompareValue
+	46, // 14: cc.v1.GetStateRequest.data:type_name -> cc.v1.DataLookup
+	3,  // 15: cc.v1.GetStateResponse.resources:type_name -> cc.v1.Resource
+	5,  // 16: cc.v1.GetStateResponse.images:type_name -> cc.v1.Image
+	6,  // 17: cc.v1.GetStateResponse.secret_values:type_name -> cc.v1.SecretValue
+	8,  // 18: cc.v1.GetStateResponse.lock:type_name -> cc.v1.Lease
+	17, // 19: cc.v1.GetStateResponse.matches:type_name -> cc.v1.ValueMatch
+	47, // 20: cc.v1.GetStateResponse.data:type_name -> cc.v1.DataResolution
+	2,  // 21: cc.v1.ValueMatch.comparison:type_name -> cc.v1.Comparison
+	7,  // 22: cc.v1.LockRequest.holder:type_name -> cc.v1.Holder
+	51, // 23: cc.v1.LockRequest.ttl:type_name -> google.protobuf.Duration
+	8,  // 24: cc.v1.LockResponse.lease:type_name -> cc.v1.Lease
+	51, // 25: cc.v1.RenewLockRequest.ttl:type_name -> google.protobuf.Duration
+	8,  // 26: cc.v1.RenewLockResponse.lease:type_name -> cc.v1.Lease
+	8,  // 27: cc.v1.UnlockResponse.released:type_name -> cc.v1.Lease
+	49, // 28: cc.v1.UploadBlobRequest.header:type_name -> cc.v1.UploadBlobRequest.Header
+	5,  // 29: cc.v1.EnsureImageResponse.image:type_name -> cc.v1.Image
+	3,  // 30: cc.v1.EnsureImageResponse.resource:type_name -> cc.v1.Resource
+	1,  // 31: cc.v1.ApplyResourceRequest.action:type_name -> cc.v1.Action
+	48, // 32: cc.v1.ApplyResourceRequest.data_pins:type_name -> cc.v1.DataPin
+	3,  // 33: cc.v1.ApplyResourceResponse.resource:type_name -> cc.v1.Resource
+	3,  // 34: cc.v1.DeleteResourceResponse.deleted:type_name -> cc.v1.Resource
+	50, // 35: cc.v1.Version.created_at:type_name -> google.protobuf.Timestamp
+	6,  // 36: cc.v1.Version.secrets:type_name -> cc.v1.SecretValue
+	37, // 37: cc.v1.ListVersionsResponse.versions:type_name -> cc.v1.Version
+	3,  // 38: cc.v1.RollbackResponse.resource:type_name -> cc.v1.Resource
+	6,  // 39: cc.v1.PutSecretValueResponse.secret_value:type_name -> cc.v1.SecretValue
+	43, // 40: cc.v1.CompareValuesRequest.values:type_name -> cc.v1.CompareValue
+	2,  // 41: cc.v1.CompareValuesResponse.results:type_name -> cc.v1.Comparison
+	15, // 42: cc.v1.ProjectService.GetState:input_type -> cc.v1.GetStateRequest
+	18, // 43: cc.v1.ProjectService.Lock:input_type -> cc.v1.LockRequest
+	20, // 44: cc.v1.ProjectService.RenewLock:input_type -> cc.v1.RenewLockRequest
+	22, // 45: cc.v1.ProjectService.Unlock:input_type -> cc.v1.UnlockRequest
+	24, // 46: cc.v1.BlobService.FindMissingBlobs:input_type -> cc.v1.FindMissingBlobsRequest
+	26, // 47: cc.v1.BlobService.UploadBlob:input_type -> cc.v1.UploadBlobRequest
+	28, // 48: cc.v1.BlobService.ReadBlob:input_type -> cc.v1.ReadBlobRequest
+	30, // 49: cc.v1.ResourceService.EnsureImage:input_type -> cc.v1.EnsureImageRequest
+	32, // 50: cc.v1.ResourceService.ApplyResource:input_type -> cc.v1.ApplyResourceRequest
+	34, // 51: cc.v1.ResourceService.DeleteResource:input_type -> cc.v1.DeleteResourceRequest
+	36, // 52: cc.v1.ResourceService.ListVersions:input_type -> cc.v1.ListVersionsRequest
+	39, // 53: cc.v1.ResourceService.Rollback:input_type -> cc.v1.RollbackRequest
+	41, // 54: cc.v1.ResourceService.PutSecretValue:input_type -> cc.v1.PutSecretValueRequest
+	44, // 55: cc.v1.ResourceService.CompareValues:input_type -> cc.v1.CompareValuesRequest
+	16, // 56: cc.v1.ProjectService.GetState:output_type -> cc.v1.GetStateResponse
+	19, // 57: cc.v1.ProjectService.Lock:output_type -> cc.v1.LockResponse
+	21, // 58: cc.v1.ProjectService.RenewLock:output_type -> cc.v1.RenewLockResponse
+	23, // 59: cc.v1.ProjectService.Unlock:output_type -> cc.v1.UnlockResponse
+	25, // 60: cc.v1.BlobService.FindMissingBlobs:output_type -> cc.v1.FindMissingBlobsResponse
+	27, // 61: cc.v1.BlobService.UploadBlob:output_type -> cc.v1.UploadBlobResponse
+	29, // 62: cc.v1.BlobService.ReadBlob:output_type -> cc.v1.ReadBlobResponse
+	31, // 63: cc.v1.ResourceService.EnsureImage:output_type -> cc.v1.EnsureImageResponse
+	33, // 64: cc.v1.ResourceService.ApplyResource:output_type -> cc.v1.ApplyResourceResponse
+	35, // 65: cc.v1.ResourceService.DeleteResource:output_type -> cc.v1.DeleteResourceResponse
+	38, // 66: cc.v1.ResourceService.ListVersions:output_type -> cc.v1.ListVersionsResponse
+	40, // 67: cc.v1.ResourceService.Rollback:output_type -> cc.v1.RollbackResponse
+	42, // 68: cc.v1.ResourceService.PutSecretValue:output_type -> cc.v1.PutSecretValueResponse
+	45, // 69: cc.v1.ResourceService.CompareValues:output_type -> cc.v1.CompareValuesResponse
+	56, // [56:70] is the sub-list for method output_type
+	42, // [42:56] is the sub-list for method input_type
+	42, // [42:42] is the sub-list for extension type_name
+	42, // [42:42] is the sub-list for extension extendee
+	0,  // [0:42] is the sub-list for field type_name
 }
 
 func init() { file_cc_v1_cc_proto_init() }
@@ -3734,7 +4042,7 @@ func file_cc_v1_cc_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_cc_v1_cc_proto_rawDesc), len(file_cc_v1_cc_proto_rawDesc)),
 			NumEnums:      3,
-			NumMessages:   44,
+			NumMessages:   47,
 			NumExtensions: 0,
 			NumServices:   3,
 		},
