@@ -637,7 +637,7 @@ func (a *Applier) do(ctx context.Context, lk *Lock, p *planner.Plan, n *node) (O
 func (a *Applier) applyResource(ctx context.Context, lk *Lock, p *planner.Plan, c *planner.Change, r *schema.Resource, blobs []string, key string, out *Outcome) error {
 	return a.call(ctx, func(ctx context.Context) error {
 		res, err := a.svc.Apply(ctx, service.ApplyRequest{Project: p.Project, Address: c.Addr, Action: serviceAction(c.Action), Spec: r.Spec, Hash: r.Hash,
-			DependsOn: r.DependsOn, Blobs: blobs, Sensitive: r.Sensitive,
+			DependsOn: r.DependsOn, Blobs: blobs, Sensitive: r.Sensitive, DataPins: planner.DataPinsOf(p, r),
 			ExpectedSerial: p.Serial, IdempotencyKey: key, LeaseID: lk.LeaseID()})
 		if err != nil {
 			return err

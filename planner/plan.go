@@ -36,6 +36,9 @@ type Plan struct {
 	Skipped []string `json:"skipped,omitempty"`
 	// Warnings are things a reviewer should know that change nothing.
 	Warnings []string `json:"warnings,omitempty"`
+	// Data are the configuration's data sources as the plan resolved them
+	// (issue 10), sorted by address: what the apply uses, exactly.
+	Data []DataSource `json:"data,omitempty"`
 }
 
 // Summary counts a plan's changes.
@@ -126,6 +129,7 @@ const (
 	ReasonReuse      = "reuse"      // content the service has already: an old version, an image
 	ReasonSensitive  = "sensitive"  // a sensitive value changed
 	ReasonSetting    = "state-only" // something the state holds besides the spec changed
+	ReasonData       = "data"       // a data source it uses resolves to something else now (issue 10)
 )
 
 // FieldChange is one changed field of a spec. Path names it as

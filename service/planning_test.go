@@ -157,6 +157,7 @@ func TestMigrationAddsSensitive(t *testing.T) {
 	}
 	for _, q := range []string{
 		// Migration 3's, then migration 2's.
+		"ALTER TABLE resources DROP COLUMN data_pins", // migration 5's (issue 10)
 		"ALTER TABLE projects DROP COLUMN lineage",
 		"DROP INDEX versions_by_key",
 		"ALTER TABLE versions DROP COLUMN key",
