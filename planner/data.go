@@ -125,7 +125,7 @@ func resolveData(d *schema.Desired, st *State) ([]DataSource, error) {
 		out = append(out, DataSource{Address: s.Address, Kind: s.Kind, Name: s.Name, Target: res.Address, Version: res.Version, Pinned: s.Version > 0, Hash: res.Hash})
 	}
 	if len(ds) > 0 {
-		return nil, ds
+		return nil, ds.Sort()
 	}
 	return out, nil
 }
