@@ -159,8 +159,8 @@ func (pl *planning) dataMoves(dr *schema.Resource, sr *Resource) []Reason {
 	var out []Reason
 	for _, p := range pl.dataPins(dr) {
 		old, ok := was[p.Address]
-		if ok && old == p {
-			continue
+		if ok && old.Target == p.Target && old.Version == p.Version && old.Hash == p.Hash {
+			continue // pinning what it was applied with changes nothing
 		}
 		now := pl.data[p.Address].Describe()
 		msg := fmt.Sprintf("%s is %s now", p.Address, now)
