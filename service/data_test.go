@@ -2,11 +2,14 @@ package service_test
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
+	"net"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 
 	"cc.dev/cc/service"
@@ -114,5 +117,43 @@ func TestIssue10ApplyChecksDataPins(t *testing.T) {
 		if _, err := c.Apply(ctx, up); !errors.Is(err, service.ErrInvalid) {
 			t.Errorf("Apply with data pin %+v = %v, want invalid argument", bad, err)
 		}
+	}
+}
+
+// TestIssue10AnyTokenResolvesDataSources: a token of one project, which
+// cannot read project "-", still resolves the data sources its GetState
+// names (issue 10): hashes and versions, no spec or value.
+func TestIssue10AnyTokenResolvesDataSources(t *testing.T) {
+	ctx := context.Background()
+	cert, pool := selfSigned(t)
+	const tokenSDK, tokenA = "platform-sdk-token-0123456789", "project-a-token-0123456789ab"
+	tokens, err := service.ParseTokens("tokens", []byte(tokenSDK+" - sdk\n"+tokenA+" a team-a\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	serve(t, lis, "", service.WithTLS(&tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}), service.WithTokens(tokens))
+	dial := func(token string) *service.Client {
+		t.Helper()
+		c, err := service.Dial(lis.Addr().String(), service.WithToken(token),
+			service.WithTLSConfig(&tls.Config{RootCAs: pool, MinVersion: tls.VersionTLS12}),
+			service.WithGRPCOptions(grpc.WithUnaryInterceptor(autoLease())))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { c.Close() })
+		return c
+	}
+	sdk, a := dial(tokenSDK), dial(tokenA)
+	v := mustApply(t, sdk, applyReq(t, service.Unowned, "volume.build-cache", service.ActionCreate, map[string]any{"size": "1Gi"}, 0))
+	if _, err := a.GetState(ctx, service.Unowned); !errors.Is(err, service.ErrPermissionDenied) {
+		t.Fatalf("GetState(-) with a token of project a = %v, want permission denied", err)
+	}
+	resp, err := a.ReadState(ctx, service.StateRequest{Project: "a", Data: []service.DataLookup{{Kind: "volume", Name: "build-cache"}}})
+	if err != nil || len(resp.Data) != 1 || resp.Data[0].DataResult != (state.DataResult{Found: true, Address: "volume.build-cache", Hash: v.Resource.Hash}) {
+		t.Fatalf("ReadState(a, data volume build-cache) = %+v, %v", resp, err)
 	}
 }
