@@ -167,7 +167,10 @@ func TestIssue10PlanFileData(t *testing.T) {
 		{"pinned but not declared so", edit(func(m map[string]any) { planData(m)["pinned"] = true }), "pinned true"},
 		{"bad hash", edit(func(m map[string]any) { planData(m)["hash"] = "md5:1" }), "bad hash"},
 		{"missing resolution", edit(func(m map[string]any) { delete(m["plan"].(map[string]any), "data") }), "resolves 0 data sources of the 1"},
-		{"undeclared dependency", edit(func(m map[string]any) { delete(m["desired"].(map[string]any), "data"); delete(m["plan"].(map[string]any), "data") }), "which the desired state does not declare"},
+		{"undeclared dependency", edit(func(m map[string]any) {
+			delete(m["desired"].(map[string]any), "data")
+			delete(m["plan"].(map[string]any), "data")
+		}), "which the desired state does not declare"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			if _, err := planner.ReadFile(tt.b); err == nil || !strings.Contains(err.Error(), tt.want) {
