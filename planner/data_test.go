@@ -72,6 +72,13 @@ func TestIssue10DataResolvedAndPinned(t *testing.T) {
 		Message: "data.dataset.evals is dataset build-evals, revision 3 now; this was applied with revision 2"}) {
 		t.Fatalf("change = %s %+v, want an update with reason data", c.Action, c.Reasons)
 	}
+	// Applied with another dataset (the data block's name changed).
+	st.Resources[0].DataPins[0].Target = "dataset.other"
+	c = change(t, diff(t, d, resolved(st, 0, 3), planner.Options{}), "evaluation.e")
+	if c.Action != planner.Update || c.Reasons[0].Message != "data.dataset.evals names dataset.build-evals now, not dataset.other" {
+		t.Fatalf("change = %s %+v, want an update naming the other target", c.Action, c.Reasons)
+	}
+	st.Resources[0].DataPins[0].Target = "dataset.build-evals"
 	// Pinned: the lookup asks for that revision, and the plan says so.
 	pd := dataDesired(t, 2)
 	p = diff(t, pd, resolved(st, 2, 2), planner.Options{})
