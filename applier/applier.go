@@ -21,6 +21,9 @@ import (
 // has it; tests wrap the real server, never a mock.
 type Service interface {
 	GetStateComparing(ctx context.Context, project string, vals []service.ValueToCompare) (*service.State, []service.ValueMatch, error)
+	// GetStateResolving is GetStateComparing that resolves data sources
+	// too, in the same read (issue 10).
+	GetStateResolving(ctx context.Context, project string, vals []service.ValueToCompare, data []service.DataLookup) (*service.State, []service.ValueMatch, error)
 	Lock(ctx context.Context, project string, h service.Holder, ttl time.Duration) (service.Lease, int64, error)
 	RenewLock(ctx context.Context, project, leaseID string, ttl time.Duration) (service.Lease, error)
 	Unlock(ctx context.Context, project, leaseID string) error
@@ -233,6 +236,17 @@ func (a *Applier) Plan(ctx context.Context, d *schema.Desired, o planner.Options
 // local values: what a saved plan is checked against (planner.File.Check).
 func (a *Applier) State(ctx context.Context, project string) (*planner.State, error) {
 	st, _, err := a.svc.GetStateComparing(ctx, project, nil)
+	if err != nil {
+		return nil, err
+	}
+	return st, nil
+}
+
+// StateResolving reads the project's state as State does, resolving the
+// data sources of data in the same call (planner.DataLookups): what a
+// saved plan with data sources is checked against (issue 10).
+func (a *Applier) StateResolving(ctx context.Context, project string, data []service.DataLookup) (*planner.State, error) {
+	st, _, err := a.svc.GetStateResolving(ctx, project, nil, data)
 	if err != nil {
 		return nil, err
 	}

@@ -648,7 +648,7 @@ func forcedVersion(c *planner.Change) bool {
 func (a *Applier) applyResource(ctx context.Context, lk *Lock, p *planner.Plan, c *planner.Change, r *schema.Resource, blobs []string, key string, out *Outcome) error {
 	return a.call(ctx, func(ctx context.Context) error {
 		res, err := a.svc.Apply(ctx, service.ApplyRequest{Project: p.Project, Address: c.Addr, Action: serviceAction(c.Action), Spec: r.Spec, Hash: r.Hash,
-			DependsOn: r.DependsOn, Blobs: blobs, Sensitive: r.Sensitive, NewVersion: forcedVersion(c),
+			DependsOn: r.DependsOn, Blobs: blobs, Sensitive: r.Sensitive, NewVersion: forcedVersion(c), DataPins: planner.DataPinsOf(p, r),
 			ExpectedSerial: p.Serial, IdempotencyKey: key, LeaseID: lk.LeaseID()})
 		if err != nil {
 			return err

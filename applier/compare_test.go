@@ -20,6 +20,12 @@ func (n noComparisons) GetStateComparing(ctx context.Context, project string, va
 	return st, nil, err
 }
 
+// GetStateResolving is the read a plan makes (issue 10: with data
+// sources), likewise without matches.
+func (n noComparisons) GetStateResolving(ctx context.Context, project string, vals []service.ValueToCompare, _ []service.DataLookup) (*service.State, []service.ValueMatch, error) {
+	return n.GetStateComparing(ctx, project, vals)
+}
+
 // TestItem8NoComparisonsTakesValuesAsChanged: issue 8 item 8. A service
 // that answers GetState without comparing the local values it was given
 // leaves nothing out of the plan: every local secret value is taken as

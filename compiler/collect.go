@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"runtime"
 	"sort"
+	"strings"
 	"sync"
 
 	"cuelang.org/go/cue"
@@ -132,16 +133,12 @@ func (c *collector) process(it item) error {
 	if c.failed() {
 		return nil
 	}
-	coll := c.fs.defs["#Config"].fields[it.coll]
-	if coll == nil {
-		return errUnknownCollection
+	ct, err := c.collectionType(it.coll)
+	if err != nil {
+		return err
 	}
-	ct := c.fs.resolve(coll.t)
-	if len(ct.patterns) != 1 {
-		return errUnknownCollection
-	}
-	path := []string{it.coll, it.name}
-	if _, err := c.fs.check(ct.patterns[0].key, it.name, nil); err != nil {
+	path := append(strings.Split(it.coll, "."), it.name)
+	if _, err := c.fs.check(ct.key, it.name, nil); err != nil {
 		return err
 	}
 	var tree any
@@ -160,16 +157,17 @@ func (c *collector) process(it item) error {
 	} else {
 		tree = ctyToGo(it.val, path, &sens)
 	}
-	out, err := c.fs.check(ct.patterns[0].t, tree, nil)
+	out, err := c.fs.check(ct.t, tree, nil)
 	if err != nil {
 		return err
 	}
-	// The collection is a map field of schema.Config, by its json name.
-	field, ok := fieldsOf(configType)[it.coll]
+	// The collection is a map field of schema.Config (or of its Data),
+	// by its json name.
+	owner, field, ok := collectionField(it.coll)
 	if !ok {
 		return errUnknownCollection
 	}
-	mapType := configType.Field(field).Type
+	mapType := owner.Field(field).Type
 	dst := reflect.New(mapType.Elem().Elem()) // *schema.Sandbox, ...
 	if err := assign(dst, out); err != nil {
 		return fmt.Errorf("internal error: decoding %s.%s: %w", it.coll, it.name, err)
@@ -183,12 +181,49 @@ func (c *collector) process(it item) error {
 		c.trees[it.coll+"."+it.name] = deepCopy(out)
 	}
 	c.sens = append(c.sens, sens...)
-	m := reflect.ValueOf(&c.cfg).Elem().Field(field)
+	cfg := reflect.ValueOf(&c.cfg).Elem()
+	if owner == dataType {
+		if c.cfg.Data == nil {
+			c.cfg.Data = &schema.Data{}
+		}
+		cfg = reflect.ValueOf(c.cfg.Data).Elem()
+	}
+	m := cfg.Field(field)
 	if m.IsNil() {
 		m.Set(reflect.MakeMap(mapType))
 	}
 	m.SetMapIndex(reflect.ValueOf(it.name), dst)
 	return nil
+}
+
+var dataType = reflect.TypeOf(schema.Data{})
+
+// collectionType is the type of a collection's entries: "sandboxes", or a
+// collection of data sources, "data.volumes" (issue 10).
+func (c *collector) collectionType(coll string) (spattern, error) {
+	t := c.fs.defs["#Config"]
+	for _, part := range strings.Split(coll, ".") {
+		f := t.fields[part]
+		if f == nil {
+			return spattern{}, errUnknownCollection
+		}
+		t = c.fs.resolve(f.t)
+	}
+	if len(t.patterns) != 1 {
+		return spattern{}, errUnknownCollection
+	}
+	return t.patterns[0], nil
+}
+
+// collectionField finds a collection's map field: in schema.Config, or
+// for "data.volumes" in schema.Data.
+func collectionField(coll string) (reflect.Type, int, bool) {
+	owner := configType
+	if rest, ok := strings.CutPrefix(coll, "data."); ok {
+		owner, coll = dataType, rest
+	}
+	field, ok := fieldsOf(owner)[coll]
+	return owner, field, ok
 }
 
 // sameConfig compares the fast way's configuration with CUE's, for

@@ -319,17 +319,15 @@ func fastCUE(v cue.Value, fs *fastSchema) (*fastResult, error) {
 				c.setProject(p)
 				continue
 			}
-			rs, err := it.Value().Fields()
-			if err != nil {
-				return exportError{err}
+			if name == "data" {
+				// Data sources are collections one level down (issue 10).
+				if err := addCUEData(c, it.Value()); err != nil {
+					return err
+				}
+				continue
 			}
-			for rs.Next() {
-				if c.failed() {
-					return nil
-				}
-				if rs.Selector().IsString() {
-					c.add(item{coll: name, name: rs.Selector().Unquoted(), cv: rs.Value()})
-				}
+			if err := addCUECollection(c, name, it.Value()); err != nil {
+				return err
 			}
 		}
 		return nil
@@ -345,6 +343,40 @@ func fastCUE(v cue.Value, fs *fastSchema) (*fastResult, error) {
 		return nil, errors.New("no project")
 	}
 	return res, nil
+}
+
+// addCUECollection adds the resources of one collection to c.
+func addCUECollection(c *collector, coll string, v cue.Value) error {
+	rs, err := v.Fields()
+	if err != nil {
+		return exportError{err}
+	}
+	for rs.Next() {
+		if c.failed() {
+			return nil
+		}
+		if rs.Selector().IsString() {
+			c.add(item{coll: coll, name: rs.Selector().Unquoted(), cv: rs.Value()})
+		}
+	}
+	return nil
+}
+
+// addCUEData adds the data sources of data: volumes, datasets, ... to c
+// as the collections "data.volumes", ...
+func addCUEData(c *collector, v cue.Value) error {
+	ks, err := v.Fields()
+	if err != nil {
+		return exportError{err}
+	}
+	for ks.Next() {
+		if ks.Selector().IsString() {
+			if err := addCUECollection(c, "data."+ks.Selector().Unquoted(), ks.Value()); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // sameJSON reports how two JSON documents differ, or nil when they are the

@@ -123,7 +123,8 @@ func (b *builder) build(cfg *schema.Config) (*schema.Desired, diag.Diagnostics) 
 // addressed by name (or hash), references to them by hash resolved to
 // those addresses, everything sorted.
 func (b *builder) desired(cfg *schema.Config) *schema.Desired {
-	d := &schema.Desired{FormatVersion: schema.FormatVersion, Project: cfg.Project, Root: b.p.root, Trees: b.fs.entries, Schema: b.p.sch}
+	d := &schema.Desired{FormatVersion: schema.FormatVersion, Project: cfg.Project, Root: b.p.root, Trees: b.fs.entries, Schema: b.p.sch,
+		Data: b.dataSources(cfg)}
 	addr := b.imageAddresses()
 	for _, e := range b.images {
 		names := append([]string(nil), e.names...)

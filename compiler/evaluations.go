@@ -11,7 +11,14 @@ func (b *builder) evaluation(name string) {
 	path := []string{"evaluations", name}
 	var deps []string
 	spec := schema.EvaluationSpec{EvaluationSettings: e.EvaluationSettings}
-	if dname := b.resolve(schema.KindDataset, e.Dataset.ID, e.Dataset, appendPath(path, "dataset"), func(n string) bool { return b.cfg.Datasets[n] != nil }); dname != "" {
+	if ref, isData := b.dataRef(schema.KindDataset, e.Dataset.ID, appendPath(path, "dataset")); isData {
+		// A dataset the service has (issue 10): its columns are not known
+		// here, so the scorers' inputs are not checked against them.
+		if ref.Ref != "" {
+			spec.Dataset = ref
+			deps = append(deps, ref.Ref)
+		}
+	} else if dname := b.resolve(schema.KindDataset, e.Dataset.ID, e.Dataset, appendPath(path, "dataset"), func(n string) bool { return b.cfg.Datasets[n] != nil }); dname != "" {
 		r := b.dataset(dname)
 		spec.Dataset = schema.Ref{Ref: r.Address, Hash: r.Hash}
 		deps = append(deps, r.Address)

@@ -39,11 +39,14 @@ var referable = map[string]bool{"image": true, "secret": true, "volume": true, "
 const sensitiveMark = "sensitive"
 
 type hclResource struct {
-	kind  string
-	name  string
-	block *hclsyntax.Block
-	value cty.Value
-	done  bool
+	kind string
+	name string
+	// dataKind is the kind of a data block (data "volume" "cache"), whose
+	// kind is "data" (issue 10).
+	dataKind schema.Kind
+	block    *hclsyntax.Block
+	value    cty.Value
+	done     bool
 }
 
 type hclLocal struct {
@@ -323,10 +326,12 @@ func (l *hclLoader) collect(body *hclsyntax.Body) []*hclsyntax.Block {
 			for _, nb := range b.Body.Blocks {
 				l.errorf(nb.DefRange(), "a locals block holds only attributes, not %s blocks", nb.Type)
 			}
+		case "data":
+			l.collectData(b)
 		default:
 			kind, ok := hclKinds[b.Type]
 			if !ok {
-				cands := []string{"variable", "locals"}
+				cands := []string{"variable", "locals", "data"}
 				for k := range hclKinds {
 					cands = append(cands, k)
 				}
@@ -389,7 +394,7 @@ func (l *hclLoader) deps(exprs []hclsyntax.Expression) []node {
 	return out
 }
 
-var referenceRoots = []string{"var", "local", "image", "secret", "volume", "dataset", "function"}
+var referenceRoots = []string{"var", "local", "image", "secret", "volume", "dataset", "function", "data"}
 
 // checkTraversal validates a reference (var.x, local.y, image.base) and
 // returns the node it depends on, or "".
@@ -438,6 +443,9 @@ func (l *hclLoader) checkTraversal(tr hcl.Traversal) node {
 			return ""
 		}
 		return "local." + name
+	}
+	if root == "data" {
+		return l.checkDataTraversal(tr)
 	}
 	if referable[root] {
 		name, r, ok := attr()
@@ -531,6 +539,9 @@ func (l *hclLoader) nodeRange(n node) *diag.Range {
 	if name, ok := strings.CutPrefix(n, "local."); ok {
 		return toRange(l.locals[name].attr.NameRange)
 	}
+	if r := l.resources[n]; r == nil {
+		return nil
+	}
 	return toRange(l.resources[n].block.DefRange())
 }
 
@@ -546,19 +557,35 @@ func (l *hclLoader) isDone(n node) bool {
 func (l *hclLoader) evalContext(deps []node) *hcl.EvalContext {
 	vars := map[string]cty.Value{"var": l.varsObj}
 	groups := map[string]map[string]cty.Value{}
+	data := map[string]map[string]cty.Value{}
 	for _, d := range deps {
 		root, name, _ := strings.Cut(d, ".")
 		if groups[root] == nil {
 			groups[root] = map[string]cty.Value{}
 		}
-		if root == "local" {
+		switch {
+		case root == "local":
 			groups[root][name] = l.locals[name].value
-		} else {
+		case root == "data":
+			// data.volume.cache: one more level (issue 10).
+			k, n, _ := strings.Cut(name, ".")
+			if data[k] == nil {
+				data[k] = map[string]cty.Value{}
+			}
+			data[k][n] = l.resources[d].value
+		default:
 			groups[root][name] = l.resources[d].value
 		}
 	}
 	for root, m := range groups {
 		vars[root] = cty.ObjectVal(m)
+	}
+	if len(data) > 0 {
+		kinds := map[string]cty.Value{}
+		for k, m := range data {
+			kinds[k] = cty.ObjectVal(m)
+		}
+		vars["data"] = cty.ObjectVal(kinds)
 	}
 	return &hcl.EvalContext{Variables: vars, Functions: l.funcs}
 }
@@ -583,18 +610,23 @@ func (l *hclLoader) evalNode(n node, deps []node) {
 		return
 	}
 	r := l.resources[n]
-	kind := hclKinds[r.kind]
-	path := []string{kind.Plural(), r.name}
-	l.ranges.set(path, r.block.DefRange(), r.block.LabelRanges[0])
-	obj := l.evalBody(r.block.Body, shapesOf(l.p.schema())[r.kind], path, ectx)
-	if referable[r.kind] {
+	coll := hclKinds[r.kind].Plural()
+	sh := shapesOf(l.p.schema())[r.kind]
+	label := r.block.LabelRanges[0]
+	if r.dataKind != "" {
+		coll, sh, label = "data."+r.dataKind.Plural(), &shape{}, r.block.LabelRanges[1]
+	}
+	path := append(strings.Split(coll, "."), r.name)
+	l.ranges.set(path, r.block.DefRange(), label)
+	obj := l.evalBody(r.block.Body, sh, path, ectx)
+	if referable[r.kind] || r.dataKind != "" {
 		obj["$id"] = cty.StringVal(n)
 	}
 	r.value = cty.ObjectVal(obj)
 	r.done = true
 	l.p.noteSensitive(r.value)
 	if l.col != nil && !l.diags.HasErrors() {
-		l.col.add(item{coll: kind.Plural(), name: r.name, val: r.value})
+		l.col.add(item{coll: coll, name: r.name, val: r.value})
 	}
 }
 
@@ -627,12 +659,23 @@ func (l *hclLoader) config(project any) map[string]any {
 	for _, addr := range l.order {
 		r := l.resources[addr]
 		plural := hclKinds[r.kind].Plural()
-		m, _ := cfg[plural].(map[string]any)
+		owner := cfg
+		path := []string{plural, r.name}
+		if r.dataKind != "" {
+			data, _ := cfg["data"].(map[string]any)
+			if data == nil {
+				data = map[string]any{}
+				cfg["data"] = data
+			}
+			owner, plural = data, r.dataKind.Plural()
+			path = []string{"data", plural, r.name}
+		}
+		m, _ := owner[plural].(map[string]any)
 		if m == nil {
 			m = map[string]any{}
-			cfg[plural] = m
+			owner[plural] = m
 		}
-		m[r.name] = ctyToGo(r.value, []string{plural, r.name}, &l.ranges.sensitive)
+		m[r.name] = ctyToGo(r.value, path, &l.ranges.sensitive)
 	}
 	sort.Slice(l.ranges.sensitive, func(i, j int) bool {
 		return pathKey(l.ranges.sensitive[i]) < pathKey(l.ranges.sensitive[j])

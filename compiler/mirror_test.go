@@ -22,6 +22,14 @@ func TestGoTypesMirrorSchema(t *testing.T) {
 	}
 }
 
+// dataCopyTypes are the Go types of the kinds a data source may be, and
+// dataCopyFields the fields of a data source they hold.
+var (
+	dataCopyTypes = map[reflect.Type]bool{reflect.TypeOf(schema.Volume{}): true, reflect.TypeOf(schema.Dataset{}): true,
+		reflect.TypeOf(schema.Function{}): true, reflect.TypeOf(schema.Secret{}): true}
+	dataCopyFields = map[string]bool{"name": true, "revision": true, "version": true}
+)
+
 func mirror(t *testing.T, path []string, typ reflect.Type, seen map[reflect.Type]bool) {
 	for typ.Kind() == reflect.Pointer {
 		typ = typ.Elem()
@@ -36,16 +44,22 @@ func mirror(t *testing.T, path []string, typ reflect.Type, seen map[reflect.Type
 	}
 	switch typ.Kind() {
 	case reflect.Struct:
-		if seen[typ] {
+		// A declaration (volumes.x) is its kind's own definition; where
+		// it is referred to, a data source may stand too, whose fields
+		// the Go type also has (issue 10): check it at both.
+		decl := len(path) == 2 && dataCopyTypes[typ]
+		if seen[typ] && !decl {
 			return
 		}
-		seen[typ] = true
+		if !decl {
+			seen[typ] = true
+		}
 		cueFields := compiledSchema().fieldsAt(path)
 		goFields := map[string]reflect.Type{}
 		// The fields by json name, embedded structs' (shared settings)
 		// included, as assign sees them.
 		for name, idx := range structFieldsOf(typ).byName {
-			if name == "$id" || name == "digest" {
+			if name == "$id" || name == "digest" || decl && dataCopyFields[name] {
 				continue
 			}
 			goFields[name] = typ.FieldByIndex(idx).Type

@@ -147,6 +147,15 @@ func cueReference(user cue.Value, path []string, k schema.Kind) string {
 		if len(s) == 2 && s[0].String() == k.Plural() && s[1].IsString() {
 			return schema.Address(k, s[1].Unquoted())
 		}
+		if len(s) == 3 && s[0].String() == "data" && s[2].IsString() {
+			// issue 10: data.volumes.cache; of another kind than k, for
+			// the builder to refuse.
+			for _, dk := range schema.DataKinds {
+				if s[1].String() == dk.Plural() {
+					return schema.DataAddress(dk, s[2].Unquoted())
+				}
+			}
+		}
 		v = root.LookupPath(p)
 	}
 	return ""

@@ -61,6 +61,9 @@ func (b *builder) secret(name string) *schema.Resource {
 
 // secretRef resolves a secret at a reference position.
 func (b *builder) secretRef(s *schema.Secret, path []string) (schema.Ref, bool) {
+	if ref, isData := b.dataRef(schema.KindSecret, s.ID, path); isData {
+		return ref, ref.Ref != ""
+	}
 	name := b.resolve(schema.KindSecret, s.ID, s, path, func(n string) bool { return b.cfg.Secrets[n] != nil })
 	if name == "" {
 		return schema.Ref{}, false

@@ -51,6 +51,13 @@ func (b *builder) volumeMounts(vms []schema.VolumeMount, path []string, deps *[]
 	seen := map[string]bool{}
 	for i, vm := range vms {
 		p := appendPath(path, strconv.Itoa(i))
+		if ref, isData := b.dataRef(schema.KindVolume, vm.Volume.ID, appendPath(p, "volume")); isData {
+			if ref.Ref != "" {
+				out = append(out, schema.VolumeMountSpec{Volume: ref, Path: vm.Path, ReadOnly: vm.ReadOnly})
+				*deps = append(*deps, ref.Ref)
+			}
+			continue
+		}
 		name := b.resolve(schema.KindVolume, vm.Volume.ID, vm.Volume, appendPath(p, "volume"), func(n string) bool { return b.cfg.Volumes[n] != nil })
 		if name == "" {
 			continue
@@ -156,6 +163,9 @@ func (b *builder) function(name string) *schema.Resource {
 
 // functionRef resolves a function at a reference position.
 func (b *builder) functionRef(fn *schema.Function, path []string) (schema.Ref, bool) {
+	if ref, isData := b.dataRef(schema.KindFunction, fn.ID, path); isData {
+		return ref, ref.Ref != ""
+	}
 	name := b.resolve(schema.KindFunction, fn.ID, fn, path, func(n string) bool { return b.cfg.Functions[n] != nil })
 	if name == "" {
 		return schema.Ref{}, false

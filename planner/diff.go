@@ -96,6 +96,15 @@ func Diff(d *schema.Desired, st *State, o Options) (*Plan, error) {
 		return nil, err
 	}
 	p := &Plan{FormatVersion: FormatVersion, Project: d.Project, Serial: st.Serial, Destroy: o.Destroy, Changes: []Change{}}
+	if !o.Destroy {
+		var err error
+		if p.Data, err = resolveData(d, st); err != nil {
+			return nil, err
+		}
+		for _, s := range p.Data {
+			pl.data[s.Address] = s
+		}
+	}
 	addrs := pl.addresses()
 	order := pl.changesAt(addrs, &p.Summary)
 	pl.secretWarnings(addrs)
@@ -122,7 +131,7 @@ func Diff(d *schema.Desired, st *State, o Options) (*Plan, error) {
 func newPlanning(d *schema.Desired, st *State, o Options) *planning {
 	pl := &planning{d: d, st: st, o: o, want: map[string]*schema.Resource{}, byHash: map[string]*schema.Resource{},
 		changes: map[string]*Change{}, replace: map[string]bool{}, explained: map[string]bool{},
-		managed: map[string]bool{}, vsecrets: map[string][]VersionSecret{}, images: map[string]*Image{}}
+		managed: map[string]bool{}, vsecrets: map[string][]VersionSecret{}, images: map[string]*Image{}, data: map[string]DataSource{}}
 	for i := range st.Images {
 		pl.images[st.Images[i].Hash] = &st.Images[i]
 	}
@@ -192,7 +201,7 @@ func (pl *planning) changesAt(addrs []string, sum *Summary) []*Change {
 		default:
 			value := pl.secretValue(addr, dr)
 			if dr.Hash == sr.Hash && !pl.replace[addr] && !pl.forced(addr) && value != "changed" && !pl.versionMoves(dr, sr) && len(pl.repins(sr)) == 0 && pl.sensitiveMoved(addr) == "" &&
-				len(pl.secretValuesMoved(dr)) == 0 {
+				len(pl.secretValuesMoved(dr)) == 0 && len(pl.dataMoves(dr, sr)) == 0 {
 				sum.Unchanged++
 				continue
 			}
@@ -274,6 +283,8 @@ type planning struct {
 	moved map[string]string
 	// images are the state's images, by hash.
 	images map[string]*Image
+	// data are the data sources as the plan resolved them, by address.
+	data map[string]DataSource
 }
 
 func cutAddress(a string) (schema.Kind, string, bool) {

@@ -212,6 +212,11 @@ func (f *File) Check(st *State) error {
 			"the plan was made against project state with lineage %s; this service's state has lineage %s: it is another server or a recreated project",
 			s.Lineage, now)}
 	}
+	if data := f.dataChanges(st); len(data) > 0 {
+		// The unowned resources move without the project's serial.
+		return &MismatchError{Project: project, Changes: data, Why: fmt.Sprintf(
+			"a data source of project %s resolves to something else than when the plan was made", project)}
+	}
 	changes := s.Changes(st)
 	if s.Serial != st.Serial {
 		return &MismatchError{Project: project, Moved: true, From: s.Serial, To: st.Serial, Changes: changes}
@@ -236,7 +241,11 @@ func Fingerprint(d *schema.Desired) string {
 	v := struct {
 		Project   string  `json:"project"`
 		Resources []entry `json:"resources"`
-	}{Project: d.Project, Resources: []entry{}}
+		// Data are the data sources (issue 10), by what they name: absent
+		// when there are none, so that the fingerprints of desired states
+		// without any are as they were.
+		Data []schema.DataSource `json:"data,omitempty"`
+	}{Project: d.Project, Resources: []entry{}, Data: d.Data}
 	for _, r := range d.Resources {
 		v.Resources = append(v.Resources, entry{r.Address, r.Hash, r.Aliases})
 	}
@@ -251,7 +260,7 @@ func Fingerprint(d *schema.Desired) string {
 // every sensitive value redacted.
 func NewFile(p *Plan, d *schema.Desired, st *State, cfg Config) *File {
 	cfg.Fingerprint = Fingerprint(d)
-	rd := &schema.Desired{FormatVersion: d.FormatVersion, Project: d.Project, Trees: d.Trees, Root: d.Root}
+	rd := &schema.Desired{FormatVersion: d.FormatVersion, Project: d.Project, Trees: d.Trees, Root: d.Root, Data: d.Data}
 	rd.Resources = make([]schema.Resource, len(d.Resources))
 	for i, r := range d.Resources {
 		rd.Resources[i] = r.Redacted()
@@ -411,6 +420,9 @@ func (f *File) check() error {
 		return err
 	}
 	if err := checkDrift(p); err != nil {
+		return err
+	}
+	if err := f.checkData(); err != nil {
 		return err
 	}
 	index, err := f.checkChanges()

@@ -55,6 +55,7 @@ func WriteMarkdown(w io.Writer, p *Plan, o MarkdownOptions) error {
 	if !p.Changed() {
 		fmt.Fprintf(&head, "**No changes.** The service's state (serial %d) matches the configuration (%d %s).\n",
 			p.Serial, p.Summary.Unchanged, plural(p.Summary.Unchanged, "resource", "resources"))
+		writeMarkdownData(&head, p)
 		writeMarkdownNotes(&head, p)
 		_, err := w.Write(clipBytes(head.Bytes(), limit))
 		return err
@@ -62,6 +63,7 @@ func WriteMarkdown(w io.Writer, p *Plan, o MarkdownOptions) error {
 	fmt.Fprintf(&head, "**%s** Planned against state serial %d; %d %s unchanged.\n\n", html.EscapeString(SummaryLine(p)),
 		p.Serial, p.Summary.Unchanged, plural(p.Summary.Unchanged, "resource", "resources"))
 	writeCountTable(&head, p)
+	writeMarkdownData(&head, p)
 	writeMarkdownNotes(&head, p)
 	head.WriteString("\n")
 
@@ -106,6 +108,24 @@ func WriteMarkdown(w io.Writer, p *Plan, o MarkdownOptions) error {
 	bw.Write(head.Bytes())
 	bw.Write(body.Bytes())
 	return bw.Flush()
+}
+
+// maxMarkdownData is how many data sources the Markdown view lists.
+const maxMarkdownData = 50
+
+// writeMarkdownData lists the plan's data sources (issue 10).
+func writeMarkdownData(b *bytes.Buffer, p *Plan) {
+	if len(p.Data) == 0 {
+		return
+	}
+	fmt.Fprintf(b, "\n%s\n\n", mdText(DataHeading))
+	for i, s := range p.Data {
+		if i == maxMarkdownData {
+			fmt.Fprintf(b, "- and %d more (cc plan --json lists them all in data)\n", len(p.Data)-i)
+			break
+		}
+		fmt.Fprintf(b, "- `%s`: %s\n", mdCode(s.Address), mdText(s.Describe()))
+	}
 }
 
 func writeMarkdownNotes(b *bytes.Buffer, p *Plan) {

@@ -44,6 +44,9 @@ type Plan struct {
 	// resource (issue 10), by address: every view shows them in a
 	// "Changed outside cc since the last apply" section before the plan.
 	Drift []DriftChange `json:"drift,omitempty"`
+	// Data are the configuration's data sources as the plan resolved them
+	// (issue 10), sorted by address: what the apply uses, exactly.
+	Data []DataSource `json:"data,omitempty"`
 }
 
 // Summary counts a plan's changes.
@@ -141,6 +144,7 @@ const (
 	ReasonNewVersion = "new-version" // a new version is forced (--new-version, --replace of a function)
 	ReasonDrift      = "drift"       // changed outside cc since the last apply: put back
 	ReasonExpired    = "expired"     // a sandbox expired or was terminated: created again
+	ReasonData       = "data"        // a data source it uses resolves to something else now (issue 10)
 )
 
 // FieldChange is one changed field of a spec. Path names it as

@@ -63,6 +63,7 @@ func WriteText(w io.Writer, p *Plan, o TextOptions) error {
 	if !p.Changed() {
 		fmt.Fprintf(bw, "No changes. Project %s at state serial %d matches the configuration (%d %s).\n",
 			p.Project, p.Serial, p.Summary.Unchanged, plural(p.Summary.Unchanged, "resource", "resources"))
+		writeData(bw, p)
 		writeNotes(bw, p)
 		return bw.Flush()
 	}
@@ -74,6 +75,10 @@ func WriteText(w io.Writer, p *Plan, o TextOptions) error {
 	}
 	fmt.Fprintf(bw, "Plan for project %s at state serial %d. Actions: %s create, %s update in place, %s replace, %s delete.\n",
 		p.Project, p.Serial, pt.action(Create, "+"), pt.action(Update, "~"), pt.action(Replace, "-/+"), pt.action(Delete, "-"))
+	if len(p.Data) > 0 {
+		bw.WriteByte('\n')
+		writeData(bw, p)
+	}
 	for i := range p.Changes {
 		bw.WriteByte('\n')
 		writeChange(bw, &p.Changes[i], "  ", pt)
@@ -82,6 +87,24 @@ func WriteText(w io.Writer, p *Plan, o TextOptions) error {
 	writeNotes(bw, p)
 	fmt.Fprintln(bw, pt.paint(ansiBold, SummaryLine(p)))
 	return bw.Flush()
+}
+
+// DataHeading introduces the data sources of a plan in every view.
+const DataHeading = "Data sources, resolved and pinned (the apply uses exactly these):"
+
+// DataLine says what a data source resolved to:
+// "data.dataset.evals: dataset build-evals, revision 3".
+func DataLine(s DataSource) string { return s.Address + ": " + s.Describe() }
+
+// writeData lists the plan's data sources.
+func writeData(w io.Writer, p *Plan) {
+	if len(p.Data) == 0 {
+		return
+	}
+	fmt.Fprintln(w, DataHeading)
+	for _, s := range p.Data {
+		fmt.Fprintf(w, "  %s\n", DataLine(s))
+	}
 }
 
 func writeNotes(w io.Writer, p *Plan) {

@@ -20,6 +20,41 @@ type Config struct {
 	Sandboxes   map[string]*Sandbox    `json:"sandboxes,omitempty"`
 	Functions   map[string]*Function   `json:"functions,omitempty"`
 	Evaluations map[string]*Evaluation `json:"evaluations,omitempty"`
+	Data        *Data                  `json:"data,omitempty"`
+}
+
+// Data are the data sources of a project (#Data), by kind and name.
+type Data struct {
+	Volumes   map[string]*DataVolume   `json:"volumes,omitempty"`
+	Datasets  map[string]*DataDataset  `json:"datasets,omitempty"`
+	Functions map[string]*DataFunction `json:"functions,omitempty"`
+	Secrets   map[string]*DataSecret   `json:"secrets,omitempty"`
+}
+
+// DataVolume is a volume the service has (#DataVolume).
+type DataVolume struct {
+	ID   string `json:"$id,omitempty"`
+	Name string `json:"name"`
+}
+
+// DataDataset is a dataset the service has (#DataDataset).
+type DataDataset struct {
+	ID       string `json:"$id,omitempty"`
+	Name     string `json:"name"`
+	Revision int64  `json:"revision,omitempty"`
+}
+
+// DataFunction is a function the service has (#DataFunction).
+type DataFunction struct {
+	ID      string `json:"$id,omitempty"`
+	Name    string `json:"name"`
+	Version int64  `json:"version,omitempty"`
+}
+
+// DataSecret is a secret the service has (#DataSecret).
+type DataSecret struct {
+	ID   string `json:"$id,omitempty"`
+	Name string `json:"name"`
 }
 
 // Image is an image recipe (#Image).
@@ -159,6 +194,9 @@ type Secret struct {
 	FromIntegration *IntegrationSource `json:"from_integration,omitempty"`
 	FromStore       *StoreSource       `json:"from_store,omitempty"`
 	EnvVar          string             `json:"env_var,omitempty"`
+	// Name is set only where a data source is used (a copy of
+	// #DataSecret): the resource the service has, by name.
+	Name string `json:"name,omitempty"`
 	// Extra holds the fields of the schema that have no Go field; the
 	// compiler carries them into the spec as they are.
 	Extra Extra `json:"-"`
@@ -234,6 +272,9 @@ func (e *EnvValue) UnmarshalJSON(b []byte) error {
 // Volume is persistent storage (#Volume).
 type Volume struct {
 	ID string `json:"$id,omitempty"`
+	// Name is set only where a data source is used (a copy of
+	// #DataVolume): the resource the service has, by name.
+	Name string `json:"name,omitempty"`
 	VolumeSettings
 	// Extra holds the fields of the schema that have no Go field; the
 	// compiler carries them into the spec as they are.
@@ -249,6 +290,10 @@ type VolumeSettings struct {
 type Dataset struct {
 	ID    string   `json:"$id,omitempty"`
 	Files []string `json:"files"`
+	// Name and Revision is set only where a data source is used (a copy of
+	// #DataDataset): the resource the service has, by name.
+	Name     string `json:"name,omitempty"`
+	Revision int64  `json:"revision,omitempty"`
 	DatasetSettings
 	// Extra holds the fields of the schema that have no Go field; the
 	// compiler carries them into the spec as they are.
@@ -354,6 +399,10 @@ type Function struct {
 	ID     string `json:"$id,omitempty"`
 	Image  *Image `json:"image"`
 	Source Source `json:"source"`
+	// Name and Version is set only where a data source is used (a copy of
+	// #DataFunction): the resource the service has, by name.
+	Name    string `json:"name,omitempty"`
+	Version int64  `json:"version,omitempty"`
 	FunctionSettings
 	Env          map[string]EnvValue `json:"env,omitempty"`
 	EnvFrom      []*Secret           `json:"env_from,omitempty"`

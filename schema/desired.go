@@ -70,6 +70,10 @@ type Desired struct {
 	// Trees lists, by tree digest, the files of every local directory (and
 	// copied file) the project reads.
 	Trees map[string][]TreeEntry `json:"trees,omitempty"`
+	// Data are the project's data sources (data blocks), sorted by
+	// address: references to resources no project owns, resolved when a
+	// plan is made (DataSource).
+	Data []DataSource `json:"data,omitempty"`
 
 	// Root is the absolute project root local inputs are read from.
 	Root string `json:"-"`

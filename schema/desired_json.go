@@ -13,7 +13,17 @@ import (
 func (d *Desired) MarshalCanonical() ([]byte, error) {
 	var b bytes.Buffer
 	b.Grow(len(d.Resources) * 512)
-	b.WriteString(`{"format_version":`)
+	b.WriteByte('{')
+	if len(d.Data) > 0 {
+		c, err := Canonical(d.Data)
+		if err != nil {
+			return nil, err
+		}
+		b.WriteString(`"data":`)
+		b.Write(c)
+		b.WriteByte(',')
+	}
+	b.WriteString(`"format_version":`)
 	b.WriteString(strconv.Itoa(d.FormatVersion))
 	b.WriteString(`,"project":`)
 	writeString(&b, d.Project)

@@ -160,6 +160,16 @@ func checkDuration(field, s string) error {
 }
 
 func checkRef(field string, r *Ref, kind Kind) error {
+	if dk, _, ok := ParseDataAddress(r.Ref); ok {
+		// A data source (issue 10): resolved when planned, so no hash.
+		if dk != kind {
+			return fmt.Errorf("%s: ref %q is not a %s", field, r.Ref, kind)
+		}
+		if r.Hash != "" {
+			return fmt.Errorf("%s: ref %q is a data source, resolved when planned, and has no hash", field, r.Ref)
+		}
+		return nil
+	}
 	k, name, ok := strings.Cut(r.Ref, ".")
 	if !ok || !ValidName(name) {
 		return fmt.Errorf("%s: ref %q is not KIND.NAME", field, r.Ref)

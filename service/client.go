@@ -17,6 +17,7 @@ import (
 	"google.golang.org/protobuf/types/known/durationpb"
 
 	ccv1 "cc.dev/cc/service/proto/cc/v1"
+	"cc.dev/cc/state"
 )
 
 // Client calls a cc service. Its methods return the typed errors of this
@@ -174,6 +175,9 @@ type StateRequest struct {
 	Project     string
 	KnownSerial int64
 	Compare     []ValueToCompare
+	// Data are data sources to resolve in the same read (issue 10): at
+	// most 1,000.
+	Data []DataLookup
 }
 
 // StateResponse is a GetState answer. State is nil when Unchanged (the
@@ -185,6 +189,8 @@ type StateResponse struct {
 	Serial    int64
 	Unchanged bool
 	Matches   []ValueMatch
+	// Data answer the request's Data in order, also when Unchanged.
+	Data []state.DataResolved
 }
 
 // ValueMatch is how a local value compares with the service's.
@@ -204,13 +210,26 @@ func (c *Client) ReadState(ctx context.Context, req StateRequest) (*StateRespons
 	for _, v := range req.Compare {
 		preq.Compare = append(preq.Compare, compareValueProto(v))
 	}
+	for _, l := range req.Data {
+		preq.Data = append(preq.Data, &ccv1.DataLookup{Kind: string(l.Kind), Name: l.Name, Version: l.Version})
+	}
 	resp, err := c.projects.GetState(ctx, preq)
 	if err != nil {
 		return nil, fromStatus(err)
 	}
 	out := &StateResponse{Serial: resp.GetSerial(), Unchanged: resp.GetUnchanged()}
+	if len(req.Data) > 0 {
+		if len(resp.GetData()) != len(req.Data) {
+			return nil, fmt.Errorf("read the state of project %s: %d data sources resolved of %d (a service older than data sources?)", req.Project, len(resp.GetData()), len(req.Data))
+		}
+		for i, d := range resp.GetData() {
+			out.Data = append(out.Data, state.DataResolved{DataLookup: req.Data[i],
+				DataResult: DataResult{Found: d.GetFound(), Address: d.GetAddress(), Hash: d.GetHash(), Version: d.GetVersion()}})
+		}
+	}
 	if !out.Unchanged {
 		out.State = stateFromProto(resp)
+		out.State.Data = out.Data
 	}
 	switch ms := resp.GetMatches(); {
 	case len(ms) == 0:
@@ -235,9 +254,16 @@ func (c *Client) ReadState(ctx context.Context, req StateRequest) (*StateRespons
 // are nil when the service does not compare values in GetState (one older
 // than that): the caller takes every local value as changed.
 func (c *Client) GetStateComparing(ctx context.Context, project string, vals []ValueToCompare) (*State, []ValueMatch, error) {
+	return c.GetStateResolving(ctx, project, vals, nil)
+}
+
+// GetStateResolving is GetStateComparing that also resolves data sources
+// (issue 10) in the first call, whose answers are the returned state's
+// Data.
+func (c *Client) GetStateResolving(ctx context.Context, project string, vals []ValueToCompare, data []DataLookup) (*State, []ValueMatch, error) {
 	const perCall = 10_000
 	for attempt := 0; ; attempt++ {
-		first, err := c.ReadState(ctx, StateRequest{Project: project, Compare: vals[:min(len(vals), perCall)]})
+		first, err := c.ReadState(ctx, StateRequest{Project: project, Compare: vals[:min(len(vals), perCall)], Data: data})
 		if err != nil {
 			return nil, nil, err
 		}
@@ -494,6 +520,10 @@ type ApplyRequest struct {
 	// NewVersion makes a new version of a function even when one with the
 	// same key exists (--new-version): its image and blobs are reused.
 	NewVersion bool
+	// DataPins are what the data sources among DependsOn resolved to when
+	// the plan was made (issue 10); the service refuses the apply when one
+	// no longer does.
+	DataPins []DataPin
 
 	// ExpectedSerial is the serial the plan was made at: the apply is
 	// refused with a *StaleError if the resource changed after it.
@@ -519,7 +549,7 @@ type ApplyResult struct {
 func (c *Client) Apply(ctx context.Context, req ApplyRequest) (*ApplyResult, error) {
 	resp, err := c.resources.ApplyResource(ctx, &ccv1.ApplyResourceRequest{
 		Project: req.Project, Address: req.Address, Action: req.Action, Spec: req.Spec, Hash: req.Hash,
-		DependsOn: req.DependsOn, Blobs: req.Blobs, Sensitive: req.Sensitive, NewVersion: req.NewVersion,
+		DependsOn: req.DependsOn, Blobs: req.Blobs, Sensitive: req.Sensitive, NewVersion: req.NewVersion, DataPins: dataPinsProto(req.DataPins),
 		ExpectedSerial: req.ExpectedSerial, IdempotencyKey: req.IdempotencyKey, LeaseId: req.LeaseID,
 	})
 	if err != nil {

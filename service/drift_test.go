@@ -2,7 +2,6 @@ package service_test
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"path/filepath"
 	"strings"
@@ -253,16 +252,7 @@ func TestDriftMigrationAddsExpiries(t *testing.T) {
 	if err := closeFn(); err != nil {
 		t.Fatal(err)
 	}
-	raw, err := sql.Open("sqlite", db)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, q := range []string{"DROP INDEX resources_by_expiry", "ALTER TABLE resources DROP COLUMN expires_at", "DROP TABLE drift", "PRAGMA user_version = 4"} {
-		if _, err := raw.Exec(q); err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-	}
-	raw.Close()
+	downgrade(t, db, 4)
 	clk.Advance(time.Hour)
 	st, err := open(t, db, service.WithClock(clk.Now)).GetState(ctx, "p")
 	if err != nil {

@@ -283,12 +283,14 @@ type row struct {
 	created, updated, serial  int64
 	deps, pins                string
 	sensitive                 string
+	// dataPins are the data sources it was applied with (encodeDataPins).
+	dataPins string
 }
 
-const rowColumns = "address, kind, name, hash, spec, version, status, created_at, updated_at, serial, depends_on, pins, sensitive"
+const rowColumns = "address, kind, name, hash, spec, version, status, created_at, updated_at, serial, depends_on, pins, sensitive, data_pins"
 
 func (r *row) scan(sc interface{ Scan(...any) error }) error {
-	return sc.Scan(&r.address, &r.kind, &r.name, &r.hash, &r.spec, &r.version, &r.status, &r.created, &r.updated, &r.serial, &r.deps, &r.pins, &r.sensitive)
+	return sc.Scan(&r.address, &r.kind, &r.name, &r.hash, &r.spec, &r.version, &r.status, &r.created, &r.updated, &r.serial, &r.deps, &r.pins, &r.sensitive, &r.dataPins)
 }
 
 func (t *mutation) resource(address string) (*row, error) {
@@ -304,8 +306,8 @@ func (t *mutation) resource(address string) (*row, error) {
 }
 
 func (t *mutation) put(r *row) error {
-	if err := t.exec("INSERT OR REPLACE INTO resources (project, "+rowColumns+") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-		t.project, r.address, r.kind, r.name, r.hash, r.spec, r.version, r.status, r.created, r.updated, r.serial, r.deps, r.pins, r.sensitive); err != nil {
+	if err := t.exec("INSERT OR REPLACE INTO resources (project, "+rowColumns+") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+		t.project, r.address, r.kind, r.name, r.hash, r.spec, r.version, r.status, r.created, r.updated, r.serial, r.deps, r.pins, r.sensitive, r.dataPins); err != nil {
 		return err
 	}
 	if err := t.setExpiry(r); err != nil {
@@ -333,6 +335,7 @@ func (r *row) proto() *ccv1.Resource {
 		addr, v, _ := strings.Cut(p, "@")
 		out.Pins = append(out.Pins, &ccv1.Pin{Address: addr, Version: atoi(v)})
 	}
+	out.DataPins = decodeDataPins(r.dataPins)
 	return out
 }
 
@@ -404,7 +407,9 @@ func (t *mutation) checkGraph(address string, deps []string) error {
 	from := map[string]string{}
 	var stack []step
 	for _, d := range deps {
-		stack = append(stack, step{d, address})
+		if _, _, ok := schema.ParseDataAddress(d); !ok { // a data source is no resource of the project
+			stack = append(stack, step{d, address})
+		}
 	}
 	for len(stack) > 0 {
 		st := stack[len(stack)-1]
@@ -502,7 +507,9 @@ func checkDeps(self string, deps []string) ([]string, error) {
 	out := make([]string, 0, len(deps))
 	seen := map[string]bool{}
 	for _, d := range deps {
-		if _, _, err := parseAddress(d); err != nil {
+		if _, _, ok := schema.ParseDataAddress(d); ok {
+			// A data source (issue 10): its pin comes with the request.
+		} else if _, _, err := parseAddress(d); err != nil {
 			return nil, err
 		}
 		if d == self {

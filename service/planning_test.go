@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
-	"database/sql"
 	"encoding/hex"
 	"errors"
 	"path/filepath"
@@ -151,31 +150,7 @@ func TestMigrationAddsSensitive(t *testing.T) {
 	if err := closeFn(); err != nil {
 		t.Fatal(err)
 	}
-	raw, err := sql.Open("sqlite", db)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, q := range []string{
-		// Migration 3's, then migration 2's.
-		// Migration 5's (issue 10, drift; the database must be of the
-		// migration before those it undoes), then 4's.
-		"DROP INDEX resources_by_expiry",
-		"ALTER TABLE resources DROP COLUMN expires_at",
-		"DROP TABLE drift",
-		"ALTER TABLE projects DROP COLUMN lineage",
-		"DROP INDEX versions_by_key",
-		"ALTER TABLE versions DROP COLUMN key",
-		"ALTER TABLE versions DROP COLUMN secrets",
-		"ALTER TABLE resources DROP COLUMN sensitive",
-		"ALTER TABLE images DROP COLUMN sensitive",
-		"ALTER TABLE versions DROP COLUMN sensitive",
-		"PRAGMA user_version = 1",
-	} {
-		if _, err := raw.Exec(q); err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-	}
-	raw.Close()
+	downgrade(t, db, 1)
 	c = open(t, db)
 	st, err := c.GetState(ctx, "p")
 	if err != nil {

@@ -33,6 +33,9 @@ func (a *projectAPI) GetState(ctx context.Context, req *ccv1.GetStateRequest) (*
 	if !validProject(project) {
 		return nil, status.Errorf(codes.InvalidArgument, "project %q is not a lowercase DNS label", project)
 	}
+	if err := checkDataLookups(req.GetData()); err != nil {
+		return nil, err
+	}
 	if err := a.s.admitComparisons(ctx, req.GetCompare()); err != nil {
 		return nil, err
 	}
@@ -60,6 +63,13 @@ func (a *projectAPI) GetState(ctx context.Context, req *ccv1.GetStateRequest) (*
 		// may have changed while it did not.
 		t := &mutation{tx: tx, ctx: ctx, s: a.s, project: project, salt: salt}
 		if resp.Matches, err = t.matches(req.GetCompare()); err != nil {
+			return nil, err
+		}
+	}
+	if len(req.GetData()) > 0 {
+		// Answered even when the state is unchanged: the unowned
+		// resources move without the project's serial (issue 10).
+		if resp.Data, err = resolveData(ctx, tx, req.GetData()); err != nil {
 			return nil, err
 		}
 	}

@@ -198,6 +198,10 @@ func (a *resourceAPI) ApplyResource(ctx context.Context, req *ccv1.ApplyResource
 	if err := checkNewVersion(req.GetAddress(), kind, action, req.GetNewVersion()); err != nil {
 		return nil, err
 	}
+	dataPins, err := checkDataPins(req.GetAddress(), deps, req.GetDataPins())
+	if err != nil {
+		return nil, err
+	}
 	resp := &ccv1.ApplyResourceResponse{}
 	err = a.s.mutate(ctx, ccv1.ResourceService_ApplyResource_FullMethodName, req, resp, func(t *mutation) error {
 		addr := req.GetAddress()
@@ -206,6 +210,9 @@ func (a *resourceAPI) ApplyResource(ctx context.Context, req *ccv1.ApplyResource
 			return dbError(err)
 		}
 		if err := t.checkApply(addr, action, req.GetExpectedSerial(), cur, deps, req.GetBlobs()); err != nil {
+			return err
+		}
+		if err := t.checkDataResolved(addr, dataPins); err != nil {
 			return err
 		}
 		// Sensitive values are stored sealed (sealSpec).
@@ -230,13 +237,13 @@ func (a *resourceAPI) ApplyResource(ctx context.Context, req *ccv1.ApplyResource
 			}
 		}
 		if cur != nil && action == ccv1.Action_ACTION_UPDATE && cur.hash == req.GetHash() && bytes.Equal(curSpec, req.GetSpec()) && cur.version == version &&
-			cur.deps == joinLines(deps) && cur.pins == joinLines(pins) && cur.sensitive == joinLines(sens) {
+			cur.deps == joinLines(deps) && cur.pins == joinLines(pins) && cur.sensitive == joinLines(sens) && cur.dataPins == encodeDataPins(dataPins) {
 			resp.Resource, resp.Serial, resp.Version = cur.proto(), t.serial, version
 			return nil
 		}
 		r := &row{address: addr, kind: string(kind), name: name, hash: req.GetHash(), spec: sealed, version: version,
 			status: int64(ccv1.Status_STATUS_READY), created: t.now, updated: t.now, serial: t.bump(),
-			deps: joinLines(deps), pins: joinLines(pins), sensitive: joinLines(sens)}
+			deps: joinLines(deps), pins: joinLines(pins), sensitive: joinLines(sens), dataPins: encodeDataPins(dataPins)}
 		if action == ccv1.Action_ACTION_UPDATE {
 			r.created = cur.created
 		}

@@ -219,6 +219,12 @@ CREATE TABLE drift (
 ALTER TABLE resources ADD COLUMN expires_at INTEGER NOT NULL DEFAULT 0;
 CREATE INDEX resources_by_expiry ON resources (project, expires_at) WHERE expires_at > 0;
 `, then: addExpiries},
+	// 6 (issue 10, data sources): what each data source a resource uses
+	// resolved to when it was last applied, one per line
+	// ("ADDRESS TARGET VERSION HASH PINNED", see encodeDataPins).
+	{sql: `
+ALTER TABLE resources ADD COLUMN data_pins TEXT NOT NULL DEFAULT '';
+`},
 }
 
 // newLineage makes a project's lineage: 16 random bytes in hex.

@@ -35,6 +35,13 @@ type (
 	Holder = state.Holder
 	// Lease is a held lock.
 	Lease = state.Lease
+	// DataLookup names a data source to resolve (issue 10).
+	DataLookup = state.DataLookup
+	// DataResult is what a data source resolved to.
+	DataResult = state.DataResult
+	// DataPin is what a data source resolved to when a resource was
+	// applied.
+	DataPin = state.DataPin
 )
 
 // The statuses of a resource.
@@ -109,6 +116,17 @@ func resourceFromProto(r *ccv1.Resource) Resource {
 	}
 	for _, v := range r.GetVersions() {
 		out.Versions = append(out.Versions, versionFromProto(v))
+	}
+	for _, p := range r.GetDataPins() {
+		out.DataPins = append(out.DataPins, DataPin{Address: p.GetAddress(), Target: p.GetTarget(), Version: p.GetVersion(), Hash: p.GetHash(), Pinned: p.GetPinned()})
+	}
+	return out
+}
+
+func dataPinsProto(pins []DataPin) []*ccv1.DataPin {
+	var out []*ccv1.DataPin
+	for _, p := range pins {
+		out = append(out, &ccv1.DataPin{Address: p.Address, Target: p.Target, Version: p.Version, Hash: p.Hash, Pinned: p.Pinned})
 	}
 	return out
 }

@@ -2,7 +2,6 @@ package service_test
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"path/filepath"
 	"testing"
@@ -177,27 +176,7 @@ func TestMigrationKeysVersions(t *testing.T) {
 	if err := closeFn(); err != nil {
 		t.Fatal(err)
 	}
-	raw, err := sql.Open("sqlite", db)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, q := range []string{
-		// Migration 5's (issue 10, drift; the database must be of the
-		// migration before those it undoes), then 4's.
-		"DROP INDEX resources_by_expiry",
-		"ALTER TABLE resources DROP COLUMN expires_at",
-		"DROP TABLE drift",
-		"ALTER TABLE projects DROP COLUMN lineage",
-		"DROP INDEX versions_by_key",
-		"ALTER TABLE versions DROP COLUMN key",
-		"ALTER TABLE versions DROP COLUMN secrets",
-		"PRAGMA user_version = 2",
-	} {
-		if _, err := raw.Exec(q); err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-	}
-	raw.Close()
+	downgrade(t, db, 2)
 
 	p.c = open(t, db)
 	st := p.state()

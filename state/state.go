@@ -39,6 +39,9 @@ type Project struct {
 	// through the API by another client, a sandbox terminated, a sandbox
 	// whose lifetime has passed.
 	Drift []Drift
+	// Data are the data sources the read resolved (issue 10), in the
+	// order asked; none unless the read asked.
+	Data []DataResolved
 }
 
 // Drift is one change made to a resource outside cc.
@@ -126,6 +129,9 @@ type Resource struct {
 	// CreatedAt + lifetime; zero otherwise. Its Status is StatusExpired
 	// once it has passed.
 	ExpiredAt time.Time
+	// DataPins are what the data sources it uses resolved to when it was
+	// last applied (issue 10), sorted by address.
+	DataPins []DataPin
 }
 
 // Gone reports whether the resource no longer runs: a sandbox terminated

@@ -428,7 +428,7 @@ func (e *env) applyPlanFile(c *command, name, dir string, af *applyFlags) int {
 		return e.fail(c, cn.explain(err))
 	}
 	p := f.Plan
-	ps, err := a.State(e.ctx, p.Project)
+	ps, err := a.StateResolving(e.ctx, p.Project, planner.DataLookups(f.Desired))
 	if err != nil {
 		return e.fail(c, fmt.Errorf("read the state of project %s: %w", p.Project, cn.explain(err)))
 	}
@@ -451,7 +451,7 @@ func (e *env) applyPlanFile(c *command, name, dir string, af *applyFlags) int {
 	}
 	defer e.release(c, cn, lk)
 	// Under the lock, nothing moves: check again what it is applied to.
-	if ps, err = a.State(e.ctx, p.Project); err != nil {
+	if ps, err = a.StateResolving(e.ctx, p.Project, planner.DataLookups(f.Desired)); err != nil {
 		return e.fail(c, fmt.Errorf("read the state of project %s: %w", p.Project, cn.explain(err)))
 	}
 	if err := f.Check(ps); err != nil {

@@ -279,7 +279,11 @@ type Resource struct {
 	// expired_at is when a sandbox with a lifetime expires (or expired):
 	// created_at + lifetime. Unset for other kinds and sandboxes without a
 	// lifetime. Its status is STATUS_EXPIRED once it has passed.
-	ExpiredAt     *timestamppb.Timestamp `protobuf:"bytes,60,opt,name=expired_at,json=expiredAt,proto3" json:"expired_at,omitempty"`
+	ExpiredAt *timestamppb.Timestamp `protobuf:"bytes,60,opt,name=expired_at,json=expiredAt,proto3" json:"expired_at,omitempty"`
+	// data_pins are the data sources (issue 10) it was last created,
+	// updated or replaced with, as ApplyResourceRequest.data_pins gave them,
+	// sorted by address: what each resolved to then.
+	DataPins      []*DataPin `protobuf:"bytes,40,rep,name=data_pins,json=dataPins,proto3" json:"data_pins,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -415,6 +419,13 @@ func (x *Resource) GetSensitive() []string {
 func (x *Resource) GetExpiredAt() *timestamppb.Timestamp {
 	if x != nil {
 		return x.ExpiredAt
+	}
+	return nil
+}
+
+func (x *Resource) GetDataPins() []*DataPin {
+	if x != nil {
+		return x.DataPins
 	}
 	return nil
 }
@@ -1121,7 +1132,16 @@ type GetStateRequest struct {
 	// most 10,000 of them a call. Nothing derived from a value is sent back:
 	// only EQUAL/DIFFERENT/ABSENT and revision or version numbers, which say
 	// nothing of a value to anyone who does not already hold one to compare.
-	Compare       []*CompareValue `protobuf:"bytes,3,rep,name=compare,proto3" json:"compare,omitempty"`
+	Compare []*CompareValue `protobuf:"bytes,3,rep,name=compare,proto3" json:"compare,omitempty"`
+	// data are the data sources (issue 10) to resolve in the same read: each
+	// names a resource of the reserved project "-" (the resources no project
+	// owns) by kind and name. Any caller that may read the project may
+	// resolve them: a data source reveals of an unowned resource only its
+	// hash and version, never a spec or a value. At most 1,000 a call, each
+	// kind one of secret, volume, dataset and function, each name a
+	// lowercase DNS label, each version 0 or more (INVALID_ARGUMENT
+	// otherwise).
+	Data          []*DataLookup `protobuf:"bytes,40,rep,name=data,proto3" json:"data,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1177,6 +1197,13 @@ func (x *GetStateRequest) GetCompare() []*CompareValue {
 	return nil
 }
 
+func (x *GetStateRequest) GetData() []*DataLookup {
+	if x != nil {
+		return x.Data
+	}
+	return nil
+}
+
 type GetStateResponse struct {
 	state     protoimpl.MessageState `protogen:"open.v1"`
 	Project   string                 `protobuf:"bytes,1,opt,name=project,proto3" json:"project,omitempty"`
@@ -1211,7 +1238,11 @@ type GetStateResponse struct {
 	// GetState with known_serial equal to the serial is not answered
 	// unchanged while a sandbox has expired unrecorded: the whole state comes,
 	// and with it the expiry.
-	Drift         []*Drift `protobuf:"bytes,60,rep,name=drift,proto3" json:"drift,omitempty"`
+	Drift []*Drift `protobuf:"bytes,60,rep,name=drift,proto3" json:"drift,omitempty"`
+	// data answer the request's data, one for each lookup in its order, from
+	// the same snapshot (and also when the response is unchanged: what the
+	// unowned resources are does not move the project's serial).
+	Data          []*DataResolution `protobuf:"bytes,40,rep,name=data,proto3" json:"data,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1312,6 +1343,13 @@ func (x *GetStateResponse) GetMatches() []*ValueMatch {
 func (x *GetStateResponse) GetDrift() []*Drift {
 	if x != nil {
 		return x.Drift
+	}
+	return nil
+}
+
+func (x *GetStateResponse) GetData() []*DataResolution {
+	if x != nil {
+		return x.Data
 	}
 	return nil
 }
@@ -2309,7 +2347,17 @@ type ApplyResourceRequest struct {
 	// ACTION_REPLACE (a create makes a new version anyway): INVALID_ARGUMENT
 	// otherwise. Like every field it is part of what an idempotency key's
 	// replay must match.
-	NewVersion    bool `protobuf:"varint,50,opt,name=new_version,json=newVersion,proto3" json:"new_version,omitempty"`
+	NewVersion bool `protobuf:"varint,50,opt,name=new_version,json=newVersion,proto3" json:"new_version,omitempty"`
+	// data_pins are what each data source among depends_on ("data.KIND.NAME",
+	// issue 10) resolved to when the plan was made: one for each, and none
+	// other (INVALID_ARGUMENT otherwise). The service checks, in the same
+	// transaction as the write, that each still resolves to it (the unowned
+	// resource exists with that hash; its version, when pinned, exists with
+	// that hash; when not pinned, is still current), and refuses the call
+	// otherwise (FAILED_PRECONDITION, naming the data source): the apply
+	// uses exactly what the plan showed. They are kept with the resource
+	// (Resource.data_pins).
+	DataPins      []*DataPin `protobuf:"bytes,40,rep,name=data_pins,json=dataPins,proto3" json:"data_pins,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2426,6 +2474,13 @@ func (x *ApplyResourceRequest) GetNewVersion() bool {
 		return x.NewVersion
 	}
 	return false
+}
+
+func (x *ApplyResourceRequest) GetDataPins() []*DataPin {
+	if x != nil {
+		return x.DataPins
+	}
+	return nil
 }
 
 type ApplyResourceResponse struct {
@@ -3934,6 +3989,232 @@ func (x *DriftField) GetSensitive() bool {
 	return false
 }
 
+// DataLookup names a data source to resolve (issue 10): the resource of
+// kind and name in the reserved project "-", at a version.
+type DataLookup struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// kind is secret, volume, dataset or function.
+	Kind string `protobuf:"bytes,1,opt,name=kind,proto3" json:"kind,omitempty"`
+	// name is the unowned resource's name, which is its id.
+	Name string `protobuf:"bytes,2,opt,name=name,proto3" json:"name,omitempty"`
+	// version pins a dataset's revision or a function's version; 0 asks for
+	// the current one. Not for volumes and secrets.
+	Version       int64 `protobuf:"varint,3,opt,name=version,proto3" json:"version,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *DataLookup) Reset() {
+	*x = DataLookup{}
+	mi := &file_cc_v1_cc_proto_msgTypes[52]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *DataLookup) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*DataLookup) ProtoMessage() {}
+
+func (x *DataLookup) ProtoReflect() protoreflect.Message {
+	mi := &file_cc_v1_cc_proto_msgTypes[52]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use DataLookup.ProtoReflect.Descriptor instead.
+func (*DataLookup) Descriptor() ([]byte, []int) {
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{52}
+}
+
+func (x *DataLookup) GetKind() string {
+	if x != nil {
+		return x.Kind
+	}
+	return ""
+}
+
+func (x *DataLookup) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *DataLookup) GetVersion() int64 {
+	if x != nil {
+		return x.Version
+	}
+	return 0
+}
+
+// DataResolution is what a data source resolved to.
+type DataResolution struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// found is false when project "-" has no such resource (or not that
+	// version of it); the other fields are then empty.
+	Found bool `protobuf:"varint,1,opt,name=found,proto3" json:"found,omitempty"`
+	// address is the unowned resource's address, "kind.name".
+	Address string `protobuf:"bytes,2,opt,name=address,proto3" json:"address,omitempty"`
+	// hash is the hash of its current spec, or of the version asked for;
+	// for a secret with a value but no resource, empty.
+	Hash string `protobuf:"bytes,3,opt,name=hash,proto3" json:"hash,omitempty"`
+	// version is a dataset's or function's version resolved (the current
+	// one unless one was asked for), a secret's current value revision (0
+	// when it has none), 0 for a volume.
+	Version       int64 `protobuf:"varint,4,opt,name=version,proto3" json:"version,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *DataResolution) Reset() {
+	*x = DataResolution{}
+	mi := &file_cc_v1_cc_proto_msgTypes[53]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *DataResolution) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*DataResolution) ProtoMessage() {}
+
+func (x *DataResolution) ProtoReflect() protoreflect.Message {
+	mi := &file_cc_v1_cc_proto_msgTypes[53]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use DataResolution.ProtoReflect.Descriptor instead.
+func (*DataResolution) Descriptor() ([]byte, []int) {
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{53}
+}
+
+func (x *DataResolution) GetFound() bool {
+	if x != nil {
+		return x.Found
+	}
+	return false
+}
+
+func (x *DataResolution) GetAddress() string {
+	if x != nil {
+		return x.Address
+	}
+	return ""
+}
+
+func (x *DataResolution) GetHash() string {
+	if x != nil {
+		return x.Hash
+	}
+	return ""
+}
+
+func (x *DataResolution) GetVersion() int64 {
+	if x != nil {
+		return x.Version
+	}
+	return 0
+}
+
+// DataPin is what a data source resolved to when a plan was made, as an
+// apply sends it and a resource keeps it (issue 10).
+type DataPin struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// address is the data source's, "data.KIND.NAME".
+	Address string `protobuf:"bytes,1,opt,name=address,proto3" json:"address,omitempty"`
+	// target is the unowned resource's address, "kind.name" (project "-").
+	Target string `protobuf:"bytes,2,opt,name=target,proto3" json:"target,omitempty"`
+	// version and hash are DataResolution's.
+	Version int64  `protobuf:"varint,3,opt,name=version,proto3" json:"version,omitempty"`
+	Hash    string `protobuf:"bytes,4,opt,name=hash,proto3" json:"hash,omitempty"`
+	// pinned: the configuration asked for this version; otherwise the
+	// current one was resolved, and the apply is refused once another is.
+	Pinned        bool `protobuf:"varint,5,opt,name=pinned,proto3" json:"pinned,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *DataPin) Reset() {
+	*x = DataPin{}
+	mi := &file_cc_v1_cc_proto_msgTypes[54]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *DataPin) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*DataPin) ProtoMessage() {}
+
+func (x *DataPin) ProtoReflect() protoreflect.Message {
+	mi := &file_cc_v1_cc_proto_msgTypes[54]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use DataPin.ProtoReflect.Descriptor instead.
+func (*DataPin) Descriptor() ([]byte, []int) {
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{54}
+}
+
+func (x *DataPin) GetAddress() string {
+	if x != nil {
+		return x.Address
+	}
+	return ""
+}
+
+func (x *DataPin) GetTarget() string {
+	if x != nil {
+		return x.Target
+	}
+	return ""
+}
+
+func (x *DataPin) GetVersion() int64 {
+	if x != nil {
+		return x.Version
+	}
+	return 0
+}
+
+func (x *DataPin) GetHash() string {
+	if x != nil {
+		return x.Hash
+	}
+	return ""
+}
+
+func (x *DataPin) GetPinned() bool {
+	if x != nil {
+		return x.Pinned
+	}
+	return false
+}
+
 type UploadBlobRequest_Header struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Project       string                 `protobuf:"bytes,1,opt,name=project,proto3" json:"project,omitempty"`
@@ -3945,7 +4226,7 @@ type UploadBlobRequest_Header struct {
 
 func (x *UploadBlobRequest_Header) Reset() {
 	*x = UploadBlobRequest_Header{}
-	mi := &file_cc_v1_cc_proto_msgTypes[52]
+	mi := &file_cc_v1_cc_proto_msgTypes[55]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3957,7 +4238,7 @@ func (x *UploadBlobRequest_Header) String() string {
 func (*UploadBlobRequest_Header) ProtoMessage() {}
 
 func (x *UploadBlobRequest_Header) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[52]
+	mi := &file_cc_v1_cc_proto_msgTypes[55]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3998,7 +4279,7 @@ var File_cc_v1_cc_proto protoreflect.FileDescriptor
 
 const file_cc_v1_cc_proto_rawDesc = "" +
 	"\n" +
-	"\x0ecc/v1/cc.proto\x12\x05cc.v1\x1a\x1egoogle/protobuf/duration.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\x87\x04\n" +
+	"\x0ecc/v1/cc.proto\x12\x05cc.v1\x1a\x1egoogle/protobuf/duration.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xb4\x04\n" +
 	"\bResource\x12\x18\n" +
 	"\aaddress\x18\x01 \x01(\tR\aaddress\x12\x12\n" +
 	"\x04kind\x18\x02 \x01(\tR\x04kind\x12\x12\n" +
@@ -4020,7 +4301,8 @@ const file_cc_v1_cc_proto_rawDesc = "" +
 	"\bversions\x18\r \x03(\v2\x0e.cc.v1.VersionR\bversions\x12\x1c\n" +
 	"\tsensitive\x18\x0e \x03(\tR\tsensitive\x129\n" +
 	"\n" +
-	"expired_at\x18< \x01(\v2\x1a.google.protobuf.TimestampR\texpiredAt\"9\n" +
+	"expired_at\x18< \x01(\v2\x1a.google.protobuf.TimestampR\texpiredAt\x12+\n" +
+	"\tdata_pins\x18( \x03(\v2\x0e.cc.v1.DataPinR\bdataPins\"9\n" +
 	"\x03Pin\x12\x18\n" +
 	"\aaddress\x18\x01 \x01(\tR\aaddress\x12\x18\n" +
 	"\aversion\x18\x02 \x01(\x03R\aversion\"\x88\x01\n" +
@@ -4070,11 +4352,12 @@ const file_cc_v1_cc_proto_rawDesc = "" +
 	"\x05Cycle\x12\x1c\n" +
 	"\taddresses\x18\x01 \x03(\tR\taddresses\"(\n" +
 	"\fMissingBlobs\x12\x18\n" +
-	"\adigests\x18\x01 \x03(\tR\adigests\"}\n" +
+	"\adigests\x18\x01 \x03(\tR\adigests\"\xa4\x01\n" +
 	"\x0fGetStateRequest\x12\x18\n" +
 	"\aproject\x18\x01 \x01(\tR\aproject\x12!\n" +
 	"\fknown_serial\x18\x02 \x01(\x03R\vknownSerial\x12-\n" +
-	"\acompare\x18\x03 \x03(\v2\x13.cc.v1.CompareValueR\acompare\"\x95\x03\n" +
+	"\acompare\x18\x03 \x03(\v2\x13.cc.v1.CompareValueR\acompare\x12%\n" +
+	"\x04data\x18( \x03(\v2\x11.cc.v1.DataLookupR\x04data\"\xc0\x03\n" +
 	"\x10GetStateResponse\x12\x18\n" +
 	"\aproject\x18\x01 \x01(\tR\aproject\x12\x16\n" +
 	"\x06serial\x18\x02 \x01(\x03R\x06serial\x12\x1c\n" +
@@ -4086,7 +4369,8 @@ const file_cc_v1_cc_proto_rawDesc = "" +
 	"\alineage\x18\t \x01(\tR\alineage\x12+\n" +
 	"\amatches\x18\n" +
 	" \x03(\v2\x11.cc.v1.ValueMatchR\amatches\x12\"\n" +
-	"\x05drift\x18< \x03(\v2\f.cc.v1.DriftR\x05driftJ\x04\b\b\x10\tR\x10fingerprint_salt\"h\n" +
+	"\x05drift\x18< \x03(\v2\f.cc.v1.DriftR\x05drift\x12)\n" +
+	"\x04data\x18( \x03(\v2\x15.cc.v1.DataResolutionR\x04dataJ\x04\b\b\x10\tR\x10fingerprint_salt\"h\n" +
 	"\n" +
 	"ValueMatch\x121\n" +
 	"\n" +
@@ -4155,7 +4439,7 @@ const file_cc_v1_cc_proto_rawDesc = "" +
 	"\bresource\x18\x02 \x01(\v2\x0f.cc.v1.ResourceR\bresource\x12\x16\n" +
 	"\x06serial\x18\x03 \x01(\x03R\x06serial\x12\x18\n" +
 	"\acreated\x18\x04 \x01(\bR\acreated\x12\x18\n" +
-	"\achanged\x18\x05 \x01(\bR\achanged\"\xfa\x02\n" +
+	"\achanged\x18\x05 \x01(\bR\achanged\"\xa7\x03\n" +
 	"\x14ApplyResourceRequest\x12\x18\n" +
 	"\aproject\x18\x01 \x01(\tR\aproject\x12\x18\n" +
 	"\aaddress\x18\x02 \x01(\tR\aaddress\x12%\n" +
@@ -4171,7 +4455,8 @@ const file_cc_v1_cc_proto_rawDesc = "" +
 	" \x01(\tR\aleaseId\x12\x1c\n" +
 	"\tsensitive\x18\v \x03(\tR\tsensitive\x12\x1f\n" +
 	"\vnew_version\x182 \x01(\bR\n" +
-	"newVersion\"\xa8\x01\n" +
+	"newVersion\x12+\n" +
+	"\tdata_pins\x18( \x03(\v2\x0e.cc.v1.DataPinR\bdataPins\"\xa8\x01\n" +
 	"\x15ApplyResourceResponse\x12+\n" +
 	"\bresource\x18\x01 \x01(\v2\x0f.cc.v1.ResourceR\bresource\x12\x16\n" +
 	"\x06serial\x18\x02 \x01(\x03R\x06serial\x12\x18\n" +
@@ -4276,7 +4561,23 @@ const file_cc_v1_cc_proto_rawDesc = "" +
 	"\apointer\x18\x01 \x01(\tR\apointer\x12\x16\n" +
 	"\x06before\x18\x02 \x01(\fR\x06before\x12\x14\n" +
 	"\x05after\x18\x03 \x01(\fR\x05after\x12\x1c\n" +
-	"\tsensitive\x18\x04 \x01(\bR\tsensitive*\x84\x01\n" +
+	"\tsensitive\x18\x04 \x01(\bR\tsensitive\"N\n" +
+	"\n" +
+	"DataLookup\x12\x12\n" +
+	"\x04kind\x18\x01 \x01(\tR\x04kind\x12\x12\n" +
+	"\x04name\x18\x02 \x01(\tR\x04name\x12\x18\n" +
+	"\aversion\x18\x03 \x01(\x03R\aversion\"n\n" +
+	"\x0eDataResolution\x12\x14\n" +
+	"\x05found\x18\x01 \x01(\bR\x05found\x12\x18\n" +
+	"\aaddress\x18\x02 \x01(\tR\aaddress\x12\x12\n" +
+	"\x04hash\x18\x03 \x01(\tR\x04hash\x12\x18\n" +
+	"\aversion\x18\x04 \x01(\x03R\aversion\"\x81\x01\n" +
+	"\aDataPin\x12\x18\n" +
+	"\aaddress\x18\x01 \x01(\tR\aaddress\x12\x16\n" +
+	"\x06target\x18\x02 \x01(\tR\x06target\x12\x18\n" +
+	"\aversion\x18\x03 \x01(\x03R\aversion\x12\x12\n" +
+	"\x04hash\x18\x04 \x01(\tR\x04hash\x12\x16\n" +
+	"\x06pinned\x18\x05 \x01(\bR\x06pinned*\x84\x01\n" +
 	"\x06Status\x12\x16\n" +
 	"\x12STATUS_UNSPECIFIED\x10\x00\x12\x10\n" +
 	"\fSTATUS_READY\x10\x01\x12\x12\n" +
@@ -4330,7 +4631,7 @@ func file_cc_v1_cc_proto_rawDescGZIP() []byte {
 }
 
 var file_cc_v1_cc_proto_enumTypes = make([]protoimpl.EnumInfo, 3)
-var file_cc_v1_cc_proto_msgTypes = make([]protoimpl.MessageInfo, 53)
+var file_cc_v1_cc_proto_msgTypes = make([]protoimpl.MessageInfo, 56)
 var file_cc_v1_cc_proto_goTypes = []any{
 	(Status)(0),                      // 0: cc.v1.Status
 	(Action)(0),                      // 1: cc.v1.Action
@@ -4387,98 +4688,105 @@ var file_cc_v1_cc_proto_goTypes = []any{
 	(*AcceptDriftResponse)(nil),      // 52: cc.v1.AcceptDriftResponse
 	(*Drift)(nil),                    // 53: cc.v1.Drift
 	(*DriftField)(nil),               // 54: cc.v1.DriftField
-	(*UploadBlobRequest_Header)(nil), // 55: cc.v1.UploadBlobRequest.Header
-	(*timestamppb.Timestamp)(nil),    // 56: google.protobuf.Timestamp
-	(*durationpb.Duration)(nil),      // 57: google.protobuf.Duration
+	(*DataLookup)(nil),               // 55: cc.v1.DataLookup
+	(*DataResolution)(nil),           // 56: cc.v1.DataResolution
+	(*DataPin)(nil),                  // 57: cc.v1.DataPin
+	(*UploadBlobRequest_Header)(nil), // 58: cc.v1.UploadBlobRequest.Header
+	(*timestamppb.Timestamp)(nil),    // 59: google.protobuf.Timestamp
+	(*durationpb.Duration)(nil),      // 60: google.protobuf.Duration
 }
 var file_cc_v1_cc_proto_depIdxs = []int32{
 	0,  // 0: cc.v1.Resource.status:type_name -> cc.v1.Status
-	56, // 1: cc.v1.Resource.created_at:type_name -> google.protobuf.Timestamp
-	56, // 2: cc.v1.Resource.updated_at:type_name -> google.protobuf.Timestamp
+	59, // 1: cc.v1.Resource.created_at:type_name -> google.protobuf.Timestamp
+	59, // 2: cc.v1.Resource.updated_at:type_name -> google.protobuf.Timestamp
 	4,  // 3: cc.v1.Resource.pins:type_name -> cc.v1.Pin
 	37, // 4: cc.v1.Resource.versions:type_name -> cc.v1.Version
-	56, // 5: cc.v1.Resource.expired_at:type_name -> google.protobuf.Timestamp
-	56, // 6: cc.v1.Image.created_at:type_name -> google.protobuf.Timestamp
-	56, // 7: cc.v1.SecretValue.updated_at:type_name -> google.protobuf.Timestamp
-	7,  // 8: cc.v1.Lease.holder:type_name -> cc.v1.Holder
-	56, // 9: cc.v1.Lease.acquired_at:type_name -> google.protobuf.Timestamp
-	56, // 10: cc.v1.Lease.expires_at:type_name -> google.protobuf.Timestamp
-	8,  // 11: cc.v1.LockHeld.lease:type_name -> cc.v1.Lease
-	7,  // 12: cc.v1.LeaseRefused.holder:type_name -> cc.v1.Holder
-	43, // 13: cc.v1.GetStateRequest.compare:type_name -> cc.v1.CompareValue
-	3,  // 14: cc.v1.GetStateResponse.resources:type_name -> cc.v1.Resource
-	5,  // 15: cc.v1.GetStateResponse.images:type_name -> cc.v1.Image
-	6,  // 16: cc.v1.GetStateResponse.secret_values:type_name -> cc.v1.SecretValue
-	8,  // 17: cc.v1.GetStateResponse.lock:type_name -> cc.v1.Lease
-	17, // 18: cc.v1.GetStateResponse.matches:type_name -> cc.v1.ValueMatch
-	53, // 19: cc.v1.GetStateResponse.drift:type_name -> cc.v1.Drift
-	2,  // 20: cc.v1.ValueMatch.comparison:type_name -> cc.v1.Comparison
-	7,  // 21: cc.v1.LockRequest.holder:type_name -> cc.v1.Holder
-	57, // 22: cc.v1.LockRequest.ttl:type_name -> google.protobuf.Duration
-	8,  // 23: cc.v1.LockResponse.lease:type_name -> cc.v1.Lease
-	57, // 24: cc.v1.RenewLockRequest.ttl:type_name -> google.protobuf.Duration
-	8,  // 25: cc.v1.RenewLockResponse.lease:type_name -> cc.v1.Lease
-	8,  // 26: cc.v1.UnlockResponse.released:type_name -> cc.v1.Lease
-	55, // 27: cc.v1.UploadBlobRequest.header:type_name -> cc.v1.UploadBlobRequest.Header
-	5,  // 28: cc.v1.EnsureImageResponse.image:type_name -> cc.v1.Image
-	3,  // 29: cc.v1.EnsureImageResponse.resource:type_name -> cc.v1.Resource
-	1,  // 30: cc.v1.ApplyResourceRequest.action:type_name -> cc.v1.Action
-	3,  // 31: cc.v1.ApplyResourceResponse.resource:type_name -> cc.v1.Resource
-	3,  // 32: cc.v1.DeleteResourceResponse.deleted:type_name -> cc.v1.Resource
-	56, // 33: cc.v1.Version.created_at:type_name -> google.protobuf.Timestamp
-	6,  // 34: cc.v1.Version.secrets:type_name -> cc.v1.SecretValue
-	37, // 35: cc.v1.ListVersionsResponse.versions:type_name -> cc.v1.Version
-	3,  // 36: cc.v1.RollbackResponse.resource:type_name -> cc.v1.Resource
-	6,  // 37: cc.v1.PutSecretValueResponse.secret_value:type_name -> cc.v1.SecretValue
-	43, // 38: cc.v1.CompareValuesRequest.values:type_name -> cc.v1.CompareValue
-	2,  // 39: cc.v1.CompareValuesResponse.results:type_name -> cc.v1.Comparison
-	46, // 40: cc.v1.PatchResourceRequest.set:type_name -> cc.v1.FieldPatch
-	3,  // 41: cc.v1.PatchResourceResponse.resource:type_name -> cc.v1.Resource
-	53, // 42: cc.v1.PatchResourceResponse.drift:type_name -> cc.v1.Drift
-	3,  // 43: cc.v1.TerminateSandboxResponse.resource:type_name -> cc.v1.Resource
-	53, // 44: cc.v1.TerminateSandboxResponse.drift:type_name -> cc.v1.Drift
-	53, // 45: cc.v1.AcceptDriftResponse.accepted:type_name -> cc.v1.Drift
-	56, // 46: cc.v1.Drift.at:type_name -> google.protobuf.Timestamp
-	54, // 47: cc.v1.Drift.fields:type_name -> cc.v1.DriftField
-	15, // 48: cc.v1.ProjectService.GetState:input_type -> cc.v1.GetStateRequest
-	18, // 49: cc.v1.ProjectService.Lock:input_type -> cc.v1.LockRequest
-	20, // 50: cc.v1.ProjectService.RenewLock:input_type -> cc.v1.RenewLockRequest
-	22, // 51: cc.v1.ProjectService.Unlock:input_type -> cc.v1.UnlockRequest
-	24, // 52: cc.v1.BlobService.FindMissingBlobs:input_type -> cc.v1.FindMissingBlobsRequest
-	26, // 53: cc.v1.BlobService.UploadBlob:input_type -> cc.v1.UploadBlobRequest
-	28, // 54: cc.v1.BlobService.ReadBlob:input_type -> cc.v1.ReadBlobRequest
-	30, // 55: cc.v1.ResourceService.EnsureImage:input_type -> cc.v1.EnsureImageRequest
-	32, // 56: cc.v1.ResourceService.ApplyResource:input_type -> cc.v1.ApplyResourceRequest
-	34, // 57: cc.v1.ResourceService.DeleteResource:input_type -> cc.v1.DeleteResourceRequest
-	36, // 58: cc.v1.ResourceService.ListVersions:input_type -> cc.v1.ListVersionsRequest
-	39, // 59: cc.v1.ResourceService.Rollback:input_type -> cc.v1.RollbackRequest
-	41, // 60: cc.v1.ResourceService.PutSecretValue:input_type -> cc.v1.PutSecretValueRequest
-	44, // 61: cc.v1.ResourceService.CompareValues:input_type -> cc.v1.CompareValuesRequest
-	47, // 62: cc.v1.ResourceService.PatchResource:input_type -> cc.v1.PatchResourceRequest
-	49, // 63: cc.v1.ResourceService.TerminateSandbox:input_type -> cc.v1.TerminateSandboxRequest
-	51, // 64: cc.v1.ResourceService.AcceptDrift:input_type -> cc.v1.AcceptDriftRequest
-	16, // 65: cc.v1.ProjectService.GetState:output_type -> cc.v1.GetStateResponse
-	19, // 66: cc.v1.ProjectService.Lock:output_type -> cc.v1.LockResponse
-	21, // 67: cc.v1.ProjectService.RenewLock:output_type -> cc.v1.RenewLockResponse
-	23, // 68: cc.v1.ProjectService.Unlock:output_type -> cc.v1.UnlockResponse
-	25, // 69: cc.v1.BlobService.FindMissingBlobs:output_type -> cc.v1.FindMissingBlobsResponse
-	27, // 70: cc.v1.BlobService.UploadBlob:output_type -> cc.v1.UploadBlobResponse
-	29, // 71: cc.v1.BlobService.ReadBlob:output_type -> cc.v1.ReadBlobResponse
-	31, // 72: cc.v1.ResourceService.EnsureImage:output_type -> cc.v1.EnsureImageResponse
-	33, // 73: cc.v1.ResourceService.ApplyResource:output_type -> cc.v1.ApplyResourceResponse
-	35, // 74: cc.v1.ResourceService.DeleteResource:output_type -> cc.v1.DeleteResourceResponse
-	38, // 75: cc.v1.ResourceService.ListVersions:output_type -> cc.v1.ListVersionsResponse
-	40, // 76: cc.v1.ResourceService.Rollback:output_type -> cc.v1.RollbackResponse
-	42, // 77: cc.v1.ResourceService.PutSecretValue:output_type -> cc.v1.PutSecretValueResponse
-	45, // 78: cc.v1.ResourceService.CompareValues:output_type -> cc.v1.CompareValuesResponse
-	48, // 79: cc.v1.ResourceService.PatchResource:output_type -> cc.v1.PatchResourceResponse
-	50, // 80: cc.v1.ResourceService.TerminateSandbox:output_type -> cc.v1.TerminateSandboxResponse
-	52, // 81: cc.v1.ResourceService.AcceptDrift:output_type -> cc.v1.AcceptDriftResponse
-	65, // [65:82] is the sub-list for method output_type
-	48, // [48:65] is the sub-list for method input_type
-	48, // [48:48] is the sub-list for extension type_name
-	48, // [48:48] is the sub-list for extension extendee
-	0,  // [0:48] is the sub-list for field type_name
+	59, // 5: cc.v1.Resource.expired_at:type_name -> google.protobuf.Timestamp
+	57, // 6: cc.v1.Resource.data_pins:type_name -> cc.v1.DataPin
+	59, // 7: cc.v1.Image.created_at:type_name -> google.protobuf.Timestamp
+	59, // 8: cc.v1.SecretValue.updated_at:type_name -> google.protobuf.Timestamp
+	7,  // 9: cc.v1.Lease.holder:type_name -> cc.v1.Holder
+	59, // 10: cc.v1.Lease.acquired_at:type_name -> google.protobuf.Timestamp
+	59, // 11: cc.v1.Lease.expires_at:type_name -> google.protobuf.Timestamp
+	8,  // 12: cc.v1.LockHeld.lease:type_name -> cc.v1.Lease
+	7,  // 13: cc.v1.LeaseRefused.holder:type_name -> cc.v1.Holder
+	43, // 14: cc.v1.GetStateRequest.compare:type_name -> cc.v1.CompareValue
+	55, // 15: cc.v1.GetStateRequest.data:type_name -> cc.v1.DataLookup
+	3,  // 16: cc.v1.GetStateResponse.resources:type_name -> cc.v1.Resource
+	5,  // 17: cc.v1.GetStateResponse.images:type_name -> cc.v1.Image
+	6,  // 18: cc.v1.GetStateResponse.secret_values:type_name -> cc.v1.SecretValue
+	8,  // 19: cc.v1.GetStateResponse.lock:type_name -> cc.v1.Lease
+	17, // 20: cc.v1.GetStateResponse.matches:type_name -> cc.v1.ValueMatch
+	53, // 21: cc.v1.GetStateResponse.drift:type_name -> cc.v1.Drift
+	56, // 22: cc.v1.GetStateResponse.data:type_name -> cc.v1.DataResolution
+	2,  // 23: cc.v1.ValueMatch.comparison:type_name -> cc.v1.Comparison
+	7,  // 24: cc.v1.LockRequest.holder:type_name -> cc.v1.Holder
+	60, // 25: cc.v1.LockRequest.ttl:type_name -> google.protobuf.Duration
+	8,  // 26: cc.v1.LockResponse.lease:type_name -> cc.v1.Lease
+	60, // 27: cc.v1.RenewLockRequest.ttl:type_name -> google.protobuf.Duration
+	8,  // 28: cc.v1.RenewLockResponse.lease:type_name -> cc.v1.Lease
+	8,  // 29: cc.v1.UnlockResponse.released:type_name -> cc.v1.Lease
+	58, // 30: cc.v1.UploadBlobRequest.header:type_name -> cc.v1.UploadBlobRequest.Header
+	5,  // 31: cc.v1.EnsureImageResponse.image:type_name -> cc.v1.Image
+	3,  // 32: cc.v1.EnsureImageResponse.resource:type_name -> cc.v1.Resource
+	1,  // 33: cc.v1.ApplyResourceRequest.action:type_name -> cc.v1.Action
+	57, // 34: cc.v1.ApplyResourceRequest.data_pins:type_name -> cc.v1.DataPin
+	3,  // 35: cc.v1.ApplyResourceResponse.resource:type_name -> cc.v1.Resource
+	3,  // 36: cc.v1.DeleteResourceResponse.deleted:type_name -> cc.v1.Resource
+	59, // 37: cc.v1.Version.created_at:type_name -> google.protobuf.Timestamp
+	6,  // 38: cc.v1.Version.secrets:type_name -> cc.v1.SecretValue
+	37, // 39: cc.v1.ListVersionsResponse.versions:type_name -> cc.v1.Version
+	3,  // 40: cc.v1.RollbackResponse.resource:type_name -> cc.v1.Resource
+	6,  // 41: cc.v1.PutSecretValueResponse.secret_value:type_name -> cc.v1.SecretValue
+	43, // 42: cc.v1.CompareValuesRequest.values:type_name -> cc.v1.CompareValue
+	2,  // 43: cc.v1.CompareValuesResponse.results:type_name -> cc.v1.Comparison
+	46, // 44: cc.v1.PatchResourceRequest.set:type_name -> cc.v1.FieldPatch
+	3,  // 45: cc.v1.PatchResourceResponse.resource:type_name -> cc.v1.Resource
+	53, // 46: cc.v1.PatchResourceResponse.drift:type_name -> cc.v1.Drift
+	3,  // 47: cc.v1.TerminateSandboxResponse.resource:type_name -> cc.v1.Resource
+	53, // 48: cc.v1.TerminateSandboxResponse.drift:type_name -> cc.v1.Drift
+	53, // 49: cc.v1.AcceptDriftResponse.accepted:type_name -> cc.v1.Drift
+	59, // 50: cc.v1.Drift.at:type_name -> google.protobuf.Timestamp
+	54, // 51: cc.v1.Drift.fields:type_name -> cc.v1.DriftField
+	15, // 52: cc.v1.ProjectService.GetState:input_type -> cc.v1.GetStateRequest
+	18, // 53: cc.v1.ProjectService.Lock:input_type -> cc.v1.LockRequest
+	20, // 54: cc.v1.ProjectService.RenewLock:input_type -> cc.v1.RenewLockRequest
+	22, // 55: cc.v1.ProjectService.Unlock:input_type -> cc.v1.UnlockRequest
+	24, // 56: cc.v1.BlobService.FindMissingBlobs:input_type -> cc.v1.FindMissingBlobsRequest
+	26, // 57: cc.v1.BlobService.UploadBlob:input_type -> cc.v1.UploadBlobRequest
+	28, // 58: cc.v1.BlobService.ReadBlob:input_type -> cc.v1.ReadBlobRequest
+	30, // 59: cc.v1.ResourceService.EnsureImage:input_type -> cc.v1.EnsureImageRequest
+	32, // 60: cc.v1.ResourceService.ApplyResource:input_type -> cc.v1.ApplyResourceRequest
+	34, // 61: cc.v1.ResourceService.DeleteResource:input_type -> cc.v1.DeleteResourceRequest
+	36, // 62: cc.v1.ResourceService.ListVersions:input_type -> cc.v1.ListVersionsRequest
+	39, // 63: cc.v1.ResourceService.Rollback:input_type -> cc.v1.RollbackRequest
+	41, // 64: cc.v1.ResourceService.PutSecretValue:input_type -> cc.v1.PutSecretValueRequest
+	44, // 65: cc.v1.ResourceService.CompareValues:input_type -> cc.v1.CompareValuesRequest
+	47, // 66: cc.v1.ResourceService.PatchResource:input_type -> cc.v1.PatchResourceRequest
+	49, // 67: cc.v1.ResourceService.TerminateSandbox:input_type -> cc.v1.TerminateSandboxRequest
+	51, // 68: cc.v1.ResourceService.AcceptDrift:input_type -> cc.v1.AcceptDriftRequest
+	16, // 69: cc.v1.ProjectService.GetState:output_type -> cc.v1.GetStateResponse
+	19, // 70: cc.v1.ProjectService.Lock:output_type -> cc.v1.LockResponse
+	21, // 71: cc.v1.ProjectService.RenewLock:output_type -> cc.v1.RenewLockResponse
+	23, // 72: cc.v1.ProjectService.Unlock:output_type -> cc.v1.UnlockResponse
+	25, // 73: cc.v1.BlobService.FindMissingBlobs:output_type -> cc.v1.FindMissingBlobsResponse
+	27, // 74: cc.v1.BlobService.UploadBlob:output_type -> cc.v1.UploadBlobResponse
+	29, // 75: cc.v1.BlobService.ReadBlob:output_type -> cc.v1.ReadBlobResponse
+	31, // 76: cc.v1.ResourceService.EnsureImage:output_type -> cc.v1.EnsureImageResponse
+	33, // 77: cc.v1.ResourceService.ApplyResource:output_type -> cc.v1.ApplyResourceResponse
+	35, // 78: cc.v1.ResourceService.DeleteResource:output_type -> cc.v1.DeleteResourceResponse
+	38, // 79: cc.v1.ResourceService.ListVersions:output_type -> cc.v1.ListVersionsResponse
+	40, // 80: cc.v1.ResourceService.Rollback:output_type -> cc.v1.RollbackResponse
+	42, // 81: cc.v1.ResourceService.PutSecretValue:output_type -> cc.v1.PutSecretValueResponse
+	45, // 82: cc.v1.ResourceService.CompareValues:output_type -> cc.v1.CompareValuesResponse
+	48, // 83: cc.v1.ResourceService.PatchResource:output_type -> cc.v1.PatchResourceResponse
+	50, // 84: cc.v1.ResourceService.TerminateSandbox:output_type -> cc.v1.TerminateSandboxResponse
+	52, // 85: cc.v1.ResourceService.AcceptDrift:output_type -> cc.v1.AcceptDriftResponse
+	69, // [69:86] is the sub-list for method output_type
+	52, // [52:69] is the sub-list for method input_type
+	52, // [52:52] is the sub-list for extension type_name
+	52, // [52:52] is the sub-list for extension extendee
+	0,  // [0:52] is the sub-list for field type_name
 }
 
 func init() { file_cc_v1_cc_proto_init() }
@@ -4496,7 +4804,7 @@ func file_cc_v1_cc_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_cc_v1_cc_proto_rawDesc), len(file_cc_v1_cc_proto_rawDesc)),
 			NumEnums:      3,
-			NumMessages:   53,
+			NumMessages:   56,
 			NumExtensions: 0,
 			NumServices:   3,
 		},

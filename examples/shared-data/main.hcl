@@ -1,0 +1,57 @@
+# Shared data: a project that uses what a platform SDK made, which no
+# project owns (issue 10, data sources). Seed A mounts the build cache
+# by name (mount_volume("build-cache", "/cache")) and evaluates on a
+# dataset uploaded elsewhere; here both are data sources, resolved and
+# pinned when planning. README.md says how to make them first.
+
+project = "nightly-evals"
+
+data "volume" "cache" {
+  name = "build-cache"
+}
+
+data "dataset" "evals" {
+  name = "build-evals"
+}
+
+data "secret" "openai" {
+  name = "openai"
+}
+
+image "app" {
+  from = "python:3.12-slim"
+
+  pip { packages = ["requests==2.32.3"] }
+  copy {
+    src = "src"
+    dst = "/app/src"
+  }
+  workdir { path = "/app" }
+}
+
+sandbox "builder" {
+  image    = image.app
+  command  = ["sleep", "infinity"]
+  env_from = [data.secret.openai]
+  volume_mount {
+    volume = data.volume.cache
+    path   = "/cache"
+  }
+}
+
+function "rank" {
+  image = image.app
+  source {
+    paths = ["src"]
+  }
+  handler  = "src.rank:run"
+  env_from = [data.secret.openai]
+}
+
+evaluation "nightly" {
+  dataset = data.dataset.evals
+  task    = function.rank
+  scorer "exact_match" {
+    case_insensitive = true
+  }
+}
