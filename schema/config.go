@@ -159,6 +159,9 @@ type Secret struct {
 	FromIntegration *IntegrationSource `json:"from_integration,omitempty"`
 	FromStore       *StoreSource       `json:"from_store,omitempty"`
 	EnvVar          string             `json:"env_var,omitempty"`
+	// Lifecycle is how cc treats the resource beyond its spec; it is
+	// in no spec or hash.
+	Lifecycle *Lifecycle `json:"lifecycle,omitempty"`
 	// Extra holds the fields of the schema that have no Go field; the
 	// compiler carries them into the spec as they are.
 	Extra Extra `json:"-"`
@@ -235,6 +238,9 @@ func (e *EnvValue) UnmarshalJSON(b []byte) error {
 type Volume struct {
 	ID string `json:"$id,omitempty"`
 	VolumeSettings
+	// Lifecycle is how cc treats the resource beyond its spec; it is
+	// in no spec or hash.
+	Lifecycle *Lifecycle `json:"lifecycle,omitempty"`
 	// Extra holds the fields of the schema that have no Go field; the
 	// compiler carries them into the spec as they are.
 	Extra Extra `json:"-"`
@@ -250,6 +256,9 @@ type Dataset struct {
 	ID    string   `json:"$id,omitempty"`
 	Files []string `json:"files"`
 	DatasetSettings
+	// Lifecycle is how cc treats the resource beyond its spec; it is
+	// in no spec or hash.
+	Lifecycle *Lifecycle `json:"lifecycle,omitempty"`
 	// Extra holds the fields of the schema that have no Go field; the
 	// compiler carries them into the spec as they are.
 	Extra Extra `json:"-"`
@@ -316,6 +325,9 @@ type Sandbox struct {
 	Credentials  []Credential        `json:"credentials,omitempty"`
 	VolumeMounts []VolumeMount       `json:"volume_mounts,omitempty"`
 	MountedFiles []MountedFile       `json:"mounted_files,omitempty"`
+	// Lifecycle is how cc treats the resource beyond its spec; it is
+	// in no spec or hash.
+	Lifecycle *Lifecycle `json:"lifecycle,omitempty"`
 	// Extra holds the fields of the schema that have no Go field; the
 	// compiler carries them into the spec as they are.
 	Extra Extra `json:"-"`
@@ -358,6 +370,9 @@ type Function struct {
 	Env          map[string]EnvValue `json:"env,omitempty"`
 	EnvFrom      []*Secret           `json:"env_from,omitempty"`
 	VolumeMounts []VolumeMount       `json:"volume_mounts,omitempty"`
+	// Lifecycle is how cc treats the resource beyond its spec; it is
+	// in no spec or hash.
+	Lifecycle *Lifecycle `json:"lifecycle,omitempty"`
 	// Extra holds the fields of the schema that have no Go field; the
 	// compiler carries them into the spec as they are.
 	Extra Extra `json:"-"`
@@ -378,6 +393,9 @@ type Evaluation struct {
 	Task    *Function `json:"task,omitempty"`
 	Scorers []Scorer  `json:"scorers"`
 	EvaluationSettings
+	// Lifecycle is how cc treats the resource beyond its spec; it is
+	// in no spec or hash.
+	Lifecycle *Lifecycle `json:"lifecycle,omitempty"`
 	// Extra holds the fields of the schema that have no Go field; the
 	// compiler carries them into the spec as they are.
 	Extra Extra `json:"-"`
