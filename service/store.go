@@ -200,6 +200,18 @@ CREATE INDEX versions_by_key ON versions (project, address, key);
 	{sql: `
 ALTER TABLE projects ADD COLUMN lineage TEXT NOT NULL DEFAULT '';
 `, then: addLineages},
+	// L (issue 10, lifecycle): the resources protected by
+	// lifecycle.prevent_destroy, with where the protection was declared
+	// ("file:line:col"); a resource without a row is not protected
+	// (service/lifecycle.go).
+	{sql: `
+CREATE TABLE protections (
+	project     TEXT NOT NULL,
+	address     TEXT NOT NULL,
+	declared_at TEXT NOT NULL,
+	PRIMARY KEY (project, address)
+) STRICT;
+`},
 }
 
 // newLineage makes a project's lineage: 16 random bytes in hex.

@@ -90,6 +90,10 @@ func resourceFromProto(r *ccv1.Resource) Resource {
 		Serial:    r.GetSerial(),
 		DependsOn: r.GetDependsOn(),
 		Sensitive: r.GetSensitive(),
+		// A protected resource (lifecycle.prevent_destroy) and where the
+		// protection was declared.
+		PreventDestroy:   r.GetPreventDestroy(),
+		PreventDestroyAt: r.GetPreventDestroyAt(),
 	}
 	for _, p := range r.GetPins() {
 		out.Pins = append(out.Pins, Pin{Address: p.GetAddress(), Version: p.GetVersion()})

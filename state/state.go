@@ -85,6 +85,13 @@ type Resource struct {
 	Versions []Version
 	// Sensitive are JSON pointers into Spec of values never to be shown.
 	Sensitive []string
+	// PreventDestroy: the resource is protected by its configuration's
+	// lifecycle.prevent_destroy as last applied; the service refuses to
+	// delete or replace it, and a plan that would is an error citing
+	// PreventDestroyAt, where the protection was declared
+	// ("file:line:col", relative to the project root).
+	PreventDestroy   bool
+	PreventDestroyAt string
 }
 
 // VersionWithHash returns the number of the first version of r whose hash

@@ -262,9 +262,20 @@ type Resource struct {
 	Versions []*Version `protobuf:"bytes,13,rep,name=versions,proto3" json:"versions,omitempty"`
 	// sensitive are JSON pointers into spec of values that must never be
 	// shown (they came from sensitive variables), as the caller applied them.
-	Sensitive     []string `protobuf:"bytes,14,rep,name=sensitive,proto3" json:"sensitive,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	Sensitive []string `protobuf:"bytes,14,rep,name=sensitive,proto3" json:"sensitive,omitempty"`
+	// prevent_destroy: the resource is protected (lifecycle.prevent_destroy
+	// of its last create, update or replace). The service refuses to delete
+	// or replace it (FAILED_PRECONDITION with a Protected detail) until an
+	// update without the flag unprotects it. Kept apart from the spec: it is
+	// in neither spec nor hash.
+	PreventDestroy bool `protobuf:"varint,30,opt,name=prevent_destroy,json=preventDestroy,proto3" json:"prevent_destroy,omitempty"`
+	// prevent_destroy_at is where the protection was declared,
+	// "file:line:col" with the file relative to the project root, as the
+	// caller sent it (so a plan can cite it after the declaration is gone);
+	// "" when not protected.
+	PreventDestroyAt string `protobuf:"bytes,31,opt,name=prevent_destroy_at,json=preventDestroyAt,proto3" json:"prevent_destroy_at,omitempty"`
+	unknownFields    protoimpl.UnknownFields
+	sizeCache        protoimpl.SizeCache
 }
 
 func (x *Resource) Reset() {
@@ -393,6 +404,20 @@ func (x *Resource) GetSensitive() []string {
 		return x.Sensitive
 	}
 	return nil
+}
+
+func (x *Resource) GetPreventDestroy() bool {
+	if x != nil {
+		return x.PreventDestroy
+	}
+	return false
+}
+
+func (x *Resource) GetPreventDestroyAt() string {
+	if x != nil {
+		return x.PreventDestroyAt
+	}
+	return ""
 }
 
 // Pin is the version of a versioned resource another one was applied with.
@@ -2253,9 +2278,29 @@ type ApplyResourceRequest struct {
 	// sensitive are JSON pointers into spec of values that came from
 	// sensitive variables: the service keeps them with the spec so that no
 	// later reader shows those values.
-	Sensitive     []string `protobuf:"bytes,11,rep,name=sensitive,proto3" json:"sensitive,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	Sensitive []string `protobuf:"bytes,11,rep,name=sensitive,proto3" json:"sensitive,omitempty"`
+	// prevent_destroy protects the resource from then on (Resource
+	// .prevent_destroy); false unprotects it. Any action sets it, and an
+	// update that changes only it is a change of the state (a new serial).
+	// A REPLACE of a resource protected now is refused whatever this says.
+	PreventDestroy bool `protobuf:"varint,30,opt,name=prevent_destroy,json=preventDestroy,proto3" json:"prevent_destroy,omitempty"`
+	// prevent_destroy_at is where the protection is declared,
+	// "file:line:col" (at most 512 bytes, no control characters, nothing
+	// sensitive); only with prevent_destroy.
+	PreventDestroyAt string `protobuf:"bytes,31,opt,name=prevent_destroy_at,json=preventDestroyAt,proto3" json:"prevent_destroy_at,omitempty"`
+	// create_before_destroy, only with ACTION_REPLACE and only for the kinds
+	// whose schema allows it (sandboxes; INVALID_ARGUMENT otherwise): the
+	// replacement is brought up before the old resource is stopped, so the
+	// address is never without a running resource. A platform starts the new
+	// one, waits until it is ready, then stops the old one; the reference
+	// server, which runs nothing, records the new resource before it removes
+	// the old one within the one transaction of this call. Without it, a
+	// REPLACE stops the old resource first. The applier sends it for a
+	// change the plan marks "create before destroy"; nothing that depends on
+	// the resource is touched in between, as it keeps its address.
+	CreateBeforeDestroy bool `protobuf:"varint,32,opt,name=create_before_destroy,json=createBeforeDestroy,proto3" json:"create_before_destroy,omitempty"`
+	unknownFields       protoimpl.UnknownFields
+	sizeCache           protoimpl.SizeCache
 }
 
 func (x *ApplyResourceRequest) Reset() {
@@ -2365,6 +2410,27 @@ func (x *ApplyResourceRequest) GetSensitive() []string {
 	return nil
 }
 
+func (x *ApplyResourceRequest) GetPreventDestroy() bool {
+	if x != nil {
+		return x.PreventDestroy
+	}
+	return false
+}
+
+func (x *ApplyResourceRequest) GetPreventDestroyAt() string {
+	if x != nil {
+		return x.PreventDestroyAt
+	}
+	return ""
+}
+
+func (x *ApplyResourceRequest) GetCreateBeforeDestroy() bool {
+	if x != nil {
+		return x.CreateBeforeDestroy
+	}
+	return false
+}
+
 type ApplyResourceResponse struct {
 	state    protoimpl.MessageState `protogen:"open.v1"`
 	Resource *Resource              `protobuf:"bytes,1,opt,name=resource,proto3" json:"resource,omitempty"`
@@ -2375,9 +2441,12 @@ type ApplyResourceResponse struct {
 	// current instead of a new one.
 	Reused bool `protobuf:"varint,4,opt,name=reused,proto3" json:"reused,omitempty"`
 	// changed is true when the call changed the state (and the serial).
-	Changed       bool `protobuf:"varint,5,opt,name=changed,proto3" json:"changed,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	Changed bool `protobuf:"varint,5,opt,name=changed,proto3" json:"changed,omitempty"`
+	// created_before_destroy is true when a REPLACE brought the replacement
+	// up before it removed the old resource (create_before_destroy).
+	CreatedBeforeDestroy bool `protobuf:"varint,30,opt,name=created_before_destroy,json=createdBeforeDestroy,proto3" json:"created_before_destroy,omitempty"`
+	unknownFields        protoimpl.UnknownFields
+	sizeCache            protoimpl.SizeCache
 }
 
 func (x *ApplyResourceResponse) Reset() {
@@ -2441,6 +2510,13 @@ func (x *ApplyResourceResponse) GetReused() bool {
 func (x *ApplyResourceResponse) GetChanged() bool {
 	if x != nil {
 		return x.Changed
+	}
+	return false
+}
+
+func (x *ApplyResourceResponse) GetCreatedBeforeDestroy() bool {
+	if x != nil {
+		return x.CreatedBeforeDestroy
 	}
 	return false
 }
@@ -3251,6 +3327,81 @@ func (x *CompareValuesResponse) GetResults() []Comparison {
 	return nil
 }
 
+// Protected is the detail of a FAILED_PRECONDITION error: the resource is
+// protected by lifecycle.prevent_destroy (Resource.prevent_destroy), and
+// the call would delete it ("delete") or replace it ("replace"). To go
+// ahead, apply it first with the flag removed (an update).
+type Protected struct {
+	state   protoimpl.MessageState `protogen:"open.v1"`
+	Project string                 `protobuf:"bytes,1,opt,name=project,proto3" json:"project,omitempty"`
+	Address string                 `protobuf:"bytes,2,opt,name=address,proto3" json:"address,omitempty"`
+	// action is "delete" or "replace".
+	Action string `protobuf:"bytes,3,opt,name=action,proto3" json:"action,omitempty"`
+	// declared_at is where the protection was declared (Resource
+	// .prevent_destroy_at), "" when unknown.
+	DeclaredAt    string `protobuf:"bytes,4,opt,name=declared_at,json=declaredAt,proto3" json:"declared_at,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Protected) Reset() {
+	*x = Protected{}
+	mi := &file_cc_v1_cc_proto_msgTypes[43]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Protected) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Protected) ProtoMessage() {}
+
+func (x *Protected) ProtoReflect() protoreflect.Message {
+	mi := &file_cc_v1_cc_proto_msgTypes[43]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Protected.ProtoReflect.Descriptor instead.
+func (*Protected) Descriptor() ([]byte, []int) {
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{43}
+}
+
+func (x *Protected) GetProject() string {
+	if x != nil {
+		return x.Project
+	}
+	return ""
+}
+
+func (x *Protected) GetAddress() string {
+	if x != nil {
+		return x.Address
+	}
+	return ""
+}
+
+func (x *Protected) GetAction() string {
+	if x != nil {
+		return x.Action
+	}
+	return ""
+}
+
+func (x *Protected) GetDeclaredAt() string {
+	if x != nil {
+		return x.DeclaredAt
+	}
+	return ""
+}
+
 type UploadBlobRequest_Header struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Project       string                 `protobuf:"bytes,1,opt,name=project,proto3" json:"project,omitempty"`
@@ -3262,7 +3413,7 @@ type UploadBlobRequest_Header struct {
 
 func (x *UploadBlobRequest_Header) Reset() {
 	*x = UploadBlobRequest_Header{}
-	mi := &file_cc_v1_cc_proto_msgTypes[43]
+	mi := &file_cc_v1_cc_proto_msgTypes[44]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3274,7 +3425,7 @@ func (x *UploadBlobRequest_Header) String() string {
 func (*UploadBlobRequest_Header) ProtoMessage() {}
 
 func (x *UploadBlobRequest_Header) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[43]
+	mi := &file_cc_v1_cc_proto_msgTypes[44]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3315,7 +3466,7 @@ var File_cc_v1_cc_proto protoreflect.FileDescriptor
 
 const file_cc_v1_cc_proto_rawDesc = "" +
 	"\n" +
-	"\x0ecc/v1/cc.proto\x12\x05cc.v1\x1a\x1egoogle/protobuf/duration.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xcc\x03\n" +
+	"\x0ecc/v1/cc.proto\x12\x05cc.v1\x1a\x1egoogle/protobuf/duration.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xa3\x04\n" +
 	"\bResource\x12\x18\n" +
 	"\aaddress\x18\x01 \x01(\tR\aaddress\x12\x12\n" +
 	"\x04kind\x18\x02 \x01(\tR\x04kind\x12\x12\n" +
@@ -3335,7 +3486,9 @@ const file_cc_v1_cc_proto_rawDesc = "" +
 	"\x04pins\x18\f \x03(\v2\n" +
 	".cc.v1.PinR\x04pins\x12*\n" +
 	"\bversions\x18\r \x03(\v2\x0e.cc.v1.VersionR\bversions\x12\x1c\n" +
-	"\tsensitive\x18\x0e \x03(\tR\tsensitive\"9\n" +
+	"\tsensitive\x18\x0e \x03(\tR\tsensitive\x12'\n" +
+	"\x0fprevent_destroy\x18\x1e \x01(\bR\x0epreventDestroy\x12,\n" +
+	"\x12prevent_destroy_at\x18\x1f \x01(\tR\x10preventDestroyAt\"9\n" +
 	"\x03Pin\x12\x18\n" +
 	"\aaddress\x18\x01 \x01(\tR\aaddress\x12\x18\n" +
 	"\aversion\x18\x02 \x01(\x03R\aversion\"\x88\x01\n" +
@@ -3469,7 +3622,7 @@ const file_cc_v1_cc_proto_rawDesc = "" +
 	"\bresource\x18\x02 \x01(\v2\x0f.cc.v1.ResourceR\bresource\x12\x16\n" +
 	"\x06serial\x18\x03 \x01(\x03R\x06serial\x12\x18\n" +
 	"\acreated\x18\x04 \x01(\bR\acreated\x12\x18\n" +
-	"\achanged\x18\x05 \x01(\bR\achanged\"\xd9\x02\n" +
+	"\achanged\x18\x05 \x01(\bR\achanged\"\xe4\x03\n" +
 	"\x14ApplyResourceRequest\x12\x18\n" +
 	"\aproject\x18\x01 \x01(\tR\aproject\x12\x18\n" +
 	"\aaddress\x18\x02 \x01(\tR\aaddress\x12%\n" +
@@ -3483,13 +3636,17 @@ const file_cc_v1_cc_proto_rawDesc = "" +
 	"\x0fidempotency_key\x18\t \x01(\tR\x0eidempotencyKey\x12\x19\n" +
 	"\blease_id\x18\n" +
 	" \x01(\tR\aleaseId\x12\x1c\n" +
-	"\tsensitive\x18\v \x03(\tR\tsensitive\"\xa8\x01\n" +
+	"\tsensitive\x18\v \x03(\tR\tsensitive\x12'\n" +
+	"\x0fprevent_destroy\x18\x1e \x01(\bR\x0epreventDestroy\x12,\n" +
+	"\x12prevent_destroy_at\x18\x1f \x01(\tR\x10preventDestroyAt\x122\n" +
+	"\x15create_before_destroy\x18  \x01(\bR\x13createBeforeDestroy\"\xde\x01\n" +
 	"\x15ApplyResourceResponse\x12+\n" +
 	"\bresource\x18\x01 \x01(\v2\x0f.cc.v1.ResourceR\bresource\x12\x16\n" +
 	"\x06serial\x18\x02 \x01(\x03R\x06serial\x12\x18\n" +
 	"\aversion\x18\x03 \x01(\x03R\aversion\x12\x16\n" +
 	"\x06reused\x18\x04 \x01(\bR\x06reused\x12\x18\n" +
-	"\achanged\x18\x05 \x01(\bR\achanged\"\xb8\x01\n" +
+	"\achanged\x18\x05 \x01(\bR\achanged\x124\n" +
+	"\x16created_before_destroy\x18\x1e \x01(\bR\x14createdBeforeDestroy\"\xb8\x01\n" +
 	"\x15DeleteResourceRequest\x12\x18\n" +
 	"\aproject\x18\x01 \x01(\tR\aproject\x12\x18\n" +
 	"\aaddress\x18\x02 \x01(\tR\aaddress\x12'\n" +
@@ -3544,7 +3701,13 @@ const file_cc_v1_cc_proto_rawDesc = "" +
 	"\aproject\x18\x01 \x01(\tR\aproject\x12+\n" +
 	"\x06values\x18\x02 \x03(\v2\x13.cc.v1.CompareValueR\x06values\"D\n" +
 	"\x15CompareValuesResponse\x12+\n" +
-	"\aresults\x18\x01 \x03(\x0e2\x11.cc.v1.ComparisonR\aresults*Y\n" +
+	"\aresults\x18\x01 \x03(\x0e2\x11.cc.v1.ComparisonR\aresults\"x\n" +
+	"\tProtected\x12\x18\n" +
+	"\aproject\x18\x01 \x01(\tR\aproject\x12\x18\n" +
+	"\aaddress\x18\x02 \x01(\tR\aaddress\x12\x16\n" +
+	"\x06action\x18\x03 \x01(\tR\x06action\x12\x1f\n" +
+	"\vdeclared_at\x18\x04 \x01(\tR\n" +
+	"declaredAt*Y\n" +
 	"\x06Status\x12\x16\n" +
 	"\x12STATUS_UNSPECIFIED\x10\x00\x12\x10\n" +
 	"\fSTATUS_READY\x10\x01\x12\x12\n" +
@@ -3593,7 +3756,7 @@ func file_cc_v1_cc_proto_rawDescGZIP() []byte {
 }
 
 var file_cc_v1_cc_proto_enumTypes = make([]protoimpl.EnumInfo, 3)
-var file_cc_v1_cc_proto_msgTypes = make([]protoimpl.MessageInfo, 44)
+var file_cc_v1_cc_proto_msgTypes = make([]protoimpl.MessageInfo, 45)
 var file_cc_v1_cc_proto_goTypes = []any{
 	(Status)(0),                      // 0: cc.v1.Status
 	(Action)(0),                      // 1: cc.v1.Action
@@ -3641,21 +3804,22 @@ var file_cc_v1_cc_proto_goTypes = []any{
 	(*CompareValue)(nil),             // 43: cc.v1.CompareValue
 	(*CompareValuesRequest)(nil),     // 44: cc.v1.CompareValuesRequest
 	(*CompareValuesResponse)(nil),    // 45: cc.v1.CompareValuesResponse
-	(*UploadBlobRequest_Header)(nil), // 46: cc.v1.UploadBlobRequest.Header
-	(*timestamppb.Timestamp)(nil),    // 47: google.protobuf.Timestamp
-	(*durationpb.Duration)(nil),      // 48: google.protobuf.Duration
+	(*Protected)(nil),                // 46: cc.v1.Protected
+	(*UploadBlobRequest_Header)(nil), // 47: cc.v1.UploadBlobRequest.Header
+	(*timestamppb.Timestamp)(nil),    // 48: google.protobuf.Timestamp
+	(*durationpb.Duration)(nil),      // 49: google.protobuf.Duration
 }
 var file_cc_v1_cc_proto_depIdxs = []int32{
 	0,  // 0: cc.v1.Resource.status:type_name -> cc.v1.Status
-	47, // 1: cc.v1.Resource.created_at:type_name -> google.protobuf.Timestamp
-	47, // 2: cc.v1.Resource.updated_at:type_name -> google.protobuf.Timestamp
+	48, // 1: cc.v1.Resource.created_at:type_name -> google.protobuf.Timestamp
+	48, // 2: cc.v1.Resource.updated_at:type_name -> google.protobuf.Timestamp
 	4,  // 3: cc.v1.Resource.pins:type_name -> cc.v1.Pin
 	37, // 4: cc.v1.Resource.versions:type_name -> cc.v1.Version
-	47, // 5: cc.v1.Image.created_at:type_name -> google.protobuf.Timestamp
-	47, // 6: cc.v1.SecretValue.updated_at:type_name -> google.protobuf.Timestamp
+	48, // 5: cc.v1.Image.created_at:type_name -> google.protobuf.Timestamp
+	48, // 6: cc.v1.SecretValue.updated_at:type_name -> google.protobuf.Timestamp
 	7,  // 7: cc.v1.Lease.holder:type_name -> cc.v1.Holder
-	47, // 8: cc.v1.Lease.acquired_at:type_name -> google.protobuf.Timestamp
-	47, // 9: cc.v1.Lease.expires_at:type_name -> google.protobuf.Timestamp
+	48, // 8: cc.v1.Lease.acquired_at:type_name -> google.protobuf.Timestamp
+	48, // 9: cc.v1.Lease.expires_at:type_name -> google.protobuf.Timestamp
 	8,  // 10: cc.v1.LockHeld.lease:type_name -> cc.v1.Lease
 	7,  // 11: cc.v1.LeaseRefused.holder:type_name -> cc.v1.Holder
 	43, // 12: cc.v1.GetStateRequest.compare:type_name -> cc.v1.CompareValue
@@ -3666,18 +3830,18 @@ var file_cc_v1_cc_proto_depIdxs = []int32{
 	17, // 17: cc.v1.GetStateResponse.matches:type_name -> cc.v1.ValueMatch
 	2,  // 18: cc.v1.ValueMatch.comparison:type_name -> cc.v1.Comparison
 	7,  // 19: cc.v1.LockRequest.holder:type_name -> cc.v1.Holder
-	48, // 20: cc.v1.LockRequest.ttl:type_name -> google.protobuf.Duration
+	49, // 20: cc.v1.LockRequest.ttl:type_name -> google.protobuf.Duration
 	8,  // 21: cc.v1.LockResponse.lease:type_name -> cc.v1.Lease
-	48, // 22: cc.v1.RenewLockRequest.ttl:type_name -> google.protobuf.Duration
+	49, // 22: cc.v1.RenewLockRequest.ttl:type_name -> google.protobuf.Duration
 	8,  // 23: cc.v1.RenewLockResponse.lease:type_name -> cc.v1.Lease
 	8,  // 24: cc.v1.UnlockResponse.released:type_name -> cc.v1.Lease
-	46, // 25: cc.v1.UploadBlobRequest.header:type_name -> cc.v1.UploadBlobRequest.Header
+	47, // 25: cc.v1.UploadBlobRequest.header:type_name -> cc.v1.UploadBlobRequest.Header
 	5,  // 26: cc.v1.EnsureImageResponse.image:type_name -> cc.v1.Image
 	3,  // 27: cc.v1.EnsureImageResponse.resource:type_name -> cc.v1.Resource
 	1,  // 28: cc.v1.ApplyResourceRequest.action:type_name -> cc.v1.Action
 	3,  // 29: cc.v1.ApplyResourceResponse.resource:type_name -> cc.v1.Resource
 	3,  // 30: cc.v1.DeleteResourceResponse.deleted:type_name -> cc.v1.Resource
-	47, // 31: cc.v1.Version.created_at:type_name -> google.protobuf.Timestamp
+	48, // 31: cc.v1.Version.created_at:type_name -> google.protobuf.Timestamp
 	6,  // 32: cc.v1.Version.secrets:type_name -> cc.v1.SecretValue
 	37, // 33: cc.v1.ListVersionsResponse.versions:type_name -> cc.v1.Version
 	3,  // 34: cc.v1.RollbackResponse.resource:type_name -> cc.v1.Resource
@@ -3734,7 +3898,7 @@ func file_cc_v1_cc_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_cc_v1_cc_proto_rawDesc), len(file_cc_v1_cc_proto_rawDesc)),
 			NumEnums:      3,
-			NumMessages:   44,
+			NumMessages:   45,
 			NumExtensions: 0,
 			NumServices:   3,
 		},
