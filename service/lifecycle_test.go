@@ -68,10 +68,12 @@ func TestLifecycleRequestChecks(t *testing.T) {
 	ctx := context.Background()
 	c := open(t, "")
 	for name, mut := range map[string]func(*service.ApplyRequest){
-		"at without flag":     func(r *service.ApplyRequest) { r.PreventDestroyAt = "main.hcl:1:1" },
-		"at not a position":   func(r *service.ApplyRequest) { r.PreventDestroy, r.PreventDestroyAt = true, "somewhere" },
-		"at control chars":    func(r *service.ApplyRequest) { r.PreventDestroy, r.PreventDestroyAt = true, "a\nb:1:1" },
-		"at too long":         func(r *service.ApplyRequest) { r.PreventDestroy, r.PreventDestroyAt = true, strings.Repeat("a", 600) + ":1:1" },
+		"at without flag":   func(r *service.ApplyRequest) { r.PreventDestroyAt = "main.hcl:1:1" },
+		"at not a position": func(r *service.ApplyRequest) { r.PreventDestroy, r.PreventDestroyAt = true, "somewhere" },
+		"at control chars":  func(r *service.ApplyRequest) { r.PreventDestroy, r.PreventDestroyAt = true, "a\nb:1:1" },
+		"at too long": func(r *service.ApplyRequest) {
+			r.PreventDestroy, r.PreventDestroyAt = true, strings.Repeat("a", 600)+":1:1"
+		},
 		"cbd on a create":     func(r *service.ApplyRequest) { r.CreateBeforeDestroy = true },
 		"cbd on a volume rep": func(r *service.ApplyRequest) { r.Action, r.CreateBeforeDestroy = service.ActionReplace, true },
 	} {
