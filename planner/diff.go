@@ -80,7 +80,15 @@ func Diff(d *schema.Desired, st *State, o Options) (*Plan, error) {
 	if st.Project != "" && st.Project != d.Project {
 		return nil, fmt.Errorf("the state is of project %s, not %s", st.Project, d.Project)
 	}
+	var ignored map[string][]string
+	if !o.Destroy {
+		var err error
+		if d, ignored, err = ignoring(d, st); err != nil {
+			return nil, err
+		}
+	}
 	pl := newPlanning(d, st, o)
+	pl.ignored = ignored
 	if err := pl.checkAddresses(); err != nil {
 		return nil, err
 	}
@@ -91,8 +99,12 @@ func Diff(d *schema.Desired, st *State, o Options) (*Plan, error) {
 	for _, c := range order {
 		pl.explainOnce(c)
 	}
+	pl.lifecycles(order)
 	pl.needs(order)
 	kept, skipped := pl.filter(order)
+	if err := pl.refuseProtected(kept); err != nil {
+		return nil, err
+	}
 	for _, c := range kept {
 		p.Changes = append(p.Changes, *c)
 		p.Summary.count(c)
@@ -171,7 +183,7 @@ func (pl *planning) changesAt(addrs []string, sum *Summary) []*Change {
 		default:
 			value := pl.secretValue(addr, dr)
 			if dr.Hash == sr.Hash && !pl.replace[addr] && value != "changed" && !pl.versionMoves(dr, sr) && len(pl.repins(sr)) == 0 && pl.sensitiveMoved(addr) == "" &&
-				len(pl.secretValuesMoved(dr)) == 0 {
+				len(pl.secretValuesMoved(dr)) == 0 && !protectionMoves(dr, sr) {
 				sum.Unchanged++
 				continue
 			}
@@ -251,6 +263,9 @@ type planning struct {
 	moved map[string]string
 	// images are the state's images, by hash.
 	images map[string]*Image
+	// ignored are, by address, the paths of lifecycle.ignore_changes at
+	// which the configuration differs from the state (lifecycle.go).
+	ignored map[string][]string
 }
 
 func cutAddress(a string) (schema.Kind, string, bool) {

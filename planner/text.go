@@ -67,8 +67,12 @@ func WriteText(w io.Writer, p *Plan, o TextOptions) error {
 	if line := DataLossLine(p); line != "" {
 		fmt.Fprintln(bw, pt.paint(ansiBold+ansiRed, line))
 	}
-	fmt.Fprintf(bw, "Plan for project %s at state serial %d. Actions: %s create, %s update in place, %s replace, %s delete.\n",
-		p.Project, p.Serial, pt.action(Create, "+"), pt.action(Update, "~"), pt.action(Replace, "-/+"), pt.action(Delete, "-"))
+	cbd := ""
+	if createsBeforeDestroy(p) {
+		cbd = fmt.Sprintf(" (%s: create before destroy)", pt.action(Replace, "+/-"))
+	}
+	fmt.Fprintf(bw, "Plan for project %s at state serial %d. Actions: %s create, %s update in place, %s replace%s, %s delete.\n",
+		p.Project, p.Serial, pt.action(Create, "+"), pt.action(Update, "~"), pt.action(Replace, "-/+"), cbd, pt.action(Delete, "-"))
 	for i := range p.Changes {
 		bw.WriteByte('\n')
 		writeChange(bw, &p.Changes[i], "  ", pt)
@@ -130,23 +134,32 @@ func ActionPhrase(c *Change) string {
 		}
 		return "update in place"
 	case Replace:
-		why := strings.Join(c.ReplaceBecause, ", ")
-		if why == "--replace" {
-			return "replace (--replace)"
+		if c.Lifecycle != nil && c.Lifecycle.CreateBeforeDestroy {
+			return "create before destroy: " + replacePhrase(c)
 		}
-		verb := "forces"
-		if len(c.ReplaceBecause) > 1 {
-			verb = "force"
-		}
-		return fmt.Sprintf("replace (%s %s replacement)", why, verb)
+		return replacePhrase(c)
 	case Delete:
 		return "delete"
 	}
 	return c.Action.String()
 }
 
+// replacePhrase says what forces a replacement: "replace (image forces
+// replacement)".
+func replacePhrase(c *Change) string {
+	why := strings.Join(c.ReplaceBecause, ", ")
+	if why == "--replace" {
+		return "replace (--replace)"
+	}
+	verb := "forces"
+	if len(c.ReplaceBecause) > 1 {
+		verb = "force"
+	}
+	return fmt.Sprintf("replace (%s %s replacement)", why, verb)
+}
+
 func writeChange(w *bufio.Writer, c *Change, indent string, pt painter) {
-	fmt.Fprintf(w, "%s%s %s  %s", indent, pt.action(c.Action, c.Action.Symbol()), pt.paint(ansiBold, c.Addr), ActionPhrase(c))
+	fmt.Fprintf(w, "%s%s %s  %s", indent, pt.action(c.Action, c.Symbol()), pt.paint(ansiBold, c.Addr), ActionPhrase(c))
 	if c.Range != nil && !c.Range.IsZero() {
 		fmt.Fprintf(w, "  %s", pt.paint(ansiDim, c.Range.String()))
 	}
