@@ -697,6 +697,9 @@ func lookup(d *schema.Desired, addr string) *schema.Resource {
 
 func progressVerb(c *planner.Change) string {
 	v := verbing(c.Action)
+	if c.Symbol() == "+/-" {
+		v += " (create before destroy)"
+	}
 	if c.Version != nil {
 		if c.Version.Action == "reuse" {
 			return fmt.Sprintf("%s (reusing version %d)", v, c.Version.Number)
