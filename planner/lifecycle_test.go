@@ -1,6 +1,8 @@
 package planner_test
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"path/filepath"
 	"strings"
@@ -159,4 +161,65 @@ func TestLifecycleGoldenPlans(t *testing.T) {
 		}
 	}
 	golden.Check(t, filepath.Join("testdata", "lifecycle", "protected-removal.txt"), []byte(protectedErr(t, desired(old), st, planner.Options{})+"\n"))
+}
+
+// TestPlanFileLifecycleChecked: a plan file's lifecycles are untrusted
+// input, checked when it is read: the desired state's against the schema,
+// each change's against its resource's (issue 10: lifecycle).
+func TestPlanFileLifecycleChecked(t *testing.T) {
+	vol := withLifecycle(res(t, "volume.v", map[string]any{"size": "1Gi"}), schema.Lifecycle{PreventDestroy: true}, 4)
+	img := "sha256:" + strings.Repeat("a", 64)
+	old := res(t, "sandbox.s", map[string]any{"image": img, "tags": []any{"x"}})
+	sb := withLifecycle(res(t, "sandbox.s", map[string]any{"image": img, "tags": []any{"y"}, "lifetime": "1h"}), schema.Lifecycle{IgnoreChanges: []string{"tags"}}, 9)
+	st := applied(desired(old), 3)
+	d := desired(vol, sb)
+	f := planner.NewFile(diff(t, d, st, planner.Options{}), d, st, planner.Config{Lang: "hcl"})
+	var good bytes.Buffer
+	if err := f.Write(&good); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := planner.ReadFile(good.Bytes()); err != nil {
+		t.Fatalf("ReadFile(good) = %v", err)
+	}
+	edit := func(f func(m map[string]any)) []byte {
+		var m map[string]any
+		if err := json.Unmarshal(good.Bytes(), &m); err != nil {
+			t.Fatal(err)
+		}
+		f(m)
+		b, _ := json.Marshal(m)
+		return b
+	}
+	lcOf := func(m map[string]any, i int) map[string]any {
+		return m["desired"].(map[string]any)["resources"].([]any)[i].(map[string]any)["lifecycle"].(map[string]any)
+	}
+	change := func(m map[string]any, addr string) map[string]any {
+		for _, c := range m["plan"].(map[string]any)["changes"].([]any) {
+			if c := c.(map[string]any); c["address"] == addr {
+				return c
+			}
+		}
+		t.Fatalf("no change of %s", addr)
+		return nil
+	}
+	for name, tc := range map[string]struct {
+		b    []byte
+		want string
+	}{
+		"unknown path":     {edit(func(m map[string]any) { lcOf(m, 0)["ignore_changes"] = []any{"tagz"} }), `a sandbox has no field "tagz"`},
+		"cbd on a volume":  {edit(func(m map[string]any) { lcOf(m, 1)["create_before_destroy"] = true }), "create_before_destroy on a volume"},
+		"unprotected plan": {edit(func(m map[string]any) { delete(change(m, "volume.v"), "lifecycle") }), "the desired state protects it"},
+		"bad position": {edit(func(m map[string]any) {
+			change(m, "volume.v")["lifecycle"].(map[string]any)["prevent_destroy_at"] = "x\ny:1:1"
+		}), "bad prevent_destroy_at"},
+		"ignored unknown": {edit(func(m map[string]any) {
+			change(m, "sandbox.s")["lifecycle"].(map[string]any)["ignored"] = []any{"lifetime"}
+		}), `ignored "lifetime" is not in its lifecycle.ignore_changes`},
+	} {
+		t.Run(name, func(t *testing.T) {
+			if _, err := planner.ReadFile(tc.b); err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("ReadFile() = %v, want an error with %q", err, tc.want)
+			}
+		})
+	}
 }

@@ -203,9 +203,10 @@ ALTER TABLE projects ADD COLUMN lineage TEXT NOT NULL DEFAULT '';
 	// L (issue 10, lifecycle): the resources protected by
 	// lifecycle.prevent_destroy, with where the protection was declared
 	// ("file:line:col"); a resource without a row is not protected
-	// (service/lifecycle.go).
+	// (service/lifecycle.go). IF NOT EXISTS: tests that take a database
+	// back to an earlier version undo only the migrations they know.
 	{sql: `
-CREATE TABLE protections (
+CREATE TABLE IF NOT EXISTS protections (
 	project     TEXT NOT NULL,
 	address     TEXT NOT NULL,
 	declared_at TEXT NOT NULL,
