@@ -179,3 +179,24 @@ func TestLifecycleSchemaFacts(t *testing.T) {
 		}
 	}
 }
+
+// TestLifecycleLeavesReferencesByContent: a value equal to a declared
+// resource refers to it by content whether or not the declaration has a
+// lifecycle (issue 10: lifecycle).
+func TestLifecycleLeavesReferencesByContent(t *testing.T) {
+	d := compileOK(t, writeProject(t, map[string]string{"main.cue": `package demo
+
+project: "demo"
+volumes: data: {
+	size: "1Gi"
+	lifecycle: prevent_destroy: true
+}
+sandboxes: dev: {
+	image: from: "python:3.12-slim@sha256:0000000000000000000000000000000000000000000000000000000000000000"
+	volume_mounts: [{volume: {size: "1Gi"}, path: "/d"}]
+}
+`}), Input{})
+	if r := d.Lookup("sandbox.dev"); r == nil || !strings.Contains(string(r.Spec), `"ref":"volume.data"`) {
+		t.Fatalf("sandbox.dev = %v, want it to mount volume.data", r)
+	}
+}
