@@ -200,3 +200,24 @@ sandboxes: dev: {
 		t.Fatalf("sandbox.dev = %v, want it to mount volume.data", r)
 	}
 }
+
+// TestLifecycleRefusesSensitiveValues: a plan shows a lifecycle, so no
+// value of it may come from a sensitive variable (issue 10: lifecycle).
+func TestLifecycleRefusesSensitiveValues(t *testing.T) {
+	_, err := Compile(context.Background(), Input{Path: writeProject(t, map[string]string{"main.hcl": `project = "demo"
+variable "keep" {
+  type      = bool
+  default   = true
+  sensitive = true
+}
+volume "data" {
+  size = "1Gi"
+  lifecycle {
+    prevent_destroy = var.keep
+  }
+}
+`})})
+	if err == nil || !strings.Contains(err.Error(), "main.hcl:10:23: lifecycle: a value from a sensitive variable cannot be used here") {
+		t.Fatalf("Compile() = %v, want the sensitive value refused at main.hcl:10:23", err)
+	}
+}
