@@ -259,8 +259,9 @@ func (a *resourceAPI) ApplyResource(ctx context.Context, req *ccv1.ApplyResource
 		}
 		resp.Resource, resp.Serial, resp.Version, resp.Changed = r.proto(), t.serial, version, true
 		resp.Resource.PreventDestroy, resp.Resource.PreventDestroyAt = req.GetPreventDestroy(), req.GetPreventDestroyAt()
-		// The row of the replacement is written before the old one's is
-		// gone, in this one transaction (cc.proto, create_before_destroy).
+		// The reference server replaces in this one transaction whichever
+		// the order (cc.proto, create_before_destroy); it says which order
+		// it was asked for.
 		resp.CreatedBeforeDestroy = action == ccv1.Action_ACTION_REPLACE && req.GetCreateBeforeDestroy()
 		return nil
 	})

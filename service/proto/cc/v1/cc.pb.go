@@ -2292,12 +2292,14 @@ type ApplyResourceRequest struct {
 	// whose schema allows it (sandboxes; INVALID_ARGUMENT otherwise): the
 	// replacement is brought up before the old resource is stopped, so the
 	// address is never without a running resource. A platform starts the new
-	// one, waits until it is ready, then stops the old one; the reference
-	// server, which runs nothing, records the new resource before it removes
-	// the old one within the one transaction of this call. Without it, a
-	// REPLACE stops the old resource first. The applier sends it for a
-	// change the plan marks "create before destroy"; nothing that depends on
-	// the resource is touched in between, as it keeps its address.
+	// one, waits until it is ready, then stops the old one; without the flag
+	// a REPLACE stops the old resource first. The reference server runs
+	// nothing: it makes a replacement in the one transaction of this call
+	// either way (no reader ever sees the address empty), and answers
+	// created_before_destroy to say which order it was asked for. The
+	// applier sends it for a change the plan marks "create before destroy";
+	// nothing that depends on the resource is touched in between, as it
+	// keeps its address.
 	CreateBeforeDestroy bool `protobuf:"varint,32,opt,name=create_before_destroy,json=createBeforeDestroy,proto3" json:"create_before_destroy,omitempty"`
 	unknownFields       protoimpl.UnknownFields
 	sizeCache           protoimpl.SizeCache
@@ -2442,8 +2444,9 @@ type ApplyResourceResponse struct {
 	Reused bool `protobuf:"varint,4,opt,name=reused,proto3" json:"reused,omitempty"`
 	// changed is true when the call changed the state (and the serial).
 	Changed bool `protobuf:"varint,5,opt,name=changed,proto3" json:"changed,omitempty"`
-	// created_before_destroy is true when a REPLACE brought the replacement
-	// up before it removed the old resource (create_before_destroy).
+	// created_before_destroy is true when a REPLACE was made create before
+	// destroy (the request's create_before_destroy): the replacement up
+	// before the old resource was removed.
 	CreatedBeforeDestroy bool `protobuf:"varint,30,opt,name=created_before_destroy,json=createdBeforeDestroy,proto3" json:"created_before_destroy,omitempty"`
 	unknownFields        protoimpl.UnknownFields
 	sizeCache            protoimpl.SizeCache
