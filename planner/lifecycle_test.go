@@ -163,10 +163,9 @@ func TestLifecycleGoldenPlans(t *testing.T) {
 	golden.Check(t, filepath.Join("testdata", "lifecycle", "protected-removal.txt"), []byte(protectedErr(t, desired(old), st, planner.Options{})+"\n"))
 }
 
-// TestPlanFileLifecycleChecked: a plan file's lifecycles are untrusted
-// input, checked when it is read: the desired state's against the schema,
-// each change's against its resource's (issue 10: lifecycle).
-func TestPlanFileLifecycleChecked(t *testing.T) {
+// lifecyclePlanFile is a plan file with a protected volume's create and
+// an update of a sandbox that ignores changes of its tags.
+func lifecyclePlanFile(t testing.TB) []byte {
 	vol := withLifecycle(res(t, "volume.v", map[string]any{"size": "1Gi"}), schema.Lifecycle{PreventDestroy: true}, 4)
 	img := "sha256:" + strings.Repeat("a", 64)
 	old := res(t, "sandbox.s", map[string]any{"image": img, "tags": []any{"x"}})
@@ -174,10 +173,18 @@ func TestPlanFileLifecycleChecked(t *testing.T) {
 	st := applied(desired(old), 3)
 	d := desired(vol, sb)
 	f := planner.NewFile(diff(t, d, st, planner.Options{}), d, st, planner.Config{Lang: "hcl"})
-	var good bytes.Buffer
-	if err := f.Write(&good); err != nil {
+	var b bytes.Buffer
+	if err := f.Write(&b); err != nil {
 		t.Fatal(err)
 	}
+	return b.Bytes()
+}
+
+// TestPlanFileLifecycleChecked: a plan file's lifecycles are untrusted
+// input, checked when it is read: the desired state's against the schema,
+// each change's against its resource's (issue 10: lifecycle).
+func TestPlanFileLifecycleChecked(t *testing.T) {
+	good := bytes.NewBuffer(lifecyclePlanFile(t))
 	if _, err := planner.ReadFile(good.Bytes()); err != nil {
 		t.Fatalf("ReadFile(good) = %v", err)
 	}
