@@ -248,23 +248,29 @@ func (pl *planning) refuseProtected(kept []*Change) error {
 			continue
 		}
 		dr, sr := pl.want[c.Addr], pl.st.Lookup(c.Addr)
+		if dr == nil && pl.o.Destroy {
+			dr = pl.d.Lookup(c.Addr) // still declared, and cited there
+		}
 		var rng *diag.Range
+		detail := "remove prevent_destroy and apply that first to allow it"
 		switch {
 		case dr != nil && dr.Lifecycle.Protected():
 			rng = dr.Lifecycle.Range
 		case sr != nil && sr.PreventDestroy:
+			// The configuration no longer says so: the state does, with
+			// where it was declared when last applied.
 			rng = parsePosition(sr.PreventDestroyAt)
+			detail = "it was declared there when last applied; declare it again without prevent_destroy and apply that first to allow it"
 		default:
 			continue
 		}
-		ds = append(ds, diag.Errorf(rng, "%s is protected by lifecycle.prevent_destroy, and this plan would %s it: %s",
-			c.Addr, c.Action, pl.forcedBy(c, dr)))
+		d := diag.Errorf(rng, "%s is protected by lifecycle.prevent_destroy, and this plan would %s it: %s",
+			c.Addr, c.Action, pl.forcedBy(c, dr))
+		d.Detail = detail
+		ds = append(ds, d)
 	}
 	if len(ds) == 0 {
 		return nil
-	}
-	for _, d := range ds {
-		d.Detail = "remove prevent_destroy and apply that first to allow it"
 	}
 	return &ProtectedError{Diagnostics: ds.Sort()}
 }
