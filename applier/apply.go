@@ -89,7 +89,10 @@ type Outcome struct {
 	// it existed already.
 	Version int64
 	Reused  bool
-	Elapsed time.Duration
+	// CreatedBeforeDestroyed: a replacement was brought up before the old
+	// resource was removed (lifecycle.create_before_destroy).
+	CreatedBeforeDestroyed bool
+	Elapsed                time.Duration
 }
 
 // NotStarted is a change that was not started, and why.
@@ -256,7 +259,15 @@ func (r *run) graph(d *schema.Desired) {
 	for _, n := range r.order {
 		if n.c.Action != planner.Delete {
 			n.r = lookup(d, n.c.Addr)
-			if n.r == nil {
+			var err error
+			if n.r != nil && n.c.Action != planner.Create {
+				// What the plan kept of the service's by ignore_changes
+				// (lifecycle.go).
+				n.r, _, err = planner.IgnoreChanges(n.r, n.c.Before, nil)
+			}
+			if err != nil {
+				r.fail(n, err)
+			} else if n.r == nil {
 				r.fail(n, errors.New("not in the desired state"))
 			} else if n.r.Hash != n.c.AfterHash {
 				r.fail(n, fmt.Errorf("the desired state has hash %s, the plan %s", n.r.Hash, n.c.AfterHash))
@@ -624,7 +635,7 @@ func (a *Applier) do(ctx context.Context, lk *Lock, p *planner.Plan, n *node) (O
 				return out, fmt.Errorf("store its value: %w", err)
 			}
 		}
-		if c.Action != planner.Update || c.BeforeHash != c.AfterHash {
+		if c.Action != planner.Update || c.BeforeHash != c.AfterHash || (c.Lifecycle != nil && c.Lifecycle.Protection != "") {
 			if err := a.applyResource(ctx, lk, p, c, r, nil, key("apply"), &out); err != nil {
 				return out, err
 			}
@@ -647,13 +658,15 @@ func forcedVersion(c *planner.Change) bool {
 
 func (a *Applier) applyResource(ctx context.Context, lk *Lock, p *planner.Plan, c *planner.Change, r *schema.Resource, blobs []string, key string, out *Outcome) error {
 	return a.call(ctx, func(ctx context.Context) error {
-		res, err := a.svc.Apply(ctx, service.ApplyRequest{Project: p.Project, Address: c.Addr, Action: serviceAction(c.Action), Spec: r.Spec, Hash: r.Hash,
+		req := service.ApplyRequest{Project: p.Project, Address: c.Addr, Action: serviceAction(c.Action), Spec: r.Spec, Hash: r.Hash,
 			DependsOn: r.DependsOn, Blobs: blobs, Sensitive: r.Sensitive, NewVersion: forcedVersion(c), DataPins: planner.DataPinsOf(p, r),
-			ExpectedSerial: p.Serial, IdempotencyKey: key, LeaseID: lk.LeaseID()})
+			ExpectedSerial: p.Serial, IdempotencyKey: key, LeaseID: lk.LeaseID()}
+		lifecycleRequest(&req, c, r)
+		res, err := a.svc.Apply(ctx, req)
 		if err != nil {
 			return err
 		}
-		out.Version, out.Reused = res.Version, res.Reused
+		out.Version, out.Reused, out.CreatedBeforeDestroyed = res.Version, res.Reused, res.CreatedBeforeDestroy
 		return nil
 	})
 }
@@ -695,6 +708,9 @@ func lookup(d *schema.Desired, addr string) *schema.Resource {
 
 func progressVerb(c *planner.Change) string {
 	v := verbing(c.Action)
+	if c.Symbol() == "+/-" {
+		v += " (create before destroy)"
+	}
 	if c.Version != nil {
 		if c.Version.Action == "reuse" {
 			return fmt.Sprintf("%s (reusing version %d)", v, c.Version.Number)
@@ -720,6 +736,8 @@ func outcomeDetail(c *planner.Change, o Outcome) string {
 		return fmt.Sprintf(": version %d", o.Version)
 	case c.SecretValue != "":
 		return ": new value stored"
+	case o.CreatedBeforeDestroyed:
+		return ": the replacement was up before the old one was removed"
 	}
 	return ""
 }

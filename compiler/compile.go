@@ -249,7 +249,8 @@ func compile(ctx context.Context, in Input, tr *tracker) (*Result, error) {
 		markAllCUERefs(&cfg, ld.user)
 	}
 	tr.set("checking the rules that span fields")
-	if ds := append(check(&cfg, ld.loc), checkImages(&cfg, ld.loc)...); ds.HasErrors() {
+	ds = append(check(&cfg, ld.loc), checkImages(&cfg, ld.loc)...)
+	if ds := append(ds, checkLifecycles(&cfg, ld.loc, p.schema(), ld.sensitive)...); ds.HasErrors() {
 		return fail(ds)
 	}
 	lock, err := readLock(p.root)

@@ -182,21 +182,20 @@ func (b *builder) emit(kind schema.Kind, name string, spec any, deps []string, i
 	if !ok {
 		return nil
 	}
-	hash := schema.Hash(canon)
-	var err error
+	// With sensitive values, the hash is over the spec with each one
+	// replaced by a placeholder: it reveals nothing of them (issue 8 item
+	// 8). The service tells a changed sensitive value by its own
+	// fingerprints.
 	sens := b.sensitiveIn(kind, path, canon)
-	if len(sens) > 0 {
-		// The hash is over the spec with each sensitive value replaced by a
-		// placeholder: it reveals nothing of them (issue 8 item 8). The
-		// service tells a changed sensitive value by its own fingerprints.
-		if hash, err = schema.RedactedHash(canon, sens); err != nil {
-			b.errorf(path, "internal error: %v", err)
-			return nil
-		}
+	hash, err := schema.SpecHash(canon, sens)
+	if err != nil {
+		b.errorf(path, "internal error: %v", err)
+		return nil
 	}
 	r := &schema.Resource{
 		Address: schema.Address(kind, name), Kind: kind, Name: name, Hash: hash, Spec: canon,
 		DependsOn: deps, Inputs: inputs, Range: b.ld.loc.key(path), Sensitive: sens,
+		Lifecycle: b.lifecycle(kind, name, path),
 	}
 	b.mu.Lock()
 	b.out = append(b.out, r)

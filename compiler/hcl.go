@@ -353,6 +353,7 @@ func (l *hclLoader) collect(body *hclsyntax.Body) []*hclsyntax.Block {
 				d.Related = []diag.Range{*toRange(prev.block.DefRange())}
 				continue
 			}
+			l.lifecycleTraversals(b)
 			l.resources[addr] = &hclResource{kind: b.Type, name: b.Labels[0], block: b}
 			l.order = append(l.order, addr)
 		}

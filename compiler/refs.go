@@ -188,7 +188,9 @@ func newContentIndex(cfg *schema.Config) contentIndex {
 	return idx
 }
 
-// contentKey is the kind and JSON of v without its "$id".
+// contentKey is the kind and JSON of v without its "$id" and its
+// lifecycle, which belongs to the declaration, not to its content (issue
+// 10): adding one to a declared resource changes no reference to it.
 func contentKey(k schema.Kind, v any) string {
 	b, err := json.Marshal(v)
 	if err != nil {
@@ -197,6 +199,9 @@ func contentKey(k schema.Kind, v any) string {
 	var m any
 	if json.Unmarshal(b, &m) != nil {
 		return ""
+	}
+	if obj, ok := m.(map[string]any); ok {
+		delete(obj, "lifecycle")
 	}
 	c, err := schema.Canonical(stripIDs(m))
 	if err != nil {

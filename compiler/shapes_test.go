@@ -113,8 +113,15 @@ func handShapes() map[string]*shape {
 		"from_integration": single("from_integration", leaf),
 		"from_store":       single("from_store", leaf),
 	}}
+	// Every resource kind but image has a lifecycle block (issue 10).
+	lifecycle := single("lifecycle", leaf)
+	for _, sh := range []*shape{sandbox, function, evaluation, secret} {
+		sh.blocks["lifecycle"] = lifecycle
+	}
+	volume := &shape{blocks: map[string]blockSpec{"lifecycle": lifecycle}}
+	dataset := &shape{blocks: map[string]blockSpec{"lifecycle": lifecycle}}
 	return map[string]*shape{
-		"image": image, "secret": secret, "volume": leaf, "dataset": leaf,
+		"image": image, "secret": secret, "volume": volume, "dataset": dataset,
 		"sandbox": sandbox, "function": function, "evaluation": evaluation,
 	}
 }

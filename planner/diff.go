@@ -91,7 +91,15 @@ func Diff(d *schema.Desired, st *State, o Options) (*Plan, error) {
 		return &Plan{FormatVersion: FormatVersion, Project: d.Project, Serial: st.Serial, RefreshOnly: true, Changes: []Change{},
 			Summary: Summary{Unchanged: len(st.Resources)}, Drift: driftOf(st)}, nil
 	}
+	var ignored map[string][]string
+	if !o.Destroy {
+		var err error
+		if d, ignored, err = ignoring(d, st); err != nil {
+			return nil, err
+		}
+	}
 	pl := newPlanning(d, st, o)
+	pl.ignored = ignored
 	if err := pl.checkAddresses(); err != nil {
 		return nil, err
 	}
@@ -112,8 +120,12 @@ func Diff(d *schema.Desired, st *State, o Options) (*Plan, error) {
 	for _, c := range order {
 		pl.explainOnce(c)
 	}
+	pl.lifecycles(order)
 	pl.needs(order)
 	kept, skipped := pl.filter(order)
+	if err := pl.refuseProtected(kept); err != nil {
+		return nil, err
+	}
 	for _, c := range kept {
 		p.Changes = append(p.Changes, *c)
 		p.Summary.count(c)
@@ -201,7 +213,7 @@ func (pl *planning) changesAt(addrs []string, sum *Summary) []*Change {
 		default:
 			value := pl.secretValue(addr, dr)
 			if dr.Hash == sr.Hash && !pl.replace[addr] && !pl.forced(addr) && value != "changed" && !pl.versionMoves(dr, sr) && len(pl.repins(sr)) == 0 && pl.sensitiveMoved(addr) == "" &&
-				len(pl.secretValuesMoved(dr)) == 0 && len(pl.dataMoves(dr, sr)) == 0 {
+				len(pl.secretValuesMoved(dr)) == 0 && len(pl.dataMoves(dr, sr)) == 0 && !protectionMoves(dr, sr) {
 				sum.Unchanged++
 				continue
 			}
@@ -285,6 +297,9 @@ type planning struct {
 	images map[string]*Image
 	// data are the data sources as the plan resolved them, by address.
 	data map[string]DataSource
+	// ignored are, by address, the paths of lifecycle.ignore_changes at
+	// which the configuration differs from the state (lifecycle.go).
+	ignored map[string][]string
 }
 
 func cutAddress(a string) (schema.Kind, string, bool) {

@@ -97,6 +97,7 @@ func (pl *planning) explainUpdate(c *Change, dr *schema.Resource, sr *Resource) 
 	}
 	reasons = append(reasons, pl.repinReasons(sr)...)
 	reasons = append(reasons, pl.dataMoves(dr, sr)...)
+	reasons = append(reasons, protectionReasons(dr, sr)...)
 	reasons = append(reasons, pl.secretValueReasons(c, dr)...)
 	if c.Version != nil && c.Version.Action == "reuse" && sr.Hash != dr.Hash {
 		add(ReasonReuse, "same content as version %d, which is made current again: nothing is rebuilt or uploaded", c.Version.Number)

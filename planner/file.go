@@ -475,6 +475,9 @@ func checkDesired(d *schema.Desired) error {
 				return fmt.Errorf("%s: bad dependency %q", r.Address, dep)
 			}
 		}
+		if err := checkLifecycle(r); err != nil {
+			return err
+		}
 	}
 	for digest, entries := range d.Trees {
 		if h, _, err := schema.HashOf(entries); err != nil || h != digest {
@@ -519,9 +522,18 @@ func (f *File) checkChanges() (map[string]*Change, error) {
 			if r == nil {
 				return nil, fmt.Errorf("%s: to %s but not in the desired state", c.Addr, c.Action)
 			}
+			if c.Action != Create {
+				var err error
+				if r, _, err = IgnoreChanges(r, c.Before, nil); err != nil {
+					return nil, err
+				}
+			}
 			if r.Hash != c.AfterHash {
 				return nil, fmt.Errorf("%s: planned hash %s, desired %s", c.Addr, c.AfterHash, r.Hash)
 			}
+		}
+		if err := checkChangeLifecycle(c, f.lookup(c.Addr)); err != nil {
+			return nil, err
 		}
 	}
 	return index, nil

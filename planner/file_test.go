@@ -196,6 +196,7 @@ func FuzzReadFile(f *testing.F) {
 	f.Add([]byte(`{"format_version":1,"kind":"cc-plan"}`))
 	f.Add([]byte(`{"format_version":1,"kind":"cc-plan","config":{"file":"main.hcl","lang":"hcl"},"state":{"serial":0,"resources":{}},"desired":{"format_version":1,"project":"p","resources":[]},"plan":{"format_version":1,"project":"p","serial":0,"summary":{},"changes":[]}}`))
 	f.Add(bytes.ReplaceAll(good, []byte(`"needs"`), []byte(`"nee"`)))
+	f.Add(lifecyclePlanFile(f)) // issue 10: lifecycle
 	f.Fuzz(func(t *testing.T, b []byte) {
 		pf, err := planner.ReadFile(b)
 		if err != nil {

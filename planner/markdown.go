@@ -172,7 +172,7 @@ func markdownSection(c *Change) string {
 	}
 	first = clipTo(first, 140)
 	fmt.Fprintf(&b, "<details><summary><code>%s</code> <b>%s</b> %s%s</summary>\n\n",
-		html.EscapeString(c.Action.Symbol()), html.EscapeString(c.Addr), html.EscapeString(ActionPhrase(c)), html.EscapeString(first))
+		html.EscapeString(c.Symbol()), html.EscapeString(c.Addr), html.EscapeString(ActionPhrase(c)), html.EscapeString(first))
 	if c.Range != nil && !c.Range.IsZero() {
 		fmt.Fprintf(&b, "Declared at `%s`.\n\n", mdCode(c.Range.String()))
 	}

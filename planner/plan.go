@@ -101,6 +101,11 @@ type Change struct {
 	Needs []string `json:"needs,omitempty"`
 	// Range is where the resource is declared.
 	Range *diag.Range `json:"range,omitempty"`
+	// Lifecycle is what the resource's lifecycle does to the change
+	// (lifecycle.go): the protection it leaves, a replacement created
+	// before the old resource is destroyed, values kept by ignore_changes;
+	// nil when nothing.
+	Lifecycle *LifecycleChange `json:"lifecycle,omitempty"`
 }
 
 // VersionChange is the version of a function or dataset a change makes

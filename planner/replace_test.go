@@ -32,7 +32,9 @@ func replacePaths(d *schema.Def) (replace, inPlace []string) {
 	for _, f := range d.Fields {
 		switch f.Replace {
 		case schema.ReplaceNever:
-			if f.Name != "$id" {
+			// The lifecycle is in no spec (issue 10): it neither
+			// replaces nor changes in place.
+			if f.Name != "$id" && f.Name != "lifecycle" {
 				inPlace = append(inPlace, f.Name)
 			}
 		case schema.ReplaceRef:

@@ -73,8 +73,12 @@ func WriteText(w io.Writer, p *Plan, o TextOptions) error {
 	if line := DataLossLine(p); line != "" {
 		fmt.Fprintln(bw, pt.paint(ansiBold+ansiRed, line))
 	}
-	fmt.Fprintf(bw, "Plan for project %s at state serial %d. Actions: %s create, %s update in place, %s replace, %s delete.\n",
-		p.Project, p.Serial, pt.action(Create, "+"), pt.action(Update, "~"), pt.action(Replace, "-/+"), pt.action(Delete, "-"))
+	cbd := ""
+	if createsBeforeDestroy(p) {
+		cbd = fmt.Sprintf(" (%s: create before destroy)", pt.action(Replace, "+/-"))
+	}
+	fmt.Fprintf(bw, "Plan for project %s at state serial %d. Actions: %s create, %s update in place, %s replace%s, %s delete.\n",
+		p.Project, p.Serial, pt.action(Create, "+"), pt.action(Update, "~"), pt.action(Replace, "-/+"), cbd, pt.action(Delete, "-"))
 	if len(p.Data) > 0 {
 		bw.WriteByte('\n')
 		writeData(bw, p)
@@ -161,6 +165,9 @@ func ActionPhrase(c *Change) string {
 		}
 		return "update in place"
 	case Replace:
+		if c.Lifecycle != nil && c.Lifecycle.CreateBeforeDestroy {
+			return "create before destroy: " + replacePhrase(c)
+		}
 		return replacePhrase(c)
 	case Delete:
 		return "delete"
@@ -169,7 +176,7 @@ func ActionPhrase(c *Change) string {
 }
 
 func writeChange(w *bufio.Writer, c *Change, indent string, pt painter) {
-	fmt.Fprintf(w, "%s%s %s  %s", indent, pt.action(c.Action, c.Action.Symbol()), pt.paint(ansiBold, c.Addr), ActionPhrase(c))
+	fmt.Fprintf(w, "%s%s %s  %s", indent, pt.action(c.Action, c.Symbol()), pt.paint(ansiBold, c.Addr), ActionPhrase(c))
 	if c.Range != nil && !c.Range.IsZero() {
 		fmt.Fprintf(w, "  %s", pt.paint(ansiDim, c.Range.String()))
 	}

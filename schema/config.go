@@ -197,6 +197,9 @@ type Secret struct {
 	// Name is set only where a data source is used (a copy of
 	// #DataSecret): the resource the service has, by name.
 	Name string `json:"name,omitempty"`
+	// Lifecycle is how cc treats the resource beyond its spec; it is
+	// in no spec or hash.
+	Lifecycle *Lifecycle `json:"lifecycle,omitempty"`
 	// Extra holds the fields of the schema that have no Go field; the
 	// compiler carries them into the spec as they are.
 	Extra Extra `json:"-"`
@@ -276,6 +279,9 @@ type Volume struct {
 	// #DataVolume): the resource the service has, by name.
 	Name string `json:"name,omitempty"`
 	VolumeSettings
+	// Lifecycle is how cc treats the resource beyond its spec; it is
+	// in no spec or hash.
+	Lifecycle *Lifecycle `json:"lifecycle,omitempty"`
 	// Extra holds the fields of the schema that have no Go field; the
 	// compiler carries them into the spec as they are.
 	Extra Extra `json:"-"`
@@ -295,6 +301,9 @@ type Dataset struct {
 	Name     string `json:"name,omitempty"`
 	Revision int64  `json:"revision,omitempty"`
 	DatasetSettings
+	// Lifecycle is how cc treats the resource beyond its spec; it is
+	// in no spec or hash.
+	Lifecycle *Lifecycle `json:"lifecycle,omitempty"`
 	// Extra holds the fields of the schema that have no Go field; the
 	// compiler carries them into the spec as they are.
 	Extra Extra `json:"-"`
@@ -361,6 +370,9 @@ type Sandbox struct {
 	Credentials  []Credential        `json:"credentials,omitempty"`
 	VolumeMounts []VolumeMount       `json:"volume_mounts,omitempty"`
 	MountedFiles []MountedFile       `json:"mounted_files,omitempty"`
+	// Lifecycle is how cc treats the resource beyond its spec; it is
+	// in no spec or hash.
+	Lifecycle *Lifecycle `json:"lifecycle,omitempty"`
 	// Extra holds the fields of the schema that have no Go field; the
 	// compiler carries them into the spec as they are.
 	Extra Extra `json:"-"`
@@ -407,6 +419,9 @@ type Function struct {
 	Env          map[string]EnvValue `json:"env,omitempty"`
 	EnvFrom      []*Secret           `json:"env_from,omitempty"`
 	VolumeMounts []VolumeMount       `json:"volume_mounts,omitempty"`
+	// Lifecycle is how cc treats the resource beyond its spec; it is
+	// in no spec or hash.
+	Lifecycle *Lifecycle `json:"lifecycle,omitempty"`
 	// Extra holds the fields of the schema that have no Go field; the
 	// compiler carries them into the spec as they are.
 	Extra Extra `json:"-"`
@@ -430,6 +445,9 @@ type Evaluation struct {
 	Task    *Function `json:"task,omitempty"`
 	Scorers []Scorer  `json:"scorers"`
 	EvaluationSettings
+	// Lifecycle is how cc treats the resource beyond its spec; it is
+	// in no spec or hash.
+	Lifecycle *Lifecycle `json:"lifecycle,omitempty"`
 	// Extra holds the fields of the schema that have no Go field; the
 	// compiler carries them into the spec as they are.
 	Extra Extra `json:"-"`

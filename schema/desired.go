@@ -101,6 +101,10 @@ type Resource struct {
 	// Sensitive lists JSON pointers into Spec whose values must never be
 	// shown (they came from sensitive variables).
 	Sensitive []string `json:"sensitive,omitempty"`
+	// Lifecycle is how cc treats the resource beyond its spec
+	// (prevent_destroy, ignore_changes, create_before_destroy): in neither
+	// Spec nor Hash; nil when the configuration says nothing.
+	Lifecycle *Lifecycle `json:"lifecycle,omitempty"`
 
 	// Range is where the resource is declared; Ranges maps JSON pointers
 	// into Spec ("/steps/2") to where that part is declared.

@@ -86,6 +86,14 @@ func (r *Resource) writeCanonical(b *bytes.Buffer) error {
 	}
 	b.WriteString(`,"kind":`)
 	writeString(b, string(r.Kind))
+	if r.Lifecycle != nil {
+		c, err := Canonical(r.Lifecycle)
+		if err != nil {
+			return err
+		}
+		b.WriteString(`,"lifecycle":`)
+		b.Write(c)
+	}
 	b.WriteString(`,"name":`)
 	writeString(b, r.Name)
 	if len(r.Sensitive) > 0 {

@@ -62,6 +62,10 @@ type Field struct {
 	// (@cc(sdk=chalk_identity)), suggested when a configuration writes
 	// them; for did-you-mean only.
 	SDKNames []string
+	// CreateBeforeDestroy, on a kind's lifecycle field, says the kind
+	// allows lifecycle.create_before_destroy
+	// (@cc(create_before_destroy)).
+	CreateBeforeDestroy bool
 }
 
 // Replace says when a change of a field replaces its resource.
@@ -363,6 +367,8 @@ func (f *Field) setFacts(body string) error {
 				return fmt.Errorf("@cc(sdk=NAME): want the SDK's name")
 			}
 			f.SDKNames = append(f.SDKNames, val)
+		case "create_before_destroy":
+			f.CreateBeforeDestroy = true
 		case "step":
 			mode = BlockStep
 		case "labelled":

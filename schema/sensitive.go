@@ -46,6 +46,17 @@ func RedactedHash(spec []byte, ptrs []string) (string, error) {
 	return Hash(b), nil
 }
 
+// SpecHash is the content hash of a resource's canonical spec (not an
+// image's): Hash over it, or, when it has sensitive values (ptrs),
+// RedactedHash. The compiler hashes resources with it, and the planner
+// again when lifecycle.ignore_changes takes values from the state.
+func SpecHash(canon []byte, ptrs []string) (string, error) {
+	if len(ptrs) == 0 {
+		return Hash(canon), nil
+	}
+	return RedactedHash(canon, ptrs)
+}
+
 // SplitPointer splits a JSON pointer (RFC 6901) into its unescaped
 // elements; "" and "/" give none.
 func SplitPointer(ptr string) []string {

@@ -524,6 +524,13 @@ type ApplyRequest struct {
 	// the plan was made (issue 10); the service refuses the apply when one
 	// no longer does.
 	DataPins []DataPin
+	// PreventDestroy protects the resource from deletes and replaces from
+	// then on (false unprotects it); PreventDestroyAt is where that is
+	// declared, "file:line:col". CreateBeforeDestroy, with ActionReplace,
+	// brings the replacement up before the old one stops (cc.proto).
+	PreventDestroy      bool
+	PreventDestroyAt    string
+	CreateBeforeDestroy bool
 
 	// ExpectedSerial is the serial the plan was made at: the apply is
 	// refused with a *StaleError if the resource changed after it.
@@ -543,6 +550,9 @@ type ApplyResult struct {
 	Version int64
 	Reused  bool
 	Changed bool
+	// CreatedBeforeDestroy: a replace brought the replacement up before
+	// it removed the old resource.
+	CreatedBeforeDestroy bool
 }
 
 // Apply creates, updates or replaces a resource.
@@ -550,13 +560,14 @@ func (c *Client) Apply(ctx context.Context, req ApplyRequest) (*ApplyResult, err
 	resp, err := c.resources.ApplyResource(ctx, &ccv1.ApplyResourceRequest{
 		Project: req.Project, Address: req.Address, Action: req.Action, Spec: req.Spec, Hash: req.Hash,
 		DependsOn: req.DependsOn, Blobs: req.Blobs, Sensitive: req.Sensitive, NewVersion: req.NewVersion, DataPins: dataPinsProto(req.DataPins),
+		PreventDestroy: req.PreventDestroy, PreventDestroyAt: req.PreventDestroyAt, CreateBeforeDestroy: req.CreateBeforeDestroy,
 		ExpectedSerial: req.ExpectedSerial, IdempotencyKey: req.IdempotencyKey, LeaseId: req.LeaseID,
 	})
 	if err != nil {
 		return nil, fromStatus(err)
 	}
 	return &ApplyResult{Resource: resourceFromProto(resp.GetResource()), Serial: resp.GetSerial(), Version: resp.GetVersion(),
-		Reused: resp.GetReused(), Changed: resp.GetChanged()}, nil
+		Reused: resp.GetReused(), Changed: resp.GetChanged(), CreatedBeforeDestroy: resp.GetCreatedBeforeDestroy()}, nil
 }
 
 // DeleteRequest deletes a resource, its versions and its secret revisions.

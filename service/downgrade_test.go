@@ -30,6 +30,8 @@ var undoMigration = map[int][]string{
 	},
 	// issue 10, data sources
 	6: {"ALTER TABLE resources DROP COLUMN data_pins"},
+	// issue 10, lifecycle
+	7: {"DROP TABLE protections"},
 }
 
 // downgrade takes the database at path, of the newest migration, back to

@@ -200,6 +200,8 @@ func fromStatus(err error) error {
 			return &DependantsError{Address: d.GetAddress(), Dependants: d.GetDependants()}
 		case *ccv1.Cycle:
 			return &CycleError{Addresses: d.GetAddresses()}
+		case *ccv1.Protected:
+			return &ProtectedError{Project: d.GetProject(), Address: d.GetAddress(), Action: d.GetAction(), DeclaredAt: d.GetDeclaredAt()}
 		}
 	}
 	switch st.Code() {

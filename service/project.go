@@ -98,6 +98,9 @@ func (a *projectAPI) GetState(ctx context.Context, req *ccv1.GetStateRequest) (*
 	if resp.Drift, err = stateDrift(ctx, tx, project, now); err != nil {
 		return nil, err
 	}
+	if err := addProtections(ctx, tx, project, resp.Resources); err != nil {
+		return nil, err
+	}
 	// Secret values are told apart by revision numbers (same_value_as),
 	// never by anything derived from a value (issue 8 item 8).
 	classes, err := valueClasses(ctx, tx, project)

@@ -190,6 +190,9 @@ func (a *resourceAPI) ApplyResource(ctx context.Context, req *ccv1.ApplyResource
 	if err != nil {
 		return nil, err
 	}
+	if err := checkLifecycleRequest(req.GetAddress(), kind, req); err != nil {
+		return nil, err
+	}
 	for _, d := range req.GetBlobs() {
 		if !digestRE.MatchString(d) {
 			return nil, status.Errorf(codes.InvalidArgument, "blob digest %q is not sha256:HEX", d)
@@ -215,6 +218,16 @@ func (a *resourceAPI) ApplyResource(ctx context.Context, req *ccv1.ApplyResource
 		if err := t.checkDataResolved(addr, dataPins); err != nil {
 			return err
 		}
+		if action == ccv1.Action_ACTION_REPLACE {
+			if err := t.refuseProtected(addr, "replace"); err != nil {
+				return err
+			}
+		}
+		protectedAt, protected, err := t.protection(addr)
+		if err != nil {
+			return err
+		}
+		sameProtection := protected == req.GetPreventDestroy() && protectedAt == req.GetPreventDestroyAt()
 		// Sensitive values are stored sealed (sealSpec).
 		sealed, err := t.sealSpec(addr, req.GetSpec(), sens)
 		if err != nil {
@@ -237,8 +250,9 @@ func (a *resourceAPI) ApplyResource(ctx context.Context, req *ccv1.ApplyResource
 			}
 		}
 		if cur != nil && action == ccv1.Action_ACTION_UPDATE && cur.hash == req.GetHash() && bytes.Equal(curSpec, req.GetSpec()) && cur.version == version &&
-			cur.deps == joinLines(deps) && cur.pins == joinLines(pins) && cur.sensitive == joinLines(sens) && cur.dataPins == encodeDataPins(dataPins) {
+			cur.deps == joinLines(deps) && cur.pins == joinLines(pins) && cur.sensitive == joinLines(sens) && cur.dataPins == encodeDataPins(dataPins) && sameProtection {
 			resp.Resource, resp.Serial, resp.Version = cur.proto(), t.serial, version
+			resp.Resource.PreventDestroy, resp.Resource.PreventDestroyAt = protected, protectedAt
 			return nil
 		}
 		r := &row{address: addr, kind: string(kind), name: name, hash: req.GetHash(), spec: sealed, version: version,
@@ -254,7 +268,15 @@ func (a *resourceAPI) ApplyResource(ctx context.Context, req *ccv1.ApplyResource
 		if err := t.clearDrift(addr); err != nil {
 			return err
 		}
+		if err := t.protect(addr, req.GetPreventDestroy(), req.GetPreventDestroyAt()); err != nil {
+			return err
+		}
 		resp.Resource, resp.Serial, resp.Version, resp.Changed = r.proto(), t.serial, version, true
+		resp.Resource.PreventDestroy, resp.Resource.PreventDestroyAt = req.GetPreventDestroy(), req.GetPreventDestroyAt()
+		// The reference server replaces in this one transaction whichever
+		// the order (cc.proto, create_before_destroy); it says which order
+		// it was asked for.
+		resp.CreatedBeforeDestroy = action == ccv1.Action_ACTION_REPLACE && req.GetCreateBeforeDestroy()
 		return nil
 	})
 	if err != nil {
@@ -431,6 +453,9 @@ func (a *resourceAPI) DeleteResource(ctx context.Context, req *ccv1.DeleteResour
 			last = max(last, rev.serial)
 		}
 		if err := t.stale(addr, req.GetExpectedSerial(), last); err != nil {
+			return err
+		}
+		if err := t.refuseProtected(addr, "delete"); err != nil {
 			return err
 		}
 		if ds, err := t.dependants(addr); err != nil {

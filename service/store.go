@@ -225,6 +225,18 @@ CREATE INDEX resources_by_expiry ON resources (project, expires_at) WHERE expire
 	{sql: `
 ALTER TABLE resources ADD COLUMN data_pins TEXT NOT NULL DEFAULT '';
 `},
+	// 7 (issue 10, lifecycle): the resources protected by
+	// lifecycle.prevent_destroy, with where the protection was declared
+	// ("file:line:col"); a resource without a row is not protected
+	// (service/lifecycle.go).
+	{sql: `
+CREATE TABLE protections (
+	project     TEXT NOT NULL,
+	address     TEXT NOT NULL,
+	declared_at TEXT NOT NULL,
+	PRIMARY KEY (project, address)
+) STRICT;
+`},
 }
 
 // newLineage makes a project's lineage: 16 random bytes in hex.

@@ -107,6 +107,10 @@ func resourceFromProto(r *ccv1.Resource) Resource {
 		Serial:    r.GetSerial(),
 		DependsOn: r.GetDependsOn(),
 		Sensitive: r.GetSensitive(),
+		// A protected resource (lifecycle.prevent_destroy) and where the
+		// protection was declared.
+		PreventDestroy:   r.GetPreventDestroy(),
+		PreventDestroyAt: r.GetPreventDestroyAt(),
 	}
 	if r.ExpiredAt != nil {
 		out.ExpiredAt = ts(r.GetExpiredAt())

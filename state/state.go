@@ -132,6 +132,13 @@ type Resource struct {
 	// DataPins are what the data sources it uses resolved to when it was
 	// last applied (issue 10), sorted by address.
 	DataPins []DataPin
+	// PreventDestroy: the resource is protected by its configuration's
+	// lifecycle.prevent_destroy as last applied; the service refuses to
+	// delete or replace it, and a plan that would is an error citing
+	// PreventDestroyAt, where the protection was declared
+	// ("file:line:col", relative to the project root).
+	PreventDestroy   bool
+	PreventDestroyAt string
 }
 
 // Gone reports whether the resource no longer runs: a sandbox terminated

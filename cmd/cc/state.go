@@ -201,6 +201,9 @@ func (e *env) stateShow(c *command, st *service.State, addr string) int {
 	if sv := st.SecretValue(addr); sv != nil {
 		fmt.Fprintf(e.stdout, "value:      %s, revision %d of %s\n", planner.Sentinel, sv.Revision, sv.UpdatedAt.UTC().Format(time.RFC3339))
 	}
+	if r.PreventDestroy {
+		fmt.Fprintf(e.stdout, "protected:  lifecycle.prevent_destroy, declared at %s\n", r.PreventDestroyAt)
+	}
 	fmt.Fprintf(e.stdout, "status:     %s\n", r.Status)
 	if !r.ExpiredAt.IsZero() {
 		// A sandbox's lifetime (issue 10, drift).

@@ -283,9 +283,20 @@ type Resource struct {
 	// data_pins are the data sources (issue 10) it was last created,
 	// updated or replaced with, as ApplyResourceRequest.data_pins gave them,
 	// sorted by address: what each resolved to then.
-	DataPins      []*DataPin `protobuf:"bytes,40,rep,name=data_pins,json=dataPins,proto3" json:"data_pins,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	DataPins []*DataPin `protobuf:"bytes,40,rep,name=data_pins,json=dataPins,proto3" json:"data_pins,omitempty"`
+	// prevent_destroy: the resource is protected (lifecycle.prevent_destroy
+	// of its last create, update or replace). The service refuses to delete
+	// or replace it (FAILED_PRECONDITION with a Protected detail) until an
+	// update without the flag unprotects it. Kept apart from the spec: it is
+	// in neither spec nor hash.
+	PreventDestroy bool `protobuf:"varint,30,opt,name=prevent_destroy,json=preventDestroy,proto3" json:"prevent_destroy,omitempty"`
+	// prevent_destroy_at is where the protection was declared,
+	// "file:line:col" with the file relative to the project root, as the
+	// caller sent it (so a plan can cite it after the declaration is gone);
+	// "" when not protected.
+	PreventDestroyAt string `protobuf:"bytes,31,opt,name=prevent_destroy_at,json=preventDestroyAt,proto3" json:"prevent_destroy_at,omitempty"`
+	unknownFields    protoimpl.UnknownFields
+	sizeCache        protoimpl.SizeCache
 }
 
 func (x *Resource) Reset() {
@@ -428,6 +439,20 @@ func (x *Resource) GetDataPins() []*DataPin {
 		return x.DataPins
 	}
 	return nil
+}
+
+func (x *Resource) GetPreventDestroy() bool {
+	if x != nil {
+		return x.PreventDestroy
+	}
+	return false
+}
+
+func (x *Resource) GetPreventDestroyAt() string {
+	if x != nil {
+		return x.PreventDestroyAt
+	}
+	return ""
 }
 
 // Pin is the version of a versioned resource another one was applied with.
@@ -2357,9 +2382,31 @@ type ApplyResourceRequest struct {
 	// otherwise (FAILED_PRECONDITION, naming the data source): the apply
 	// uses exactly what the plan showed. They are kept with the resource
 	// (Resource.data_pins).
-	DataPins      []*DataPin `protobuf:"bytes,40,rep,name=data_pins,json=dataPins,proto3" json:"data_pins,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	DataPins []*DataPin `protobuf:"bytes,40,rep,name=data_pins,json=dataPins,proto3" json:"data_pins,omitempty"`
+	// prevent_destroy protects the resource from then on (Resource
+	// .prevent_destroy); false unprotects it. Any action sets it, and an
+	// update that changes only it is a change of the state (a new serial).
+	// A REPLACE of a resource protected now is refused whatever this says.
+	PreventDestroy bool `protobuf:"varint,30,opt,name=prevent_destroy,json=preventDestroy,proto3" json:"prevent_destroy,omitempty"`
+	// prevent_destroy_at is where the protection is declared,
+	// "file:line:col" (at most 512 bytes, no control characters, nothing
+	// sensitive); only with prevent_destroy.
+	PreventDestroyAt string `protobuf:"bytes,31,opt,name=prevent_destroy_at,json=preventDestroyAt,proto3" json:"prevent_destroy_at,omitempty"`
+	// create_before_destroy, only with ACTION_REPLACE and only for the kinds
+	// whose schema allows it (sandboxes; INVALID_ARGUMENT otherwise): the
+	// replacement is brought up before the old resource is stopped, so the
+	// address is never without a running resource. A platform starts the new
+	// one, waits until it is ready, then stops the old one; without the flag
+	// a REPLACE stops the old resource first. The reference server runs
+	// nothing: it makes a replacement in the one transaction of this call
+	// either way (no reader ever sees the address empty), and answers
+	// created_before_destroy to say which order it was asked for. The
+	// applier sends it for a change the plan marks "create before destroy";
+	// nothing that depends on the resource is touched in between, as it
+	// keeps its address.
+	CreateBeforeDestroy bool `protobuf:"varint,32,opt,name=create_before_destroy,json=createBeforeDestroy,proto3" json:"create_before_destroy,omitempty"`
+	unknownFields       protoimpl.UnknownFields
+	sizeCache           protoimpl.SizeCache
 }
 
 func (x *ApplyResourceRequest) Reset() {
@@ -2483,6 +2530,27 @@ func (x *ApplyResourceRequest) GetDataPins() []*DataPin {
 	return nil
 }
 
+func (x *ApplyResourceRequest) GetPreventDestroy() bool {
+	if x != nil {
+		return x.PreventDestroy
+	}
+	return false
+}
+
+func (x *ApplyResourceRequest) GetPreventDestroyAt() string {
+	if x != nil {
+		return x.PreventDestroyAt
+	}
+	return ""
+}
+
+func (x *ApplyResourceRequest) GetCreateBeforeDestroy() bool {
+	if x != nil {
+		return x.CreateBeforeDestroy
+	}
+	return false
+}
+
 type ApplyResourceResponse struct {
 	state    protoimpl.MessageState `protogen:"open.v1"`
 	Resource *Resource              `protobuf:"bytes,1,opt,name=resource,proto3" json:"resource,omitempty"`
@@ -2493,9 +2561,13 @@ type ApplyResourceResponse struct {
 	// current instead of a new one.
 	Reused bool `protobuf:"varint,4,opt,name=reused,proto3" json:"reused,omitempty"`
 	// changed is true when the call changed the state (and the serial).
-	Changed       bool `protobuf:"varint,5,opt,name=changed,proto3" json:"changed,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	Changed bool `protobuf:"varint,5,opt,name=changed,proto3" json:"changed,omitempty"`
+	// created_before_destroy is true when a REPLACE was made create before
+	// destroy (the request's create_before_destroy): the replacement up
+	// before the old resource was removed.
+	CreatedBeforeDestroy bool `protobuf:"varint,30,opt,name=created_before_destroy,json=createdBeforeDestroy,proto3" json:"created_before_destroy,omitempty"`
+	unknownFields        protoimpl.UnknownFields
+	sizeCache            protoimpl.SizeCache
 }
 
 func (x *ApplyResourceResponse) Reset() {
@@ -2559,6 +2631,13 @@ func (x *ApplyResourceResponse) GetReused() bool {
 func (x *ApplyResourceResponse) GetChanged() bool {
 	if x != nil {
 		return x.Changed
+	}
+	return false
+}
+
+func (x *ApplyResourceResponse) GetCreatedBeforeDestroy() bool {
+	if x != nil {
+		return x.CreatedBeforeDestroy
 	}
 	return false
 }
@@ -4215,6 +4294,81 @@ func (x *DataPin) GetPinned() bool {
 	return false
 }
 
+// Protected is the detail of a FAILED_PRECONDITION error: the resource is
+// protected by lifecycle.prevent_destroy (Resource.prevent_destroy), and
+// the call would delete it ("delete") or replace it ("replace"). To go
+// ahead, apply it first with the flag removed (an update).
+type Protected struct {
+	state   protoimpl.MessageState `protogen:"open.v1"`
+	Project string                 `protobuf:"bytes,1,opt,name=project,proto3" json:"project,omitempty"`
+	Address string                 `protobuf:"bytes,2,opt,name=address,proto3" json:"address,omitempty"`
+	// action is "delete" or "replace".
+	Action string `protobuf:"bytes,3,opt,name=action,proto3" json:"action,omitempty"`
+	// declared_at is where the protection was declared (Resource
+	// .prevent_destroy_at), "" when unknown.
+	DeclaredAt    string `protobuf:"bytes,4,opt,name=declared_at,json=declaredAt,proto3" json:"declared_at,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Protected) Reset() {
+	*x = Protected{}
+	mi := &file_cc_v1_cc_proto_msgTypes[55]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Protected) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Protected) ProtoMessage() {}
+
+func (x *Protected) ProtoReflect() protoreflect.Message {
+	mi := &file_cc_v1_cc_proto_msgTypes[55]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Protected.ProtoReflect.Descriptor instead.
+func (*Protected) Descriptor() ([]byte, []int) {
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{55}
+}
+
+func (x *Protected) GetProject() string {
+	if x != nil {
+		return x.Project
+	}
+	return ""
+}
+
+func (x *Protected) GetAddress() string {
+	if x != nil {
+		return x.Address
+	}
+	return ""
+}
+
+func (x *Protected) GetAction() string {
+	if x != nil {
+		return x.Action
+	}
+	return ""
+}
+
+func (x *Protected) GetDeclaredAt() string {
+	if x != nil {
+		return x.DeclaredAt
+	}
+	return ""
+}
+
 type UploadBlobRequest_Header struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Project       string                 `protobuf:"bytes,1,opt,name=project,proto3" json:"project,omitempty"`
@@ -4226,7 +4380,7 @@ type UploadBlobRequest_Header struct {
 
 func (x *UploadBlobRequest_Header) Reset() {
 	*x = UploadBlobRequest_Header{}
-	mi := &file_cc_v1_cc_proto_msgTypes[55]
+	mi := &file_cc_v1_cc_proto_msgTypes[56]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4238,7 +4392,7 @@ func (x *UploadBlobRequest_Header) String() string {
 func (*UploadBlobRequest_Header) ProtoMessage() {}
 
 func (x *UploadBlobRequest_Header) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[55]
+	mi := &file_cc_v1_cc_proto_msgTypes[56]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4279,7 +4433,7 @@ var File_cc_v1_cc_proto protoreflect.FileDescriptor
 
 const file_cc_v1_cc_proto_rawDesc = "" +
 	"\n" +
-	"\x0ecc/v1/cc.proto\x12\x05cc.v1\x1a\x1egoogle/protobuf/duration.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xb4\x04\n" +
+	"\x0ecc/v1/cc.proto\x12\x05cc.v1\x1a\x1egoogle/protobuf/duration.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\x8b\x05\n" +
 	"\bResource\x12\x18\n" +
 	"\aaddress\x18\x01 \x01(\tR\aaddress\x12\x12\n" +
 	"\x04kind\x18\x02 \x01(\tR\x04kind\x12\x12\n" +
@@ -4302,7 +4456,9 @@ const file_cc_v1_cc_proto_rawDesc = "" +
 	"\tsensitive\x18\x0e \x03(\tR\tsensitive\x129\n" +
 	"\n" +
 	"expired_at\x18< \x01(\v2\x1a.google.protobuf.TimestampR\texpiredAt\x12+\n" +
-	"\tdata_pins\x18( \x03(\v2\x0e.cc.v1.DataPinR\bdataPins\"9\n" +
+	"\tdata_pins\x18( \x03(\v2\x0e.cc.v1.DataPinR\bdataPins\x12'\n" +
+	"\x0fprevent_destroy\x18\x1e \x01(\bR\x0epreventDestroy\x12,\n" +
+	"\x12prevent_destroy_at\x18\x1f \x01(\tR\x10preventDestroyAt\"9\n" +
 	"\x03Pin\x12\x18\n" +
 	"\aaddress\x18\x01 \x01(\tR\aaddress\x12\x18\n" +
 	"\aversion\x18\x02 \x01(\x03R\aversion\"\x88\x01\n" +
@@ -4439,7 +4595,7 @@ const file_cc_v1_cc_proto_rawDesc = "" +
 	"\bresource\x18\x02 \x01(\v2\x0f.cc.v1.ResourceR\bresource\x12\x16\n" +
 	"\x06serial\x18\x03 \x01(\x03R\x06serial\x12\x18\n" +
 	"\acreated\x18\x04 \x01(\bR\acreated\x12\x18\n" +
-	"\achanged\x18\x05 \x01(\bR\achanged\"\xa7\x03\n" +
+	"\achanged\x18\x05 \x01(\bR\achanged\"\xb2\x04\n" +
 	"\x14ApplyResourceRequest\x12\x18\n" +
 	"\aproject\x18\x01 \x01(\tR\aproject\x12\x18\n" +
 	"\aaddress\x18\x02 \x01(\tR\aaddress\x12%\n" +
@@ -4456,13 +4612,17 @@ const file_cc_v1_cc_proto_rawDesc = "" +
 	"\tsensitive\x18\v \x03(\tR\tsensitive\x12\x1f\n" +
 	"\vnew_version\x182 \x01(\bR\n" +
 	"newVersion\x12+\n" +
-	"\tdata_pins\x18( \x03(\v2\x0e.cc.v1.DataPinR\bdataPins\"\xa8\x01\n" +
+	"\tdata_pins\x18( \x03(\v2\x0e.cc.v1.DataPinR\bdataPins\x12'\n" +
+	"\x0fprevent_destroy\x18\x1e \x01(\bR\x0epreventDestroy\x12,\n" +
+	"\x12prevent_destroy_at\x18\x1f \x01(\tR\x10preventDestroyAt\x122\n" +
+	"\x15create_before_destroy\x18  \x01(\bR\x13createBeforeDestroy\"\xde\x01\n" +
 	"\x15ApplyResourceResponse\x12+\n" +
 	"\bresource\x18\x01 \x01(\v2\x0f.cc.v1.ResourceR\bresource\x12\x16\n" +
 	"\x06serial\x18\x02 \x01(\x03R\x06serial\x12\x18\n" +
 	"\aversion\x18\x03 \x01(\x03R\aversion\x12\x16\n" +
 	"\x06reused\x18\x04 \x01(\bR\x06reused\x12\x18\n" +
-	"\achanged\x18\x05 \x01(\bR\achanged\"\xb8\x01\n" +
+	"\achanged\x18\x05 \x01(\bR\achanged\x124\n" +
+	"\x16created_before_destroy\x18\x1e \x01(\bR\x14createdBeforeDestroy\"\xb8\x01\n" +
 	"\x15DeleteResourceRequest\x12\x18\n" +
 	"\aproject\x18\x01 \x01(\tR\aproject\x12\x18\n" +
 	"\aaddress\x18\x02 \x01(\tR\aaddress\x12'\n" +
@@ -4577,7 +4737,13 @@ const file_cc_v1_cc_proto_rawDesc = "" +
 	"\x06target\x18\x02 \x01(\tR\x06target\x12\x18\n" +
 	"\aversion\x18\x03 \x01(\x03R\aversion\x12\x12\n" +
 	"\x04hash\x18\x04 \x01(\tR\x04hash\x12\x16\n" +
-	"\x06pinned\x18\x05 \x01(\bR\x06pinned*\x84\x01\n" +
+	"\x06pinned\x18\x05 \x01(\bR\x06pinned\"x\n" +
+	"\tProtected\x12\x18\n" +
+	"\aproject\x18\x01 \x01(\tR\aproject\x12\x18\n" +
+	"\aaddress\x18\x02 \x01(\tR\aaddress\x12\x16\n" +
+	"\x06action\x18\x03 \x01(\tR\x06action\x12\x1f\n" +
+	"\vdeclared_at\x18\x04 \x01(\tR\n" +
+	"declaredAt*\x84\x01\n" +
 	"\x06Status\x12\x16\n" +
 	"\x12STATUS_UNSPECIFIED\x10\x00\x12\x10\n" +
 	"\fSTATUS_READY\x10\x01\x12\x12\n" +
@@ -4631,7 +4797,7 @@ func file_cc_v1_cc_proto_rawDescGZIP() []byte {
 }
 
 var file_cc_v1_cc_proto_enumTypes = make([]protoimpl.EnumInfo, 3)
-var file_cc_v1_cc_proto_msgTypes = make([]protoimpl.MessageInfo, 56)
+var file_cc_v1_cc_proto_msgTypes = make([]protoimpl.MessageInfo, 57)
 var file_cc_v1_cc_proto_goTypes = []any{
 	(Status)(0),                      // 0: cc.v1.Status
 	(Action)(0),                      // 1: cc.v1.Action
@@ -4691,23 +4857,24 @@ var file_cc_v1_cc_proto_goTypes = []any{
 	(*DataLookup)(nil),               // 55: cc.v1.DataLookup
 	(*DataResolution)(nil),           // 56: cc.v1.DataResolution
 	(*DataPin)(nil),                  // 57: cc.v1.DataPin
-	(*UploadBlobRequest_Header)(nil), // 58: cc.v1.UploadBlobRequest.Header
-	(*timestamppb.Timestamp)(nil),    // 59: google.protobuf.Timestamp
-	(*durationpb.Duration)(nil),      // 60: google.protobuf.Duration
+	(*Protected)(nil),                // 58: cc.v1.Protected
+	(*UploadBlobRequest_Header)(nil), // 59: cc.v1.UploadBlobRequest.Header
+	(*timestamppb.Timestamp)(nil),    // 60: google.protobuf.Timestamp
+	(*durationpb.Duration)(nil),      // 61: google.protobuf.Duration
 }
 var file_cc_v1_cc_proto_depIdxs = []int32{
 	0,  // 0: cc.v1.Resource.status:type_name -> cc.v1.Status
-	59, // 1: cc.v1.Resource.created_at:type_name -> google.protobuf.Timestamp
-	59, // 2: cc.v1.Resource.updated_at:type_name -> google.protobuf.Timestamp
+	60, // 1: cc.v1.Resource.created_at:type_name -> google.protobuf.Timestamp
+	60, // 2: cc.v1.Resource.updated_at:type_name -> google.protobuf.Timestamp
 	4,  // 3: cc.v1.Resource.pins:type_name -> cc.v1.Pin
 	37, // 4: cc.v1.Resource.versions:type_name -> cc.v1.Version
-	59, // 5: cc.v1.Resource.expired_at:type_name -> google.protobuf.Timestamp
+	60, // 5: cc.v1.Resource.expired_at:type_name -> google.protobuf.Timestamp
 	57, // 6: cc.v1.Resource.data_pins:type_name -> cc.v1.DataPin
-	59, // 7: cc.v1.Image.created_at:type_name -> google.protobuf.Timestamp
-	59, // 8: cc.v1.SecretValue.updated_at:type_name -> google.protobuf.Timestamp
+	60, // 7: cc.v1.Image.created_at:type_name -> google.protobuf.Timestamp
+	60, // 8: cc.v1.SecretValue.updated_at:type_name -> google.protobuf.Timestamp
 	7,  // 9: cc.v1.Lease.holder:type_name -> cc.v1.Holder
-	59, // 10: cc.v1.Lease.acquired_at:type_name -> google.protobuf.Timestamp
-	59, // 11: cc.v1.Lease.expires_at:type_name -> google.protobuf.Timestamp
+	60, // 10: cc.v1.Lease.acquired_at:type_name -> google.protobuf.Timestamp
+	60, // 11: cc.v1.Lease.expires_at:type_name -> google.protobuf.Timestamp
 	8,  // 12: cc.v1.LockHeld.lease:type_name -> cc.v1.Lease
 	7,  // 13: cc.v1.LeaseRefused.holder:type_name -> cc.v1.Holder
 	43, // 14: cc.v1.GetStateRequest.compare:type_name -> cc.v1.CompareValue
@@ -4721,19 +4888,19 @@ var file_cc_v1_cc_proto_depIdxs = []int32{
 	56, // 22: cc.v1.GetStateResponse.data:type_name -> cc.v1.DataResolution
 	2,  // 23: cc.v1.ValueMatch.comparison:type_name -> cc.v1.Comparison
 	7,  // 24: cc.v1.LockRequest.holder:type_name -> cc.v1.Holder
-	60, // 25: cc.v1.LockRequest.ttl:type_name -> google.protobuf.Duration
+	61, // 25: cc.v1.LockRequest.ttl:type_name -> google.protobuf.Duration
 	8,  // 26: cc.v1.LockResponse.lease:type_name -> cc.v1.Lease
-	60, // 27: cc.v1.RenewLockRequest.ttl:type_name -> google.protobuf.Duration
+	61, // 27: cc.v1.RenewLockRequest.ttl:type_name -> google.protobuf.Duration
 	8,  // 28: cc.v1.RenewLockResponse.lease:type_name -> cc.v1.Lease
 	8,  // 29: cc.v1.UnlockResponse.released:type_name -> cc.v1.Lease
-	58, // 30: cc.v1.UploadBlobRequest.header:type_name -> cc.v1.UploadBlobRequest.Header
+	59, // 30: cc.v1.UploadBlobRequest.header:type_name -> cc.v1.UploadBlobRequest.Header
 	5,  // 31: cc.v1.EnsureImageResponse.image:type_name -> cc.v1.Image
 	3,  // 32: cc.v1.EnsureImageResponse.resource:type_name -> cc.v1.Resource
 	1,  // 33: cc.v1.ApplyResourceRequest.action:type_name -> cc.v1.Action
 	57, // 34: cc.v1.ApplyResourceRequest.data_pins:type_name -> cc.v1.DataPin
 	3,  // 35: cc.v1.ApplyResourceResponse.resource:type_name -> cc.v1.Resource
 	3,  // 36: cc.v1.DeleteResourceResponse.deleted:type_name -> cc.v1.Resource
-	59, // 37: cc.v1.Version.created_at:type_name -> google.protobuf.Timestamp
+	60, // 37: cc.v1.Version.created_at:type_name -> google.protobuf.Timestamp
 	6,  // 38: cc.v1.Version.secrets:type_name -> cc.v1.SecretValue
 	37, // 39: cc.v1.ListVersionsResponse.versions:type_name -> cc.v1.Version
 	3,  // 40: cc.v1.RollbackResponse.resource:type_name -> cc.v1.Resource
@@ -4746,7 +4913,7 @@ var file_cc_v1_cc_proto_depIdxs = []int32{
 	3,  // 47: cc.v1.TerminateSandboxResponse.resource:type_name -> cc.v1.Resource
 	53, // 48: cc.v1.TerminateSandboxResponse.drift:type_name -> cc.v1.Drift
 	53, // 49: cc.v1.AcceptDriftResponse.accepted:type_name -> cc.v1.Drift
-	59, // 50: cc.v1.Drift.at:type_name -> google.protobuf.Timestamp
+	60, // 50: cc.v1.Drift.at:type_name -> google.protobuf.Timestamp
 	54, // 51: cc.v1.Drift.fields:type_name -> cc.v1.DriftField
 	15, // 52: cc.v1.ProjectService.GetState:input_type -> cc.v1.GetStateRequest
 	18, // 53: cc.v1.ProjectService.Lock:input_type -> cc.v1.LockRequest
@@ -4804,7 +4971,7 @@ func file_cc_v1_cc_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_cc_v1_cc_proto_rawDesc), len(file_cc_v1_cc_proto_rawDesc)),
 			NumEnums:      3,
-			NumMessages:   56,
+			NumMessages:   57,
 			NumExtensions: 0,
 			NumServices:   3,
 		},
