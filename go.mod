@@ -22,6 +22,7 @@ require (
 	github.com/tonistiigi/fsutil v0.0.0-20261103091533-a72de9dcf763
 	github.com/yuin/goldmark v1.8.7
 	github.com/zclconf/go-cty v1.20.0
+	github.com/zclconf/go-cty-yaml v1.1.0
 	google.golang.org/grpc v1.85.0
 	google.golang.org/protobuf v1.36.12
 	modernc.org/sqlite v1.62.0
