@@ -80,10 +80,11 @@ type hclLoader struct {
 const maxCollected = 1000
 
 func loadHCL(ctx context.Context, p *project, vars, varFiles []string) (_ *loaded, ds diag.Diagnostics) {
+	b := newBudget()
 	l := &hclLoader{
 		p:         p,
-		funcs:     hclFunctions(p.root),
-		budget:    newBudget(),
+		funcs:     hclFunctions(p.root, b),
+		budget:    b,
 		vars:      map[string]*hclVariable{},
 		locals:    map[string]*hclLocal{},
 		resources: map[string]*hclResource{},
