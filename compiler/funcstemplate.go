@@ -3,6 +3,7 @@ package compiler
 import (
 	"errors"
 	"fmt"
+	"os"
 	"unicode/utf8"
 
 	"github.com/hashicorp/hcl/v2"
@@ -44,18 +45,18 @@ func templateFileFunc(root string, b *budget, fns func() map[string]function.Fun
 
 // readTemplate reads a template file inside root.
 func readTemplate(root, p string) ([]byte, error) {
+	var f *os.File
 	abs, err := insideRoot(root, p)
-	if err != nil {
-		return nil, err
+	if err == nil {
+		f, _, err = schema.OpenRegular(abs)
 	}
-	f, _, err := schema.OpenRegular(abs)
 	if err != nil {
-		return nil, fmt.Errorf("reading %s: %w", p, unwrapPathError(err))
+		return nil, openError(p, err)
 	}
 	defer f.Close()
 	src, err := readLimited(f, p, "templatefile()")
 	if err == nil && !utf8.Valid(src) {
-		err = fmt.Errorf("contents of %s are not valid UTF-8", p)
+		err = fmt.Errorf("contents of %q are not valid UTF-8; use the filebase64 function to obtain the Base64 encoded contents or the other file functions (e.g. filemd5, filesha256) to obtain file hashing results instead", p)
 	}
 	return src, err
 }

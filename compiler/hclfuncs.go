@@ -52,6 +52,17 @@ func hclFunctions(root string, b *budget) map[string]function.Function {
 	return fns
 }
 
+// functionTable is what an HCL evaluation calls: hclFunctions, each
+// limited by b, and b's internal counting functions.
+func functionTable(root string, b *budget) map[string]function.Function {
+	fns := hclFunctions(root, b)
+	b.limitFunctions(fns)
+	for name, f := range b.functions() {
+		fns[name] = f
+	}
+	return fns
+}
+
 // stdFunctions are the functions cty's standard library and HCL's tryfunc
 // have with Terraform's semantics, under Terraform's names; read only.
 var stdFunctions = map[string]function.Function{
@@ -196,7 +207,7 @@ func readTextFile(r io.Reader, path string) (cty.Value, error) {
 		return cty.NilVal, err
 	}
 	if !utf8.Valid(b) {
-		return cty.NilVal, fmt.Errorf("contents of %s are not valid UTF-8; use the filebase64 function to obtain the Base64 encoded contents or the other file functions (e.g. filemd5, filesha256) to obtain file hashing results instead", path)
+		return cty.NilVal, fmt.Errorf("contents of %q are not valid UTF-8; use the filebase64 function to obtain the Base64 encoded contents or the other file functions (e.g. filemd5, filesha256) to obtain file hashing results instead", path)
 	}
 	return cty.StringVal(string(b)), nil
 }
@@ -335,11 +346,11 @@ func fileFunc(root string, conv func(io.Reader, string) (cty.Value, error)) func
 			path := args[0].AsString()
 			abs, err := insideRoot(root, path)
 			if err != nil {
-				return cty.NilVal, function.NewArgError(0, err)
+				return cty.NilVal, function.NewArgError(0, openError(path, err))
 			}
 			f, _, err := schema.OpenRegular(abs)
 			if err != nil {
-				return cty.NilVal, function.NewArgError(0, fmt.Errorf("reading %s: %w", path, unwrapPathError(err)))
+				return cty.NilVal, function.NewArgError(0, openError(path, err))
 			}
 			defer f.Close()
 			v, err := conv(f, path)
@@ -349,6 +360,19 @@ func fileFunc(root string, conv func(io.Reader, string) (cty.Value, error)) func
 			return v, nil
 		},
 	})
+}
+
+// openError words a file function's failure to open path as Terraform
+// does for a file that does not exist.
+func openError(path string, err error) error {
+	if errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("no file exists at %q; this function works only with files that are distributed as part of the configuration source code", path)
+	}
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return fmt.Errorf("reading %s: %w", path, pe.Err)
+	}
+	return err
 }
 
 // errOutsideRoot is returned for a path that leaves the project root.
