@@ -2,6 +2,7 @@ package compiler
 
 import (
 	"errors"
+	"fmt"
 	"math/big"
 	"sort"
 
@@ -272,5 +273,135 @@ var transposeFunc = function.New(&function.Spec{
 			out[k] = cty.ListVal(vals)
 		}
 		return cty.MapVal(out), nil
+	},
+})
+
+// lengthFunc is Terraform's length: the number of elements of a list,
+// set, map, tuple or object, or of characters of a string (cty's length
+// takes lists, maps and tuples only; issue 9 item 18).
+var lengthFunc = function.New(&function.Spec{
+	Description: "Determines the length of a given list, map, or string.",
+	Params: []function.Parameter{{
+		Name: "value", Type: cty.DynamicPseudoType,
+		AllowDynamicType: true, AllowUnknown: true, AllowMarked: true,
+	}},
+	Type: func(args []cty.Value) (cty.Type, error) {
+		t := args[0].Type()
+		if t == cty.String || t == cty.DynamicPseudoType || t.IsCollectionType() || t.IsTupleType() || t.IsObjectType() {
+			return cty.Number, nil
+		}
+		return cty.Number, errors.New("argument must be a string, a collection type, or a structural type")
+	},
+	Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+		v, marks := args[0].Unmark()
+		t := v.Type()
+		switch {
+		case t == cty.DynamicPseudoType:
+			return cty.UnknownVal(cty.Number).WithMarks(marks), nil
+		case t.IsTupleType():
+			return cty.NumberIntVal(int64(len(t.TupleElementTypes()))).WithMarks(marks), nil
+		case t.IsObjectType():
+			return cty.NumberIntVal(int64(len(t.AttributeTypes()))).WithMarks(marks), nil
+		case t == cty.String:
+			n, err := stdlib.Strlen(v)
+			return n.WithMarks(marks), err
+		}
+		return v.Length().WithMarks(marks), nil
+	},
+})
+
+// lookupFunc is Terraform's lookup: a map's element or an object's
+// attribute by key, or the default (the third argument, optional: cty's
+// lookup requires it).
+var lookupFunc = function.New(&function.Spec{
+	Description: "Retrieves the value of a single element from a map, given its key. If the given key does not exist, the given default value is returned instead.",
+	Params: []function.Parameter{
+		{Name: "inputMap", Type: cty.DynamicPseudoType, AllowMarked: true},
+		{Name: "key", Type: cty.String, AllowMarked: true},
+	},
+	VarParam: &function.Parameter{Name: "default", Type: cty.DynamicPseudoType, AllowUnknown: true, AllowDynamicType: true, AllowNull: true, AllowMarked: true},
+	Type:     lookupType,
+	Impl: func(args []cty.Value, ret cty.Type) (cty.Value, error) {
+		coll, collMarks := args[0].Unmark()
+		key, keyMarks := args[1].Unmark()
+		k := key.AsString()
+		switch {
+		case coll.Type().IsObjectType() && coll.Type().HasAttribute(k):
+			return coll.GetAttr(k).WithMarks(collMarks, keyMarks), nil
+		case coll.Type().IsMapType() && coll.HasIndex(key).True():
+			return coll.Index(key).WithMarks(collMarks, keyMarks), nil
+		case len(args) == 3:
+			d, err := convert.Convert(args[2], ret)
+			return d.WithMarks(collMarks, keyMarks), err
+		}
+		if _, sensitive := keyMarks[sensitiveMark]; sensitive {
+			return cty.NilVal, errors.New("lookup failed to find key (sensitive value)")
+		}
+		return cty.NilVal, fmt.Errorf("lookup failed to find key %q", k)
+	},
+})
+
+// lookupType is lookup's result type: the map's element type, the
+// attribute's type, or the default's.
+func lookupType(args []cty.Value) (cty.Type, error) {
+	if len(args) > 3 {
+		return cty.NilType, fmt.Errorf("lookup() takes two or three arguments, got %d", len(args))
+	}
+	t := args[0].Type()
+	switch {
+	case t.IsObjectType():
+		key, _ := args[1].Unmark()
+		if !key.IsKnown() {
+			return cty.DynamicPseudoType, nil
+		}
+		if k := key.AsString(); t.HasAttribute(k) {
+			return t.AttributeType(k), nil
+		} else if len(args) < 3 {
+			return cty.DynamicPseudoType, function.NewArgErrorf(0, "the given object has no attribute %q", k)
+		}
+		return args[2].Type(), nil
+	case t.IsMapType():
+		if len(args) == 3 {
+			if _, err := convert.Convert(args[2], t.ElementType()); err != nil {
+				return cty.NilType, function.NewArgErrorf(2, "the default value must have the same type as the map elements")
+			}
+		}
+		return t.ElementType(), nil
+	}
+	return cty.NilType, function.NewArgErrorf(0, "lookup() requires a map as the first argument")
+}
+
+// coalesceFunc is Terraform's coalesce: the first argument that is neither
+// null nor an empty string. A null argument (of no type) counts, so
+// coalesce(null, "b") is "b".
+var coalesceFunc = function.New(&function.Spec{
+	Description: "Takes any number of arguments and returns the first one that isn't null or an empty string.",
+	VarParam:    &function.Parameter{Name: "vals", Type: cty.DynamicPseudoType, AllowNull: true, AllowUnknown: true, AllowDynamicType: true},
+	Type: func(args []cty.Value) (cty.Type, error) {
+		types := make([]cty.Type, len(args))
+		for i, a := range args {
+			types[i] = a.Type()
+		}
+		ty, _ := convert.UnifyUnsafe(types)
+		if ty == cty.NilType {
+			return cty.NilType, errors.New("all arguments must have the same type")
+		}
+		return ty, nil
+	},
+	Impl: func(args []cty.Value, ty cty.Type) (cty.Value, error) {
+		for _, a := range args {
+			v, err := convert.Convert(a, ty)
+			if err != nil {
+				return cty.NilVal, err
+			}
+			if !v.IsKnown() {
+				return cty.UnknownVal(ty), nil
+			}
+			if v.IsNull() || ty == cty.String && v.AsString() == "" {
+				continue
+			}
+			return v, nil
+		}
+		return cty.NilVal, errors.New("no non-null, non-empty-string arguments")
 	},
 })

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/big"
 	"net"
+	"strings"
 
 	"github.com/apparentlymart/go-cidr/cidr"
 	"github.com/zclconf/go-cty/cty"
@@ -16,11 +17,31 @@ import (
 
 // parseCIDR is the network of a prefix argument, or Terraform's error.
 func parseCIDR(v cty.Value) (*net.IPNet, error) {
-	_, network, err := net.ParseCIDR(v.AsString())
+	_, network, err := net.ParseCIDR(decimalOctets(v.AsString()))
 	if err != nil {
 		return nil, fmt.Errorf("invalid CIDR expression: %s", err)
 	}
 	return network, nil
+}
+
+// decimalOctets drops the leading zeros of an IPv4 prefix's octets
+// ("010.001.0.0/24" is 10.1.0.0/24): Terraform's parser reads them as
+// decimal, as Go's did before Go 1.17, which refuses them.
+func decimalOctets(prefix string) string {
+	addr, bits, ok := strings.Cut(prefix, "/")
+	octets := strings.Split(addr, ".")
+	if !ok || len(octets) != 4 {
+		return prefix
+	}
+	for i, o := range octets {
+		if len(o) < 2 || len(o) > 3 || strings.Trim(o, "0123456789") != "" {
+			continue
+		}
+		if octets[i] = strings.TrimLeft(o, "0"); octets[i] == "" {
+			octets[i] = "0"
+		}
+	}
+	return strings.Join(octets, ".") + "/" + bits
 }
 
 // bigInt is a number argument as an integer.

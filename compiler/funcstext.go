@@ -117,6 +117,11 @@ var base64GzipFunc = function.New(&function.Spec{
 		if _, err := gz.Write([]byte(args[0].AsString())); err != nil {
 			return cty.NilVal, fmt.Errorf("failed to write gzip raw data: %w", err)
 		}
+		// Flushed before it is closed, as Terraform does: the same
+		// bytes as Terraform's.
+		if err := gz.Flush(); err != nil {
+			return cty.NilVal, fmt.Errorf("failed to flush gzip writer: %w", err)
+		}
 		if err := gz.Close(); err != nil {
 			return cty.NilVal, fmt.Errorf("failed to close gzip writer: %w", err)
 		}

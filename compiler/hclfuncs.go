@@ -18,7 +18,6 @@ import (
 	"github.com/hashicorp/hcl/v2/ext/tryfunc"
 	ctyyaml "github.com/zclconf/go-cty-yaml"
 	"github.com/zclconf/go-cty/cty"
-	"github.com/zclconf/go-cty/cty/convert"
 	"github.com/zclconf/go-cty/cty/function"
 	"github.com/zclconf/go-cty/cty/function/stdlib"
 
@@ -89,7 +88,6 @@ var stdFunctions = map[string]function.Function{
 	"jsonencode":      stdlib.JSONEncodeFunc,
 	"keys":            stdlib.KeysFunc,
 	"log":             stdlib.LogFunc,
-	"lookup":          stdlib.LookupFunc,
 	"lower":           stdlib.LowerFunc,
 	"max":             stdlib.MaxFunc,
 	"merge":           stdlib.MergeFunc,
@@ -152,6 +150,7 @@ var terraformFunctions = map[string]function.Function{
 	"index":            indexFunc,
 	"issensitive":      isSensitiveFunc,
 	"length":           lengthFunc,
+	"lookup":           lookupFunc,
 	"matchkeys":        matchkeysFunc,
 	"md5":              hashFunctions["md5"],
 	"one":              oneFunc,
@@ -272,65 +271,6 @@ func fileExistsFunc(root string) function.Function {
 	})
 }
 
-// lengthFunc is Terraform's length: the number of elements of a list,
-// set, map, tuple or object, or of characters of a string (cty's length
-// takes lists, maps and tuples only; issue 9 item 18).
-var lengthFunc = function.New(&function.Spec{
-	Params: []function.Parameter{{
-		Name: "value", Type: cty.DynamicPseudoType,
-		AllowDynamicType: true, AllowUnknown: true, AllowMarked: true,
-	}},
-	Type: func(args []cty.Value) (cty.Type, error) {
-		t := args[0].Type()
-		if t == cty.String || t == cty.DynamicPseudoType || t.IsObjectType() {
-			return cty.Number, nil
-		}
-		return stdlib.LengthFunc.ReturnType([]cty.Type{t})
-	},
-	Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
-		if t := args[0].Type(); t == cty.String {
-			return stdlib.StrlenFunc.Call(args)
-		} else if t.IsObjectType() {
-			_, marks := args[0].Unmark()
-			return cty.NumberIntVal(int64(len(t.AttributeTypes()))).WithMarks(marks), nil
-		}
-		return stdlib.LengthFunc.Call(args)
-	},
-})
-
-// coalesceFunc is Terraform's coalesce: the first argument that is neither
-// null nor an empty string.
-var coalesceFunc = function.New(&function.Spec{
-	VarParam: &function.Parameter{Name: "vals", Type: cty.DynamicPseudoType, AllowNull: true, AllowUnknown: true},
-	Type: func(args []cty.Value) (cty.Type, error) {
-		types := make([]cty.Type, len(args))
-		for i, a := range args {
-			types[i] = a.Type()
-		}
-		ty, _ := convert.UnifyUnsafe(types)
-		if ty == cty.NilType {
-			return cty.NilType, errors.New("all arguments must have the same type")
-		}
-		return ty, nil
-	},
-	Impl: func(args []cty.Value, ty cty.Type) (cty.Value, error) {
-		for _, a := range args {
-			v, err := convert.Convert(a, ty)
-			if err != nil {
-				return cty.NilVal, err
-			}
-			if !v.IsKnown() {
-				return cty.UnknownVal(ty), nil
-			}
-			if v.IsNull() || ty == cty.String && v.AsString() == "" {
-				continue
-			}
-			return v, nil
-		}
-		return cty.NilVal, errors.New("no non-null, non-empty-string arguments")
-	},
-})
-
 // maxFileFunc is the most file() reads: its result is a string held in
 // memory, and used as a value.
 const maxFileFunc = 16 << 20
@@ -362,17 +302,17 @@ func fileFunc(root string, conv func(io.Reader, string) (cty.Value, error)) func
 	})
 }
 
-// openError words a file function's failure to open path as Terraform
-// does for a file that does not exist.
+// openError words a file function's failure to open path: as Terraform
+// does for a file that does not exist, as insideRoot does for a path that
+// leaves the root, and as a failure to read it otherwise.
 func openError(path string, err error) error {
 	if errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("no file exists at %q; this function works only with files that are distributed as part of the configuration source code", path)
 	}
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return fmt.Errorf("reading %s: %w", path, pe.Err)
+	if errors.Is(err, errOutsideRoot) {
+		return err
 	}
-	return err
+	return fmt.Errorf("reading %s: %w", path, unwrapPathError(err))
 }
 
 // errOutsideRoot is returned for a path that leaves the project root.
