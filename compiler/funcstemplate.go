@@ -169,10 +169,24 @@ func renderTemplate(expr hclsyntax.Expression, vars cty.Value, b *budget, fns ma
 	}
 	v, diags := expr.Value(ctx)
 	if diags.HasErrors() {
-		return cty.NilVal, diags
+		return cty.NilVal, templateLimit(diags)
 	}
 	if v.IsNull() {
 		return cty.NilVal, errors.New("the result of the template is null, which is not a valid result for a template")
 	}
 	return v, nil
+}
+
+// templateLimit is a template's limit error, if it hit one, saying where
+// in the template (the loader reports it at the call, as any function's
+// limit error); other diagnostics are returned as they are.
+func templateLimit(diags hcl.Diagnostics) error {
+	for _, d := range diags {
+		extra, ok := hcl.DiagnosticExtra[hclsyntax.FunctionCallDiagExtra](d)
+		var le *limitError
+		if ok && errors.As(extra.FunctionCallError(), &le) && d.Subject != nil {
+			return &limitError{fmt.Sprintf("%s: %s", d.Subject, le.msg)}
+		}
+	}
+	return diags
 }

@@ -436,6 +436,7 @@ var precheck = map[string]func(args []cty.Value) error{
 		}
 		return nil
 	},
+	"setproduct": productOfLengths,
 	"format":     formatWidths("format"),
 	"formatlist": formatWidths("formatlist"),
 }
@@ -458,6 +459,24 @@ func sumOfLengths(name string) func([]cty.Value) error {
 		}
 		return nil
 	}
+}
+
+// productOfLengths refuses a setproduct whose result would have more than
+// maxElements elements (issue 15: each argument multiplies them).
+func productOfLengths(args []cty.Value) error {
+	n := int64(1)
+	for _, a := range args {
+		if !known(a) || a.Type() == cty.String || a.Type() == cty.Number {
+			return nil
+		}
+		if n *= int64(a.LengthInt()); n == 0 {
+			return nil
+		}
+		if n > maxElements {
+			return &limitError{fmt.Sprintf("setproduct() would make more than %d elements, the limit on a collection", maxElements)}
+		}
+	}
+	return nil
 }
 
 // verbWidth finds the widths and precisions of a format string's verbs.
