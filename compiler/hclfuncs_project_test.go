@@ -5,6 +5,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
@@ -161,5 +163,31 @@ func TestFunctionLimits(t *testing.T) {
 				t.Fatalf("diagnostics = %q, want just one containing %q", got, tc.want)
 			}
 		})
+	}
+}
+
+// TestFilesetInsideRoot: issue 15. fileset lists the regular files under
+// a directory of the project, and links to them, never a link that leaves
+// the root nor cc's own state directory.
+func TestFilesetInsideRoot(t *testing.T) {
+	outside := writeProject(t, map[string]string{"secret.txt": "x"})
+	dir := writeProject(t, map[string]string{
+		"main.hcl": `project = "p"
+sandbox "s" {
+  image { from = "python:3.12-slim" }
+  env = { F = join(",", fileset(".", "**/*.txt")) }
+}
+`,
+		"a.txt": "a", "sub/b.txt": "b", ".cc/state.txt": "s",
+	})
+	if err := os.Symlink(filepath.Join(outside, "secret.txt"), filepath.Join(dir, "out.txt")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("a.txt", filepath.Join(dir, "in.txt")); err != nil {
+		t.Fatal(err)
+	}
+	got := string(compileJSON(t, dir, Input{}))
+	if !strings.Contains(got, `"F":"a.txt,in.txt,sub/b.txt"`) {
+		t.Errorf("fileset = %s, want a.txt,in.txt,sub/b.txt", got)
 	}
 }
