@@ -27,8 +27,8 @@ type funcCase struct {
 // Terraform's documentation do.
 var funcVars = map[string]cty.Value{
 	"local": cty.ObjectVal(map[string]cty.Value{
-		"foo":      cty.ObjectVal(map[string]cty.Value{"bar": cty.StringVal("baz")}),
-		"template": cty.StringVal("Hello, ${name}!"),
+		"foo":        cty.ObjectVal(map[string]cty.Value{"bar": cty.StringVal("baz")}),
+		"template":   cty.StringVal("Hello, ${name}!"),
 		"reads_file": cty.StringVal(`${file("hello.txt")}`),
 	}),
 	"var": cty.ObjectVal(map[string]cty.Value{
