@@ -151,12 +151,14 @@ func TestFunctionLimits(t *testing.T) {
 	big += "  b = local.a17\n"
 	for _, tc := range []struct{ name, locals, want string }{
 		{"setproduct", `x = setproduct(range(1000), range(1000), range(10))`, `main.hcl:3:7: setproduct() would make more than 1000000 elements`},
+		{"yaml aliases", `x = yamldecode(file("bomb.yaml"))`, `main.hcl:3:7: yamldecode(): the document's aliases expand to more than 1000000 values`},
 		{"templatefile", big + `  x = templatefile("t.tftpl", { s = local.b })`, `main.hcl:22:7: t.tftpl:1,1-12: this template makes a string longer than 16 MiB`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := writeProject(t, map[string]string{
-				"main.hcl": "project = \"p\"\nlocals {\n  " + tc.locals + "\n}\n",
-				"t.tftpl":  "${s}${s}${s}",
+				"main.hcl":  "project = \"p\"\nlocals {\n  " + tc.locals + "\n}\n",
+				"t.tftpl":   "${s}${s}${s}",
+				"bomb.yaml": yamlBomb,
 			})
 			got := compileDiags(t, dir, dir, Input{})
 			if len(got) != 1 || !strings.Contains(got[0], tc.want) {
@@ -191,3 +193,12 @@ sandbox "s" {
 		t.Errorf("fileset = %s, want a.txt,in.txt,sub/b.txt", got)
 	}
 }
+
+// yamlBomb is YAML whose aliases make 10^9 strings of a few bytes.
+var yamlBomb = func() string {
+	s := "l0: &l0 [x, x, x, x, x, x, x, x, x, x]\n"
+	for i := 1; i <= 9; i++ {
+		s += fmt.Sprintf("l%d: &l%d [%s]\n", i, i, strings.TrimSuffix(strings.Repeat(fmt.Sprintf("*l%d, ", i-1), 10), ", "))
+	}
+	return s
+}()

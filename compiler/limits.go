@@ -437,6 +437,7 @@ var precheck = map[string]func(args []cty.Value) error{
 		return nil
 	},
 	"setproduct": productOfLengths,
+	"yamldecode": yamlAliases,
 	"format":     formatWidths("format"),
 	"formatlist": formatWidths("formatlist"),
 }
