@@ -151,6 +151,7 @@ func TestFunctionLimits(t *testing.T) {
 	big += "  b = local.a17\n"
 	for _, tc := range []struct{ name, locals, want string }{
 		{"setproduct", `x = setproduct(range(1000), range(1000), range(10))`, `main.hcl:3:7: setproduct() would make more than 1000000 elements`},
+		{"replace groups", big + `  x = replace(local.b, "/(x+)/", "$1$1$1")`, `main.hcl:22:7: replace() would make a string longer than 16 MiB`},
 		{"yaml aliases", `x = yamldecode(file("bomb.yaml"))`, `main.hcl:3:7: yamldecode(): the document's aliases expand to more than 1000000 values`},
 		{"templatefile", big + `  x = templatefile("t.tftpl", { s = local.b })`, `main.hcl:22:7: t.tftpl:1,1-12: this template makes a string longer than 16 MiB`},
 	} {

@@ -414,7 +414,10 @@ var precheck = map[string]func(args []cty.Value) error{
 			if err != nil {
 				return nil // replace itself words the error
 			}
-			matches = len(re.FindAllStringIndex(s, -1))
+			if regexReplaceLen(re, s, repl) > maxString {
+				return &limitError{fmt.Sprintf("replace() would make a string longer than %s, the limit on a string", schema.FormatSize(maxString))}
+			}
+			return nil
 		} else if sub == "" {
 			matches = len(s) + 1
 		} else {
