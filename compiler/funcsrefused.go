@@ -19,7 +19,7 @@ var refusedFunctions = map[string]string{
 	"bcrypt":        "it hashes with a random salt, so every compile would give a different desired state; keep the hash in a secret instead",
 	"abspath":       "an absolute path depends on where the project is checked out, so two machines would compile different desired states; paths in cc are relative to the project root",
 	"pathexpand":    "the home directory depends on the machine and the user, so two machines would compile different desired states; paths in cc are relative to the project root",
-	"nonsensitive":  "cc never removes the sensitive mark: anything derived from a sensitive value stays hidden in plans and the state (see the trust model)",
+	"nonsensitive":  "cc never removes the sensitive mark: anything derived from a sensitive value stays hidden in every plan, state and output",
 	"rsadecrypt":    "decrypting with a private key that is in the configuration would put the key and the plain text into the project's files; keep the value in a secret instead",
 	"type":          "it exists only in terraform console",
 	"list":          "the \"list\" function was deprecated in Terraform v0.12 and is no longer available; use tolist([ ... ]) syntax to write a literal list",
