@@ -859,6 +859,10 @@ EOT`, ``},
 	{`templatestring(local.template, { name = "Jodie" })`, `"Hello, Jodie!"`, ``},
 	{`templatestring("Hello, $${name}", { name = "x" })`, ``, `invalid template expression: must be a direct reference to a single string from elsewhere`},
 	// numbers
+	// abs.mdx (its examples are written "$ abs(23)")
+	{`abs(23)`, `23`, ``},
+	{`abs(0)`, `0`, ``},
+	{`abs(-12.4)`, `12.4`, ``},
 	{`pow(2, 10)`, `1024`, ``},
 	{`pow(2, -1)`, `0.5`, ``},
 	{`log(1, 10)`, `0`, ``},

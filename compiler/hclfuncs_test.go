@@ -2,6 +2,7 @@ package compiler
 
 import (
 	"math"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -138,6 +139,27 @@ func TestTerraformFunctions(t *testing.T) {
 		}
 		if want := wantValue(t, c.want); !sameValue(got, want) {
 			t.Errorf("%s = %#v, want %s (Terraform %s)", c.expr, got, c.want, terraformVersion)
+		}
+	}
+}
+
+// TestTerraformCasesCoverTable: issue 15. Every function cc offers is
+// called by at least one case of the table.
+func TestTerraformCasesCoverTable(t *testing.T) {
+	for _, d := range Functions() {
+		if d.Refused {
+			continue
+		}
+		called := regexp.MustCompile(`\b` + d.Name + `\(`)
+		found := false
+		for _, c := range terraformCases {
+			if called.MatchString(c.expr) {
+				found = true
+				break
+			}
+		}
+		if !found {
+			t.Errorf("no case calls %s", d.Name)
 		}
 	}
 }
