@@ -100,5 +100,7 @@ func FuzzCompileHCL(f *testing.F) {
 	// Issue 8 item 14: for expressions, templates and functions under
 	// limits.
 	f.Add([]byte("project = \"p\"\nlocals {\n  a = [for i in range(10): [for j in range(i): \"${i}-${j}\"]]\n  b = join(\",\", flatten(local.a))\n  c = {for k, v in local.a : k => length(v) if k > 2}\n  d = replace(format(\"%5d\", 1), \" \", \"x\")\n}\nsecret \"s\" {\n  from_env = upper(local.b)\n}\n"))
+	// Issue 15: Terraform's functions.
+	f.Add([]byte("project = \"p\"\nlocals {\n  a = replace(lower(\"A B\"), \"/[^a-z]+/\", \"-\")\n  b = cidrsubnets(\"10.0.0.0/16\", 4, 8)\n  c = lookup({x = 1}, \"x\")\n  d = coalesce(null, one([sum([1, 2])]))\n  e = yamldecode(yamlencode({k = setproduct([1], [2])}))\n  f = try(tonumber(\"x\"), can(regex(\"a\", \"b\")))\n}\n"))
 	f.Fuzz(func(t *testing.T, src []byte) { fuzzCompile(t, "main.hcl", src) })
 }

@@ -83,16 +83,16 @@ type hclLoader struct {
 const maxCollected = 1000
 
 func loadHCL(ctx context.Context, p *project, vars, varFiles []string) (_ *loaded, ds diag.Diagnostics) {
+	b := newBudget()
 	l := &hclLoader{
 		p:         p,
-		funcs:     hclFunctions(p.root),
-		budget:    newBudget(),
+		funcs:     functionTable(p.root, b),
+		budget:    b,
 		vars:      map[string]*hclVariable{},
 		locals:    map[string]*hclLocal{},
 		resources: map[string]*hclResource{},
 		ranges:    newHCLLocator(),
 	}
-	l.budget.limitFunctions(l.funcs)
 	// Stopped, evaluation gives unknown values from then on and ends soon.
 	p.track.whenStopped(func() { l.budget.aborted.Store(true) })
 	defer func() {
@@ -105,9 +105,6 @@ func loadHCL(ctx context.Context, p *project, vars, varFiles []string) (_ *loade
 			ds = append(ds, &diag.Diagnostic{Severity: diag.Error, Summary: fmt.Sprintf("and %d more errors", l.omitted), Omitted: l.omitted})
 		}
 	}()
-	for name, f := range l.budget.functions() {
-		l.funcs[name] = f
-	}
 	bodies, err := l.parse()
 	if err != nil {
 		return nil, diag.Diagnostics{diag.Errorf(nil, "%v", err)}

@@ -1,17 +1,23 @@
 package compiler
 
 import (
+	"crypto/md5"
+	"crypto/sha1"
 	"crypto/sha256"
+	"crypto/sha512"
+	"encoding/base64"
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"hash"
 	"io"
 	"io/fs"
 	"os"
 	"unicode/utf8"
 
+	"github.com/hashicorp/hcl/v2/ext/tryfunc"
+	ctyyaml "github.com/zclconf/go-cty-yaml"
 	"github.com/zclconf/go-cty/cty"
-	"github.com/zclconf/go-cty/cty/convert"
 	"github.com/zclconf/go-cty/cty/function"
 	"github.com/zclconf/go-cty/cty/function/stdlib"
 
@@ -19,98 +25,224 @@ import (
 	"cc.dev/cc/schema"
 )
 
-// hclFunctions are the functions HCL configurations may call: cty's
-// standard library under Terraform's names (stdFunctions), and file
-// functions confined to the project root.
-func hclFunctions(root string) map[string]function.Function {
-	fns := make(map[string]function.Function, len(stdFunctions)+3)
-	for name, f := range stdFunctions {
+// hclFunctions are the functions HCL configurations may call, as
+// Terraform v1.11 has them (issue 15): cty's standard library and HCL's
+// try/can under Terraform's names (stdFunctions), the functions only
+// Terraform has, written here (terraformFunctions), file functions confined
+// to the project root, templatefile (whose templates are counted by b, as
+// the configuration is), and the functions cc refuses, which say why
+// (refusedFunctions). b may be nil where nothing is evaluated (the list of
+// functions for help).
+func hclFunctions(root string, b *budget) map[string]function.Function {
+	fns := make(map[string]function.Function, len(stdFunctions)+len(terraformFunctions)+len(refusedFunctions)+16)
+	for _, table := range []map[string]function.Function{stdFunctions, terraformFunctions} {
+		for name, f := range table {
+			fns[name] = f
+		}
+	}
+	for name, why := range refusedFunctions {
+		fns[name] = refusedFunc(name, why)
+	}
+	for name, f := range fileFunctions(root) {
 		fns[name] = f
 	}
-	fns["file"] = fileFunc(root, readTextFile)
-	fns["filesha256"] = fileFunc(root, sha256File)
-	fns["fileexists"] = fileExistsFunc(root)
+	fns["templatefile"] = templateFileFunc(root, b, func() map[string]function.Function { return fns })
+	fns["templatestring"] = templateStringFunc(b, func() map[string]function.Function { return fns })
 	return fns
 }
 
-// stdFunctions are cty's standard library functions under Terraform's
-// names; read only.
+// functionTable is what an HCL evaluation calls: hclFunctions, each
+// limited by b, and b's internal counting functions.
+func functionTable(root string, b *budget) map[string]function.Function {
+	fns := hclFunctions(root, b)
+	b.limitFunctions(fns)
+	for name, f := range b.functions() {
+		fns[name] = f
+	}
+	return fns
+}
+
+// stdFunctions are the functions cty's standard library and HCL's tryfunc
+// have with Terraform's semantics, under Terraform's names; read only.
 var stdFunctions = map[string]function.Function{
-	"abs":          stdlib.AbsoluteFunc,
-	"ceil":         stdlib.CeilFunc,
-	"chomp":        stdlib.ChompFunc,
-	"coalesce":     coalesceFunc,
-	"coalescelist": stdlib.CoalesceListFunc,
-	"compact":      stdlib.CompactFunc,
-	"concat":       stdlib.ConcatFunc,
-	"contains":     stdlib.ContainsFunc,
-	"distinct":     stdlib.DistinctFunc,
-	"element":      stdlib.ElementFunc,
-	"flatten":      stdlib.FlattenFunc,
-	"floor":        stdlib.FloorFunc,
-	"format":       stdlib.FormatFunc,
-	"formatlist":   stdlib.FormatListFunc,
-	"indent":       stdlib.IndentFunc,
-	"join":         stdlib.JoinFunc,
-	"jsondecode":   stdlib.JSONDecodeFunc,
-	"jsonencode":   stdlib.JSONEncodeFunc,
-	"keys":         stdlib.KeysFunc,
-	"length":       lengthFunc,
-	"lookup":       stdlib.LookupFunc,
-	"lower":        stdlib.LowerFunc,
-	"max":          stdlib.MaxFunc,
-	"merge":        stdlib.MergeFunc,
-	"min":          stdlib.MinFunc,
-	"parseint":     stdlib.ParseIntFunc,
-	"range":        stdlib.RangeFunc,
-	"regex":        stdlib.RegexFunc,
-	"regexall":     stdlib.RegexAllFunc,
-	"replace":      stdlib.ReplaceFunc,
-	"reverse":      stdlib.ReverseListFunc,
-	"setunion":     stdlib.SetUnionFunc,
-	"slice":        stdlib.SliceFunc,
-	"sort":         stdlib.SortFunc,
-	"split":        stdlib.SplitFunc,
-	"strlen":       stdlib.StrlenFunc,
-	"substr":       stdlib.SubstrFunc,
-	"title":        stdlib.TitleFunc,
-	"tobool":       stdlib.MakeToFunc(cty.Bool),
-	"tolist":       stdlib.MakeToFunc(cty.List(cty.DynamicPseudoType)),
-	"tomap":        stdlib.MakeToFunc(cty.Map(cty.DynamicPseudoType)),
-	"tonumber":     stdlib.MakeToFunc(cty.Number),
-	"toset":        stdlib.MakeToFunc(cty.Set(cty.DynamicPseudoType)),
-	"tostring":     stdlib.MakeToFunc(cty.String),
-	"trim":         stdlib.TrimFunc,
-	"trimprefix":   stdlib.TrimPrefixFunc,
-	"trimspace":    stdlib.TrimSpaceFunc,
-	"trimsuffix":   stdlib.TrimSuffixFunc,
-	"upper":        stdlib.UpperFunc,
-	"values":       stdlib.ValuesFunc,
-	"zipmap":       stdlib.ZipmapFunc,
+	"abs":             stdlib.AbsoluteFunc,
+	"can":             tryfunc.CanFunc,
+	"ceil":            stdlib.CeilFunc,
+	"chomp":           stdlib.ChompFunc,
+	"chunklist":       stdlib.ChunklistFunc,
+	"coalescelist":    stdlib.CoalesceListFunc,
+	"compact":         stdlib.CompactFunc,
+	"concat":          stdlib.ConcatFunc,
+	"contains":        stdlib.ContainsFunc,
+	"csvdecode":       stdlib.CSVDecodeFunc,
+	"distinct":        stdlib.DistinctFunc,
+	"element":         stdlib.ElementFunc,
+	"flatten":         stdlib.FlattenFunc,
+	"floor":           stdlib.FloorFunc,
+	"format":          stdlib.FormatFunc,
+	"formatdate":      stdlib.FormatDateFunc,
+	"formatlist":      stdlib.FormatListFunc,
+	"indent":          stdlib.IndentFunc,
+	"join":            stdlib.JoinFunc,
+	"jsondecode":      stdlib.JSONDecodeFunc,
+	"jsonencode":      stdlib.JSONEncodeFunc,
+	"keys":            stdlib.KeysFunc,
+	"log":             stdlib.LogFunc,
+	"lower":           stdlib.LowerFunc,
+	"max":             stdlib.MaxFunc,
+	"merge":           stdlib.MergeFunc,
+	"min":             stdlib.MinFunc,
+	"parseint":        stdlib.ParseIntFunc,
+	"pow":             stdlib.PowFunc,
+	"range":           stdlib.RangeFunc,
+	"regex":           stdlib.RegexFunc,
+	"regexall":        stdlib.RegexAllFunc,
+	"reverse":         stdlib.ReverseListFunc,
+	"setintersection": stdlib.SetIntersectionFunc,
+	"setproduct":      stdlib.SetProductFunc,
+	"setsubtract":     stdlib.SetSubtractFunc,
+	"setunion":        stdlib.SetUnionFunc,
+	"signum":          stdlib.SignumFunc,
+	"slice":           stdlib.SliceFunc,
+	"sort":            stdlib.SortFunc,
+	"split":           stdlib.SplitFunc,
+	"strrev":          stdlib.ReverseFunc,
+	"substr":          stdlib.SubstrFunc,
+	"timeadd":         stdlib.TimeAddFunc,
+	"title":           stdlib.TitleFunc,
+	"tobool":          stdlib.MakeToFunc(cty.Bool),
+	"tolist":          stdlib.MakeToFunc(cty.List(cty.DynamicPseudoType)),
+	"tomap":           stdlib.MakeToFunc(cty.Map(cty.DynamicPseudoType)),
+	"tonumber":        stdlib.MakeToFunc(cty.Number),
+	"toset":           stdlib.MakeToFunc(cty.Set(cty.DynamicPseudoType)),
+	"tostring":        stdlib.MakeToFunc(cty.String),
+	"trim":            stdlib.TrimFunc,
+	"trimprefix":      stdlib.TrimPrefixFunc,
+	"trimspace":       stdlib.TrimSpaceFunc,
+	"trimsuffix":      stdlib.TrimSuffixFunc,
+	"try":             tryfunc.TryFunc,
+	"upper":           stdlib.UpperFunc,
+	"values":          stdlib.ValuesFunc,
+	"yamldecode":      ctyyaml.YAMLDecodeFunc,
+	"yamlencode":      ctyyaml.YAMLEncodeFunc,
+	"zipmap":          stdlib.ZipmapFunc,
+}
+
+// terraformFunctions are the functions only Terraform has (or whose cty
+// namesake differs), written here; read only.
+var terraformFunctions = map[string]function.Function{
+	"alltrue":          allTrueFunc,
+	"anytrue":          anyTrueFunc,
+	"base64decode":     base64DecodeFunc,
+	"base64encode":     base64EncodeFunc,
+	"base64gzip":       base64GzipFunc,
+	"base64sha256":     hashFunctions["base64sha256"],
+	"base64sha512":     hashFunctions["base64sha512"],
+	"basename":         basenameFunc,
+	"cidrhost":         cidrHostFunc,
+	"cidrnetmask":      cidrNetmaskFunc,
+	"cidrsubnet":       cidrSubnetFunc,
+	"cidrsubnets":      cidrSubnetsFunc,
+	"coalesce":         coalesceFunc,
+	"dirname":          dirnameFunc,
+	"endswith":         endsWithFunc,
+	"ephemeralasnull":  ephemeralAsNullFunc,
+	"index":            indexFunc,
+	"issensitive":      isSensitiveFunc,
+	"length":           lengthFunc,
+	"lookup":           lookupFunc,
+	"matchkeys":        matchkeysFunc,
+	"md5":              hashFunctions["md5"],
+	"one":              oneFunc,
+	"replace":          replaceFunc,
+	"sensitive":        sensitiveFunc,
+	"sha1":             hashFunctions["sha1"],
+	"sha256":           hashFunctions["sha256"],
+	"sha512":           hashFunctions["sha512"],
+	"startswith":       startsWithFunc,
+	"strcontains":      strContainsFunc,
+	"strlen":           strlenFunc,
+	"sum":              sumFunc,
+	"textdecodebase64": textDecodeBase64Func,
+	"textencodebase64": textEncodeBase64Func,
+	"timecmp":          timeCmpFunc,
+	"transpose":        transposeFunc,
+	"urlencode":        urlEncodeFunc,
+	"uuidv5":           uuidV5Func,
+}
+
+// strlenFunc is cc's strlen, kept as an alias of length for a string (it
+// is not a Terraform function; cc had it before length took strings).
+var strlenFunc = function.New(&function.Spec{
+	Description: "cc's alias of length for a string (not a Terraform function): the number of characters in a string.",
+	Params:      stdlib.StrlenFunc.Params(),
+	Type:        function.StaticReturnType(cty.Number),
+	Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+		return stdlib.Strlen(args[0])
+	},
+})
+
+// fileFunctions are the functions of a file inside root: Terraform's file,
+// fileexists, fileset, filebase64 and file hashes.
+func fileFunctions(root string) map[string]function.Function {
+	return map[string]function.Function{
+		"file":             fileFunc(root, readTextFile),
+		"filebase64":       fileFunc(root, readBase64File),
+		"fileexists":       fileExistsFunc(root),
+		"fileset":          fileSetFunc(root),
+		"filemd5":          fileFunc(root, hashFile(md5.New, hex.EncodeToString)),
+		"filesha1":         fileFunc(root, hashFile(sha1.New, hex.EncodeToString)),
+		"filesha256":       fileFunc(root, hashFile(sha256.New, hex.EncodeToString)),
+		"filesha512":       fileFunc(root, hashFile(sha512.New, hex.EncodeToString)),
+		"filebase64sha256": fileFunc(root, hashFile(sha256.New, base64.StdEncoding.EncodeToString)),
+		"filebase64sha512": fileFunc(root, hashFile(sha512.New, base64.StdEncoding.EncodeToString)),
+	}
 }
 
 // readTextFile is file(): the file's UTF-8 text, at most maxFileFunc bytes.
 func readTextFile(r io.Reader, path string) (cty.Value, error) {
-	b, err := io.ReadAll(io.LimitReader(r, maxFileFunc+1))
+	b, err := readLimited(r, path, "file()")
 	if err != nil {
-		return cty.NilVal, fmt.Errorf("reading %s: %w", path, err)
-	}
-	if len(b) > maxFileFunc {
-		return cty.NilVal, fmt.Errorf("%s is larger than %s, the limit on file()", path, schema.FormatSize(maxFileFunc))
+		return cty.NilVal, err
 	}
 	if !utf8.Valid(b) {
-		return cty.NilVal, fmt.Errorf("%s is not UTF-8 text", path)
+		return cty.NilVal, fmt.Errorf("contents of %q are not valid UTF-8; use the filebase64 function to obtain the Base64 encoded contents or the other file functions (e.g. filemd5, filesha256) to obtain file hashing results instead", path)
 	}
 	return cty.StringVal(string(b)), nil
 }
 
-// sha256File is filesha256(): the hex SHA-256 of the file.
-func sha256File(r io.Reader, path string) (cty.Value, error) {
-	sum := sha256.New()
-	if _, err := io.Copy(sum, r); err != nil {
-		return cty.NilVal, fmt.Errorf("reading %s: %w", path, err)
+// readBase64File is filebase64(): the file's bytes in standard Base64, of
+// a file of at most maxFileFunc bytes.
+func readBase64File(r io.Reader, path string) (cty.Value, error) {
+	b, err := readLimited(r, path, "filebase64()")
+	if err != nil {
+		return cty.NilVal, err
 	}
-	return cty.StringVal(hex.EncodeToString(sum.Sum(nil))), nil
+	return cty.StringVal(base64.StdEncoding.EncodeToString(b)), nil
+}
+
+// readLimited reads a file of at most maxFileFunc bytes for the function
+// fn.
+func readLimited(r io.Reader, path, fn string) ([]byte, error) {
+	b, err := io.ReadAll(io.LimitReader(r, maxFileFunc+1))
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %w", path, err)
+	}
+	if len(b) > maxFileFunc {
+		return nil, fmt.Errorf("%s is larger than %s, the limit on %s", path, schema.FormatSize(maxFileFunc), fn)
+	}
+	return b, nil
+}
+
+// hashFile is a file hash function: the file's digest by h, encoded by enc.
+func hashFile(h func() hash.Hash, enc func([]byte) string) func(io.Reader, string) (cty.Value, error) {
+	return func(r io.Reader, path string) (cty.Value, error) {
+		sum := h()
+		if _, err := io.Copy(sum, r); err != nil {
+			return cty.NilVal, fmt.Errorf("reading %s: %w", path, err)
+		}
+		return cty.StringVal(enc(sum.Sum(nil))), nil
+	}
 }
 
 // fileExistsFunc is fileexists(): whether a path inside root is a regular
@@ -139,65 +271,6 @@ func fileExistsFunc(root string) function.Function {
 	})
 }
 
-// coalesceFunc is Terraform's coalesce: the first argument that is neither
-// null nor an empty string.
-// lengthFunc is Terraform's length: the number of elements of a list,
-// set, map, tuple or object, or of characters of a string (cty's length
-// takes lists, maps and tuples only; issue 9 item 18).
-var lengthFunc = function.New(&function.Spec{
-	Params: []function.Parameter{{
-		Name: "value", Type: cty.DynamicPseudoType,
-		AllowDynamicType: true, AllowUnknown: true, AllowMarked: true,
-	}},
-	Type: func(args []cty.Value) (cty.Type, error) {
-		t := args[0].Type()
-		if t == cty.String || t == cty.DynamicPseudoType || t.IsObjectType() {
-			return cty.Number, nil
-		}
-		return stdlib.LengthFunc.ReturnType([]cty.Type{t})
-	},
-	Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
-		if t := args[0].Type(); t == cty.String {
-			return stdlib.StrlenFunc.Call(args)
-		} else if t.IsObjectType() {
-			_, marks := args[0].Unmark()
-			return cty.NumberIntVal(int64(len(t.AttributeTypes()))).WithMarks(marks), nil
-		}
-		return stdlib.LengthFunc.Call(args)
-	},
-})
-
-var coalesceFunc = function.New(&function.Spec{
-	VarParam: &function.Parameter{Name: "vals", Type: cty.DynamicPseudoType, AllowNull: true, AllowUnknown: true},
-	Type: func(args []cty.Value) (cty.Type, error) {
-		types := make([]cty.Type, len(args))
-		for i, a := range args {
-			types[i] = a.Type()
-		}
-		ty, _ := convert.UnifyUnsafe(types)
-		if ty == cty.NilType {
-			return cty.NilType, errors.New("all arguments must have the same type")
-		}
-		return ty, nil
-	},
-	Impl: func(args []cty.Value, ty cty.Type) (cty.Value, error) {
-		for _, a := range args {
-			v, err := convert.Convert(a, ty)
-			if err != nil {
-				return cty.NilVal, err
-			}
-			if !v.IsKnown() {
-				return cty.UnknownVal(ty), nil
-			}
-			if v.IsNull() || ty == cty.String && v.AsString() == "" {
-				continue
-			}
-			return v, nil
-		}
-		return cty.NilVal, errors.New("no non-null, non-empty-string arguments")
-	},
-})
-
 // maxFileFunc is the most file() reads: its result is a string held in
 // memory, and used as a value.
 const maxFileFunc = 16 << 20
@@ -213,11 +286,11 @@ func fileFunc(root string, conv func(io.Reader, string) (cty.Value, error)) func
 			path := args[0].AsString()
 			abs, err := insideRoot(root, path)
 			if err != nil {
-				return cty.NilVal, function.NewArgError(0, err)
+				return cty.NilVal, function.NewArgError(0, openError(path, err))
 			}
 			f, _, err := schema.OpenRegular(abs)
 			if err != nil {
-				return cty.NilVal, function.NewArgError(0, fmt.Errorf("reading %s: %w", path, unwrapPathError(err)))
+				return cty.NilVal, function.NewArgError(0, openError(path, err))
 			}
 			defer f.Close()
 			v, err := conv(f, path)
@@ -227,6 +300,19 @@ func fileFunc(root string, conv func(io.Reader, string) (cty.Value, error)) func
 			return v, nil
 		},
 	})
+}
+
+// openError words a file function's failure to open path: as Terraform
+// does for a file that does not exist, as insideRoot does for a path that
+// leaves the root, and as a failure to read it otherwise.
+func openError(path string, err error) error {
+	if errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("no file exists at %q; this function works only with files that are distributed as part of the configuration source code", path)
+	}
+	if errors.Is(err, errOutsideRoot) {
+		return err
+	}
+	return fmt.Errorf("reading %s: %w", path, unwrapPathError(err))
 }
 
 // errOutsideRoot is returned for a path that leaves the project root.

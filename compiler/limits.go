@@ -414,7 +414,10 @@ var precheck = map[string]func(args []cty.Value) error{
 			if err != nil {
 				return nil // replace itself words the error
 			}
-			matches = len(re.FindAllStringIndex(s, -1))
+			if regexReplaceLen(re, s, repl) > maxString {
+				return &limitError{fmt.Sprintf("replace() would make a string longer than %s, the limit on a string", schema.FormatSize(maxString))}
+			}
+			return nil
 		} else if sub == "" {
 			matches = len(s) + 1
 		} else {
@@ -436,6 +439,8 @@ var precheck = map[string]func(args []cty.Value) error{
 		}
 		return nil
 	},
+	"setproduct": productOfLengths,
+	"yamldecode": yamlAliases,
 	"format":     formatWidths("format"),
 	"formatlist": formatWidths("formatlist"),
 }
@@ -458,6 +463,24 @@ func sumOfLengths(name string) func([]cty.Value) error {
 		}
 		return nil
 	}
+}
+
+// productOfLengths refuses a setproduct whose result would have more than
+// maxElements elements (issue 15: each argument multiplies them).
+func productOfLengths(args []cty.Value) error {
+	n := int64(1)
+	for _, a := range args {
+		if !known(a) || a.Type() == cty.String || a.Type() == cty.Number {
+			return nil
+		}
+		if n *= int64(a.LengthInt()); n == 0 {
+			return nil
+		}
+		if n > maxElements {
+			return &limitError{fmt.Sprintf("setproduct() would make more than %d elements, the limit on a collection", maxElements)}
+		}
+	}
+	return nil
 }
 
 // verbWidth finds the widths and precisions of a format string's verbs.

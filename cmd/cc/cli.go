@@ -80,6 +80,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 				commandUsage(stdout, c, nil)
 				return exitOK
 			}
+			if t := topics[args[1]]; t != nil {
+				t(stdout)
+				return exitOK
+			}
 			fmt.Fprintf(stderr, "cc: unknown command %q\n", args[1])
 			return e.usageCode()
 		}
@@ -181,7 +185,8 @@ Commands:
 	}
 	fmt.Fprint(w, `
 PATH is a project directory or one .cue or .hcl file; the default is the
-current directory. Run 'cc help <command>' or 'cc <command> -h' for details.
+current directory. Run 'cc help <command>' or 'cc <command> -h' for details,
+and 'cc help functions' for the functions of HCL configurations.
 `)
 }
 
