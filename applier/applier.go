@@ -20,7 +20,7 @@ import (
 // Service is what the applier uses of the cc service. *service.Client
 // has it; tests wrap the real server, never a mock.
 type Service interface {
-	GetStateComparing(ctx context.Context, project string, vals []service.ValueToCompare) (*service.State, []service.ValueMatch, error)
+	GetStateComparing(ctx context.Context, project string, vals []service.ValueToCompare, opts ...service.StateOption) (*service.State, []service.ValueMatch, error)
 	Lock(ctx context.Context, project string, h service.Holder, ttl time.Duration) (service.Lease, int64, error)
 	RenewLock(ctx context.Context, project, leaseID string, ttl time.Duration) (service.Lease, error)
 	Unlock(ctx context.Context, project, leaseID string) error
@@ -31,6 +31,9 @@ type Service interface {
 	Apply(ctx context.Context, req service.ApplyRequest) (*service.ApplyResult, error)
 	Delete(ctx context.Context, req service.DeleteRequest) (*service.DeleteResult, error)
 	PutSecretValue(ctx context.Context, req service.SecretRequest) (*service.SecretResult, error)
+	Move(ctx context.Context, req service.MoveRequest) (*service.MoveResult, error)
+	Forget(ctx context.Context, req service.TransferRequest) (*service.TransferResult, error)
+	Adopt(ctx context.Context, req service.TransferRequest) (*service.TransferResult, error)
 }
 
 var _ Service = (*service.Client)(nil)

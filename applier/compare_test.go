@@ -15,7 +15,7 @@ import (
 // in GetState answers it: without matches.
 type noComparisons struct{ *service.Client }
 
-func (n noComparisons) GetStateComparing(ctx context.Context, project string, vals []service.ValueToCompare) (*service.State, []service.ValueMatch, error) {
+func (n noComparisons) GetStateComparing(ctx context.Context, project string, vals []service.ValueToCompare, _ ...service.StateOption) (*service.State, []service.ValueMatch, error) {
 	st, err := n.GetState(ctx, project)
 	return st, nil, err
 }

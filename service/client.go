@@ -174,6 +174,9 @@ type StateRequest struct {
 	Project     string
 	KnownSerial int64
 	Compare     []ValueToCompare
+	// Unowned are addresses of unowned resources (project "-") to read in
+	// the same call: the candidates of imports (at most 1,000).
+	Unowned []string
 }
 
 // StateResponse is a GetState answer. State is nil when Unchanged (the
@@ -185,6 +188,9 @@ type StateResponse struct {
 	Serial    int64
 	Unchanged bool
 	Matches   []ValueMatch
+	// Unowned are the unowned resources the request named that the
+	// service has, also when Unchanged (and in State.Unowned otherwise).
+	Unowned []Resource
 }
 
 // ValueMatch is how a local value compares with the service's.
@@ -200,7 +206,7 @@ type ValueMatch struct {
 
 // ReadState makes one GetState call.
 func (c *Client) ReadState(ctx context.Context, req StateRequest) (*StateResponse, error) {
-	preq := &ccv1.GetStateRequest{Project: req.Project, KnownSerial: req.KnownSerial}
+	preq := &ccv1.GetStateRequest{Project: req.Project, KnownSerial: req.KnownSerial, Unowned: req.Unowned}
 	for _, v := range req.Compare {
 		preq.Compare = append(preq.Compare, compareValueProto(v))
 	}
@@ -209,8 +215,12 @@ func (c *Client) ReadState(ctx context.Context, req StateRequest) (*StateRespons
 		return nil, fromStatus(err)
 	}
 	out := &StateResponse{Serial: resp.GetSerial(), Unchanged: resp.GetUnchanged()}
+	for _, r := range resp.GetUnowned() {
+		out.Unowned = append(out.Unowned, resourceFromProto(r))
+	}
 	if !out.Unchanged {
 		out.State = stateFromProto(resp)
+		out.State.Unowned = out.Unowned
 	}
 	switch ms := resp.GetMatches(); {
 	case len(ms) == 0:
@@ -234,10 +244,16 @@ func (c *Client) ReadState(ctx context.Context, req StateRequest) (*StateRespons
 // one state; if it changed in between, all are read again. The matches
 // are nil when the service does not compare values in GetState (one older
 // than that): the caller takes every local value as changed.
-func (c *Client) GetStateComparing(ctx context.Context, project string, vals []ValueToCompare) (*State, []ValueMatch, error) {
+//
+// Options ask for more in the same first call (WithUnowned).
+func (c *Client) GetStateComparing(ctx context.Context, project string, vals []ValueToCompare, opts ...StateOption) (*State, []ValueMatch, error) {
 	const perCall = 10_000
 	for attempt := 0; ; attempt++ {
-		first, err := c.ReadState(ctx, StateRequest{Project: project, Compare: vals[:min(len(vals), perCall)]})
+		req := StateRequest{Project: project, Compare: vals[:min(len(vals), perCall)]}
+		for _, o := range opts {
+			o(&req)
+		}
+		first, err := c.ReadState(ctx, req)
 		if err != nil {
 			return nil, nil, err
 		}

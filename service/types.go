@@ -90,6 +90,7 @@ func resourceFromProto(r *ccv1.Resource) Resource {
 		Serial:    r.GetSerial(),
 		DependsOn: r.GetDependsOn(),
 		Sensitive: r.GetSensitive(),
+		ID:        r.GetId(),
 	}
 	for _, p := range r.GetPins() {
 		out.Pins = append(out.Pins, Pin{Address: p.GetAddress(), Version: p.GetVersion()})

@@ -34,6 +34,23 @@ type Project struct {
 	SecretValues []SecretValue
 	// Lock is the live lease, or nil.
 	Lock *Lease
+	// Unowned are the resources no project owns (project "-") that the
+	// read asked for by address, sorted by address: the candidates of the
+	// configuration's imports (issue 10: adoption).
+	Unowned []Resource
+}
+
+// UnownedAt returns the unowned resource read at addr, or nil.
+func (s *Project) UnownedAt(addr string) *Resource {
+	if s == nil {
+		return nil
+	}
+	for i := range s.Unowned {
+		if s.Unowned[i].Address == addr {
+			return &s.Unowned[i]
+		}
+	}
+	return nil
 }
 
 // Lookup returns the resource at addr, or nil.
@@ -65,6 +82,9 @@ type Resource struct {
 	Address string
 	Kind    schema.Kind
 	Name    string
+	// ID is the resource's identity on the service, kept when it moves
+	// to another address or project; "" from a service without ids.
+	ID string
 	// Spec is the canonical JSON the resource was applied with; Hash is
 	// "sha256:" + hex of its sha256.
 	Spec json.RawMessage

@@ -262,7 +262,13 @@ type Resource struct {
 	Versions []*Version `protobuf:"bytes,13,rep,name=versions,proto3" json:"versions,omitempty"`
 	// sensitive are JSON pointers into spec of values that must never be
 	// shown (they came from sensitive variables), as the caller applied them.
-	Sensitive     []string `protobuf:"bytes,14,rep,name=sensitive,proto3" json:"sensitive,omitempty"`
+	Sensitive []string `protobuf:"bytes,14,rep,name=sensitive,proto3" json:"sensitive,omitempty"`
+	// id is the resource's identity on the service: random, made when the
+	// resource is created (or replaced), and kept when it is moved to another
+	// address (MoveResource), forgotten into the unowned resources
+	// (ForgetResource) or adopted from them (AdoptResource). Its versions,
+	// secret revisions and history go with it.
+	Id            string `protobuf:"bytes,20,opt,name=id,proto3" json:"id,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -393,6 +399,13 @@ func (x *Resource) GetSensitive() []string {
 		return x.Sensitive
 	}
 	return nil
+}
+
+func (x *Resource) GetId() string {
+	if x != nil {
+		return x.Id
+	}
+	return ""
 }
 
 // Pin is the version of a versioned resource another one was applied with.
@@ -1097,7 +1110,14 @@ type GetStateRequest struct {
 	// most 10,000 of them a call. Nothing derived from a value is sent back:
 	// only EQUAL/DIFFERENT/ABSENT and revision or version numbers, which say
 	// nothing of a value to anyone who does not already hold one to compare.
-	Compare       []*CompareValue `protobuf:"bytes,3,rep,name=compare,proto3" json:"compare,omitempty"`
+	Compare []*CompareValue `protobuf:"bytes,3,rep,name=compare,proto3" json:"compare,omitempty"`
+	// unowned names resources of the unowned project "-" to read in the same
+	// snapshot (GetStateResponse.unowned): the candidates of the imports a
+	// plan makes, each as "KIND.ID" (an unowned resource's address is its
+	// kind and its id, e.g. "volume.build-cache"). Every caller may read the
+	// unowned resources it names this way, whatever its token's projects; at
+	// most 1,000 of them, each a valid address.
+	Unowned       []string `protobuf:"bytes,20,rep,name=unowned,proto3" json:"unowned,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1153,6 +1173,13 @@ func (x *GetStateRequest) GetCompare() []*CompareValue {
 	return nil
 }
 
+func (x *GetStateRequest) GetUnowned() []string {
+	if x != nil {
+		return x.Unowned
+	}
+	return nil
+}
+
 type GetStateResponse struct {
 	state     protoimpl.MessageState `protogen:"open.v1"`
 	Project   string                 `protobuf:"bytes,1,opt,name=project,proto3" json:"project,omitempty"`
@@ -1176,7 +1203,11 @@ type GetStateResponse struct {
 	// from the same snapshot as the rest of the response (and also when it
 	// is unchanged: the local values may have changed while the state did
 	// not). Empty when the request has none.
-	Matches       []*ValueMatch `protobuf:"bytes,10,rep,name=matches,proto3" json:"matches,omitempty"`
+	Matches []*ValueMatch `protobuf:"bytes,10,rep,name=matches,proto3" json:"matches,omitempty"`
+	// unowned are the resources of project "-" the request's unowned named,
+	// sorted by address, with their versions; an address "-" does not have
+	// is left out. Answered also when the state is unchanged.
+	Unowned       []*Resource `protobuf:"bytes,20,rep,name=unowned,proto3" json:"unowned,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1270,6 +1301,13 @@ func (x *GetStateResponse) GetLineage() string {
 func (x *GetStateResponse) GetMatches() []*ValueMatch {
 	if x != nil {
 		return x.Matches
+	}
+	return nil
+}
+
+func (x *GetStateResponse) GetUnowned() []*Resource {
+	if x != nil {
+		return x.Unowned
 	}
 	return nil
 }
@@ -3251,6 +3289,426 @@ func (x *CompareValuesResponse) GetResults() []Comparison {
 	return nil
 }
 
+// MoveResourceRequest renames the resource at from to to (same kind).
+type MoveResourceRequest struct {
+	state          protoimpl.MessageState `protogen:"open.v1"`
+	Project        string                 `protobuf:"bytes,1,opt,name=project,proto3" json:"project,omitempty"`
+	From           string                 `protobuf:"bytes,2,opt,name=from,proto3" json:"from,omitempty"`
+	To             string                 `protobuf:"bytes,3,opt,name=to,proto3" json:"to,omitempty"`
+	ExpectedSerial int64                  `protobuf:"varint,4,opt,name=expected_serial,json=expectedSerial,proto3" json:"expected_serial,omitempty"`
+	IdempotencyKey string                 `protobuf:"bytes,5,opt,name=idempotency_key,json=idempotencyKey,proto3" json:"idempotency_key,omitempty"`
+	LeaseId        string                 `protobuf:"bytes,6,opt,name=lease_id,json=leaseId,proto3" json:"lease_id,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
+}
+
+func (x *MoveResourceRequest) Reset() {
+	*x = MoveResourceRequest{}
+	mi := &file_cc_v1_cc_proto_msgTypes[43]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *MoveResourceRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*MoveResourceRequest) ProtoMessage() {}
+
+func (x *MoveResourceRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_cc_v1_cc_proto_msgTypes[43]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use MoveResourceRequest.ProtoReflect.Descriptor instead.
+func (*MoveResourceRequest) Descriptor() ([]byte, []int) {
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{43}
+}
+
+func (x *MoveResourceRequest) GetProject() string {
+	if x != nil {
+		return x.Project
+	}
+	return ""
+}
+
+func (x *MoveResourceRequest) GetFrom() string {
+	if x != nil {
+		return x.From
+	}
+	return ""
+}
+
+func (x *MoveResourceRequest) GetTo() string {
+	if x != nil {
+		return x.To
+	}
+	return ""
+}
+
+func (x *MoveResourceRequest) GetExpectedSerial() int64 {
+	if x != nil {
+		return x.ExpectedSerial
+	}
+	return 0
+}
+
+func (x *MoveResourceRequest) GetIdempotencyKey() string {
+	if x != nil {
+		return x.IdempotencyKey
+	}
+	return ""
+}
+
+func (x *MoveResourceRequest) GetLeaseId() string {
+	if x != nil {
+		return x.LeaseId
+	}
+	return ""
+}
+
+type MoveResourceResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// resource is the resource at its new address.
+	Resource *Resource `protobuf:"bytes,1,opt,name=resource,proto3" json:"resource,omitempty"`
+	Serial   int64     `protobuf:"varint,2,opt,name=serial,proto3" json:"serial,omitempty"`
+	// dependants are the resources whose depends_on now names the new
+	// address, sorted.
+	Dependants    []string `protobuf:"bytes,3,rep,name=dependants,proto3" json:"dependants,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *MoveResourceResponse) Reset() {
+	*x = MoveResourceResponse{}
+	mi := &file_cc_v1_cc_proto_msgTypes[44]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *MoveResourceResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*MoveResourceResponse) ProtoMessage() {}
+
+func (x *MoveResourceResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_cc_v1_cc_proto_msgTypes[44]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use MoveResourceResponse.ProtoReflect.Descriptor instead.
+func (*MoveResourceResponse) Descriptor() ([]byte, []int) {
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{44}
+}
+
+func (x *MoveResourceResponse) GetResource() *Resource {
+	if x != nil {
+		return x.Resource
+	}
+	return nil
+}
+
+func (x *MoveResourceResponse) GetSerial() int64 {
+	if x != nil {
+		return x.Serial
+	}
+	return 0
+}
+
+func (x *MoveResourceResponse) GetDependants() []string {
+	if x != nil {
+		return x.Dependants
+	}
+	return nil
+}
+
+// ForgetResourceRequest hands the resource at address to project "-",
+// where it keeps its address.
+type ForgetResourceRequest struct {
+	state          protoimpl.MessageState `protogen:"open.v1"`
+	Project        string                 `protobuf:"bytes,1,opt,name=project,proto3" json:"project,omitempty"`
+	Address        string                 `protobuf:"bytes,2,opt,name=address,proto3" json:"address,omitempty"`
+	ExpectedSerial int64                  `protobuf:"varint,3,opt,name=expected_serial,json=expectedSerial,proto3" json:"expected_serial,omitempty"`
+	IdempotencyKey string                 `protobuf:"bytes,4,opt,name=idempotency_key,json=idempotencyKey,proto3" json:"idempotency_key,omitempty"`
+	LeaseId        string                 `protobuf:"bytes,5,opt,name=lease_id,json=leaseId,proto3" json:"lease_id,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
+}
+
+func (x *ForgetResourceRequest) Reset() {
+	*x = ForgetResourceRequest{}
+	mi := &file_cc_v1_cc_proto_msgTypes[45]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ForgetResourceRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ForgetResourceRequest) ProtoMessage() {}
+
+func (x *ForgetResourceRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_cc_v1_cc_proto_msgTypes[45]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ForgetResourceRequest.ProtoReflect.Descriptor instead.
+func (*ForgetResourceRequest) Descriptor() ([]byte, []int) {
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{45}
+}
+
+func (x *ForgetResourceRequest) GetProject() string {
+	if x != nil {
+		return x.Project
+	}
+	return ""
+}
+
+func (x *ForgetResourceRequest) GetAddress() string {
+	if x != nil {
+		return x.Address
+	}
+	return ""
+}
+
+func (x *ForgetResourceRequest) GetExpectedSerial() int64 {
+	if x != nil {
+		return x.ExpectedSerial
+	}
+	return 0
+}
+
+func (x *ForgetResourceRequest) GetIdempotencyKey() string {
+	if x != nil {
+		return x.IdempotencyKey
+	}
+	return ""
+}
+
+func (x *ForgetResourceRequest) GetLeaseId() string {
+	if x != nil {
+		return x.LeaseId
+	}
+	return ""
+}
+
+type ForgetResourceResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// forgotten is the resource as project "-" now has it.
+	Forgotten     *Resource `protobuf:"bytes,1,opt,name=forgotten,proto3" json:"forgotten,omitempty"`
+	Serial        int64     `protobuf:"varint,2,opt,name=serial,proto3" json:"serial,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ForgetResourceResponse) Reset() {
+	*x = ForgetResourceResponse{}
+	mi := &file_cc_v1_cc_proto_msgTypes[46]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ForgetResourceResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ForgetResourceResponse) ProtoMessage() {}
+
+func (x *ForgetResourceResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_cc_v1_cc_proto_msgTypes[46]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ForgetResourceResponse.ProtoReflect.Descriptor instead.
+func (*ForgetResourceResponse) Descriptor() ([]byte, []int) {
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{46}
+}
+
+func (x *ForgetResourceResponse) GetForgotten() *Resource {
+	if x != nil {
+		return x.Forgotten
+	}
+	return nil
+}
+
+func (x *ForgetResourceResponse) GetSerial() int64 {
+	if x != nil {
+		return x.Serial
+	}
+	return 0
+}
+
+// AdoptResourceRequest hands the unowned resource KIND.ID (KIND that of
+// address) to the project at address.
+type AdoptResourceRequest struct {
+	state   protoimpl.MessageState `protogen:"open.v1"`
+	Project string                 `protobuf:"bytes,1,opt,name=project,proto3" json:"project,omitempty"`
+	// address is where the project will have it, "kind.name".
+	Address string `protobuf:"bytes,2,opt,name=address,proto3" json:"address,omitempty"`
+	// id is the unowned resource's id: its name in project "-".
+	Id             string `protobuf:"bytes,3,opt,name=id,proto3" json:"id,omitempty"`
+	ExpectedSerial int64  `protobuf:"varint,4,opt,name=expected_serial,json=expectedSerial,proto3" json:"expected_serial,omitempty"`
+	IdempotencyKey string `protobuf:"bytes,5,opt,name=idempotency_key,json=idempotencyKey,proto3" json:"idempotency_key,omitempty"`
+	LeaseId        string `protobuf:"bytes,6,opt,name=lease_id,json=leaseId,proto3" json:"lease_id,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
+}
+
+func (x *AdoptResourceRequest) Reset() {
+	*x = AdoptResourceRequest{}
+	mi := &file_cc_v1_cc_proto_msgTypes[47]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AdoptResourceRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AdoptResourceRequest) ProtoMessage() {}
+
+func (x *AdoptResourceRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_cc_v1_cc_proto_msgTypes[47]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AdoptResourceRequest.ProtoReflect.Descriptor instead.
+func (*AdoptResourceRequest) Descriptor() ([]byte, []int) {
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{47}
+}
+
+func (x *AdoptResourceRequest) GetProject() string {
+	if x != nil {
+		return x.Project
+	}
+	return ""
+}
+
+func (x *AdoptResourceRequest) GetAddress() string {
+	if x != nil {
+		return x.Address
+	}
+	return ""
+}
+
+func (x *AdoptResourceRequest) GetId() string {
+	if x != nil {
+		return x.Id
+	}
+	return ""
+}
+
+func (x *AdoptResourceRequest) GetExpectedSerial() int64 {
+	if x != nil {
+		return x.ExpectedSerial
+	}
+	return 0
+}
+
+func (x *AdoptResourceRequest) GetIdempotencyKey() string {
+	if x != nil {
+		return x.IdempotencyKey
+	}
+	return ""
+}
+
+func (x *AdoptResourceRequest) GetLeaseId() string {
+	if x != nil {
+		return x.LeaseId
+	}
+	return ""
+}
+
+type AdoptResourceResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// resource is the resource as the project now has it.
+	Resource      *Resource `protobuf:"bytes,1,opt,name=resource,proto3" json:"resource,omitempty"`
+	Serial        int64     `protobuf:"varint,2,opt,name=serial,proto3" json:"serial,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AdoptResourceResponse) Reset() {
+	*x = AdoptResourceResponse{}
+	mi := &file_cc_v1_cc_proto_msgTypes[48]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AdoptResourceResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AdoptResourceResponse) ProtoMessage() {}
+
+func (x *AdoptResourceResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_cc_v1_cc_proto_msgTypes[48]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AdoptResourceResponse.ProtoReflect.Descriptor instead.
+func (*AdoptResourceResponse) Descriptor() ([]byte, []int) {
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{48}
+}
+
+func (x *AdoptResourceResponse) GetResource() *Resource {
+	if x != nil {
+		return x.Resource
+	}
+	return nil
+}
+
+func (x *AdoptResourceResponse) GetSerial() int64 {
+	if x != nil {
+		return x.Serial
+	}
+	return 0
+}
+
 type UploadBlobRequest_Header struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Project       string                 `protobuf:"bytes,1,opt,name=project,proto3" json:"project,omitempty"`
@@ -3262,7 +3720,7 @@ type UploadBlobRequest_Header struct {
 
 func (x *UploadBlobRequest_Header) Reset() {
 	*x = UploadBlobRequest_Header{}
-	mi := &file_cc_v1_cc_proto_msgTypes[43]
+	mi := &file_cc_v1_cc_proto_msgTypes[49]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3274,7 +3732,7 @@ func (x *UploadBlobRequest_Header) String() string {
 func (*UploadBlobRequest_Header) ProtoMessage() {}
 
 func (x *UploadBlobRequest_Header) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[43]
+	mi := &file_cc_v1_cc_proto_msgTypes[49]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3315,7 +3773,7 @@ var File_cc_v1_cc_proto protoreflect.FileDescriptor
 
 const file_cc_v1_cc_proto_rawDesc = "" +
 	"\n" +
-	"\x0ecc/v1/cc.proto\x12\x05cc.v1\x1a\x1egoogle/protobuf/duration.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xcc\x03\n" +
+	"\x0ecc/v1/cc.proto\x12\x05cc.v1\x1a\x1egoogle/protobuf/duration.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xdc\x03\n" +
 	"\bResource\x12\x18\n" +
 	"\aaddress\x18\x01 \x01(\tR\aaddress\x12\x12\n" +
 	"\x04kind\x18\x02 \x01(\tR\x04kind\x12\x12\n" +
@@ -3335,7 +3793,8 @@ const file_cc_v1_cc_proto_rawDesc = "" +
 	"\x04pins\x18\f \x03(\v2\n" +
 	".cc.v1.PinR\x04pins\x12*\n" +
 	"\bversions\x18\r \x03(\v2\x0e.cc.v1.VersionR\bversions\x12\x1c\n" +
-	"\tsensitive\x18\x0e \x03(\tR\tsensitive\"9\n" +
+	"\tsensitive\x18\x0e \x03(\tR\tsensitive\x12\x0e\n" +
+	"\x02id\x18\x14 \x01(\tR\x02id\"9\n" +
 	"\x03Pin\x12\x18\n" +
 	"\aaddress\x18\x01 \x01(\tR\aaddress\x12\x18\n" +
 	"\aversion\x18\x02 \x01(\x03R\aversion\"\x88\x01\n" +
@@ -3385,11 +3844,12 @@ const file_cc_v1_cc_proto_rawDesc = "" +
 	"\x05Cycle\x12\x1c\n" +
 	"\taddresses\x18\x01 \x03(\tR\taddresses\"(\n" +
 	"\fMissingBlobs\x12\x18\n" +
-	"\adigests\x18\x01 \x03(\tR\adigests\"}\n" +
+	"\adigests\x18\x01 \x03(\tR\adigests\"\x97\x01\n" +
 	"\x0fGetStateRequest\x12\x18\n" +
 	"\aproject\x18\x01 \x01(\tR\aproject\x12!\n" +
 	"\fknown_serial\x18\x02 \x01(\x03R\vknownSerial\x12-\n" +
-	"\acompare\x18\x03 \x03(\v2\x13.cc.v1.CompareValueR\acompare\"\xf1\x02\n" +
+	"\acompare\x18\x03 \x03(\v2\x13.cc.v1.CompareValueR\acompare\x12\x18\n" +
+	"\aunowned\x18\x14 \x03(\tR\aunowned\"\x9c\x03\n" +
 	"\x10GetStateResponse\x12\x18\n" +
 	"\aproject\x18\x01 \x01(\tR\aproject\x12\x16\n" +
 	"\x06serial\x18\x02 \x01(\x03R\x06serial\x12\x1c\n" +
@@ -3400,7 +3860,8 @@ const file_cc_v1_cc_proto_rawDesc = "" +
 	"\x04lock\x18\a \x01(\v2\f.cc.v1.LeaseR\x04lock\x12\x18\n" +
 	"\alineage\x18\t \x01(\tR\alineage\x12+\n" +
 	"\amatches\x18\n" +
-	" \x03(\v2\x11.cc.v1.ValueMatchR\amatchesJ\x04\b\b\x10\tR\x10fingerprint_salt\"h\n" +
+	" \x03(\v2\x11.cc.v1.ValueMatchR\amatches\x12)\n" +
+	"\aunowned\x18\x14 \x03(\v2\x0f.cc.v1.ResourceR\aunownedJ\x04\b\b\x10\tR\x10fingerprint_salt\"h\n" +
 	"\n" +
 	"ValueMatch\x121\n" +
 	"\n" +
@@ -3544,7 +4005,39 @@ const file_cc_v1_cc_proto_rawDesc = "" +
 	"\aproject\x18\x01 \x01(\tR\aproject\x12+\n" +
 	"\x06values\x18\x02 \x03(\v2\x13.cc.v1.CompareValueR\x06values\"D\n" +
 	"\x15CompareValuesResponse\x12+\n" +
-	"\aresults\x18\x01 \x03(\x0e2\x11.cc.v1.ComparisonR\aresults*Y\n" +
+	"\aresults\x18\x01 \x03(\x0e2\x11.cc.v1.ComparisonR\aresults\"\xc0\x01\n" +
+	"\x13MoveResourceRequest\x12\x18\n" +
+	"\aproject\x18\x01 \x01(\tR\aproject\x12\x12\n" +
+	"\x04from\x18\x02 \x01(\tR\x04from\x12\x0e\n" +
+	"\x02to\x18\x03 \x01(\tR\x02to\x12'\n" +
+	"\x0fexpected_serial\x18\x04 \x01(\x03R\x0eexpectedSerial\x12'\n" +
+	"\x0fidempotency_key\x18\x05 \x01(\tR\x0eidempotencyKey\x12\x19\n" +
+	"\blease_id\x18\x06 \x01(\tR\aleaseId\"{\n" +
+	"\x14MoveResourceResponse\x12+\n" +
+	"\bresource\x18\x01 \x01(\v2\x0f.cc.v1.ResourceR\bresource\x12\x16\n" +
+	"\x06serial\x18\x02 \x01(\x03R\x06serial\x12\x1e\n" +
+	"\n" +
+	"dependants\x18\x03 \x03(\tR\n" +
+	"dependants\"\xb8\x01\n" +
+	"\x15ForgetResourceRequest\x12\x18\n" +
+	"\aproject\x18\x01 \x01(\tR\aproject\x12\x18\n" +
+	"\aaddress\x18\x02 \x01(\tR\aaddress\x12'\n" +
+	"\x0fexpected_serial\x18\x03 \x01(\x03R\x0eexpectedSerial\x12'\n" +
+	"\x0fidempotency_key\x18\x04 \x01(\tR\x0eidempotencyKey\x12\x19\n" +
+	"\blease_id\x18\x05 \x01(\tR\aleaseId\"_\n" +
+	"\x16ForgetResourceResponse\x12-\n" +
+	"\tforgotten\x18\x01 \x01(\v2\x0f.cc.v1.ResourceR\tforgotten\x12\x16\n" +
+	"\x06serial\x18\x02 \x01(\x03R\x06serial\"\xc7\x01\n" +
+	"\x14AdoptResourceRequest\x12\x18\n" +
+	"\aproject\x18\x01 \x01(\tR\aproject\x12\x18\n" +
+	"\aaddress\x18\x02 \x01(\tR\aaddress\x12\x0e\n" +
+	"\x02id\x18\x03 \x01(\tR\x02id\x12'\n" +
+	"\x0fexpected_serial\x18\x04 \x01(\x03R\x0eexpectedSerial\x12'\n" +
+	"\x0fidempotency_key\x18\x05 \x01(\tR\x0eidempotencyKey\x12\x19\n" +
+	"\blease_id\x18\x06 \x01(\tR\aleaseId\"\\\n" +
+	"\x15AdoptResourceResponse\x12+\n" +
+	"\bresource\x18\x01 \x01(\v2\x0f.cc.v1.ResourceR\bresource\x12\x16\n" +
+	"\x06serial\x18\x02 \x01(\x03R\x06serial*Y\n" +
 	"\x06Status\x12\x16\n" +
 	"\x12STATUS_UNSPECIFIED\x10\x00\x12\x10\n" +
 	"\fSTATUS_READY\x10\x01\x12\x12\n" +
@@ -3570,7 +4063,7 @@ const file_cc_v1_cc_proto_rawDesc = "" +
 	"\x10FindMissingBlobs\x12\x1e.cc.v1.FindMissingBlobsRequest\x1a\x1f.cc.v1.FindMissingBlobsResponse\x12C\n" +
 	"\n" +
 	"UploadBlob\x12\x18.cc.v1.UploadBlobRequest\x1a\x19.cc.v1.UploadBlobResponse(\x01\x12;\n" +
-	"\bReadBlob\x12\x16.cc.v1.ReadBlobRequest\x1a\x17.cc.v1.ReadBlobResponse2\x93\x04\n" +
+	"\bReadBlob\x12\x16.cc.v1.ReadBlobRequest\x1a\x17.cc.v1.ReadBlobResponse2\xf7\x05\n" +
 	"\x0fResourceService\x12D\n" +
 	"\vEnsureImage\x12\x19.cc.v1.EnsureImageRequest\x1a\x1a.cc.v1.EnsureImageResponse\x12J\n" +
 	"\rApplyResource\x12\x1b.cc.v1.ApplyResourceRequest\x1a\x1c.cc.v1.ApplyResourceResponse\x12M\n" +
@@ -3578,7 +4071,10 @@ const file_cc_v1_cc_proto_rawDesc = "" +
 	"\fListVersions\x12\x1a.cc.v1.ListVersionsRequest\x1a\x1b.cc.v1.ListVersionsResponse\x12;\n" +
 	"\bRollback\x12\x16.cc.v1.RollbackRequest\x1a\x17.cc.v1.RollbackResponse\x12M\n" +
 	"\x0ePutSecretValue\x12\x1c.cc.v1.PutSecretValueRequest\x1a\x1d.cc.v1.PutSecretValueResponse\x12J\n" +
-	"\rCompareValues\x12\x1b.cc.v1.CompareValuesRequest\x1a\x1c.cc.v1.CompareValuesResponseB$Z\"cc.dev/cc/service/proto/cc/v1;ccv1b\x06proto3"
+	"\rCompareValues\x12\x1b.cc.v1.CompareValuesRequest\x1a\x1c.cc.v1.CompareValuesResponse\x12G\n" +
+	"\fMoveResource\x12\x1a.cc.v1.MoveResourceRequest\x1a\x1b.cc.v1.MoveResourceResponse\x12M\n" +
+	"\x0eForgetResource\x12\x1c.cc.v1.ForgetResourceRequest\x1a\x1d.cc.v1.ForgetResourceResponse\x12J\n" +
+	"\rAdoptResource\x12\x1b.cc.v1.AdoptResourceRequest\x1a\x1c.cc.v1.AdoptResourceResponseB$Z\"cc.dev/cc/service/proto/cc/v1;ccv1b\x06proto3"
 
 var (
 	file_cc_v1_cc_proto_rawDescOnce sync.Once
@@ -3593,7 +4089,7 @@ func file_cc_v1_cc_proto_rawDescGZIP() []byte {
 }
 
 var file_cc_v1_cc_proto_enumTypes = make([]protoimpl.EnumInfo, 3)
-var file_cc_v1_cc_proto_msgTypes = make([]protoimpl.MessageInfo, 44)
+var file_cc_v1_cc_proto_msgTypes = make([]protoimpl.MessageInfo, 50)
 var file_cc_v1_cc_proto_goTypes = []any{
 	(Status)(0),                      // 0: cc.v1.Status
 	(Action)(0),                      // 1: cc.v1.Action
@@ -3641,21 +4137,27 @@ var file_cc_v1_cc_proto_goTypes = []any{
 	(*CompareValue)(nil),             // 43: cc.v1.CompareValue
 	(*CompareValuesRequest)(nil),     // 44: cc.v1.CompareValuesRequest
 	(*CompareValuesResponse)(nil),    // 45: cc.v1.CompareValuesResponse
-	(*UploadBlobRequest_Header)(nil), // 46: cc.v1.UploadBlobRequest.Header
-	(*timestamppb.Timestamp)(nil),    // 47: google.protobuf.Timestamp
-	(*durationpb.Duration)(nil),      // 48: google.protobuf.Duration
+	(*MoveResourceRequest)(nil),      // 46: cc.v1.MoveResourceRequest
+	(*MoveResourceResponse)(nil),     // 47: cc.v1.MoveResourceResponse
+	(*ForgetResourceRequest)(nil),    // 48: cc.v1.ForgetResourceRequest
+	(*ForgetResourceResponse)(nil),   // 49: cc.v1.ForgetResourceResponse
+	(*AdoptResourceRequest)(nil),     // 50: cc.v1.AdoptResourceRequest
+	(*AdoptResourceResponse)(nil),    // 51: cc.v1.AdoptResourceResponse
+	(*UploadBlobRequest_Header)(nil), // 52: cc.v1.UploadBlobRequest.Header
+	(*timestamppb.Timestamp)(nil),    // 53: google.protobuf.Timestamp
+	(*durationpb.Duration)(nil),      // 54: google.protobuf.Duration
 }
 var file_cc_v1_cc_proto_depIdxs = []int32{
 	0,  // 0: cc.v1.Resource.status:type_name -> cc.v1.Status
-	47, // 1: cc.v1.Resource.created_at:type_name -> google.protobuf.Timestamp
-	47, // 2: cc.v1.Resource.updated_at:type_name -> google.protobuf.Timestamp
+	53, // 1: cc.v1.Resource.created_at:type_name -> google.protobuf.Timestamp
+	53, // 2: cc.v1.Resource.updated_at:type_name -> google.protobuf.Timestamp
 	4,  // 3: cc.v1.Resource.pins:type_name -> cc.v1.Pin
 	37, // 4: cc.v1.Resource.versions:type_name -> cc.v1.Version
-	47, // 5: cc.v1.Image.created_at:type_name -> google.protobuf.Timestamp
-	47, // 6: cc.v1.SecretValue.updated_at:type_name -> google.protobuf.Timestamp
+	53, // 5: cc.v1.Image.created_at:type_name -> google.protobuf.Timestamp
+	53, // 6: cc.v1.SecretValue.updated_at:type_name -> google.protobuf.Timestamp
 	7,  // 7: cc.v1.Lease.holder:type_name -> cc.v1.Holder
-	47, // 8: cc.v1.Lease.acquired_at:type_name -> google.protobuf.Timestamp
-	47, // 9: cc.v1.Lease.expires_at:type_name -> google.protobuf.Timestamp
+	53, // 8: cc.v1.Lease.acquired_at:type_name -> google.protobuf.Timestamp
+	53, // 9: cc.v1.Lease.expires_at:type_name -> google.protobuf.Timestamp
 	8,  // 10: cc.v1.LockHeld.lease:type_name -> cc.v1.Lease
 	7,  // 11: cc.v1.LeaseRefused.holder:type_name -> cc.v1.Holder
 	43, // 12: cc.v1.GetStateRequest.compare:type_name -> cc.v1.CompareValue
@@ -3664,59 +4166,69 @@ var file_cc_v1_cc_proto_depIdxs = []int32{
 	6,  // 15: cc.v1.GetStateResponse.secret_values:type_name -> cc.v1.SecretValue
 	8,  // 16: cc.v1.GetStateResponse.lock:type_name -> cc.v1.Lease
 	17, // 17: cc.v1.GetStateResponse.matches:type_name -> cc.v1.ValueMatch
-	2,  // 18: cc.v1.ValueMatch.comparison:type_name -> cc.v1.Comparison
-	7,  // 19: cc.v1.LockRequest.holder:type_name -> cc.v1.Holder
-	48, // 20: cc.v1.LockRequest.ttl:type_name -> google.protobuf.Duration
-	8,  // 21: cc.v1.LockResponse.lease:type_name -> cc.v1.Lease
-	48, // 22: cc.v1.RenewLockRequest.ttl:type_name -> google.protobuf.Duration
-	8,  // 23: cc.v1.RenewLockResponse.lease:type_name -> cc.v1.Lease
-	8,  // 24: cc.v1.UnlockResponse.released:type_name -> cc.v1.Lease
-	46, // 25: cc.v1.UploadBlobRequest.header:type_name -> cc.v1.UploadBlobRequest.Header
-	5,  // 26: cc.v1.EnsureImageResponse.image:type_name -> cc.v1.Image
-	3,  // 27: cc.v1.EnsureImageResponse.resource:type_name -> cc.v1.Resource
-	1,  // 28: cc.v1.ApplyResourceRequest.action:type_name -> cc.v1.Action
-	3,  // 29: cc.v1.ApplyResourceResponse.resource:type_name -> cc.v1.Resource
-	3,  // 30: cc.v1.DeleteResourceResponse.deleted:type_name -> cc.v1.Resource
-	47, // 31: cc.v1.Version.created_at:type_name -> google.protobuf.Timestamp
-	6,  // 32: cc.v1.Version.secrets:type_name -> cc.v1.SecretValue
-	37, // 33: cc.v1.ListVersionsResponse.versions:type_name -> cc.v1.Version
-	3,  // 34: cc.v1.RollbackResponse.resource:type_name -> cc.v1.Resource
-	6,  // 35: cc.v1.PutSecretValueResponse.secret_value:type_name -> cc.v1.SecretValue
-	43, // 36: cc.v1.CompareValuesRequest.values:type_name -> cc.v1.CompareValue
-	2,  // 37: cc.v1.CompareValuesResponse.results:type_name -> cc.v1.Comparison
-	15, // 38: cc.v1.ProjectService.GetState:input_type -> cc.v1.GetStateRequest
-	18, // 39: cc.v1.ProjectService.Lock:input_type -> cc.v1.LockRequest
-	20, // 40: cc.v1.ProjectService.RenewLock:input_type -> cc.v1.RenewLockRequest
-	22, // 41: cc.v1.ProjectService.Unlock:input_type -> cc.v1.UnlockRequest
-	24, // 42: cc.v1.BlobService.FindMissingBlobs:input_type -> cc.v1.FindMissingBlobsRequest
-	26, // 43: cc.v1.BlobService.UploadBlob:input_type -> cc.v1.UploadBlobRequest
-	28, // 44: cc.v1.BlobService.ReadBlob:input_type -> cc.v1.ReadBlobRequest
-	30, // 45: cc.v1.ResourceService.EnsureImage:input_type -> cc.v1.EnsureImageRequest
-	32, // 46: cc.v1.ResourceService.ApplyResource:input_type -> cc.v1.ApplyResourceRequest
-	34, // 47: cc.v1.ResourceService.DeleteResource:input_type -> cc.v1.DeleteResourceRequest
-	36, // 48: cc.v1.ResourceService.ListVersions:input_type -> cc.v1.ListVersionsRequest
-	39, // 49: cc.v1.ResourceService.Rollback:input_type -> cc.v1.RollbackRequest
-	41, // 50: cc.v1.ResourceService.PutSecretValue:input_type -> cc.v1.PutSecretValueRequest
-	44, // 51: cc.v1.ResourceService.CompareValues:input_type -> cc.v1.CompareValuesRequest
-	16, // 52: cc.v1.ProjectService.GetState:output_type -> cc.v1.GetStateResponse
-	19, // 53: cc.v1.ProjectService.Lock:output_type -> cc.v1.LockResponse
-	21, // 54: cc.v1.ProjectService.RenewLock:output_type -> cc.v1.RenewLockResponse
-	23, // 55: cc.v1.ProjectService.Unlock:output_type -> cc.v1.UnlockResponse
-	25, // 56: cc.v1.BlobService.FindMissingBlobs:output_type -> cc.v1.FindMissingBlobsResponse
-	27, // 57: cc.v1.BlobService.UploadBlob:output_type -> cc.v1.UploadBlobResponse
-	29, // 58: cc.v1.BlobService.ReadBlob:output_type -> cc.v1.ReadBlobResponse
-	31, // 59: cc.v1.ResourceService.EnsureImage:output_type -> cc.v1.EnsureImageResponse
-	33, // 60: cc.v1.ResourceService.ApplyResource:output_type -> cc.v1.ApplyResourceResponse
-	35, // 61: cc.v1.ResourceService.DeleteResource:output_type -> cc.v1.DeleteResourceResponse
-	38, // 62: cc.v1.ResourceService.ListVersions:output_type -> cc.v1.ListVersionsResponse
-	40, // 63: cc.v1.ResourceService.Rollback:output_type -> cc.v1.RollbackResponse
-	42, // 64: cc.v1.ResourceService.PutSecretValue:output_type -> cc.v1.PutSecretValueResponse
-	45, // 65: cc.v1.ResourceService.CompareValues:output_type -> cc.v1.CompareValuesResponse
-	52, // [52:66] is the sub-list for method output_type
-	38, // [38:52] is the sub-list for method input_type
-	38, // [38:38] is the sub-list for extension type_name
-	38, // [38:38] is the sub-list for extension extendee
-	0,  // [0:38] is the sub-list for field type_name
+	3,  // 18: cc.v1.GetStateResponse.unowned:type_name -> cc.v1.Resource
+	2,  // 19: cc.v1.ValueMatch.comparison:type_name -> cc.v1.Comparison
+	7,  // 20: cc.v1.LockRequest.holder:type_name -> cc.v1.Holder
+	54, // 21: cc.v1.LockRequest.ttl:type_name -> google.protobuf.Duration
+	8,  // 22: cc.v1.LockResponse.lease:type_name -> cc.v1.Lease
+	54, // 23: cc.v1.RenewLockRequest.ttl:type_name -> google.protobuf.Duration
+	8,  // 24: cc.v1.RenewLockResponse.lease:type_name -> cc.v1.Lease
+	8,  // 25: cc.v1.UnlockResponse.released:type_name -> cc.v1.Lease
+	52, // 26: cc.v1.UploadBlobRequest.header:type_name -> cc.v1.UploadBlobRequest.Header
+	5,  // 27: cc.v1.EnsureImageResponse.image:type_name -> cc.v1.Image
+	3,  // 28: cc.v1.EnsureImageResponse.resource:type_name -> cc.v1.Resource
+	1,  // 29: cc.v1.ApplyResourceRequest.action:type_name -> cc.v1.Action
+	3,  // 30: cc.v1.ApplyResourceResponse.resource:type_name -> cc.v1.Resource
+	3,  // 31: cc.v1.DeleteResourceResponse.deleted:type_name -> cc.v1.Resource
+	53, // 32: cc.v1.Version.created_at:type_name -> google.protobuf.Timestamp
+	6,  // 33: cc.v1.Version.secrets:type_name -> cc.v1.SecretValue
+	37, // 34: cc.v1.ListVersionsResponse.versions:type_name -> cc.v1.Version
+	3,  // 35: cc.v1.RollbackResponse.resource:type_name -> cc.v1.Resource
+	6,  // 36: cc.v1.PutSecretValueResponse.secret_value:type_name -> cc.v1.SecretValue
+	43, // 37: cc.v1.CompareValuesRequest.values:type_name -> cc.v1.CompareValue
+	2,  // 38: cc.v1.CompareValuesResponse.results:type_name -> cc.v1.Comparison
+	3,  // 39: cc.v1.MoveResourceResponse.resource:type_name -> cc.v1.Resource
+	3,  // 40: cc.v1.ForgetResourceResponse.forgotten:type_name -> cc.v1.Resource
+	3,  // 41: cc.v1.AdoptResourceResponse.resource:type_name -> cc.v1.Resource
+	15, // 42: cc.v1.ProjectService.GetState:input_type -> cc.v1.GetStateRequest
+	18, // 43: cc.v1.ProjectService.Lock:input_type -> cc.v1.LockRequest
+	20, // 44: cc.v1.ProjectService.RenewLock:input_type -> cc.v1.RenewLockRequest
+	22, // 45: cc.v1.ProjectService.Unlock:input_type -> cc.v1.UnlockRequest
+	24, // 46: cc.v1.BlobService.FindMissingBlobs:input_type -> cc.v1.FindMissingBlobsRequest
+	26, // 47: cc.v1.BlobService.UploadBlob:input_type -> cc.v1.UploadBlobRequest
+	28, // 48: cc.v1.BlobService.ReadBlob:input_type -> cc.v1.ReadBlobRequest
+	30, // 49: cc.v1.ResourceService.EnsureImage:input_type -> cc.v1.EnsureImageRequest
+	32, // 50: cc.v1.ResourceService.ApplyResource:input_type -> cc.v1.ApplyResourceRequest
+	34, // 51: cc.v1.ResourceService.DeleteResource:input_type -> cc.v1.DeleteResourceRequest
+	36, // 52: cc.v1.ResourceService.ListVersions:input_type -> cc.v1.ListVersionsRequest
+	39, // 53: cc.v1.ResourceService.Rollback:input_type -> cc.v1.RollbackRequest
+	41, // 54: cc.v1.ResourceService.PutSecretValue:input_type -> cc.v1.PutSecretValueRequest
+	44, // 55: cc.v1.ResourceService.CompareValues:input_type -> cc.v1.CompareValuesRequest
+	46, // 56: cc.v1.ResourceService.MoveResource:input_type -> cc.v1.MoveResourceRequest
+	48, // 57: cc.v1.ResourceService.ForgetResource:input_type -> cc.v1.ForgetResourceRequest
+	50, // 58: cc.v1.ResourceService.AdoptResource:input_type -> cc.v1.AdoptResourceRequest
+	16, // 59: cc.v1.ProjectService.GetState:output_type -> cc.v1.GetStateResponse
+	19, // 60: cc.v1.ProjectService.Lock:output_type -> cc.v1.LockResponse
+	21, // 61: cc.v1.ProjectService.RenewLock:output_type -> cc.v1.RenewLockResponse
+	23, // 62: cc.v1.ProjectService.Unlock:output_type -> cc.v1.UnlockResponse
+	25, // 63: cc.v1.BlobService.FindMissingBlobs:output_type -> cc.v1.FindMissingBlobsResponse
+	27, // 64: cc.v1.BlobService.UploadBlob:output_type -> cc.v1.UploadBlobResponse
+	29, // 65: cc.v1.BlobService.ReadBlob:output_type -> cc.v1.ReadBlobResponse
+	31, // 66: cc.v1.ResourceService.EnsureImage:output_type -> cc.v1.EnsureImageResponse
+	33, // 67: cc.v1.ResourceService.ApplyResource:output_type -> cc.v1.ApplyResourceResponse
+	35, // 68: cc.v1.ResourceService.DeleteResource:output_type -> cc.v1.DeleteResourceResponse
+	38, // 69: cc.v1.ResourceService.ListVersions:output_type -> cc.v1.ListVersionsResponse
+	40, // 70: cc.v1.ResourceService.Rollback:output_type -> cc.v1.RollbackResponse
+	42, // 71: cc.v1.ResourceService.PutSecretValue:output_type -> cc.v1.PutSecretValueResponse
+	45, // 72: cc.v1.ResourceService.CompareValues:output_type -> cc.v1.CompareValuesResponse
+	47, // 73: cc.v1.ResourceService.MoveResource:output_type -> cc.v1.MoveResourceResponse
+	49, // 74: cc.v1.ResourceService.ForgetResource:output_type -> cc.v1.ForgetResourceResponse
+	51, // 75: cc.v1.ResourceService.AdoptResource:output_type -> cc.v1.AdoptResourceResponse
+	59, // [59:76] is the sub-list for method output_type
+	42, // [42:59] is the sub-list for method input_type
+	42, // [42:42] is the sub-list for extension type_name
+	42, // [42:42] is the sub-list for extension extendee
+	0,  // [0:42] is the sub-list for field type_name
 }
 
 func init() { file_cc_v1_cc_proto_init() }
@@ -3734,7 +4246,7 @@ func file_cc_v1_cc_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_cc_v1_cc_proto_rawDesc), len(file_cc_v1_cc_proto_rawDesc)),
 			NumEnums:      3,
-			NumMessages:   44,
+			NumMessages:   50,
 			NumExtensions: 0,
 			NumServices:   3,
 		},

@@ -1,0 +1,146 @@
+package service_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"cc.dev/cc/service"
+)
+
+// TestMoveKeepsIdentity: issue 10: moves. MoveResource renames a function
+// in one call: its id, versions and created time stay, the resources that
+// depend on it name the new address (depends_on and pins), the old
+// address is free, and a change planned before the move is stale.
+func TestMoveKeepsIdentity(t *testing.T) {
+	ctx := context.Background()
+	c := open(t, "")
+	s := mustApply(t, c, applyReq(t, "p", "secret.key", service.ActionCreate, map[string]any{"from_env": "KEY"}, 0)).Serial
+	put, err := c.PutSecretValue(ctx, service.SecretRequest{Project: "p", Address: "secret.key", Value: []byte("v1"), ExpectedSerial: s})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s = put.Serial
+	req := applyReq(t, "p", "function.old", service.ActionCreate, function("m.run"), s)
+	req.DependsOn = []string{"secret.key"}
+	first := mustApply(t, c, req)
+	req = applyReq(t, "p", "function.old", service.ActionUpdate, function("m.run", source("2")), first.Serial)
+	req.DependsOn = []string{"secret.key"}
+	second := mustApply(t, c, req)
+	ev := applyReq(t, "p", "sandbox.user", service.ActionCreate, sandbox(nil), second.Serial)
+	ev.DependsOn = []string{"function.old"}
+	s = mustApply(t, c, ev).Serial
+
+	mv, err := c.Move(ctx, service.MoveRequest{Project: "p", From: "function.old", To: "function.new", ExpectedSerial: s})
+	if err != nil {
+		t.Fatalf("Move() = %v", err)
+	}
+	if mv.Resource == nil || mv.Resource.ID == "" || mv.Resource.ID != first.Resource.ID || mv.Resource.Version != 2 || mv.Resource.Name != "new" {
+		t.Fatalf("Move() resource = %+v, want id %q at version 2", mv.Resource, first.Resource.ID)
+	}
+	if !cmp.Equal(mv.Dependants, []string{"sandbox.user"}) {
+		t.Errorf("Move() dependants = %v, want [sandbox.user]", mv.Dependants)
+	}
+	vs, err := c.Versions(ctx, "p", "function.new")
+	if err != nil || len(vs) != 2 {
+		t.Fatalf("Versions(function.new) = %v, %v; want the 2 old versions", vs, err)
+	}
+	st, err := c.GetState(ctx, "p")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Lookup("function.old") != nil {
+		t.Errorf("function.old is still in the state")
+	}
+	if u := st.Lookup("sandbox.user"); u == nil || !cmp.Equal(u.DependsOn, []string{"function.new"}) || len(u.Pins) != 1 || u.Pins[0].Address != "function.new" {
+		t.Errorf("sandbox.user = %+v, want it to depend on and pin function.new", u)
+	}
+	// The same content again reuses version 2: the key moved with it.
+	req = applyReq(t, "p", "function.new", service.ActionUpdate, function("m.run", source("2")), mv.Serial)
+	req.DependsOn = []string{"secret.key"}
+	if again := mustApply(t, c, req); again.Version != 2 || again.Changed {
+		t.Errorf("Apply(same content) after the move = version %d changed %v, want version 2 unchanged", again.Version, again.Changed)
+	}
+	// Planned before the move: stale.
+	stale := applyReq(t, "p", "function.old", service.ActionUpdate, function("m.x"), s)
+	if _, err := c.Apply(ctx, stale); err == nil {
+		t.Errorf("Apply(function.old) planned before the move = nil error, want refused")
+	}
+}
+
+// TestMoveRefusals: issue 10: moves. A move onto an existing address,
+// from one that does not exist, to another kind, or of an image, is
+// refused and changes nothing.
+func TestMoveRefusals(t *testing.T) {
+	ctx := context.Background()
+	c := open(t, "")
+	s := mustApply(t, c, applyReq(t, "p", "volume.a", service.ActionCreate, map[string]any{"size": "1Gi"}, 0)).Serial
+	s = mustApply(t, c, applyReq(t, "p", "volume.b", service.ActionCreate, map[string]any{"size": "1Gi"}, s)).Serial
+	for _, tc := range []struct {
+		from, to string
+		want     error
+	}{
+		{"volume.a", "volume.b", service.ErrAlreadyExists},
+		{"volume.zzz", "volume.c", service.ErrNotFound},
+		{"volume.a", "sandbox.a", service.ErrInvalid},
+		{"image.a", "image.b", service.ErrInvalid},
+	} {
+		if _, err := c.Move(ctx, service.MoveRequest{Project: "p", From: tc.from, To: tc.to, ExpectedSerial: s}); !errors.Is(err, tc.want) {
+			t.Errorf("Move(%s, %s) = %v, want %v", tc.from, tc.to, err, tc.want)
+		}
+	}
+	if st, _ := c.GetState(ctx, "p"); st.Serial != s {
+		t.Errorf("serial %d after refused moves, want %d", st.Serial, s)
+	}
+}
+
+// TestForgetAndAdopt: issue 10: forgetting, adoption. A forgotten volume
+// stays on the service in project "-" with its id; another project adopts
+// it under another name; a resource others depend on is not forgotten.
+func TestForgetAndAdopt(t *testing.T) {
+	ctx := context.Background()
+	c := open(t, "")
+	v := mustApply(t, c, applyReq(t, "a", "volume.cache", service.ActionCreate, map[string]any{"size": "1Gi"}, 0))
+	mount := sandbox(map[string]any{"volume_mounts": []any{map[string]any{"volume": map[string]any{"ref": "volume.cache"}, "path": "/c"}}})
+	req := applyReq(t, "a", "sandbox.dev", service.ActionCreate, mount, v.Serial)
+	req.DependsOn = []string{"volume.cache"}
+	s := mustApply(t, c, req).Serial
+	_, err := c.Forget(ctx, service.TransferRequest{Project: "a", Address: "volume.cache", ExpectedSerial: s})
+	var de *service.DependantsError
+	if !errors.As(err, &de) || !cmp.Equal(de.Dependants, []string{"sandbox.dev"}) {
+		t.Fatalf("Forget(volume.cache) with a dependant = %v, want it refused naming sandbox.dev", err)
+	}
+	d, err := c.Delete(ctx, service.DeleteRequest{Project: "a", Address: "sandbox.dev", ExpectedSerial: s})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := c.Forget(ctx, service.TransferRequest{Project: "a", Address: "volume.cache", ExpectedSerial: d.Serial})
+	if err != nil {
+		t.Fatalf("Forget() = %v", err)
+	}
+	if f.Resource.ID != v.Resource.ID {
+		t.Errorf("forgotten id %q, want %q", f.Resource.ID, v.Resource.ID)
+	}
+	if st, _ := c.GetState(ctx, "a"); st.Lookup("volume.cache") != nil {
+		t.Errorf("project a still has volume.cache")
+	}
+	resp, err := c.ReadState(ctx, service.StateRequest{Project: "b", Unowned: []string{"volume.cache", "volume.none"}})
+	if err != nil || len(resp.Unowned) != 1 || resp.Unowned[0].ID != v.Resource.ID {
+		t.Fatalf("ReadState(unowned volume.cache) = %+v, %v; want the forgotten volume", resp, err)
+	}
+	ad, err := c.Adopt(ctx, service.TransferRequest{Project: "b", Address: "volume.data", ID: "cache"})
+	if err != nil {
+		t.Fatalf("Adopt() = %v", err)
+	}
+	if ad.Resource.ID != v.Resource.ID || ad.Resource.Address != "volume.data" {
+		t.Errorf("adopted %+v, want volume.data with id %q", ad.Resource, v.Resource.ID)
+	}
+	if st, _ := c.GetState(ctx, service.Unowned); st.Lookup("volume.cache") != nil {
+		t.Errorf("project - still has volume.cache after the adoption")
+	}
+	if _, err := c.Adopt(ctx, service.TransferRequest{Project: "b", Address: "volume.other", ID: "cache"}); !errors.Is(err, service.ErrNotFound) {
+		t.Errorf("Adopt() of what - no longer has = %v, want not found", err)
+	}
+}
