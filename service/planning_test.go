@@ -157,6 +157,7 @@ func TestMigrationAddsSensitive(t *testing.T) {
 	}
 	for _, q := range []string{
 		// Migration 3's, then migration 2's.
+		"ALTER TABLE resources DROP COLUMN id", // migration 5's
 		"ALTER TABLE projects DROP COLUMN lineage",
 		"DROP INDEX versions_by_key",
 		"ALTER TABLE versions DROP COLUMN key",
@@ -175,6 +176,10 @@ func TestMigrationAddsSensitive(t *testing.T) {
 	st, err := c.GetState(ctx, "p")
 	if err != nil {
 		t.Fatal(err)
+	}
+	// Issue 10: a resource written before ids gets one.
+	if v := st.Lookup("volume.v"); v == nil || v.ID == "" {
+		t.Errorf("after migration volume.v = %+v, want it with an id", v)
 	}
 	if v := st.Lookup("volume.v"); v == nil || len(v.Sensitive) != 0 {
 		t.Fatalf("after migration volume.v = %+v, want it without sensitive pointers", v)

@@ -182,6 +182,7 @@ func TestMigrationKeysVersions(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, q := range []string{
+		"ALTER TABLE resources DROP COLUMN id", // migration 5's
 		"ALTER TABLE projects DROP COLUMN lineage",
 		"DROP INDEX versions_by_key",
 		"ALTER TABLE versions DROP COLUMN key",
