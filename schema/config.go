@@ -20,6 +20,12 @@ type Config struct {
 	Sandboxes   map[string]*Sandbox    `json:"sandboxes,omitempty"`
 	Functions   map[string]*Function   `json:"functions,omitempty"`
 	Evaluations map[string]*Evaluation `json:"evaluations,omitempty"`
+
+	// Moved, Removed and Imports are the lifecycle declarations (#Moved,
+	// #Import): they change how the plan treats what the service has.
+	Moved   []Move   `json:"moved,omitempty"`
+	Removed []string `json:"removed,omitempty"`
+	Imports []Import `json:"imports,omitempty"`
 }
 
 // Image is an image recipe (#Image).
