@@ -67,10 +67,10 @@ type hclLoader struct {
 	lifecycleBlocks []*hclsyntax.Block
 	lifecycle       hclLifecycle
 	ranges          *hclLocator
-	diags     diag.Diagnostics
-	cctx      *cue.Context
-	sch       cue.Value
-	col       *collector
+	diags           diag.Diagnostics
+	cctx            *cue.Context
+	sch             cue.Value
+	col             *collector
 	// budget counts what for expressions and templates produce (limits.go).
 	budget *budget
 	// omitted counts the HCL diagnostics past maxCollected.
