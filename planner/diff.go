@@ -40,6 +40,10 @@ type Options struct {
 	// Content gives old and new file contents and file lists, for the
 	// line diffs of changed files; nil gives names only.
 	Content Content
+	// UndeclaredImports plans the imports whose address the configuration
+	// does not declare (cc plan --generate-config-out): they adopt the
+	// resource as the service has it. Without it they are errors.
+	UndeclaredImports bool
 }
 
 // LocalSecret is what the planner learns of a secret's local value.
@@ -80,6 +84,14 @@ func Diff(d *schema.Desired, st *State, o Options) (*Plan, error) {
 	if st.Project != "" && st.Project != d.Project {
 		return nil, fmt.Errorf("the state is of project %s, not %s", st.Project, d.Project)
 	}
+	mv := moves{}
+	if !o.Destroy {
+		var err error
+		if mv, err = planMoves(d, st); err != nil {
+			return nil, err
+		}
+		st = movedState(st, mv)
+	}
 	pl := newPlanning(d, st, o)
 	if err := pl.checkAddresses(); err != nil {
 		return nil, err
@@ -87,6 +99,11 @@ func Diff(d *schema.Desired, st *State, o Options) (*Plan, error) {
 	p := &Plan{FormatVersion: FormatVersion, Project: d.Project, Serial: st.Serial, Destroy: o.Destroy, Changes: []Change{}}
 	addrs := pl.addresses()
 	order := pl.changesAt(addrs, &p.Summary)
+	order = append(order, pl.undeclaredImports()...)
+	if len(pl.errs) > 0 {
+		return nil, pl.errs.Sort()
+	}
+	order = pl.markMoves(order, mv, &p.Summary)
 	pl.secretWarnings(addrs)
 	for _, c := range order {
 		pl.explainOnce(c)
@@ -109,7 +126,11 @@ func Diff(d *schema.Desired, st *State, o Options) (*Plan, error) {
 func newPlanning(d *schema.Desired, st *State, o Options) *planning {
 	pl := &planning{d: d, st: st, o: o, want: map[string]*schema.Resource{}, byHash: map[string]*schema.Resource{},
 		changes: map[string]*Change{}, replace: map[string]bool{}, explained: map[string]bool{},
-		managed: map[string]bool{}, vsecrets: map[string][]VersionSecret{}, images: map[string]*Image{}}
+		managed: map[string]bool{}, vsecrets: map[string][]VersionSecret{}, images: map[string]*Image{},
+		removed: map[string]*schema.Removed{}, imports: importsOf(d), imported: map[string]*Resource{}}
+	for i := range d.Removed {
+		pl.removed[d.Removed[i].Address] = &d.Removed[i]
+	}
 	for i := range st.Images {
 		pl.images[st.Images[i].Hash] = &st.Images[i]
 	}
@@ -161,11 +182,18 @@ func (pl *planning) changesAt(addrs []string, sum *Summary) []*Change {
 		dr, sr := pl.want[addr], pl.st.Lookup(addr)
 		var c *Change
 		switch {
+		case dr != nil && sr == nil && pl.imports[addr] != nil:
+			if c = pl.importChange(addr, pl.imports[addr], dr); c == nil {
+				continue
+			}
 		case dr != nil && sr == nil:
 			c = &Change{Addr: addr, Kind: dr.Kind, Action: Create}
 			if pl.replace[addr] {
 				pl.warnings = append(pl.warnings, fmt.Sprintf("--replace %s: it does not exist yet; it is created", addr))
 			}
+		case dr == nil && pl.removed[addr] != nil:
+			c = forgetChange(sr, pl.removed[addr])
+			pl.explained[addr] = true
 		case dr == nil:
 			c = &Change{Addr: addr, Kind: sr.Kind, Action: Delete}
 		default:
@@ -215,6 +243,13 @@ func (s *Summary) count(c *Change) {
 		s.Replace++
 	case Delete:
 		s.Delete++
+	case Forget:
+		s.Forget++
+	case Import:
+		s.Import++
+	}
+	if c.MovedFrom != "" {
+		s.Moved++
 	}
 	if v := c.Version; v != nil {
 		if v.Action == "reuse" {
@@ -251,6 +286,13 @@ type planning struct {
 	moved map[string]string
 	// images are the state's images, by hash.
 	images map[string]*Image
+	// removed and imports are the configuration's removed and import
+	// declarations by address; imported the unowned resources the
+	// imports adopt; errs the positioned errors of imports that cannot be.
+	removed  map[string]*schema.Removed
+	imports  map[string]*schema.Imported
+	imported map[string]*Resource
+	errs     diag.Diagnostics
 }
 
 func cutAddress(a string) (schema.Kind, string, bool) {
@@ -266,7 +308,27 @@ func (pl *planning) explainOnce(c *Change) {
 		return
 	}
 	pl.explained[c.Addr] = true
+	if c.Action == Import {
+		pl.explainImport(c, pl.want[c.Addr], pl.imported[c.Addr])
+		return
+	}
 	pl.explain(c, pl.want[c.Addr], pl.st.Lookup(c.Addr))
+}
+
+// undeclaredImports are the changes of the imports whose address neither
+// the configuration nor the state has.
+func (pl *planning) undeclaredImports() []*Change {
+	var out []*Change
+	for _, addr := range addressesOf(pl.imports) {
+		if pl.want[addr] != nil || pl.st.Lookup(addr) != nil {
+			continue
+		}
+		if c := pl.importChange(addr, pl.imports[addr], nil); c != nil {
+			pl.changes[addr] = c
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // checkAddresses refuses option addresses that name nothing.

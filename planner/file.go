@@ -445,6 +445,9 @@ func checkDesired(d *schema.Desired) error {
 			}
 		}
 	}
+	if err := checkLifecycleDesired(d); err != nil {
+		return err
+	}
 	for digest, entries := range d.Trees {
 		if h, _, err := schema.HashOf(entries); err != nil || h != digest {
 			return fmt.Errorf("tree %s: its entries do not have that digest", digest)
@@ -463,26 +466,35 @@ func (f *File) checkChanges() (map[string]*Change, error) {
 		if !addressRE.MatchString(c.Addr) || schema.KindOf(c.Addr) != c.Kind {
 			return nil, fmt.Errorf("change %d: bad address %q or kind %q", i, c.Addr, c.Kind)
 		}
-		if c.Action < Create || c.Action > Delete {
+		if c.Action < NoOp || c.Action > Import || (c.Action == NoOp && c.MovedFrom == "") {
 			return nil, fmt.Errorf("%s: action %v", c.Addr, c.Action)
 		}
 		if index[c.Addr] != nil {
 			return nil, fmt.Errorf("%s: two changes", c.Addr)
 		}
 		index[c.Addr] = c
-		// What the plan changes is what the state it was made against
-		// holds: a create of nothing, a change of what was there.
-		old, had := f.State.Resources[c.Addr]
-		oldHash, _, _ := strings.Cut(old, "@")
-		switch {
-		case c.Action == Create && had:
-			return nil, fmt.Errorf("%s: created, but the state it was planned against has it", c.Addr)
-		case c.Action != Create && !had:
-			return nil, fmt.Errorf("%s: to %s, but the state it was planned against does not have it", c.Addr, c.Action)
-		case c.Action != Create && oldHash != c.BeforeHash:
-			return nil, fmt.Errorf("%s: planned from hash %s, but the state it was planned against has %s", c.Addr, c.BeforeHash, oldHash)
+		at, err := f.checkLifecycle(c)
+		if err != nil {
+			return nil, err
 		}
-		if c.Action != Delete {
+		// What the plan changes is what the state it was made against
+		// holds: a create (or import) of nothing, a change of what was
+		// there (at the address it moves from).
+		old, had := f.State.Resources[at]
+		oldHash, _, _ := strings.Cut(old, "@")
+		fresh := c.Action == Create || c.Action == Import
+		switch {
+		case fresh && had:
+			return nil, fmt.Errorf("%s: %s, but the state it was planned against has it", c.Addr, map[Action]string{Create: "created", Import: "imported"}[c.Action])
+		case !fresh && !had:
+			return nil, fmt.Errorf("%s: to %s, but the state it was planned against does not have it", at, c.Action)
+		case !fresh && oldHash != c.BeforeHash:
+			return nil, fmt.Errorf("%s: planned from hash %s, but the state it was planned against has %s", at, c.BeforeHash, oldHash)
+		}
+		if c.Action == Import && c.After == nil {
+			continue // adopted as the service has it (--generate-config-out)
+		}
+		if c.Action != Delete && c.Action != Forget {
 			r := f.lookup(c.Addr)
 			if r == nil {
 				return nil, fmt.Errorf("%s: to %s but not in the desired state", c.Addr, c.Action)

@@ -63,7 +63,7 @@ func WriteMarkdown(w io.Writer, p *Plan, o MarkdownOptions) error {
 	for i := range p.Changes {
 		order[i] = &p.Changes[i]
 	}
-	rank := map[Action]int{Delete: 0, Replace: 1, Update: 2, Create: 3}
+	rank := map[Action]int{Delete: 0, Replace: 1, Update: 2, Create: 3, Import: 4, Forget: 5, NoOp: 6}
 	sort.SliceStable(order, func(i, j int) bool { return rank[order[i].Action] < rank[order[j].Action] })
 
 	var body bytes.Buffer
@@ -84,7 +84,7 @@ func WriteMarkdown(w io.Writer, p *Plan, o MarkdownOptions) error {
 	}
 	if leftN > 0 {
 		var parts []string
-		for _, a := range []Action{Delete, Replace, Update, Create} {
+		for _, a := range []Action{Delete, Replace, Update, Create, Import, Forget, NoOp} {
 			if n := left[a]; n > 0 {
 				parts = append(parts, fmt.Sprintf("%d %s", n, a))
 			}
@@ -126,6 +126,10 @@ func writeCountTable(b *bytes.Buffer, p *Plan) {
 		}
 		counts[c.Kind][c.Action]++
 	}
+	if lc := p.Summary.Moved + p.Summary.Import + p.Summary.Forget; lc > 0 {
+		writeLifecycleCountTable(b, p, counts)
+		return
+	}
 	b.WriteString("| kind | delete | replace | update | create |\n|---|---:|---:|---:|---:|\n")
 	for _, k := range schema.Kinds {
 		m := counts[k]
@@ -146,7 +150,7 @@ func markdownSection(c *Change) string {
 	}
 	first = clipTo(first, 140)
 	fmt.Fprintf(&b, "<details><summary><code>%s</code> <b>%s</b> %s%s</summary>\n\n",
-		html.EscapeString(c.Action.Symbol()), html.EscapeString(c.Addr), html.EscapeString(ActionPhrase(c)), html.EscapeString(first))
+		html.EscapeString(c.Symbol()), html.EscapeString(c.Addr), html.EscapeString(ActionPhrase(c)), html.EscapeString(first))
 	if c.Range != nil && !c.Range.IsZero() {
 		fmt.Fprintf(&b, "Declared at `%s`.\n\n", mdCode(c.Range.String()))
 	}

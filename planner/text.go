@@ -45,6 +45,10 @@ func (p painter) action(a Action, s string) string {
 		return p.paint(ansiYellow, s)
 	case Replace, Delete:
 		return p.paint(ansiRed, s)
+	case Import:
+		return p.paint(ansiGreen, s)
+	case Forget, NoOp:
+		return p.paint(ansiYellow, s)
 	}
 	return s
 }
@@ -67,8 +71,8 @@ func WriteText(w io.Writer, p *Plan, o TextOptions) error {
 	if line := DataLossLine(p); line != "" {
 		fmt.Fprintln(bw, pt.paint(ansiBold+ansiRed, line))
 	}
-	fmt.Fprintf(bw, "Plan for project %s at state serial %d. Actions: %s create, %s update in place, %s replace, %s delete.\n",
-		p.Project, p.Serial, pt.action(Create, "+"), pt.action(Update, "~"), pt.action(Replace, "-/+"), pt.action(Delete, "-"))
+	fmt.Fprintf(bw, "Plan for project %s at state serial %d. Actions: %s create, %s update in place, %s replace, %s delete%s.\n",
+		p.Project, p.Serial, pt.action(Create, "+"), pt.action(Update, "~"), pt.action(Replace, "-/+"), pt.action(Delete, "-"), lifecycleLegend(p, pt))
 	for i := range p.Changes {
 		bw.WriteByte('\n')
 		writeChange(bw, &p.Changes[i], "  ", pt)
@@ -96,6 +100,7 @@ func SummaryLine(p *Plan) string {
 		return "No changes."
 	}
 	line := fmt.Sprintf("Plan: %d to create, %d to update, %d to replace, %d to delete", s.Create, s.Update, s.Replace, s.Delete)
+	line += lifecycleCounts(s)
 	var v []string
 	if s.NewVersions > 0 {
 		v = append(v, fmt.Sprintf("%d new %s", s.NewVersions, plural(s.NewVersions, "version", "versions")))
@@ -112,6 +117,9 @@ func SummaryLine(p *Plan) string {
 // ActionPhrase says what a change does, in a few words: "create", "new
 // version 3", "reuse version 1", "replace (image forces replacement)".
 func ActionPhrase(c *Change) string {
+	if p := lifecyclePhrase(c); p != "" {
+		return p
+	}
 	switch c.Action {
 	case Create:
 		if c.Version != nil {
@@ -146,7 +154,7 @@ func ActionPhrase(c *Change) string {
 }
 
 func writeChange(w *bufio.Writer, c *Change, indent string, pt painter) {
-	fmt.Fprintf(w, "%s%s %s  %s", indent, pt.action(c.Action, c.Action.Symbol()), pt.paint(ansiBold, c.Addr), ActionPhrase(c))
+	fmt.Fprintf(w, "%s%s %s  %s", indent, pt.action(c.Action, c.Symbol()), pt.paint(ansiBold, c.Addr), ActionPhrase(c))
 	if c.Range != nil && !c.Range.IsZero() {
 		fmt.Fprintf(w, "  %s", pt.paint(ansiDim, c.Range.String()))
 	}
