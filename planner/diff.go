@@ -313,6 +313,9 @@ func (pl *planning) explainOnce(c *Change) {
 		return
 	}
 	pl.explain(c, pl.want[c.Addr], pl.st.Lookup(c.Addr))
+	if c.MovedFrom != "" {
+		c.Reasons = append([]Reason{movedReason(c.MovedFrom, c.Addr)}, c.Reasons...)
+	}
 }
 
 // undeclaredImports are the changes of the imports whose address neither

@@ -220,10 +220,14 @@ func Fingerprint(d *schema.Desired) string {
 		Hash    string   `json:"hash"`
 		Aliases []string `json:"aliases,omitempty"`
 	}
+	// The lifecycle declarations too (issue 10), when there are any.
 	v := struct {
-		Project   string  `json:"project"`
-		Resources []entry `json:"resources"`
-	}{Project: d.Project, Resources: []entry{}}
+		Project   string            `json:"project"`
+		Resources []entry           `json:"resources"`
+		Moves     []schema.Moved    `json:"moves,omitempty"`
+		Removed   []schema.Removed  `json:"removed,omitempty"`
+		Imports   []schema.Imported `json:"imports,omitempty"`
+	}{Project: d.Project, Resources: []entry{}, Moves: d.Moves, Removed: d.Removed, Imports: d.Imports}
 	for _, r := range d.Resources {
 		v.Resources = append(v.Resources, entry{r.Address, r.Hash, r.Aliases})
 	}
@@ -238,7 +242,8 @@ func Fingerprint(d *schema.Desired) string {
 // every sensitive value redacted.
 func NewFile(p *Plan, d *schema.Desired, st *State, cfg Config) *File {
 	cfg.Fingerprint = Fingerprint(d)
-	rd := &schema.Desired{FormatVersion: d.FormatVersion, Project: d.Project, Trees: d.Trees, Root: d.Root}
+	rd := &schema.Desired{FormatVersion: d.FormatVersion, Project: d.Project, Trees: d.Trees, Root: d.Root,
+		Moves: d.Moves, Removed: d.Removed, Imports: d.Imports}
 	rd.Resources = make([]schema.Resource, len(d.Resources))
 	for i, r := range d.Resources {
 		rd.Resources[i] = r.Redacted()

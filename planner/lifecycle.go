@@ -123,17 +123,15 @@ func renamedAll(as []string, rename func(string) string) []string {
 func (pl *planning) markMoves(order []*Change, mv moves, sum *Summary) []*Change {
 	for _, to := range addressesOf(mv) {
 		from := mv[to]
-		reason := Reason{Code: ReasonMoved, Message: fmt.Sprintf("%s has moved to %s", from, to)}
 		if c := pl.changes[to]; c != nil {
-			c.MovedFrom = from
-			c.Reasons = append([]Reason{reason}, c.Reasons...)
+			c.MovedFrom = from // explainOnce says so first
 			continue
 		}
 		dr, sr := pl.want[to], pl.st.Lookup(to)
 		if dr == nil || sr == nil {
 			continue // a secret value alone, or --destroy: nothing to show
 		}
-		c := &Change{Addr: to, Kind: dr.Kind, Action: NoOp, MovedFrom: from, Reasons: []Reason{reason},
+		c := &Change{Addr: to, Kind: dr.Kind, Action: NoOp, MovedFrom: from, Reasons: []Reason{movedReason(from, to)},
 			BeforeHash: sr.Hash, AfterHash: dr.Hash, DependsOn: dr.DependsOn, Range: dr.Range}
 		if dr.Kind.Versioned() && sr.Version != 0 {
 			c.Version = &VersionChange{Action: "reuse", Number: sr.Version, Current: sr.Version}
@@ -146,6 +144,11 @@ func (pl *planning) markMoves(order []*Change, mv moves, sum *Summary) []*Change
 	}
 	sort.SliceStable(order, func(i, j int) bool { return order[i].Addr < order[j].Addr })
 	return order
+}
+
+// movedReason says that from has moved to to.
+func movedReason(from, to string) Reason {
+	return Reason{Code: ReasonMoved, Message: fmt.Sprintf("%s has moved to %s", from, to)}
 }
 
 // imports are the configuration's imports, by the address they adopt at.
