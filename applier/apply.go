@@ -168,6 +168,9 @@ type node struct {
 	dependants []*node
 	state      int // 0 waiting, 1 running, 2 done, 3 failed, 4 not started, 5 unknown (the service stopped answering)
 	why        string
+	// expected is the serial its change expects when a move touched its
+	// row (lifecycle.go), else 0: the plan's.
+	expected int64
 }
 
 type finished struct {
@@ -196,6 +199,7 @@ func (a *Applier) Apply(ctx context.Context, lk *Lock, p *planner.Plan, d *schem
 	opCtx, cancelOps := a.opContext(ctx)
 	defer cancelOps()
 	r.opCtx = opCtx
+	r.moveFirst()
 	a.uploadBlobs(opCtx, ctx, p, d, r.order, r.fail)
 
 	for _, n := range r.order {
@@ -254,7 +258,7 @@ func (r *run) graph(d *schema.Desired) {
 		r.order = append(r.order, n)
 	}
 	for _, n := range r.order {
-		if n.c.Action != planner.Delete {
+		if !hasNoDesired(n.c) {
 			n.r = lookup(d, n.c.Addr)
 			if n.r == nil {
 				r.fail(n, errors.New("not in the desired state"))
@@ -569,16 +573,19 @@ func (a *Applier) upload(opCtx, ctx context.Context, project string, missing []s
 // do carries out one change.
 func (a *Applier) do(ctx context.Context, lk *Lock, p *planner.Plan, n *node) (Outcome, error) {
 	c, r := n.c, n.r
-	key := func(op string) string {
-		h := sha256.Sum256([]byte(strings.Join([]string{p.Project, fmt.Sprint(p.Serial), op, c.Addr, c.Action.String(), c.AfterHash}, "\x00")))
-		return "cc-" + hex.EncodeToString(h[:16])
-	}
+	key := func(op string) string { return opKey(p, c, op) }
 	var out Outcome
 	switch {
+	case c.Action == planner.NoOp:
+		return out, nil // moved already (moveFirst)
+	case c.Action == planner.Forget:
+		return out, a.forget(ctx, lk, p, n)
+	case c.Action == planner.Import:
+		return out, a.adopt(ctx, lk, p, n, &out)
 	case c.Action == planner.Delete:
 		err := a.call(ctx, func(ctx context.Context) error {
 			_, err := a.svc.Delete(ctx, service.DeleteRequest{Project: p.Project, Address: c.Addr,
-				ExpectedSerial: p.Serial, IdempotencyKey: key("delete"), LeaseID: lk.LeaseID()})
+				ExpectedSerial: n.expectedSerial(p), IdempotencyKey: key("delete"), LeaseID: lk.LeaseID()})
 			return err
 		})
 		if errors.Is(err, service.ErrNotFound) {
@@ -588,7 +595,7 @@ func (a *Applier) do(ctx context.Context, lk *Lock, p *planner.Plan, n *node) (O
 	case c.Kind == schema.KindImage:
 		return out, a.call(ctx, func(ctx context.Context) error {
 			_, err := a.svc.EnsureImage(ctx, service.ImageRequest{Project: p.Project, Address: c.Addr, Hash: r.Hash, Spec: r.Spec,
-				DependsOn: r.DependsOn, Sensitive: r.Sensitive, ExpectedSerial: p.Serial, IdempotencyKey: key("image"), LeaseID: lk.LeaseID()})
+				DependsOn: r.DependsOn, Sensitive: r.Sensitive, ExpectedSerial: n.expectedSerial(p), IdempotencyKey: key("image"), LeaseID: lk.LeaseID()})
 			return err
 		})
 	case c.Kind == schema.KindSecret:
@@ -617,7 +624,7 @@ func (a *Applier) do(ctx context.Context, lk *Lock, p *planner.Plan, n *node) (O
 		if value != nil {
 			err := a.call(ctx, func(ctx context.Context) error {
 				_, err := a.svc.PutSecretValue(ctx, service.SecretRequest{Project: p.Project, Address: c.Addr, Value: value,
-					ExpectedSerial: p.Serial, IdempotencyKey: key("value"), LeaseID: lk.LeaseID()})
+					ExpectedSerial: n.expectedSerial(p), IdempotencyKey: key("value"), LeaseID: lk.LeaseID()})
 				return err
 			})
 			if err != nil {
@@ -625,20 +632,27 @@ func (a *Applier) do(ctx context.Context, lk *Lock, p *planner.Plan, n *node) (O
 			}
 		}
 		if c.Action != planner.Update || c.BeforeHash != c.AfterHash {
-			if err := a.applyResource(ctx, lk, p, c, r, nil, key("apply"), &out); err != nil {
+			if err := a.applyResource(ctx, lk, p, n, nil, key("apply"), &out); err != nil {
 				return out, err
 			}
 		}
 		return out, nil
 	}
-	return out, a.applyResource(ctx, lk, p, c, r, n.blobs, key("apply"), &out)
+	return out, a.applyResource(ctx, lk, p, n, n.blobs, key("apply"), &out)
 }
 
-func (a *Applier) applyResource(ctx context.Context, lk *Lock, p *planner.Plan, c *planner.Change, r *schema.Resource, blobs []string, key string, out *Outcome) error {
+// opKey is the idempotency key of one operation of a change.
+func opKey(p *planner.Plan, c *planner.Change, op string) string {
+	h := sha256.Sum256([]byte(strings.Join([]string{p.Project, fmt.Sprint(p.Serial), op, c.Addr, c.Action.String(), c.AfterHash}, "\x00")))
+	return "cc-" + hex.EncodeToString(h[:16])
+}
+
+func (a *Applier) applyResource(ctx context.Context, lk *Lock, p *planner.Plan, n *node, blobs []string, key string, out *Outcome) error {
+	c, r := n.c, n.r
 	return a.call(ctx, func(ctx context.Context) error {
 		res, err := a.svc.Apply(ctx, service.ApplyRequest{Project: p.Project, Address: c.Addr, Action: serviceAction(c.Action), Spec: r.Spec, Hash: r.Hash,
 			DependsOn: r.DependsOn, Blobs: blobs, Sensitive: r.Sensitive,
-			ExpectedSerial: p.Serial, IdempotencyKey: key, LeaseID: lk.LeaseID()})
+			ExpectedSerial: n.expectedSerial(p), IdempotencyKey: key, LeaseID: lk.LeaseID()})
 		if err != nil {
 			return err
 		}
@@ -694,11 +708,13 @@ func progressVerb(c *planner.Change) string {
 }
 
 func verbing(a planner.Action) string {
-	return map[planner.Action]string{planner.Create: "creating", planner.Update: "updating", planner.Replace: "replacing", planner.Delete: "deleting"}[a]
+	return map[planner.Action]string{planner.Create: "creating", planner.Update: "updating", planner.Replace: "replacing", planner.Delete: "deleting",
+		planner.Forget: "forgetting", planner.Import: "importing"}[a]
 }
 
 func doneVerb(a planner.Action) string {
-	return map[planner.Action]string{planner.Create: "created", planner.Update: "updated", planner.Replace: "replaced", planner.Delete: "deleted"}[a]
+	return map[planner.Action]string{planner.Create: "created", planner.Update: "updated", planner.Replace: "replaced", planner.Delete: "deleted",
+		planner.Forget: "forgotten", planner.Import: "imported"}[a]
 }
 
 func outcomeDetail(c *planner.Change, o Outcome) string {

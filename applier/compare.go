@@ -112,7 +112,7 @@ func (a *Applier) locals(d *schema.Desired) *localValues {
 // service's in the same call. Its error is the service's.
 func (a *Applier) read(ctx context.Context, d *schema.Desired) (*reading, error) {
 	l := a.locals(d)
-	st, matches, err := a.svc.GetStateComparing(ctx, d.Project, l.vals)
+	st, matches, err := a.svc.GetStateComparing(ctx, d.Project, l.vals, service.WithUnowned(unownedOf(d)...))
 	if err != nil {
 		return nil, err
 	}

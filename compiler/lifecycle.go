@@ -28,9 +28,6 @@ import (
 // lifecycleFields are the configuration's top-level lifecycle fields.
 var lifecycleFields = map[string]bool{"moved": true, "removed": true, "imports": true}
 
-// lifecycleBlocks are the HCL block types of the lifecycle declarations.
-var lifecycleBlocks = map[string]bool{"moved": true, "removed": true, "import": true}
-
 // hclLifecycle is what the HCL lifecycle blocks declare, in source order.
 type hclLifecycle struct {
 	moved   []schema.Move

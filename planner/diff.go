@@ -394,8 +394,8 @@ func (pl *planning) secretValue(addr string, dr *schema.Resource) string {
 }
 
 // needs records, for each change, the changes that must be done first:
-// creates and updates after what they refer to; deletes after every change
-// of what referred to them.
+// creates and updates after what they refer to; deletes and forgets after
+// every change of what referred to them.
 func (pl *planning) needs(order []*Change) {
 	dependants := map[string][]string{}
 	for _, r := range pl.st.Resources {
@@ -405,7 +405,7 @@ func (pl *planning) needs(order []*Change) {
 	}
 	for _, c := range order {
 		var needs []string
-		if c.Action == Delete {
+		if c.Action == Delete || c.Action == Forget {
 			for _, s := range dependants[c.Addr] {
 				if dc := pl.changes[s]; dc != nil && s != c.Addr {
 					needs = append(needs, s)
