@@ -2,8 +2,14 @@ package main
 
 import (
 	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
 
 	"cc.dev/cc/applier"
+	"cc.dev/cc/compiler"
+	"cc.dev/cc/planner"
 	"cc.dev/cc/schema"
 	"cc.dev/cc/service"
 )
@@ -142,4 +148,68 @@ func joinAnd(s []string) string {
 		out += v
 	}
 	return out
+}
+
+// generateConfig writes to name the declarations of the plan's imports
+// that the configuration does not declare, in its language, and refuses to
+// overwrite a file.
+func generateConfig(name string, res *compiler.Result, p *planner.Plan, st *planner.State) error {
+	in := compiler.GenerateInput{Lang: res.Lang, Images: map[string]string{}}
+	for _, r := range res.Desired.Resources {
+		if r.Kind == schema.KindImage {
+			in.Images[r.Hash] = r.Address
+		}
+	}
+	for _, c := range p.Changes {
+		if c.Action != planner.Import || c.After != nil {
+			continue
+		}
+		u := st.UnownedAt(schema.Address(c.Kind, c.ImportID))
+		if u == nil {
+			continue
+		}
+		in.Resources = append(in.Resources, compiler.GenerateResource{Address: c.Addr, Spec: u.Spec, Sensitive: u.Sensitive})
+	}
+	if res.Lang == "cue" {
+		in.Package = cuePackage(res.Desired.Root)
+	}
+	b, err := compiler.Generate(in)
+	if err != nil {
+		return err
+	}
+	f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return fmt.Errorf("--generate-config-out: %w", err)
+	}
+	if _, err := f.Write(b); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+var packageRE = regexp.MustCompile(`(?m)^package\s+([A-Za-z_][A-Za-z0-9_]*)\s*$`)
+
+// cuePackage is the package of the CUE files in root, "" when they have
+// none.
+func cuePackage(root string) string {
+	files, _ := filepath.Glob(filepath.Join(root, "*.cue"))
+	for _, f := range files {
+		// Only regular files, and their first 64 KiB: a FIFO never blocks.
+		if fi, err := os.Lstat(f); err != nil || !fi.Mode().IsRegular() {
+			continue
+		}
+		fd, err := os.Open(f)
+		if err != nil {
+			continue
+		}
+		b := make([]byte, 64<<10)
+		n, _ := io.ReadFull(fd, b)
+		fd.Close()
+		b = b[:n]
+		if m := packageRE.FindSubmatch(b); m != nil {
+			return string(m[1])
+		}
+	}
+	return ""
 }
