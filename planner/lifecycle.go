@@ -133,10 +133,6 @@ func (pl *planning) markMoves(order []*Change, mv moves, sum *Summary) []*Change
 		}
 		c := &Change{Addr: to, Kind: dr.Kind, Action: NoOp, MovedFrom: from, Reasons: []Reason{movedReason(from, to)},
 			BeforeHash: sr.Hash, AfterHash: dr.Hash, DependsOn: dr.DependsOn, Range: dr.Range}
-		if dr.Kind.Versioned() && sr.Version != 0 {
-			c.Version = &VersionChange{Action: "reuse", Number: sr.Version, Current: sr.Version}
-			sum.ReusedVersions-- // counted again with the change; it is the version it has
-		}
 		pl.changes[to] = c
 		pl.explained[to] = true
 		order = append(order, c)
