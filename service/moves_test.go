@@ -2,10 +2,13 @@ package service_test
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
+	"net"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"google.golang.org/grpc"
 
 	"cc.dev/cc/service"
 )
@@ -142,5 +145,57 @@ func TestForgetAndAdopt(t *testing.T) {
 	}
 	if _, err := c.Adopt(ctx, service.TransferRequest{Project: "b", Address: "volume.other", ID: "cache"}); !errors.Is(err, service.ErrNotFound) {
 		t.Errorf("Adopt() of what - no longer has = %v, want not found", err)
+	}
+}
+
+// TestUnownedReadAndAdoptWithProjectToken: issue 10: adoption. A token
+// that names only its own project (not "-") reads the unowned resources
+// its GetState names, also when its state is unchanged, adopts one and
+// forgets one; it cannot read "-" as a whole.
+func TestUnownedReadAndAdoptWithProjectToken(t *testing.T) {
+	ctx := context.Background()
+	cert, pool := selfSigned(t)
+	const tokenSDK = "platform-sdk-token-0123456789"
+	tokens, err := service.ParseTokens("tokens", []byte(tokenA+" a alice\n"+tokenSDK+" - sdk\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	serve(t, lis, "", service.WithTLS(&tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}), service.WithTokens(tokens))
+	dial := func(token string) *service.Client {
+		c, err := service.Dial(lis.Addr().String(), service.WithToken(token),
+			service.WithTLSConfig(&tls.Config{RootCAs: pool, MinVersion: tls.VersionTLS12}),
+			service.WithGRPCOptions(grpc.WithUnaryInterceptor(autoLease())))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { c.Close() })
+		return c
+	}
+	sdk, a := dial(tokenSDK), dial(tokenA)
+	mustApply(t, sdk, applyReq(t, service.Unowned, "volume.build-cache", service.ActionCreate, map[string]any{"size": "1Gi"}, 0))
+	if _, err := a.GetState(ctx, service.Unowned); !errors.Is(err, service.ErrPermissionDenied) {
+		t.Errorf("GetState(-) with a token of project a = %v, want permission denied", err)
+	}
+	s := mustApply(t, a, applyReq(t, "a", "volume.own", service.ActionCreate, map[string]any{"size": "1Gi"}, 0)).Serial
+	resp, err := a.ReadState(ctx, service.StateRequest{Project: "a", KnownSerial: s, Unowned: []string{"volume.build-cache"}})
+	if err != nil || !resp.Unchanged || len(resp.Unowned) != 1 || resp.Unowned[0].Address != "volume.build-cache" {
+		t.Fatalf("ReadState(a, known serial, unowned) = %+v, %v; want unchanged with the unowned volume", resp, err)
+	}
+	if _, err := a.ReadState(ctx, service.StateRequest{Project: "a", Unowned: []string{"image.x"}}); !errors.Is(err, service.ErrInvalid) {
+		t.Errorf("ReadState(unowned image) = %v, want invalid", err)
+	}
+	if _, err := a.Adopt(ctx, service.TransferRequest{Project: "a", Address: "volume.cache", ID: "build-cache", ExpectedSerial: s}); err != nil {
+		t.Fatalf("Adopt() with a token of project a = %v", err)
+	}
+	if _, err := a.Forget(ctx, service.TransferRequest{Project: "a", Address: "volume.own", ExpectedSerial: s + 1}); err != nil {
+		t.Fatalf("Forget() with a token of project a = %v", err)
+	}
+	st, err := sdk.GetState(ctx, service.Unowned)
+	if err != nil || st.Lookup("volume.own") == nil || st.Lookup("volume.build-cache") != nil {
+		t.Errorf("GetState(-) = %v, %v; want volume.own and not volume.build-cache", st, err)
 	}
 }
