@@ -495,7 +495,7 @@ func neededBlobs(d *schema.Desired, order []*node, fail func(*node, error)) (map
 	all := map[string]*blob{}
 	users := map[string][]*node{}
 	for _, n := range order {
-		if n.r == nil || n.state != 0 || len(n.r.Inputs) == 0 {
+		if n.r == nil || n.state != 0 || len(n.r.Inputs) == 0 || adoptsAsIs(n.c) {
 			continue
 		}
 		bs, err := blobsOf(d, n.r)

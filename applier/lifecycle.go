@@ -158,3 +158,9 @@ func unownedOf(d *schema.Desired) []string {
 	}
 	return out
 }
+
+// adoptsAsIs reports whether c imports a resource the configuration does
+// not change: its content comes with it, and nothing is uploaded.
+func adoptsAsIs(c *planner.Change) bool {
+	return c.Action == planner.Import && c.BeforeHash == c.AfterHash
+}

@@ -262,7 +262,13 @@ imports: [{to: "volume.cache", id: "build-cache"}, {to: "function.rank", id: "ra
 				!strings.Contains(out, "<- function.rank  import  ") || !strings.Contains(out, "<- volume.cache  import  ") {
 				t.Fatalf("plan with the generated declarations:\n%s\ngenerated:\n%s", out, gen)
 			}
+			c := &counter{}
+			withServerOptions(t, c.options()...)
 			mustCC(t, 0, "apply", "--auto-approve", ".")
+			calls := strings.Join(c.take(), " ")
+			if strings.Count(calls, "AdoptResource") != 2 || strings.Contains(calls, "UploadBlob") || strings.Contains(calls, "ApplyResource") {
+				t.Errorf("the apply of the imports made the calls %s, want two AdoptResource, no upload and no ApplyResource", calls)
+			}
 			if out, _ := mustCC(t, 0, "plan", "--detailed-exitcode", "."); !strings.HasPrefix(out, "No changes.") {
 				t.Errorf("after the import, plan:\n%s\ngenerated:\n%s", out, gen)
 			}
