@@ -85,7 +85,7 @@ func (a *Applier) adopt(ctx context.Context, lk *Lock, p *planner.Plan, n *node,
 	var res *service.TransferResult
 	err := a.call(ctx, func(ctx context.Context) error {
 		var err error
-		res, err = a.svc.Adopt(ctx, service.TransferRequest{Project: p.Project, Address: c.Addr, ID: c.ImportID,
+		res, err = a.svc.Adopt(ctx, service.TransferRequest{Project: p.Project, Address: c.Addr, ID: c.ImportID, ExpectedHash: c.BeforeHash,
 			ExpectedSerial: p.Serial, IdempotencyKey: opKey(p, c, "adopt"), LeaseID: lk.LeaseID()})
 		return err
 	})

@@ -59,6 +59,10 @@ type TransferRequest struct {
 	// ID is, for Adopt, the unowned resource's name ("build-cache" for
 	// the unowned volume.build-cache).
 	ID string
+	// ExpectedHash is, for Adopt, the hash the unowned resource had when
+	// the import was planned ("" to adopt whatever it has): a resource
+	// changed since is refused as stale.
+	ExpectedHash string
 
 	ExpectedSerial int64
 	IdempotencyKey string
@@ -84,7 +88,7 @@ func (c *Client) Forget(ctx context.Context, req TransferRequest) (*TransferResu
 
 // Adopt hands the unowned resource KIND.ID to the project at Address.
 func (c *Client) Adopt(ctx context.Context, req TransferRequest) (*TransferResult, error) {
-	resp, err := c.resources.AdoptResource(ctx, &ccv1.AdoptResourceRequest{Project: req.Project, Address: req.Address, Id: req.ID,
+	resp, err := c.resources.AdoptResource(ctx, &ccv1.AdoptResourceRequest{Project: req.Project, Address: req.Address, Id: req.ID, ExpectedHash: req.ExpectedHash,
 		ExpectedSerial: req.ExpectedSerial, IdempotencyKey: req.IdempotencyKey, LeaseId: req.LeaseID})
 	if err != nil {
 		return nil, fromStatus(err)

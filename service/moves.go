@@ -239,11 +239,18 @@ func (a *resourceAPI) AdoptResource(ctx context.Context, req *ccv1.AdoptResource
 	if _, _, err := parseAddress(src); err != nil {
 		return nil, status.Errorf(codes.InvalidArgument, "id %q is not the name of an unowned resource (a lowercase DNS label)", req.GetId())
 	}
+	if h := req.GetExpectedHash(); h != "" && !digestRE.MatchString(h) {
+		return nil, status.Errorf(codes.InvalidArgument, "expected hash %q is not sha256:HEX", h)
+	}
 	resp := &ccv1.AdoptResourceResponse{}
 	err := a.s.mutate(ctx, ccv1.ResourceService_AdoptResource_FullMethodName, req, resp, func(t *mutation) error {
 		u := t.in(Unowned)
-		if _, _, err := u.existing(src); err != nil {
+		cur, _, err := u.existing(src)
+		if err != nil {
 			return err
+		}
+		if h := req.GetExpectedHash(); h != "" && (cur == nil || cur.hash != h) {
+			return staleStatus(&ccv1.Stale{Project: Unowned, Address: src, ExpectedSerial: req.GetExpectedSerial(), ResourceSerial: rowSerial(cur)})
 		}
 		if err := u.noDependants(src, "adopted"); err != nil {
 			return err
@@ -265,6 +272,13 @@ func (a *resourceAPI) AdoptResource(ctx context.Context, req *ccv1.AdoptResource
 		return nil, err
 	}
 	return resp, nil
+}
+
+func rowSerial(r *row) int64 {
+	if r == nil {
+		return 0
+	}
+	return r.serial
 }
 
 // checkTransferable refuses an address that cannot change projects.

@@ -199,3 +199,18 @@ func TestUnownedReadAndAdoptWithProjectToken(t *testing.T) {
 		t.Errorf("GetState(-) = %v, %v; want volume.own and not volume.build-cache", st, err)
 	}
 }
+
+// TestAdoptExpectedHash: issue 10: adoption. An import planned against an
+// unowned resource that changed since is refused as stale.
+func TestAdoptExpectedHash(t *testing.T) {
+	ctx := context.Background()
+	c := open(t, "")
+	v1 := mustApply(t, c, applyReq(t, service.Unowned, "volume.x", service.ActionCreate, map[string]any{"size": "1Gi"}, 0))
+	mustApply(t, c, applyReq(t, service.Unowned, "volume.x", service.ActionUpdate, map[string]any{"size": "2Gi"}, v1.Serial))
+	if _, err := c.Adopt(ctx, service.TransferRequest{Project: "p", Address: "volume.x", ID: "x", ExpectedHash: v1.Resource.Hash}); !errors.Is(err, service.ErrStale) {
+		t.Fatalf("Adopt() of a changed resource = %v, want stale", err)
+	}
+	if _, err := c.Adopt(ctx, service.TransferRequest{Project: "p", Address: "volume.x", ID: "x", ExpectedHash: "nope"}); !errors.Is(err, service.ErrInvalid) {
+		t.Errorf("Adopt() with a bad hash = %v, want invalid", err)
+	}
+}

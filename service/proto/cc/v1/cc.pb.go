@@ -3580,8 +3580,12 @@ type AdoptResourceRequest struct {
 	ExpectedSerial int64  `protobuf:"varint,4,opt,name=expected_serial,json=expectedSerial,proto3" json:"expected_serial,omitempty"`
 	IdempotencyKey string `protobuf:"bytes,5,opt,name=idempotency_key,json=idempotencyKey,proto3" json:"idempotency_key,omitempty"`
 	LeaseId        string `protobuf:"bytes,6,opt,name=lease_id,json=leaseId,proto3" json:"lease_id,omitempty"`
-	unknownFields  protoimpl.UnknownFields
-	sizeCache      protoimpl.SizeCache
+	// expected_hash, when set, is the hash the unowned resource had when the
+	// import was planned: a resource changed since is not adopted (ABORTED
+	// with a Stale detail naming it in project "-").
+	ExpectedHash  string `protobuf:"bytes,7,opt,name=expected_hash,json=expectedHash,proto3" json:"expected_hash,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *AdoptResourceRequest) Reset() {
@@ -3652,6 +3656,13 @@ func (x *AdoptResourceRequest) GetIdempotencyKey() string {
 func (x *AdoptResourceRequest) GetLeaseId() string {
 	if x != nil {
 		return x.LeaseId
+	}
+	return ""
+}
+
+func (x *AdoptResourceRequest) GetExpectedHash() string {
+	if x != nil {
+		return x.ExpectedHash
 	}
 	return ""
 }
@@ -4027,14 +4038,15 @@ const file_cc_v1_cc_proto_rawDesc = "" +
 	"\blease_id\x18\x05 \x01(\tR\aleaseId\"_\n" +
 	"\x16ForgetResourceResponse\x12-\n" +
 	"\tforgotten\x18\x01 \x01(\v2\x0f.cc.v1.ResourceR\tforgotten\x12\x16\n" +
-	"\x06serial\x18\x02 \x01(\x03R\x06serial\"\xc7\x01\n" +
+	"\x06serial\x18\x02 \x01(\x03R\x06serial\"\xec\x01\n" +
 	"\x14AdoptResourceRequest\x12\x18\n" +
 	"\aproject\x18\x01 \x01(\tR\aproject\x12\x18\n" +
 	"\aaddress\x18\x02 \x01(\tR\aaddress\x12\x0e\n" +
 	"\x02id\x18\x03 \x01(\tR\x02id\x12'\n" +
 	"\x0fexpected_serial\x18\x04 \x01(\x03R\x0eexpectedSerial\x12'\n" +
 	"\x0fidempotency_key\x18\x05 \x01(\tR\x0eidempotencyKey\x12\x19\n" +
-	"\blease_id\x18\x06 \x01(\tR\aleaseId\"\\\n" +
+	"\blease_id\x18\x06 \x01(\tR\aleaseId\x12#\n" +
+	"\rexpected_hash\x18\a \x01(\tR\fexpectedHash\"\\\n" +
 	"\x15AdoptResourceResponse\x12+\n" +
 	"\bresource\x18\x01 \x01(\v2\x0f.cc.v1.ResourceR\bresource\x12\x16\n" +
 	"\x06serial\x18\x02 \x01(\x03R\x06serial*Y\n" +
