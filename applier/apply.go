@@ -599,37 +599,9 @@ func (a *Applier) do(ctx context.Context, lk *Lock, p *planner.Plan, n *node) (O
 			return err
 		})
 	case c.Kind == schema.KindSecret:
-		var value []byte
-		if c.SecretValue != "" || c.Action == planner.Create {
-			spec, err := schema.DecodeSecretSpec(r.Spec)
-			if err != nil {
-				return out, err
-			}
-			if a.secrets == nil {
-				if spec.Managed() {
-					return out, errors.New("no local secret values are read here")
-				}
-			} else {
-				v, _, err := a.secrets.Value(c.Addr, spec)
-				switch {
-				case errors.Is(err, ErrNotLocal):
-				case err != nil:
-					return out, err
-				default:
-					value = v
-				}
-			}
-		}
 		// The value first: a secret is in the state only with its value.
-		if value != nil {
-			err := a.call(ctx, func(ctx context.Context) error {
-				_, err := a.svc.PutSecretValue(ctx, service.SecretRequest{Project: p.Project, Address: c.Addr, Value: value,
-					ExpectedSerial: n.expectedSerial(p), IdempotencyKey: key("value"), LeaseID: lk.LeaseID()})
-				return err
-			})
-			if err != nil {
-				return out, fmt.Errorf("store its value: %w", err)
-			}
+		if err := a.storeSecretValue(ctx, lk, p, n, n.expectedSerial(p)); err != nil {
+			return out, err
 		}
 		if c.Action != planner.Update || c.BeforeHash != c.AfterHash {
 			if err := a.applyResource(ctx, lk, p, n, nil, key("apply"), &out); err != nil {
@@ -639,6 +611,41 @@ func (a *Applier) do(ctx context.Context, lk *Lock, p *planner.Plan, n *node) (O
 		return out, nil
 	}
 	return out, a.applyResource(ctx, lk, p, n, n.blobs, key("apply"), &out)
+}
+
+// storeSecretValue stores the local value of the secret of n's change when
+// the change sets or changes it (or creates the secret), expecting serial.
+func (a *Applier) storeSecretValue(ctx context.Context, lk *Lock, p *planner.Plan, n *node, serial int64) error {
+	c, r := n.c, n.r
+	if c.SecretValue == "" && c.Action != planner.Create {
+		return nil
+	}
+	spec, err := schema.DecodeSecretSpec(r.Spec)
+	if err != nil {
+		return err
+	}
+	if a.secrets == nil {
+		if spec.Managed() {
+			return errors.New("no local secret values are read here")
+		}
+		return nil
+	}
+	value, _, err := a.secrets.Value(c.Addr, spec)
+	switch {
+	case errors.Is(err, ErrNotLocal):
+		return nil
+	case err != nil:
+		return err
+	}
+	err = a.call(ctx, func(ctx context.Context) error {
+		_, err := a.svc.PutSecretValue(ctx, service.SecretRequest{Project: p.Project, Address: c.Addr, Value: value,
+			ExpectedSerial: serial, IdempotencyKey: opKey(p, c, "value"), LeaseID: lk.LeaseID()})
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("store its value: %w", err)
+	}
+	return nil
 }
 
 // opKey is the idempotency key of one operation of a change.

@@ -200,6 +200,31 @@ func (pl *planning) explainImport(c *Change, dr *schema.Resource, u *Resource) {
 	pl.explain(c, dr, u)
 	c.Action = Import
 	c.Reasons = append([]Reason{reason}, c.Reasons...)
+	if dr.Kind == schema.KindSecret {
+		importedSecretValue(c)
+	}
+}
+
+// importedSecretValue leaves out of an imported secret's change what the
+// planner says of its local value: it was compared with the project's
+// revisions, which the project does not have yet. The unowned secret's
+// revisions come with it; the next plan compares the local value with them.
+func importedSecretValue(c *Change) {
+	c.SecretValue = ""
+	fields := c.Fields[:0]
+	for _, f := range c.Fields {
+		if f.Path != "value" || !f.Sensitive {
+			fields = append(fields, f)
+		}
+	}
+	c.Fields = fields
+	reasons := c.Reasons[:0]
+	for _, r := range c.Reasons {
+		if r.Code != ReasonSecret {
+			reasons = append(reasons, r)
+		}
+	}
+	c.Reasons = append(reasons, Reason{Code: ReasonImport, Message: "its value comes with it: the next plan compares the local value with it"})
 }
 
 // forgetChange is the change that forgets the removed resource sr.

@@ -174,3 +174,24 @@ func TestLifecyclePlanFileRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// TestImportSecretValueNotClaimed: issue 10: adoption. An imported secret
+// whose local value the project cannot have compared yet (the unowned
+// secret's revisions come with it) claims no value change; the plan says
+// the next plan compares it.
+func TestImportSecretValueNotClaimed(t *testing.T) {
+	unowned := applied(desired(res(t, "secret.token", map[string]any{"from_env": "OLD"})), 1).Resources
+	st := &planner.State{Project: "p", Serial: 2, Unowned: unowned}
+	d := desired(res(t, "secret.key", map[string]any{"from_env": "NEW"}))
+	d.Imports = []schema.Imported{{To: "secret.key", ID: "token"}}
+	p := diff(t, d, st, planner.Options{Secrets: map[string]planner.LocalSecret{"secret.key": {Source: "NEW", Fingerprint: "value 1"}}})
+	c := change(t, p, "secret.key")
+	if c.Action != planner.Import || c.SecretValue != "" || !strings.Contains(reasons(c), "the next plan compares the local value with it") {
+		t.Fatalf("secret.key: %v secret value %q, reasons %q", c.Action, c.SecretValue, reasons(c))
+	}
+	for _, f := range c.Fields {
+		if f.Path == "value" {
+			t.Errorf("field %+v: the value is not compared yet", f)
+		}
+	}
+}
