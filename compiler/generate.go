@@ -89,7 +89,12 @@ func Generate(in GenerateInput) ([]byte, error) {
 			b.WriteByte('\n')
 		}
 	}
-	return b.Bytes(), nil
+	// Formatted as cc fmt formats: the text is the user's from now on.
+	out, ferr := Format("generated."+in.Lang, b.Bytes())
+	if ferr != nil {
+		return nil, fmt.Errorf("generate configuration: internal error: %v", ferr)
+	}
+	return out, nil
 }
 
 func decodeGenSpec(spec []byte) (any, error) {
@@ -229,6 +234,16 @@ func writeHCL(b *bytes.Buffer, v any, indent string) {
 		}
 		b.WriteString(indent + "}")
 	case []any:
+		if hasObject(t) {
+			b.WriteString("[\n")
+			for _, e := range t {
+				b.WriteString(indent + "  ")
+				writeHCL(b, e, indent+"  ")
+				b.WriteString(",\n")
+			}
+			b.WriteString(indent + "]")
+			return
+		}
 		b.WriteByte('[')
 		for i, e := range t {
 			if i > 0 {
@@ -240,6 +255,17 @@ func writeHCL(b *bytes.Buffer, v any, indent string) {
 	default:
 		writeScalar(b, v)
 	}
+}
+
+// hasObject reports whether a list has an object: it is written one
+// element a line.
+func hasObject(l []any) bool {
+	for _, e := range l {
+		if _, ok := e.(map[string]any); ok {
+			return true
+		}
+	}
+	return false
 }
 
 // hclString quotes s for HCL, where "${" and "%{" start templates.
@@ -269,6 +295,16 @@ func writeCUE(b *bytes.Buffer, v any, indent string) {
 		}
 		b.WriteString(indent + "}")
 	case []any:
+		if hasObject(t) {
+			b.WriteString("[\n")
+			for _, e := range t {
+				b.WriteString(indent + "\t")
+				writeCUE(b, e, indent+"\t")
+				b.WriteString(",\n")
+			}
+			b.WriteString(indent + "]")
+			return
+		}
 		b.WriteByte('[')
 		for i, e := range t {
 			if i > 0 {

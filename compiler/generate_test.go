@@ -47,6 +47,9 @@ func TestGenerateRoundTrip(t *testing.T) {
 				if err != nil {
 					t.Fatalf("Generate() = %v", err)
 				}
+				if f, ferr := Format("x."+lang, out); ferr != nil || !bytes.Equal(f, out) {
+					t.Errorf("the generated configuration is not formatted as cc fmt formats it (%v)", ferr)
+				}
 				tmp := t.TempDir()
 				copyTree(t, dir, tmp)
 				for _, f := range []string{"main.cue", "main.hcl"} {
