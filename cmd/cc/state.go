@@ -187,6 +187,10 @@ func (e *env) stateShow(c *command, st *service.State, addr string) int {
 		return exitError
 	}
 	fmt.Fprintf(e.stdout, "address:    %s\n", r.Address)
+	if r.ID != "" {
+		// Issue 10: its identity, kept by moves, forgetting and imports.
+		fmt.Fprintf(e.stdout, "id:         %s\n", r.ID)
+	}
 	fmt.Fprintf(e.stdout, "hash:       %s\n", r.Hash)
 	if r.Kind.Versioned() {
 		var vs []string
