@@ -214,3 +214,20 @@ func TestAdoptExpectedHash(t *testing.T) {
 		t.Errorf("Adopt() with a bad hash = %v, want invalid", err)
 	}
 }
+
+// TestForgetRefusedWhenUnownedHasIt: issue 10: forgetting. A resource is
+// not forgotten while the unowned resources have one at its address: both
+// stay as they are.
+func TestForgetRefusedWhenUnownedHasIt(t *testing.T) {
+	ctx := context.Background()
+	c := open(t, "")
+	mustApply(t, c, applyReq(t, service.Unowned, "volume.cache", service.ActionCreate, map[string]any{"size": "5Gi"}, 0))
+	s := mustApply(t, c, applyReq(t, "a", "volume.cache", service.ActionCreate, map[string]any{"size": "1Gi"}, 0)).Serial
+	if _, err := c.Forget(ctx, service.TransferRequest{Project: "a", Address: "volume.cache", ExpectedSerial: s}); !errors.Is(err, service.ErrAlreadyExists) {
+		t.Fatalf("Forget() onto an unowned volume.cache = %v, want already exists", err)
+	}
+	st, err := c.GetState(ctx, "a")
+	if err != nil || st.Lookup("volume.cache") == nil || st.Serial != s {
+		t.Errorf("project a after the refusal: %+v, %v", st, err)
+	}
+}
