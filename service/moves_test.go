@@ -231,3 +231,48 @@ func TestForgetRefusedWhenUnownedHasIt(t *testing.T) {
 		t.Errorf("project a after the refusal: %+v, %v", st, err)
 	}
 }
+
+// TestMoveResealsValues: issue 10: moves. A function's sensitive value and
+// a secret's value, sealed for their place, still compare equal after the
+// move and to another project; the same content again at the new address
+// reuses the version made with the value (its key was made anew there).
+func TestMoveResealsValues(t *testing.T) {
+	ctx := context.Background()
+	c := open(t, "")
+	fn := function("m.run", map[string]any{"env": map[string]any{"TOKEN": "tok-1"}})
+	s := mustApply(t, c, sensitiveApply(t, "function.old", service.ActionCreate, fn, []string{"/env/TOKEN"}, 0)).Serial
+	s = mustApply(t, c, applyReq(t, "p", "secret.a", service.ActionCreate, map[string]any{"from_env": "A"}, s)).Serial
+	put, err := c.PutSecretValue(ctx, service.SecretRequest{Project: "p", Address: "secret.a", Value: []byte("secret-1"), ExpectedSerial: s})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mv, err := c.Move(ctx, service.MoveRequest{Project: "p", From: "function.old", To: "function.new", ExpectedSerial: put.Serial})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mv2, err := c.Move(ctx, service.MoveRequest{Project: "p", From: "secret.a", To: "secret.b", ExpectedSerial: mv.Serial})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := c.CompareValues(ctx, "p", []service.ValueToCompare{
+		{Address: "function.new", Pointer: "/env/TOKEN", Value: []byte(`"tok-1"`)},
+		{Address: "secret.b", Value: []byte("secret-1")},
+	})
+	if err != nil || len(got) != 2 || got[0] != service.Equal || got[1] != service.Equal {
+		t.Fatalf("CompareValues() after the moves = %v, %v; want both equal", got, err)
+	}
+	again := mustApply(t, c, sensitiveApply(t, "function.new", service.ActionUpdate, fn, []string{"/env/TOKEN"}, mv2.Serial))
+	if again.Version != 1 || again.Changed {
+		t.Errorf("the same content at the new address: version %d changed %v, want version 1 unchanged", again.Version, again.Changed)
+	}
+	// To the unowned resources and into another project: still equal.
+	if _, err := c.Forget(ctx, service.TransferRequest{Project: "p", Address: "secret.b", ExpectedSerial: again.Serial}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Adopt(ctx, service.TransferRequest{Project: "q", Address: "secret.c", ID: "b"}); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := c.CompareValues(ctx, "q", []service.ValueToCompare{{Address: "secret.c", Value: []byte("secret-1")}}); err != nil || got[0] != service.Equal {
+		t.Errorf("CompareValues(q secret.c) = %v, %v; want equal", got, err)
+	}
+}
