@@ -234,14 +234,13 @@ func (b *builder) lifecycle(cfg *schema.Config, d *schema.Desired) {
 // validAddress refuses, at path, what is not the address of a resource
 // of a kind that is not an image.
 func (b *builder) validAddress(path []string, a string) bool {
-	k, name, ok := cutAddr(a)
+	k, _, ok := cutAddr(a)
 	switch {
 	case !ok:
 		b.errorf(path, "%q is not an address KIND.NAME (sandbox.dev)", a)
 	case k == schema.KindImage:
 		b.errorf(path, "%s: an image is a value, addressed by its content: it needs no moved, removed or import", a)
 	default:
-		_ = name
 		return true
 	}
 	return false
