@@ -79,3 +79,29 @@ func TestGenerateRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// TestGenerateRefusals: issue 10 (--generate-config-out). A spec naming an
+// image the configuration does not declare, or with sensitive values the
+// service never sends, is refused naming the resource; a name that is not
+// an identifier is quoted in both languages.
+func TestGenerateRefusals(t *testing.T) {
+	fn := []byte(`{"handler":"m:run","image":"sha256:` + strings.Repeat("a", 64) + `","retries":0,"timeout":"5m"}`)
+	for _, tc := range []struct {
+		r    GenerateResource
+		want string
+	}{
+		{GenerateResource{Address: "function.f", Spec: fn}, "function.f: image sha256:aaaa"},
+		{GenerateResource{Address: "sandbox.s", Spec: []byte(`{}`), Sensitive: []string{"/env/X"}}, "sandbox.s has sensitive values"},
+		{GenerateResource{Address: "volume.Bad", Spec: []byte(`{}`)}, `"volume.Bad" is not an address`},
+	} {
+		if _, err := Generate(GenerateInput{Lang: "hcl", Resources: []GenerateResource{tc.r}}); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("Generate(%s) = %v, want an error with %q", tc.r.Address, err, tc.want)
+		}
+	}
+	for lang, want := range map[string]string{"hcl": `volume "build-cache" {`, "cue": `volumes: "build-cache": size: "1Gi"`} {
+		out, err := Generate(GenerateInput{Lang: lang, Resources: []GenerateResource{{Address: "volume.build-cache", Spec: []byte(`{"size":"1Gi"}`)}}})
+		if err != nil || !strings.Contains(string(out), want) {
+			t.Errorf("Generate(%s) = %s, %v; want %q", lang, out, err, want)
+		}
+	}
+}
