@@ -121,8 +121,9 @@ moved {
 	if p.Summary.Moved != 2 || p.Summary.Create != 0 || p.Summary.Delete != 0 {
 		t.Errorf("plan summary %+v, want 2 moves and no create or delete", p.Summary)
 	}
-	if act.deletes != 0 || act.applies[ccv1.Action_ACTION_CREATE] != 0 {
-		t.Errorf("the moves made %d DeleteResource and %d ApplyResource create calls, want none", act.deletes, act.applies[ccv1.Action_ACTION_CREATE])
+	if act.deletes != 0 || act.applies[ccv1.Action_ACTION_CREATE] != 0 || act.applies[ccv1.Action_ACTION_REPLACE] != 0 {
+		t.Errorf("the moves made %d DeleteResource, %d ApplyResource create and %d replace calls, want none (the sandbox's mount follows the volume in place)",
+			act.deletes, act.applies[ccv1.Action_ACTION_CREATE], act.applies[ccv1.Action_ACTION_REPLACE])
 	}
 	vs, err := cl.Versions(ctx, "life", "function.score")
 	if err != nil || len(vs) != 2 {

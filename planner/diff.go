@@ -93,6 +93,9 @@ func Diff(d *schema.Desired, st *State, o Options) (*Plan, error) {
 		st = movedState(st, mv)
 	}
 	pl := newPlanning(d, st, o)
+	for to, from := range mv {
+		pl.renamed[from] = to
+	}
 	if err := pl.checkAddresses(); err != nil {
 		return nil, err
 	}
@@ -127,7 +130,7 @@ func newPlanning(d *schema.Desired, st *State, o Options) *planning {
 	pl := &planning{d: d, st: st, o: o, want: map[string]*schema.Resource{}, byHash: map[string]*schema.Resource{},
 		changes: map[string]*Change{}, replace: map[string]bool{}, explained: map[string]bool{},
 		managed: map[string]bool{}, vsecrets: map[string][]VersionSecret{}, images: map[string]*Image{},
-		removed: map[string]*schema.Removed{}, imports: importsOf(d), imported: map[string]*Resource{}}
+		removed: map[string]*schema.Removed{}, imports: importsOf(d), imported: map[string]*Resource{}, renamed: map[string]string{}}
 	for i := range d.Removed {
 		pl.removed[d.Removed[i].Address] = &d.Removed[i]
 	}
@@ -293,6 +296,9 @@ type planning struct {
 	imports  map[string]*schema.Imported
 	imported map[string]*Resource
 	errs     diag.Diagnostics
+	// renamed maps the addresses the plan's moves rename to their new
+	// ones: a reference that follows one does not force a replacement.
+	renamed map[string]string
 }
 
 func cutAddress(a string) (schema.Kind, string, bool) {

@@ -15,7 +15,8 @@ import (
 // renamed with moved blocks plan as moved, never a delete and a create:
 // the volume's change only moves it, the function's moves it and makes a
 // new version of its changed handler; the sandbox that mounts the volume
-// names the new address (a mount's change replaces a sandbox).
+// is updated in place to name the new address (a reference that follows
+// a move replaces nothing).
 func TestMovePlansNoDeleteCreate(t *testing.T) {
 	vol := res(t, "volume.cache", map[string]any{"size": "1Gi"})
 	fn := res(t, "function.rank", map[string]any{"image": digest("i"), "handler": "m:run"})
@@ -27,8 +28,11 @@ func TestMovePlansNoDeleteCreate(t *testing.T) {
 	d := desired(vol2, fn2, sb2)
 	d.Moves = []schema.Moved{{From: "function.rank", To: "function.score"}, {From: "volume.cache", To: "volume.data"}}
 	p := diff(t, d, st, planner.Options{})
-	if got, want := strings.Join(addrs(p), " "), "function.score:update sandbox.dev:replace volume.data:no-op"; got != want {
+	if got, want := strings.Join(addrs(p), " "), "function.score:update sandbox.dev:update volume.data:no-op"; got != want {
 		t.Fatalf("changes = %s, want %s", got, want)
+	}
+	if sb := change(t, p, "sandbox.dev"); len(sb.ReplaceBecause) != 0 || len(sb.Fields) != 1 || sb.Fields[0].ForcesReplacement {
+		t.Errorf("sandbox.dev: replace because %v, fields %+v; want the mount's ref renamed in place", sb.ReplaceBecause, sb.Fields)
 	}
 	v := change(t, p, "volume.data")
 	if v.MovedFrom != "volume.cache" || reasons(v) != "volume.cache has moved to volume.data" || v.Symbol() != "->" {
