@@ -117,7 +117,7 @@ func (b *builder) build(cfg *schema.Config) (*schema.Desired, diag.Diagnostics) 
 		return nil, b.diags
 	}
 	d := b.desired(cfg)
-	if b.lifecycle(cfg, d); b.diags.HasErrors() {
+	if b.declarations(cfg, d); b.diags.HasErrors() {
 		return nil, b.diags
 	}
 	return d, b.diags

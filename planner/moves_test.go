@@ -145,10 +145,10 @@ func TestImportPlans(t *testing.T) {
 	}
 }
 
-// TestLifecyclePlanFileRoundTrip: issue 10. A plan file with a move, a
+// TestMovesPlanFileRoundTrip: issue 10. A plan file with a move, a
 // forget and an import reads back; one whose move its desired state does
 // not declare is refused.
-func TestLifecyclePlanFileRoundTrip(t *testing.T) {
+func TestMovesPlanFileRoundTrip(t *testing.T) {
 	st := applied(desired(res(t, "volume.a", map[string]any{"size": "1Gi"}), res(t, "volume.old", map[string]any{"size": "1Gi"})), 3)
 	st.Lineage = "0123456789abcdef0123456789abcdef"
 	st.Unowned = applied(desired(res(t, "volume.shared", map[string]any{"size": "1Gi"})), 1).Resources

@@ -247,10 +247,15 @@ func addressesOf[V any](m map[string]V) []string {
 // Symbol is the change's mark in the text and Markdown views: its
 // action's, or "->" for a change that only moves the resource.
 func (c *Change) Symbol() string {
-	if c.Action == NoOp && c.MovedFrom != "" {
-		return "->"
+	if s, ok := c.moveSymbol(); ok {
+		return s
 	}
 	return c.Action.Symbol()
+}
+
+// moveSymbol is "->" and true for a change that only moves its resource.
+func (c *Change) moveSymbol() (string, bool) {
+	return "->", c.Action == NoOp && c.MovedFrom != ""
 }
 
 // lifecyclePhrase is ActionPhrase for moves, imports and forgets, "" for

@@ -15,11 +15,11 @@ import (
 // sha64 is a digest for pinned base references.
 const sha64 = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
 
-// TestLifecycleSameDesired: issue 10: moves, forgetting, adoption. The
+// TestMovesSameDesired: issue 10: moves, forgetting, adoption. The
 // same moved (a chain), removed and import declarations in CUE and HCL
 // compile to byte-identical Desired states, the chain resolved to the
 // address the configuration declares, each with its declaration's range.
-func TestLifecycleSameDesired(t *testing.T) {
+func TestMovesSameDesired(t *testing.T) {
 	dir := t.TempDir()
 	files := map[string]string{
 		"cue/main.cue": `project: "demo"

@@ -18,7 +18,7 @@ import (
 
 // lifeHCL is the project of the lifecycle goldens: a volume and a
 // function (named by its arguments) and what the step adds.
-func lifeHCL(volume, function, extra string) string {
+func movesHCL(volume, function, extra string) string {
 	return `project = "life"
 
 image "app" {
@@ -71,9 +71,9 @@ func writeFile(t *testing.T, name, s string) {
 	}
 }
 
-// lifecycleGoldens checks the plan of the project in the working
+// movesGoldens checks the plan of the project in the working
 // directory in text, JSON and Markdown against testdata/golden/NAME.*.
-func lifecycleGoldens(t *testing.T, goldens, name string) {
+func movesGoldens(t *testing.T, goldens, name string) {
 	t.Helper()
 	for _, f := range []struct{ ext, flag string }{{"txt", "--format=text"}, {"json", "--json"}, {"md", "--format=markdown"}} {
 		out, _ := mustCC(t, 0, "plan", f.flag, "main.hcl")
@@ -81,13 +81,13 @@ func lifecycleGoldens(t *testing.T, goldens, name string) {
 	}
 }
 
-// TestLifecycleGoldenPlans: issue 10 acceptance 1, 2 and 8. The plans of a
+// TestMovesGoldenPlans: issue 10 acceptance 1, 2 and 8. The plans of a
 // move (a volume, and a function in a chain of two moves), a forget and an
 // import, in text, JSON and Markdown, against their goldens; the moves
 // make no DeleteResource and no ApplyResource create call, and cc
 // versions lists the function's old versions at its new address; the
 // forgotten volume stays on the service, and another project imports it.
-func TestLifecycleGoldenPlans(t *testing.T) {
+func TestMovesGoldenPlans(t *testing.T) {
 	goldens, err := filepath.Abs("testdata/golden")
 	if err != nil {
 		t.Fatal(err)
@@ -100,13 +100,13 @@ func TestLifecycleGoldenPlans(t *testing.T) {
 	m := &mutations{}
 	withServerOptions(t, m.option())
 
-	writeFile(t, "main.hcl", lifeHCL("cache", "rank", ""))
+	writeFile(t, "main.hcl", movesHCL("cache", "rank", ""))
 	mustCC(t, 0, "apply", "--auto-approve", "main.hcl")
 	writeFile(t, "src/main.py", "def run(): return 2\n")
 	mustCC(t, 0, "apply", "--auto-approve", "main.hcl")
 
 	m.deletes, m.create = 0, 0
-	writeFile(t, "main.hcl", lifeHCL("data", "score", `
+	writeFile(t, "main.hcl", movesHCL("data", "score", `
 moved {
   from = volume.cache
   to   = volume.data
@@ -122,7 +122,7 @@ moved {
   to   = function.score
 }
 `))
-	lifecycleGoldens(t, goldens, "move")
+	movesGoldens(t, goldens, "move")
 	out, _ := mustCC(t, 0, "apply", "--auto-approve", "main.hcl")
 	if !strings.Contains(out, "2 moved, 0 imported, 0 forgotten") {
 		t.Errorf("apply of the moves:\n%s", out)
@@ -138,9 +138,9 @@ moved {
 		t.Errorf("after the moves, plan:\n%s", out)
 	}
 
-	writeFile(t, "main.hcl", strings.Replace(lifeHCL("data", "score", "\nremoved { from = volume.data }\n"),
+	writeFile(t, "main.hcl", strings.Replace(movesHCL("data", "score", "\nremoved { from = volume.data }\n"),
 		"volume \"data\" {\n  size = \"1Gi\"\n}\n", "", 1))
-	lifecycleGoldens(t, goldens, "forget")
+	movesGoldens(t, goldens, "forget")
 	mustCC(t, 0, "apply", "--auto-approve", "main.hcl")
 	out, _ = mustCC(t, 0, "state", "list", "--project", "-", ".")
 	if !strings.Contains(out, "volume.data ") {
@@ -166,7 +166,7 @@ import {
   id = "data"
 }
 `)
-	lifecycleGoldens(t, goldens, "import")
+	movesGoldens(t, goldens, "import")
 	mustCC(t, 0, "apply", "--auto-approve", "main.hcl")
 	if out, _ := mustCC(t, 0, "plan", "--detailed-exitcode", "main.hcl"); !strings.HasPrefix(out, "No changes.") {
 		t.Errorf("after the import, plan:\n%s", out)
@@ -188,7 +188,7 @@ func TestImportRawAPIGenerateConfig(t *testing.T) {
 			t.Setenv("CC_SERVER", "")
 			writeFile(t, "src/main.py", "def run(): pass\n")
 			// What the SDK makes: the specs a project would compile to.
-			writeFile(t, "sdk/main.hcl", lifeHCL("build-cache", "ranker", ""))
+			writeFile(t, "sdk/main.hcl", movesHCL("build-cache", "ranker", ""))
 			writeFile(t, "sdk/src/main.py", "def run(): pass\n")
 			res, err := compiler.Compile(context.Background(), compiler.Input{Path: "sdk/main.hcl"})
 			if err != nil {

@@ -188,13 +188,13 @@ func joinQuoted(ss []string) string {
 	return out
 }
 
-// lifecycle compiles the configuration's lifecycle declarations into d,
-// refusing, each at its declaration: an address of an image or of an
-// unknown kind, a move to another kind or onto itself, two moves from one
-// address, moves that make a cycle, a move from an address the
-// configuration still declares or to one it does not, a removed address
-// it still declares, and two imports to one address.
-func (b *builder) lifecycle(cfg *schema.Config, d *schema.Desired) {
+// declarations compiles the configuration's moved, removed and import
+// declarations into d, refusing, each at its declaration: an address of
+// an image or of an unknown kind, a move to another kind or onto itself,
+// two moves from one address, moves that make a cycle, a move from an
+// address the configuration still declares or to one it does not, a
+// removed address it still declares, and two imports to one address.
+func (b *builder) declarations(cfg *schema.Config, d *schema.Desired) {
 	declared := func(a string) bool { return d.Lookup(a) != nil }
 	b.moves(cfg.Moved, d, declared)
 	seen := map[string]bool{}

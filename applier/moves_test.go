@@ -19,7 +19,7 @@ import (
 
 // lifecycleHCL is a project with a volume, a function and a sandbox that
 // mounts the volume, named by names (volume, function).
-func lifecycleHCL(volume, function, handler, extra string) string {
+func movesHCL(volume, function, handler, extra string) string {
 	return `project = "life"
 image "app" {
   from = "python:3.12-slim"
@@ -39,7 +39,7 @@ sandbox "dev" {
 }
 
 // compileHCL writes main.hcl in dir and compiles it.
-func compileHCL(t *testing.T, dir, src string) *schema.Desired {
+func compileMovesHCL(t *testing.T, dir, src string) *schema.Desired {
 	t.Helper()
 	if err := os.WriteFile(filepath.Join(dir, "main.hcl"), []byte(src), 0o644); err != nil {
 		t.Fatal(err)
@@ -87,7 +87,7 @@ func TestApplyMovesNoDeleteNoCreate(t *testing.T) {
 	}
 	ctx := context.Background()
 	for _, handler := range []string{"m:run", "m:run2"} {
-		d := compileHCL(t, dir, lifecycleHCL("cache", "rank", handler, ""))
+		d := compileMovesHCL(t, dir, movesHCL("cache", "rank", handler, ""))
 		if _, res := applyAll(t, newApplier(t, cl, d), d); res.Err() != nil {
 			t.Fatal(res.Err())
 		}
@@ -112,7 +112,7 @@ moved {
   to   = function.score
 }
 `
-	d := compileHCL(t, dir, lifecycleHCL("data", "score", "m:run2", moves))
+	d := compileMovesHCL(t, dir, movesHCL("data", "score", "m:run2", moves))
 	a := newApplier(t, cl, d)
 	p, res := applyAll(t, a, d)
 	if err := res.Err(); err != nil {
@@ -149,11 +149,11 @@ func TestApplyForgetThenImport(t *testing.T) {
 	vol := `project = "one"
 volume "cache" { size = "1Gi" }
 `
-	d := compileHCL(t, dir, vol)
+	d := compileMovesHCL(t, dir, vol)
 	if _, res := applyAll(t, newApplier(t, cl, d), d); res.Err() != nil {
 		t.Fatal(res.Err())
 	}
-	d = compileHCL(t, dir, "project = \"one\"\nremoved { from = volume.cache }\n")
+	d = compileMovesHCL(t, dir, "project = \"one\"\nremoved { from = volume.cache }\n")
 	p, res := applyAll(t, newApplier(t, cl, d), d)
 	if err := res.Err(); err != nil {
 		t.Fatal(err)
@@ -167,7 +167,7 @@ volume "cache" { size = "1Gi" }
 	}
 
 	other := t.TempDir()
-	d = compileHCL(t, other, `project = "two"
+	d = compileMovesHCL(t, other, `project = "two"
 volume "shared" { size = "1Gi" }
 import {
   to = volume.shared
