@@ -20,10 +20,9 @@ import (
 // Service is what the applier uses of the cc service. *service.Client
 // has it; tests wrap the real server, never a mock.
 type Service interface {
-	GetStateComparing(ctx context.Context, project string, vals []service.ValueToCompare) (*service.State, []service.ValueMatch, error)
-	// GetStateResolving is GetStateComparing that resolves data sources
-	// too, in the same read (issue 10).
-	GetStateResolving(ctx context.Context, project string, vals []service.ValueToCompare, data []service.DataLookup) (*service.State, []service.ValueMatch, error)
+	// GetStateComparing reads the state and compares local values in the
+	// same read; options ask for data sources and unowned resources too.
+	GetStateComparing(ctx context.Context, project string, vals []service.ValueToCompare, opts ...service.StateOption) (*service.State, []service.ValueMatch, error)
 	Lock(ctx context.Context, project string, h service.Holder, ttl time.Duration) (service.Lease, int64, error)
 	RenewLock(ctx context.Context, project, leaseID string, ttl time.Duration) (service.Lease, error)
 	Unlock(ctx context.Context, project, leaseID string) error
@@ -34,6 +33,9 @@ type Service interface {
 	Apply(ctx context.Context, req service.ApplyRequest) (*service.ApplyResult, error)
 	Delete(ctx context.Context, req service.DeleteRequest) (*service.DeleteResult, error)
 	PutSecretValue(ctx context.Context, req service.SecretRequest) (*service.SecretResult, error)
+	Move(ctx context.Context, req service.MoveRequest) (*service.MoveResult, error)
+	Forget(ctx context.Context, req service.TransferRequest) (*service.TransferResult, error)
+	Adopt(ctx context.Context, req service.TransferRequest) (*service.TransferResult, error)
 }
 
 var _ Service = (*service.Client)(nil)
@@ -246,7 +248,7 @@ func (a *Applier) State(ctx context.Context, project string) (*planner.State, er
 // data sources of data in the same call (planner.DataLookups): what a
 // saved plan with data sources is checked against (issue 10).
 func (a *Applier) StateResolving(ctx context.Context, project string, data []service.DataLookup) (*planner.State, error) {
-	st, _, err := a.svc.GetStateResolving(ctx, project, nil, data)
+	st, _, err := a.svc.GetStateComparing(ctx, project, nil, service.WithData(data...))
 	if err != nil {
 		return nil, err
 	}

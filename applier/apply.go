@@ -171,6 +171,9 @@ type node struct {
 	dependants []*node
 	state      int // 0 waiting, 1 running, 2 done, 3 failed, 4 not started, 5 unknown (the service stopped answering)
 	why        string
+	// expected is the serial its change expects when a move touched its
+	// row (lifecycle.go), else 0: the plan's.
+	expected int64
 }
 
 type finished struct {
@@ -199,6 +202,7 @@ func (a *Applier) Apply(ctx context.Context, lk *Lock, p *planner.Plan, d *schem
 	opCtx, cancelOps := a.opContext(ctx)
 	defer cancelOps()
 	r.opCtx = opCtx
+	r.moveFirst()
 	a.uploadBlobs(opCtx, ctx, p, d, r.order, r.fail)
 
 	for _, n := range r.order {
@@ -257,7 +261,7 @@ func (r *run) graph(d *schema.Desired) {
 		r.order = append(r.order, n)
 	}
 	for _, n := range r.order {
-		if n.c.Action != planner.Delete {
+		if !hasNoDesired(n.c) {
 			n.r = lookup(d, n.c.Addr)
 			var err error
 			if n.r != nil && n.c.Action != planner.Create {
@@ -502,7 +506,7 @@ func neededBlobs(d *schema.Desired, order []*node, fail func(*node, error)) (map
 	all := map[string]*blob{}
 	users := map[string][]*node{}
 	for _, n := range order {
-		if n.r == nil || n.state != 0 || len(n.r.Inputs) == 0 {
+		if n.r == nil || n.state != 0 || len(n.r.Inputs) == 0 || adoptsAsIs(n.c) {
 			continue
 		}
 		bs, err := blobsOf(d, n.r)
@@ -580,16 +584,19 @@ func (a *Applier) upload(opCtx, ctx context.Context, project string, missing []s
 // do carries out one change.
 func (a *Applier) do(ctx context.Context, lk *Lock, p *planner.Plan, n *node) (Outcome, error) {
 	c, r := n.c, n.r
-	key := func(op string) string {
-		h := sha256.Sum256([]byte(strings.Join([]string{p.Project, fmt.Sprint(p.Serial), op, c.Addr, c.Action.String(), c.AfterHash}, "\x00")))
-		return "cc-" + hex.EncodeToString(h[:16])
-	}
+	key := func(op string) string { return opKey(p, c, op) }
 	var out Outcome
 	switch {
+	case c.Action == planner.NoOp:
+		return out, nil // moved already (moveFirst)
+	case c.Action == planner.Forget:
+		return out, a.forget(ctx, lk, p, n)
+	case c.Action == planner.Import:
+		return out, a.adopt(ctx, lk, p, n, &out)
 	case c.Action == planner.Delete:
 		err := a.call(ctx, func(ctx context.Context) error {
 			_, err := a.svc.Delete(ctx, service.DeleteRequest{Project: p.Project, Address: c.Addr,
-				ExpectedSerial: p.Serial, IdempotencyKey: key("delete"), LeaseID: lk.LeaseID()})
+				ExpectedSerial: n.expectedSerial(p), IdempotencyKey: key("delete"), LeaseID: lk.LeaseID()})
 			return err
 		})
 		if errors.Is(err, service.ErrNotFound) {
@@ -599,44 +606,16 @@ func (a *Applier) do(ctx context.Context, lk *Lock, p *planner.Plan, n *node) (O
 	case c.Kind == schema.KindImage:
 		return out, a.call(ctx, func(ctx context.Context) error {
 			_, err := a.svc.EnsureImage(ctx, service.ImageRequest{Project: p.Project, Address: c.Addr, Hash: r.Hash, Spec: r.Spec,
-				DependsOn: r.DependsOn, Sensitive: r.Sensitive, ExpectedSerial: p.Serial, IdempotencyKey: key("image"), LeaseID: lk.LeaseID()})
+				DependsOn: r.DependsOn, Sensitive: r.Sensitive, ExpectedSerial: n.expectedSerial(p), IdempotencyKey: key("image"), LeaseID: lk.LeaseID()})
 			return err
 		})
 	case c.Kind == schema.KindSecret:
-		var value []byte
-		if c.SecretValue != "" || c.Action == planner.Create {
-			spec, err := schema.DecodeSecretSpec(r.Spec)
-			if err != nil {
-				return out, err
-			}
-			if a.secrets == nil {
-				if spec.Managed() {
-					return out, errors.New("no local secret values are read here")
-				}
-			} else {
-				v, _, err := a.secrets.Value(c.Addr, spec)
-				switch {
-				case errors.Is(err, ErrNotLocal):
-				case err != nil:
-					return out, err
-				default:
-					value = v
-				}
-			}
-		}
 		// The value first: a secret is in the state only with its value.
-		if value != nil {
-			err := a.call(ctx, func(ctx context.Context) error {
-				_, err := a.svc.PutSecretValue(ctx, service.SecretRequest{Project: p.Project, Address: c.Addr, Value: value,
-					ExpectedSerial: p.Serial, IdempotencyKey: key("value"), LeaseID: lk.LeaseID()})
-				return err
-			})
-			if err != nil {
-				return out, fmt.Errorf("store its value: %w", err)
-			}
+		if err := a.storeSecretValue(ctx, lk, p, n, n.expectedSerial(p)); err != nil {
+			return out, err
 		}
 		if c.Action != planner.Update || c.BeforeHash != c.AfterHash || (c.Lifecycle != nil && c.Lifecycle.Protection != "") {
-			if err := a.applyResource(ctx, lk, p, c, r, nil, key("apply"), &out); err != nil {
+			if err := a.applyResource(ctx, lk, p, n, nil, key("apply"), &out); err != nil {
 				return out, err
 			}
 		}
@@ -646,7 +625,7 @@ func (a *Applier) do(ctx context.Context, lk *Lock, p *planner.Plan, n *node) (O
 	if forcedVersion(c) {
 		op = "apply-new-version"
 	}
-	return out, a.applyResource(ctx, lk, p, c, r, n.blobs, key(op), &out)
+	return out, a.applyResource(ctx, lk, p, n, n.blobs, key(op), &out)
 }
 
 // forcedVersion reports whether the change makes a new version even if
@@ -656,11 +635,53 @@ func forcedVersion(c *planner.Change) bool {
 	return c.Version != nil && c.Version.Forced && c.Action != planner.Create
 }
 
-func (a *Applier) applyResource(ctx context.Context, lk *Lock, p *planner.Plan, c *planner.Change, r *schema.Resource, blobs []string, key string, out *Outcome) error {
+// storeSecretValue stores the local value of the secret of n's change when
+// the change sets or changes it (or creates the secret), expecting serial.
+func (a *Applier) storeSecretValue(ctx context.Context, lk *Lock, p *planner.Plan, n *node, serial int64) error {
+	c, r := n.c, n.r
+	if c.SecretValue == "" && c.Action != planner.Create {
+		return nil
+	}
+	spec, err := schema.DecodeSecretSpec(r.Spec)
+	if err != nil {
+		return err
+	}
+	if a.secrets == nil {
+		if spec.Managed() {
+			return errors.New("no local secret values are read here")
+		}
+		return nil
+	}
+	value, _, err := a.secrets.Value(c.Addr, spec)
+	switch {
+	case errors.Is(err, ErrNotLocal):
+		return nil
+	case err != nil:
+		return err
+	}
+	err = a.call(ctx, func(ctx context.Context) error {
+		_, err := a.svc.PutSecretValue(ctx, service.SecretRequest{Project: p.Project, Address: c.Addr, Value: value,
+			ExpectedSerial: serial, IdempotencyKey: opKey(p, c, "value"), LeaseID: lk.LeaseID()})
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("store its value: %w", err)
+	}
+	return nil
+}
+
+// opKey is the idempotency key of one operation of a change.
+func opKey(p *planner.Plan, c *planner.Change, op string) string {
+	h := sha256.Sum256([]byte(strings.Join([]string{p.Project, fmt.Sprint(p.Serial), op, c.Addr, c.Action.String(), c.AfterHash}, "\x00")))
+	return "cc-" + hex.EncodeToString(h[:16])
+}
+
+func (a *Applier) applyResource(ctx context.Context, lk *Lock, p *planner.Plan, n *node, blobs []string, key string, out *Outcome) error {
+	c, r := n.c, n.r
 	return a.call(ctx, func(ctx context.Context) error {
 		req := service.ApplyRequest{Project: p.Project, Address: c.Addr, Action: serviceAction(c.Action), Spec: r.Spec, Hash: r.Hash,
 			DependsOn: r.DependsOn, Blobs: blobs, Sensitive: r.Sensitive, NewVersion: forcedVersion(c), DataPins: planner.DataPinsOf(p, r),
-			ExpectedSerial: p.Serial, IdempotencyKey: key, LeaseID: lk.LeaseID()}
+			ExpectedSerial: n.expectedSerial(p), IdempotencyKey: key, LeaseID: lk.LeaseID()}
 		lifecycleRequest(&req, c, r)
 		res, err := a.svc.Apply(ctx, req)
 		if err != nil {
@@ -721,11 +742,13 @@ func progressVerb(c *planner.Change) string {
 }
 
 func verbing(a planner.Action) string {
-	return map[planner.Action]string{planner.Create: "creating", planner.Update: "updating", planner.Replace: "replacing", planner.Delete: "deleting"}[a]
+	return map[planner.Action]string{planner.Create: "creating", planner.Update: "updating", planner.Replace: "replacing", planner.Delete: "deleting",
+		planner.Forget: "forgetting", planner.Import: "importing"}[a]
 }
 
 func doneVerb(a planner.Action) string {
-	return map[planner.Action]string{planner.Create: "created", planner.Update: "updated", planner.Replace: "replaced", planner.Delete: "deleted"}[a]
+	return map[planner.Action]string{planner.Create: "created", planner.Update: "updated", planner.Replace: "replaced", planner.Delete: "deleted",
+		planner.Forget: "forgotten", planner.Import: "imported"}[a]
 }
 
 func outcomeDetail(c *planner.Change, o Outcome) string {

@@ -112,8 +112,9 @@ func (a *Applier) locals(d *schema.Desired) *localValues {
 // service's in the same call. Its error is the service's.
 func (a *Applier) read(ctx context.Context, d *schema.Desired) (*reading, error) {
 	l := a.locals(d)
-	// The data sources are resolved in the same call (issue 10).
-	st, matches, err := a.svc.GetStateResolving(ctx, d.Project, l.vals, planner.DataLookups(d))
+	// The data sources and the imports' unowned resources are read in the
+	// same call (issue 10).
+	st, matches, err := a.svc.GetStateComparing(ctx, d.Project, l.vals, service.WithData(planner.DataLookups(d)...), service.WithUnowned(unownedOf(d)...))
 	if err != nil {
 		return nil, err
 	}

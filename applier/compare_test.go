@@ -15,15 +15,9 @@ import (
 // in GetState answers it: without matches.
 type noComparisons struct{ *service.Client }
 
-func (n noComparisons) GetStateComparing(ctx context.Context, project string, vals []service.ValueToCompare) (*service.State, []service.ValueMatch, error) {
-	st, err := n.GetState(ctx, project)
+func (n noComparisons) GetStateComparing(ctx context.Context, project string, vals []service.ValueToCompare, opts ...service.StateOption) (*service.State, []service.ValueMatch, error) {
+	st, _, err := n.Client.GetStateComparing(ctx, project, nil, opts...)
 	return st, nil, err
-}
-
-// GetStateResolving is the read a plan makes (issue 10: with data
-// sources), likewise without matches.
-func (n noComparisons) GetStateResolving(ctx context.Context, project string, vals []service.ValueToCompare, _ []service.DataLookup) (*service.State, []service.ValueMatch, error) {
-	return n.GetStateComparing(ctx, project, vals)
 }
 
 // TestItem8NoComparisonsTakesValuesAsChanged: issue 8 item 8. A service

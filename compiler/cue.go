@@ -301,6 +301,7 @@ func markerWords(sel cue.Selector) string {
 // fastCUE exports the user's value resource by resource into a collector.
 func fastCUE(v cue.Value, fs *fastSchema) (*fastResult, error) {
 	c := newCollector(fs)
+	var lc schema.Config // its lifecycle declarations only
 	err := func() error {
 		it, err := v.Fields()
 		if err != nil {
@@ -326,6 +327,12 @@ func fastCUE(v cue.Value, fs *fastSchema) (*fastResult, error) {
 				}
 				continue
 			}
+			if lifecycleFields[name] {
+				if err := decodeLifecycle(&lc, name, it.Value()); err != nil {
+					return exportError{err}
+				}
+				continue
+			}
 			if err := addCUECollection(c, name, it.Value()); err != nil {
 				return err
 			}
@@ -342,6 +349,7 @@ func fastCUE(v cue.Value, fs *fastSchema) (*fastResult, error) {
 	if res.cfg.Project == "" {
 		return nil, errors.New("no project")
 	}
+	res.cfg.Moved, res.cfg.Removed, res.cfg.Imports = lc.Moved, lc.Removed, lc.Imports
 	return res, nil
 }
 

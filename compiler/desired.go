@@ -116,7 +116,11 @@ func (b *builder) build(cfg *schema.Config) (*schema.Desired, diag.Diagnostics) 
 	if b.diags.HasErrors() {
 		return nil, b.diags
 	}
-	return b.desired(cfg), b.diags
+	d := b.desired(cfg)
+	if b.declarations(cfg, d); b.diags.HasErrors() {
+		return nil, b.diags
+	}
+	return d, b.diags
 }
 
 // desired assembles the compiled resources into the Desired state: images

@@ -65,11 +65,15 @@ type hclLoader struct {
 	resources map[string]*hclResource // by "kind.name"
 	order     []string                // resources in source order
 	project   *hclsyntax.Attribute
-	ranges    *hclLocator
-	diags     diag.Diagnostics
-	cctx      *cue.Context
-	sch       cue.Value
-	col       *collector
+	// lifecycleBlocks are the moved, removed and import blocks, read
+	// after the variables into lifecycle (lifecycle.go).
+	lifecycleBlocks []*hclsyntax.Block
+	lifecycle       hclLifecycle
+	ranges          *hclLocator
+	diags           diag.Diagnostics
+	cctx            *cue.Context
+	sch             cue.Value
+	col             *collector
 	// budget counts what for expressions and templates produce (limits.go).
 	budget *budget
 	// omitted counts the HCL diagnostics past maxCollected.
@@ -128,6 +132,9 @@ func loadHCL(ctx context.Context, p *project, vars, varFiles []string) (_ *loade
 	// check and decode them meanwhile.
 	l.col = newCollector(compiledSchemaOf(l.p.schema()))
 	l.evaluate()
+	for _, b := range l.lifecycleBlocks {
+		l.lifecycleBlock(b)
+	}
 	project, ok := l.projectValue()
 	if ok {
 		l.col.setProject(project)
@@ -138,6 +145,9 @@ func loadHCL(ctx context.Context, p *project, vars, varFiles []string) (_ *loade
 			l.alsoSchemaErrors(project)
 		}
 		return nil, l.diags
+	}
+	if ferr == nil {
+		l.lifecycle.setOn(fast.cfg)
 	}
 	if ferr == nil && !crossCheck {
 		return &loaded{cfg: fast.cfg, loc: l.ranges, sensitive: fast.sens}, nil
@@ -307,6 +317,8 @@ func (l *hclLoader) collect(body *hclsyntax.Body) []*hclsyntax.Block {
 				continue
 			}
 			vars = append(vars, b)
+		case "moved", "removed", "import":
+			l.lifecycleBlocks = append(l.lifecycleBlocks, b)
 		case "locals":
 			if len(b.Labels) != 0 {
 				l.errorf(b.LabelRanges[0], "a locals block has no labels")
@@ -328,7 +340,7 @@ func (l *hclLoader) collect(body *hclsyntax.Body) []*hclsyntax.Block {
 		default:
 			kind, ok := hclKinds[b.Type]
 			if !ok {
-				cands := []string{"variable", "locals", "data"}
+				cands := []string{"variable", "locals", "data", "moved", "removed", "import"}
 				for k := range hclKinds {
 					cands = append(cands, k)
 				}
@@ -653,6 +665,7 @@ func (l *hclLoader) projectValue() (any, bool) {
 // paths hold sensitive values, for CUE to judge.
 func (l *hclLoader) config(project any) map[string]any {
 	cfg := map[string]any{"project": project}
+	l.lifecycle.configValues(cfg)
 	l.ranges.sensitive = nil
 	for _, addr := range l.order {
 		r := l.resources[addr]

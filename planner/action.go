@@ -13,9 +13,17 @@ const (
 	Update
 	Replace
 	Delete
+	// Forget hands the resource to the service's unowned resources (a
+	// `removed` declaration): the project stops owning it, nothing is
+	// destroyed (issue 10: forgetting).
+	Forget
+	// Import adopts an unowned resource into the project (an `import`
+	// declaration), then updates it to the configuration if it differs
+	// (issue 10: adoption).
+	Import
 )
 
-var actionNames = [...]string{NoOp: "no-op", Create: "create", Update: "update", Replace: "replace", Delete: "delete"}
+var actionNames = [...]string{NoOp: "no-op", Create: "create", Update: "update", Replace: "replace", Delete: "delete", Forget: "forget", Import: "import"}
 
 func (a Action) String() string {
 	if a < 0 || int(a) >= len(actionNames) {
@@ -32,7 +40,9 @@ func (a Action) IsReplace() bool { return a == Replace }
 // or a replace.
 func (a Action) IsDestructive() bool { return a == Delete || a == Replace }
 
-// Symbol is the action's mark in the text and Markdown views.
+// Symbol is the action's mark in the text and Markdown views. A change
+// that only moves a resource (NoOp with MovedFrom) is marked "->"
+// (Change.Symbol).
 func (a Action) Symbol() string {
 	switch a {
 	case Create:
@@ -43,6 +53,10 @@ func (a Action) Symbol() string {
 		return "-/+"
 	case Delete:
 		return "-"
+	case Forget:
+		return "x"
+	case Import:
+		return "<-"
 	}
 	return " "
 }

@@ -47,6 +47,10 @@ type Options struct {
 	// RefreshOnly plans no change: the plan has only the state's drift
 	// (what changed outside cc), for cc apply --refresh-only to record.
 	RefreshOnly bool
+	// UndeclaredImports plans the imports whose address the configuration
+	// does not declare (cc plan --generate-config-out): they adopt the
+	// resource as the service has it. Without it they are errors.
+	UndeclaredImports bool
 }
 
 // LocalSecret is what the planner learns of a secret's local value.
@@ -91,15 +95,24 @@ func Diff(d *schema.Desired, st *State, o Options) (*Plan, error) {
 		return &Plan{FormatVersion: FormatVersion, Project: d.Project, Serial: st.Serial, RefreshOnly: true, Changes: []Change{},
 			Summary: Summary{Unchanged: len(st.Resources)}, Drift: driftOf(st)}, nil
 	}
+	mv := moves{}
 	var ignored map[string][]string
 	if !o.Destroy {
 		var err error
+		if mv, err = planMoves(d, st); err != nil {
+			return nil, err
+		}
+		st = movedState(st, mv)
+		// ignore_changes compares with the state at the moved addresses.
 		if d, ignored, err = ignoring(d, st); err != nil {
 			return nil, err
 		}
 	}
 	pl := newPlanning(d, st, o)
 	pl.ignored = ignored
+	for to, from := range mv {
+		pl.renamed[from] = to
+	}
 	if err := pl.checkAddresses(); err != nil {
 		return nil, err
 	}
@@ -115,6 +128,11 @@ func Diff(d *schema.Desired, st *State, o Options) (*Plan, error) {
 	}
 	addrs := pl.addresses()
 	order := pl.changesAt(addrs, &p.Summary)
+	order = append(order, pl.undeclaredImports()...)
+	if len(pl.errs) > 0 {
+		return nil, pl.errs.Sort()
+	}
+	order = pl.markMoves(order, mv, &p.Summary)
 	pl.secretWarnings(addrs)
 	pl.externalSecretWarning()
 	for _, c := range order {
@@ -143,7 +161,11 @@ func Diff(d *schema.Desired, st *State, o Options) (*Plan, error) {
 func newPlanning(d *schema.Desired, st *State, o Options) *planning {
 	pl := &planning{d: d, st: st, o: o, want: map[string]*schema.Resource{}, byHash: map[string]*schema.Resource{},
 		changes: map[string]*Change{}, replace: map[string]bool{}, explained: map[string]bool{},
-		managed: map[string]bool{}, vsecrets: map[string][]VersionSecret{}, images: map[string]*Image{}, data: map[string]DataSource{}}
+		managed: map[string]bool{}, vsecrets: map[string][]VersionSecret{}, images: map[string]*Image{}, data: map[string]DataSource{},
+		removed: map[string]*schema.Removed{}, imports: importsOf(d), imported: map[string]*Resource{}, renamed: map[string]string{}}
+	for i := range d.Removed {
+		pl.removed[d.Removed[i].Address] = &d.Removed[i]
+	}
 	for i := range st.Images {
 		pl.images[st.Images[i].Hash] = &st.Images[i]
 	}
@@ -199,6 +221,10 @@ func (pl *planning) changesAt(addrs []string, sum *Summary) []*Change {
 		dr, sr := pl.want[addr], pl.st.Lookup(addr)
 		var c *Change
 		switch {
+		case dr != nil && sr == nil && pl.imports[addr] != nil:
+			if c = pl.importChange(addr, pl.imports[addr], dr); c == nil {
+				continue
+			}
 		case dr != nil && sr == nil, dr != nil && sr.Gone():
 			// A sandbox that expired or was terminated is created again.
 			c = &Change{Addr: addr, Kind: dr.Kind, Action: Create}
@@ -208,6 +234,9 @@ func (pl *planning) changesAt(addrs []string, sum *Summary) []*Change {
 			if pl.newVersion[addr] {
 				pl.warnings = append(pl.warnings, fmt.Sprintf("--new-version %s: it does not exist yet; it is created with its first version", addr))
 			}
+		case dr == nil && pl.removed[addr] != nil:
+			c = forgetChange(sr, pl.removed[addr])
+			pl.explained[addr] = true
 		case dr == nil:
 			c = &Change{Addr: addr, Kind: sr.Kind, Action: Delete}
 		default:
@@ -257,6 +286,13 @@ func (s *Summary) count(c *Change) {
 		s.Replace++
 	case Delete:
 		s.Delete++
+	case Forget:
+		s.Forget++
+	case Import:
+		s.Import++
+	}
+	if c.MovedFrom != "" {
+		s.Moved++
 	}
 	if v := c.Version; v != nil {
 		if v.Action == "reuse" {
@@ -300,6 +336,16 @@ type planning struct {
 	// ignored are, by address, the paths of lifecycle.ignore_changes at
 	// which the configuration differs from the state (lifecycle.go).
 	ignored map[string][]string
+	// removed and imports are the configuration's removed and import
+	// declarations by address; imported the unowned resources the
+	// imports adopt; errs the positioned errors of imports that cannot be.
+	removed  map[string]*schema.Removed
+	imports  map[string]*schema.Imported
+	imported map[string]*Resource
+	errs     diag.Diagnostics
+	// renamed maps the addresses the plan's moves rename to their new
+	// ones: a reference that follows one does not force a replacement.
+	renamed map[string]string
 }
 
 func cutAddress(a string) (schema.Kind, string, bool) {
@@ -315,7 +361,30 @@ func (pl *planning) explainOnce(c *Change) {
 		return
 	}
 	pl.explained[c.Addr] = true
+	if c.Action == Import {
+		pl.explainImport(c, pl.want[c.Addr], pl.imported[c.Addr])
+		return
+	}
 	pl.explain(c, pl.want[c.Addr], pl.st.Lookup(c.Addr))
+	if c.MovedFrom != "" {
+		c.Reasons = append([]Reason{movedReason(c.MovedFrom, c.Addr)}, c.Reasons...)
+	}
+}
+
+// undeclaredImports are the changes of the imports whose address neither
+// the configuration nor the state has.
+func (pl *planning) undeclaredImports() []*Change {
+	var out []*Change
+	for _, addr := range addressesOf(pl.imports) {
+		if pl.want[addr] != nil || pl.st.Lookup(addr) != nil {
+			continue
+		}
+		if c := pl.importChange(addr, pl.imports[addr], nil); c != nil {
+			pl.changes[addr] = c
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // checkAddresses refuses option addresses that name nothing.
@@ -379,8 +448,8 @@ func (pl *planning) secretValue(addr string, dr *schema.Resource) string {
 }
 
 // needs records, for each change, the changes that must be done first:
-// creates and updates after what they refer to; deletes after every change
-// of what referred to them.
+// creates and updates after what they refer to; deletes and forgets after
+// every change of what referred to them.
 func (pl *planning) needs(order []*Change) {
 	dependants := map[string][]string{}
 	for _, r := range pl.st.Resources {
@@ -390,7 +459,7 @@ func (pl *planning) needs(order []*Change) {
 	}
 	for _, c := range order {
 		var needs []string
-		if c.Action == Delete {
+		if c.Action == Delete || c.Action == Forget {
 			for _, s := range dependants[c.Addr] {
 				if dc := pl.changes[s]; dc != nil && s != c.Addr {
 					needs = append(needs, s)

@@ -238,14 +238,18 @@ func Fingerprint(d *schema.Desired) string {
 		Hash    string   `json:"hash"`
 		Aliases []string `json:"aliases,omitempty"`
 	}
+	// The lifecycle declarations too (issue 10), when there are any.
 	v := struct {
 		Project   string  `json:"project"`
 		Resources []entry `json:"resources"`
 		// Data are the data sources (issue 10), by what they name: absent
 		// when there are none, so that the fingerprints of desired states
 		// without any are as they were.
-		Data []schema.DataSource `json:"data,omitempty"`
-	}{Project: d.Project, Resources: []entry{}, Data: d.Data}
+		Data    []schema.DataSource `json:"data,omitempty"`
+		Moves   []schema.Moved      `json:"moves,omitempty"`
+		Removed []schema.Removed    `json:"removed,omitempty"`
+		Imports []schema.Imported   `json:"imports,omitempty"`
+	}{Project: d.Project, Resources: []entry{}, Data: d.Data, Moves: d.Moves, Removed: d.Removed, Imports: d.Imports}
 	for _, r := range d.Resources {
 		v.Resources = append(v.Resources, entry{r.Address, r.Hash, r.Aliases})
 	}
@@ -260,7 +264,8 @@ func Fingerprint(d *schema.Desired) string {
 // every sensitive value redacted.
 func NewFile(p *Plan, d *schema.Desired, st *State, cfg Config) *File {
 	cfg.Fingerprint = Fingerprint(d)
-	rd := &schema.Desired{FormatVersion: d.FormatVersion, Project: d.Project, Trees: d.Trees, Root: d.Root, Data: d.Data}
+	rd := &schema.Desired{FormatVersion: d.FormatVersion, Project: d.Project, Trees: d.Trees, Root: d.Root, Data: d.Data,
+		Moves: d.Moves, Removed: d.Removed, Imports: d.Imports}
 	rd.Resources = make([]schema.Resource, len(d.Resources))
 	for i, r := range d.Resources {
 		rd.Resources[i] = r.Redacted()
@@ -479,6 +484,9 @@ func checkDesired(d *schema.Desired) error {
 			return err
 		}
 	}
+	if err := checkLifecycleDesired(d); err != nil {
+		return err
+	}
 	for digest, entries := range d.Trees {
 		if h, _, err := schema.HashOf(entries); err != nil || h != digest {
 			return fmt.Errorf("tree %s: its entries do not have that digest", digest)
@@ -497,27 +505,36 @@ func (f *File) checkChanges() (map[string]*Change, error) {
 		if !addressRE.MatchString(c.Addr) || schema.KindOf(c.Addr) != c.Kind {
 			return nil, fmt.Errorf("change %d: bad address %q or kind %q", i, c.Addr, c.Kind)
 		}
-		if c.Action < Create || c.Action > Delete {
+		if c.Action < NoOp || c.Action > Import || (c.Action == NoOp && c.MovedFrom == "") {
 			return nil, fmt.Errorf("%s: action %v", c.Addr, c.Action)
 		}
 		if index[c.Addr] != nil {
 			return nil, fmt.Errorf("%s: two changes", c.Addr)
 		}
 		index[c.Addr] = c
+		at, err := f.checkLifecycle(c)
+		if err != nil {
+			return nil, err
+		}
 		// What the plan changes is what the state it was made against
-		// holds: a create of nothing, a change of what was there.
-		old, had := f.State.Resources[c.Addr]
+		// holds: a create (or import) of nothing, a change of what was
+		// there (at the address it moves from).
+		old, had := f.State.Resources[at]
 		old, gone := strings.CutSuffix(old, goneMark)
 		oldHash, _, _ := strings.Cut(old, "@")
+		fresh := c.Action == Create || c.Action == Import
 		switch {
-		case c.Action == Create && had && !gone:
-			return nil, fmt.Errorf("%s: created, but the state it was planned against has it", c.Addr)
-		case c.Action != Create && !had:
-			return nil, fmt.Errorf("%s: to %s, but the state it was planned against does not have it", c.Addr, c.Action)
-		case c.Action != Create && oldHash != c.BeforeHash:
-			return nil, fmt.Errorf("%s: planned from hash %s, but the state it was planned against has %s", c.Addr, c.BeforeHash, oldHash)
+		case fresh && had && !gone:
+			return nil, fmt.Errorf("%s: %s, but the state it was planned against has it", c.Addr, map[Action]string{Create: "created", Import: "imported"}[c.Action])
+		case !fresh && !had:
+			return nil, fmt.Errorf("%s: to %s, but the state it was planned against does not have it", at, c.Action)
+		case !fresh && oldHash != c.BeforeHash:
+			return nil, fmt.Errorf("%s: planned from hash %s, but the state it was planned against has %s", at, c.BeforeHash, oldHash)
 		}
-		if c.Action != Delete {
+		if c.Action == Import && c.After == nil {
+			continue // adopted as the service has it (--generate-config-out)
+		}
+		if c.Action != Delete && c.Action != Forget {
 			r := f.lookup(c.Addr)
 			if r == nil {
 				return nil, fmt.Errorf("%s: to %s but not in the desired state", c.Addr, c.Action)

@@ -323,8 +323,11 @@ func parsePosition(s string) *diag.Range {
 
 // Symbol is the change's mark in the text and Markdown views: its
 // action's, but "+/-" for a replacement created before the old resource
-// is destroyed.
+// is destroyed and "->" for a change that only moves the resource.
 func (c *Change) Symbol() string {
+	if s, ok := c.moveSymbol(); ok {
+		return s
+	}
 	if c.Action == Replace && c.Lifecycle != nil && c.Lifecycle.CreateBeforeDestroy {
 		return "+/-"
 	}

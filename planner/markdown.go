@@ -71,7 +71,7 @@ func WriteMarkdown(w io.Writer, p *Plan, o MarkdownOptions) error {
 	for i := range p.Changes {
 		order[i] = &p.Changes[i]
 	}
-	rank := map[Action]int{Delete: 0, Replace: 1, Update: 2, Create: 3}
+	rank := map[Action]int{Delete: 0, Replace: 1, Update: 2, Create: 3, Import: 4, Forget: 5, NoOp: 6}
 	sort.SliceStable(order, func(i, j int) bool { return rank[order[i].Action] < rank[order[j].Action] })
 
 	var body bytes.Buffer
@@ -92,7 +92,7 @@ func WriteMarkdown(w io.Writer, p *Plan, o MarkdownOptions) error {
 	}
 	if leftN > 0 {
 		var parts []string
-		for _, a := range []Action{Delete, Replace, Update, Create} {
+		for _, a := range []Action{Delete, Replace, Update, Create, Import, Forget, NoOp} {
 			if n := left[a]; n > 0 {
 				parts = append(parts, fmt.Sprintf("%d %s", n, a))
 			}
@@ -151,6 +151,10 @@ func writeCountTable(b *bytes.Buffer, p *Plan) {
 			counts[c.Kind] = map[Action]int{}
 		}
 		counts[c.Kind][c.Action]++
+	}
+	if lc := p.Summary.Moved + p.Summary.Import + p.Summary.Forget; lc > 0 {
+		writeLifecycleCountTable(b, p, counts)
+		return
 	}
 	b.WriteString("| kind | delete | replace | update | create |\n|---|---:|---:|---:|---:|\n")
 	for _, k := range schema.Kinds {

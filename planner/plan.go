@@ -61,6 +61,12 @@ type Summary struct {
 	// current again.
 	NewVersions    int `json:"new_versions"`
 	ReusedVersions int `json:"reused_versions"`
+	// Moved, Forget and Import count the resources that move to another
+	// address (whatever else changes), are forgotten and are imported
+	// (issue 10).
+	Moved  int `json:"moved,omitempty"`
+	Forget int `json:"forget,omitempty"`
+	Import int `json:"import,omitempty"`
 }
 
 // Changed reports whether the plan changes anything.
@@ -71,6 +77,13 @@ type Change struct {
 	Addr   string      `json:"address"`
 	Kind   schema.Kind `json:"kind"`
 	Action Action      `json:"action"`
+	// MovedFrom is, for a resource a `moved` declaration renames, the
+	// address the state has it at: apply moves it there first, keeping its
+	// identity, then does Action (NoOp when nothing else changes).
+	MovedFrom string `json:"moved_from,omitempty"`
+	// ImportID is, for an import, the unowned resource's id (its name
+	// among the unowned resources).
+	ImportID string `json:"import_id,omitempty"`
 	// Version is, for functions and datasets, the version the change
 	// makes current.
 	Version *VersionChange `json:"version,omitempty"`
@@ -150,6 +163,9 @@ const (
 	ReasonDrift      = "drift"       // changed outside cc since the last apply: put back
 	ReasonExpired    = "expired"     // a sandbox expired or was terminated: created again
 	ReasonData       = "data"        // a data source it uses resolves to something else now (issue 10)
+	ReasonMoved      = "moved"       // a moved declaration renames it (issue 10)
+	ReasonForget     = "forget"      // a removed declaration forgets it (issue 10)
+	ReasonImport     = "import"      // an import declaration adopts it (issue 10)
 )
 
 // FieldChange is one changed field of a spec. Path names it as

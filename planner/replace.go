@@ -35,6 +35,11 @@ func (pl *planning) forcesReplacement(k schema.Kind, p path, before, after any) 
 	if len(p) == 0 {
 		return false
 	}
+	// A reference that follows a move names the same resource: it is
+	// renamed in place (issue 10: moves).
+	if p[len(p)-1].key == "ref" && str(after) != "" && pl.renamed[str(before)] == str(after) {
+		return false
+	}
 	s := pl.d.Schema
 	if s == nil {
 		s = schema.Default()

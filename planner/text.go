@@ -45,6 +45,10 @@ func (p painter) action(a Action, s string) string {
 		return p.paint(ansiYellow, s)
 	case Replace, Delete:
 		return p.paint(ansiRed, s)
+	case Import:
+		return p.paint(ansiGreen, s)
+	case Forget, NoOp:
+		return p.paint(ansiYellow, s)
 	}
 	return s
 }
@@ -77,8 +81,8 @@ func WriteText(w io.Writer, p *Plan, o TextOptions) error {
 	if createsBeforeDestroy(p) {
 		cbd = fmt.Sprintf(" (%s: create before destroy)", pt.action(Replace, "+/-"))
 	}
-	fmt.Fprintf(bw, "Plan for project %s at state serial %d. Actions: %s create, %s update in place, %s replace%s, %s delete.\n",
-		p.Project, p.Serial, pt.action(Create, "+"), pt.action(Update, "~"), pt.action(Replace, "-/+"), cbd, pt.action(Delete, "-"))
+	fmt.Fprintf(bw, "Plan for project %s at state serial %d. Actions: %s create, %s update in place, %s replace%s, %s delete%s.\n",
+		p.Project, p.Serial, pt.action(Create, "+"), pt.action(Update, "~"), pt.action(Replace, "-/+"), cbd, pt.action(Delete, "-"), lifecycleLegend(p, pt))
 	if len(p.Data) > 0 {
 		bw.WriteByte('\n')
 		writeData(bw, p)
@@ -128,6 +132,7 @@ func SummaryLine(p *Plan) string {
 		return "No changes."
 	}
 	line := fmt.Sprintf("Plan: %d to create, %d to update, %d to replace, %d to delete", s.Create, s.Update, s.Replace, s.Delete)
+	line += lifecycleCounts(s)
 	var v []string
 	if s.NewVersions > 0 {
 		v = append(v, fmt.Sprintf("%d new %s", s.NewVersions, plural(s.NewVersions, "version", "versions")))
@@ -144,6 +149,9 @@ func SummaryLine(p *Plan) string {
 // ActionPhrase says what a change does, in a few words: "create", "new
 // version 3", "reuse version 1", "replace (image forces replacement)".
 func ActionPhrase(c *Change) string {
+	if p := lifecyclePhrase(c); p != "" {
+		return p
+	}
 	switch c.Action {
 	case Create:
 		if c.Version != nil {

@@ -21,6 +21,12 @@ type Config struct {
 	Functions   map[string]*Function   `json:"functions,omitempty"`
 	Evaluations map[string]*Evaluation `json:"evaluations,omitempty"`
 	Data        *Data                  `json:"data,omitempty"`
+
+	// Moved, Removed and Imports are the lifecycle declarations (#Moved,
+	// #Import): they change how the plan treats what the service has.
+	Moved   []Move   `json:"moved,omitempty"`
+	Removed []string `json:"removed,omitempty"`
+	Imports []Import `json:"imports,omitempty"`
 }
 
 // Data are the data sources of a project (#Data), by kind and name.

@@ -74,6 +74,12 @@ type Desired struct {
 	// address: references to resources no project owns, resolved when a
 	// plan is made (DataSource).
 	Data []DataSource `json:"data,omitempty"`
+	// Moves, Removed and Imports are the configuration's lifecycle
+	// declarations (issue 10), sorted by From, Address and To: how the
+	// plan treats what the service has. They are in no spec or hash.
+	Moves   []Moved    `json:"moves,omitempty"`
+	Removed []Removed  `json:"removed,omitempty"`
+	Imports []Imported `json:"imports,omitempty"`
 
 	// Root is the absolute project root local inputs are read from.
 	Root string `json:"-"`

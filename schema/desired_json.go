@@ -25,8 +25,17 @@ func (d *Desired) MarshalCanonical() ([]byte, error) {
 	}
 	b.WriteString(`"format_version":`)
 	b.WriteString(strconv.Itoa(d.FormatVersion))
+	if err := writeField(&b, "imports", len(d.Imports) > 0, d.Imports); err != nil {
+		return nil, err
+	}
+	if err := writeField(&b, "moves", len(d.Moves) > 0, d.Moves); err != nil {
+		return nil, err
+	}
 	b.WriteString(`,"project":`)
 	writeString(&b, d.Project)
+	if err := writeField(&b, "removed", len(d.Removed) > 0, d.Removed); err != nil {
+		return nil, err
+	}
 	b.WriteString(`,"resources":[`)
 	for i := range d.Resources {
 		if i > 0 {
@@ -60,6 +69,20 @@ func (d *Desired) MarshalCanonical() ([]byte, error) {
 	}
 	b.WriteByte('}')
 	return b.Bytes(), nil
+}
+
+// writeField writes `,"name":` and v's canonical JSON when present.
+func writeField(b *bytes.Buffer, name string, present bool, v any) error {
+	if !present {
+		return nil
+	}
+	c, err := Canonical(v)
+	if err != nil {
+		return err
+	}
+	b.WriteString(`,"` + name + `":`)
+	b.Write(c)
+	return nil
 }
 
 // writeCanonical writes the resource's JSON fields in sorted key order.

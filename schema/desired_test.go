@@ -17,6 +17,10 @@ func TestMarshalCanonicalEqualsCanonical(t *testing.T) {
 				DependsOn: []string{"image.a"}, Sensitive: []string{"/env/B"}},
 		},
 		Trees: map[string][]TreeEntry{"sha256:2": {{Path: "x.py", Mode: "0644", Size: 3, Digest: "sha256:4"}}},
+		// issue 10: the lifecycle declarations.
+		Moves:   []Moved{{From: "sandbox.a", To: "sandbox.s"}},
+		Removed: []Removed{{Address: "volume.v"}},
+		Imports: []Imported{{To: "volume.c", ID: "build-cache"}},
 	}
 	want, err := Canonical(d)
 	if err != nil {

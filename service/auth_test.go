@@ -139,6 +139,19 @@ var calls = []struct {
 		_, err := c.PutSecretValue(ctx, service.SecretRequest{Project: p, Address: "secret.s", Value: []byte("v")})
 		return err
 	}},
+	// issue 10: moves, forgetting, adoption.
+	{"MoveResource", func(ctx context.Context, c *service.Client, p string) error {
+		_, err := c.Move(ctx, service.MoveRequest{Project: p, From: "function.f", To: "function.g"})
+		return err
+	}},
+	{"ForgetResource", func(ctx context.Context, c *service.Client, p string) error {
+		_, err := c.Forget(ctx, service.TransferRequest{Project: p, Address: "function.f"})
+		return err
+	}},
+	{"AdoptResource", func(ctx context.Context, c *service.Client, p string) error {
+		_, err := c.Adopt(ctx, service.TransferRequest{Project: p, Address: "function.f", ID: "f"})
+		return err
+	}},
 }
 
 var (

@@ -178,6 +178,9 @@ type StateRequest struct {
 	// Data are data sources to resolve in the same read (issue 10): at
 	// most 1,000.
 	Data []DataLookup
+	// Unowned are addresses of unowned resources (project "-") to read in
+	// the same call: the candidates of imports (at most 1,000).
+	Unowned []string
 }
 
 // StateResponse is a GetState answer. State is nil when Unchanged (the
@@ -191,6 +194,9 @@ type StateResponse struct {
 	Matches   []ValueMatch
 	// Data answer the request's Data in order, also when Unchanged.
 	Data []state.DataResolved
+	// Unowned are the unowned resources the request named that the
+	// service has, also when Unchanged (and in State.Unowned otherwise).
+	Unowned []Resource
 }
 
 // ValueMatch is how a local value compares with the service's.
@@ -206,7 +212,7 @@ type ValueMatch struct {
 
 // ReadState makes one GetState call.
 func (c *Client) ReadState(ctx context.Context, req StateRequest) (*StateResponse, error) {
-	preq := &ccv1.GetStateRequest{Project: req.Project, KnownSerial: req.KnownSerial}
+	preq := &ccv1.GetStateRequest{Project: req.Project, KnownSerial: req.KnownSerial, Unowned: req.Unowned}
 	for _, v := range req.Compare {
 		preq.Compare = append(preq.Compare, compareValueProto(v))
 	}
@@ -227,9 +233,13 @@ func (c *Client) ReadState(ctx context.Context, req StateRequest) (*StateRespons
 				DataResult: DataResult{Found: d.GetFound(), Address: d.GetAddress(), Hash: d.GetHash(), Version: d.GetVersion()}})
 		}
 	}
+	for _, r := range resp.GetUnowned() {
+		out.Unowned = append(out.Unowned, resourceFromProto(r))
+	}
 	if !out.Unchanged {
 		out.State = stateFromProto(resp)
 		out.State.Data = out.Data
+		out.State.Unowned = out.Unowned
 	}
 	switch ms := resp.GetMatches(); {
 	case len(ms) == 0:
@@ -253,17 +263,16 @@ func (c *Client) ReadState(ctx context.Context, req StateRequest) (*StateRespons
 // one state; if it changed in between, all are read again. The matches
 // are nil when the service does not compare values in GetState (one older
 // than that): the caller takes every local value as changed.
-func (c *Client) GetStateComparing(ctx context.Context, project string, vals []ValueToCompare) (*State, []ValueMatch, error) {
-	return c.GetStateResolving(ctx, project, vals, nil)
-}
-
-// GetStateResolving is GetStateComparing that also resolves data sources
-// (issue 10) in the first call, whose answers are the returned state's
-// Data.
-func (c *Client) GetStateResolving(ctx context.Context, project string, vals []ValueToCompare, data []DataLookup) (*State, []ValueMatch, error) {
+//
+// Options ask for more in the same first call (WithData, WithUnowned).
+func (c *Client) GetStateComparing(ctx context.Context, project string, vals []ValueToCompare, opts ...StateOption) (*State, []ValueMatch, error) {
 	const perCall = 10_000
 	for attempt := 0; ; attempt++ {
-		first, err := c.ReadState(ctx, StateRequest{Project: project, Compare: vals[:min(len(vals), perCall)], Data: data})
+		req := StateRequest{Project: project, Compare: vals[:min(len(vals), perCall)]}
+		for _, o := range opts {
+			o(&req)
+		}
+		first, err := c.ReadState(ctx, req)
 		if err != nil {
 			return nil, nil, err
 		}

@@ -32,6 +32,8 @@ var undoMigration = map[int][]string{
 	6: {"ALTER TABLE resources DROP COLUMN data_pins"},
 	// issue 10, lifecycle
 	7: {"DROP TABLE protections"},
+	// issue 10: moves, forgetting, adoption
+	8: {"ALTER TABLE resources DROP COLUMN id"},
 }
 
 // downgrade takes the database at path, of the newest migration, back to

@@ -41,6 +41,10 @@ var fuzzMethods = []struct {
 	{ccv1.ResourceService_PatchResource_FullMethodName, func() proto.Message { return &ccv1.PatchResourceRequest{} }, func() proto.Message { return &ccv1.PatchResourceResponse{} }},
 	{ccv1.ResourceService_TerminateSandbox_FullMethodName, func() proto.Message { return &ccv1.TerminateSandboxRequest{} }, func() proto.Message { return &ccv1.TerminateSandboxResponse{} }},
 	{ccv1.ResourceService_AcceptDrift_FullMethodName, func() proto.Message { return &ccv1.AcceptDriftRequest{} }, func() proto.Message { return &ccv1.AcceptDriftResponse{} }},
+	// issue 10: moves, forgetting, adoption (appended: the corpus names methods by index).
+	{ccv1.ResourceService_MoveResource_FullMethodName, func() proto.Message { return &ccv1.MoveResourceRequest{} }, func() proto.Message { return &ccv1.MoveResourceResponse{} }},
+	{ccv1.ResourceService_ForgetResource_FullMethodName, func() proto.Message { return &ccv1.ForgetResourceRequest{} }, func() proto.Message { return &ccv1.ForgetResourceResponse{} }},
+	{ccv1.ResourceService_AdoptResource_FullMethodName, func() proto.Message { return &ccv1.AdoptResourceRequest{} }, func() proto.Message { return &ccv1.AdoptResourceResponse{} }},
 }
 
 func methodIndex(name string) byte {
@@ -92,6 +96,10 @@ func FuzzServer(f *testing.F) {
 	seed(ccv1.ResourceService_ListVersions_FullMethodName, 0, &ccv1.ListVersionsRequest{Project: "fz", Address: "function.f"})
 	seed(ccv1.ProjectService_Unlock_FullMethodName, 0, &ccv1.UnlockRequest{Project: "fz", Force: true})
 	seed(ccv1.BlobService_ReadBlob_FullMethodName, 0, &ccv1.ReadBlobRequest{Project: "fz", Digest: schema.Hash([]byte("x"))})
+	seed(ccv1.ResourceService_MoveResource_FullMethodName, 1, &ccv1.MoveResourceRequest{Project: "fz", From: "function.f", To: "function.h"})
+	seed(ccv1.ResourceService_ForgetResource_FullMethodName, 1, &ccv1.ForgetResourceRequest{Project: "fz", Address: "volume.v"})
+	seed(ccv1.ResourceService_AdoptResource_FullMethodName, 1, &ccv1.AdoptResourceRequest{Project: "fz", Address: "volume.w", Id: "v"})
+	seed(ccv1.ProjectService_GetState_FullMethodName, 0, &ccv1.GetStateRequest{Project: "fz", Unowned: []string{"volume.v", "function.f"}})
 
 	c, closeFn, err := openEmbedded(context.Background(), filepath.Join(f.TempDir(), "state.db"))
 	if err != nil {

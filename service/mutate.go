@@ -285,12 +285,14 @@ type row struct {
 	sensitive                 string
 	// dataPins are the data sources it was applied with (encodeDataPins).
 	dataPins string
+	// id is the resource's identity (Resource.id).
+	id string
 }
 
-const rowColumns = "address, kind, name, hash, spec, version, status, created_at, updated_at, serial, depends_on, pins, sensitive, data_pins"
+const rowColumns = "address, kind, name, hash, spec, version, status, created_at, updated_at, serial, depends_on, pins, sensitive, data_pins, id"
 
 func (r *row) scan(sc interface{ Scan(...any) error }) error {
-	return sc.Scan(&r.address, &r.kind, &r.name, &r.hash, &r.spec, &r.version, &r.status, &r.created, &r.updated, &r.serial, &r.deps, &r.pins, &r.sensitive, &r.dataPins)
+	return sc.Scan(&r.address, &r.kind, &r.name, &r.hash, &r.spec, &r.version, &r.status, &r.created, &r.updated, &r.serial, &r.deps, &r.pins, &r.sensitive, &r.dataPins, &r.id)
 }
 
 func (t *mutation) resource(address string) (*row, error) {
@@ -305,9 +307,14 @@ func (t *mutation) resource(address string) (*row, error) {
 	return r, nil
 }
 
+// put writes r, giving it a new id when it has none (it is new, or
+// replaced).
 func (t *mutation) put(r *row) error {
-	if err := t.exec("INSERT OR REPLACE INTO resources (project, "+rowColumns+") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-		t.project, r.address, r.kind, r.name, r.hash, r.spec, r.version, r.status, r.created, r.updated, r.serial, r.deps, r.pins, r.sensitive, r.dataPins); err != nil {
+	if r.id == "" {
+		r.id = newResourceID()
+	}
+	if err := t.exec("INSERT OR REPLACE INTO resources (project, "+rowColumns+") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+		t.project, r.address, r.kind, r.name, r.hash, r.spec, r.version, r.status, r.created, r.updated, r.serial, r.deps, r.pins, r.sensitive, r.dataPins, r.id); err != nil {
 		return err
 	}
 	if err := t.setExpiry(r); err != nil {
@@ -330,6 +337,7 @@ func (r *row) proto() *ccv1.Resource {
 		Serial:    r.serial,
 		DependsOn: splitLines(r.deps),
 		Sensitive: splitLines(r.sensitive),
+		Id:        r.id,
 	}
 	for _, p := range splitLines(r.pins) {
 		addr, v, _ := strings.Cut(p, "@")

@@ -156,6 +156,10 @@ func TestMigrationAddsSensitive(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Issue 10: a resource written before ids gets one.
+	if v := st.Lookup("volume.v"); v == nil || v.ID == "" {
+		t.Errorf("after migration volume.v = %+v, want it with an id", v)
+	}
 	if v := st.Lookup("volume.v"); v == nil || len(v.Sensitive) != 0 {
 		t.Fatalf("after migration volume.v = %+v, want it without sensitive pointers", v)
 	}

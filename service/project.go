@@ -39,6 +39,9 @@ func (a *projectAPI) GetState(ctx context.Context, req *ccv1.GetStateRequest) (*
 	if err := a.s.admitComparisons(ctx, req.GetCompare()); err != nil {
 		return nil, err
 	}
+	if err := checkUnownedNames(req.GetUnowned()); err != nil {
+		return nil, err
+	}
 	tx, err := a.s.st.r.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
 		return nil, dbError(err)
@@ -72,6 +75,10 @@ func (a *projectAPI) GetState(ctx context.Context, req *ccv1.GetStateRequest) (*
 		if resp.Data, err = resolveData(ctx, tx, req.GetData()); err != nil {
 			return nil, err
 		}
+	}
+	// Answered even when the state is unchanged: "-" has its own serial.
+	if resp.Unowned, err = unownedResources(ctx, tx, req.GetUnowned()); err != nil {
+		return nil, err
 	}
 	if noProject {
 		return resp, nil

@@ -70,7 +70,7 @@ func (a *resourceAPI) EnsureImage(ctx context.Context, req *ccv1.EnsureImageRequ
 			status: int64(ccv1.Status_STATUS_READY), created: t.now, updated: t.now, serial: t.bump(), deps: joinLines(deps),
 			sensitive: joinLines(sens)}
 		if cur != nil {
-			r.created = cur.created
+			r.created, r.id = cur.created, cur.id
 		}
 		if err := t.put(r); err != nil {
 			return dbError(err)
@@ -259,7 +259,9 @@ func (a *resourceAPI) ApplyResource(ctx context.Context, req *ccv1.ApplyResource
 			status: int64(ccv1.Status_STATUS_READY), created: t.now, updated: t.now, serial: t.bump(),
 			deps: joinLines(deps), pins: joinLines(pins), sensitive: joinLines(sens), dataPins: encodeDataPins(dataPins)}
 		if action == ccv1.Action_ACTION_UPDATE {
-			r.created = cur.created
+			// An update keeps the resource's identity; a replace makes a
+			// new one.
+			r.created, r.id = cur.created, cur.id
 		}
 		if err := t.put(r); err != nil {
 			return dbError(err)

@@ -237,6 +237,12 @@ CREATE TABLE protections (
 	PRIMARY KEY (project, address)
 ) STRICT;
 `},
+	// 8 (issue 10: moves, forgetting, adoption): each resource's identity,
+	// a random id made when it is created and kept when it moves to another
+	// address or project. Resources written before get one now.
+	{sql: `
+ALTER TABLE resources ADD COLUMN id TEXT NOT NULL DEFAULT '';
+`, then: addResourceIDs},
 }
 
 // newLineage makes a project's lineage: 16 random bytes in hex.

@@ -107,6 +107,7 @@ func resourceFromProto(r *ccv1.Resource) Resource {
 		Serial:    r.GetSerial(),
 		DependsOn: r.GetDependsOn(),
 		Sensitive: r.GetSensitive(),
+		ID:        r.GetId(),
 		// A protected resource (lifecycle.prevent_destroy) and where the
 		// protection was declared.
 		PreventDestroy:   r.GetPreventDestroy(),

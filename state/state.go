@@ -42,6 +42,23 @@ type Project struct {
 	// Data are the data sources the read resolved (issue 10), in the
 	// order asked; none unless the read asked.
 	Data []DataResolved
+	// Unowned are the resources no project owns (project "-") that the
+	// read asked for by address, sorted by address: the candidates of the
+	// configuration's imports (issue 10: adoption).
+	Unowned []Resource
+}
+
+// UnownedAt returns the unowned resource read at addr, or nil.
+func (s *Project) UnownedAt(addr string) *Resource {
+	if s == nil {
+		return nil
+	}
+	for i := range s.Unowned {
+		if s.Unowned[i].Address == addr {
+			return &s.Unowned[i]
+		}
+	}
+	return nil
 }
 
 // Drift is one change made to a resource outside cc.
@@ -105,6 +122,9 @@ type Resource struct {
 	Address string
 	Kind    schema.Kind
 	Name    string
+	// ID is the resource's identity on the service, kept when it moves
+	// to another address or project; "" from a service without ids.
+	ID string
 	// Spec is the canonical JSON the resource was applied with; Hash is
 	// "sha256:" + hex of its sha256.
 	Spec json.RawMessage

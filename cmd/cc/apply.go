@@ -295,6 +295,10 @@ func (e *env) carryOut(c *command, cn *conn, a *applier.Applier, lk *applier.Loc
 	}
 	cr, up, rp, dl, nv, rv := res.Counts()
 	summary := fmt.Sprintf("%d created, %d updated, %d replaced, %d deleted", cr, up, rp, dl)
+	// Issue 10: moves, imports and forgets, when the plan has any.
+	if mv, im, fg := res.LifecycleCounts(p); mv+im+fg > 0 {
+		summary += fmt.Sprintf(", %d moved, %d imported, %d forgotten", mv, im, fg)
+	}
 	if nv+rv > 0 {
 		summary += fmt.Sprintf("; %d new %s, %d %s reused", nv, plural(nv, "version", "versions"), rv, plural(rv, "version", "versions"))
 	}

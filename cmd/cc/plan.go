@@ -40,6 +40,14 @@ json (a versioned document, planner/FORMAT.md; --json is short for it) or
 markdown (for a pull-request comment: at most 65,000 characters). --out FILE
 saves the plan for cc apply FILE, which carries out exactly it.
 
+Lifecycle declarations (issue 10): moved blocks plan a rename ("sandbox.dev
+has moved to sandbox.dev2", never a delete and a create), removed blocks a
+forget ("will be forgotten by the project, not destroyed"), import blocks
+the adoption of a resource no project owns ("will be imported", with the
+fields the configuration changes). --generate-config-out FILE writes the
+declarations of imported resources the configuration does not declare yet,
+in the project's language.
+
 A plan that destroys data (deletes or replaces a volume, a dataset or a
 sandbox with a snapshot mount) names those resources first, in every
 format, and cc apply carries it out only with --allow-data-loss (given to
@@ -139,6 +147,7 @@ func runPlan(e *env, args []string) int {
 	format := fs.String("format", "text", "output `FORMAT`: text, json or markdown")
 	detailed := fs.Bool("detailed-exitcode", false, "exit 2 when there are changes, 0 when there are none, 1 on an error or bad usage")
 	destroy := fs.Bool("destroy", false, "plan the deletion of everything the project has")
+	genOut := fs.String("generate-config-out", "", "write the declarations of imported resources the configuration does not declare to `FILE` (HCL or CUE, the project's language); it must not exist")
 	if rc := e.parse(c, fs, args); rc >= 0 {
 		return rc
 	}
@@ -176,9 +185,21 @@ func runPlan(e *env, args []string) int {
 	}
 	opts := pf.options()
 	opts.Destroy = *destroy
+	opts.UndeclaredImports = *genOut != ""
+	if *genOut != "" {
+		if _, err := os.Lstat(*genOut); err == nil {
+			return e.fail(c, fmt.Errorf("--generate-config-out %s: the file exists; name a new one", *genOut))
+		}
+	}
 	p, st, err := a.Plan(e.ctx, res.Desired, opts)
 	if err != nil {
 		return e.fail(c, cn.explainRead(err))
+	}
+	if *genOut != "" {
+		if err := generateConfig(*genOut, res, p, st); err != nil {
+			return e.fail(c, err)
+		}
+		fmt.Fprintf(e.stderr, "Wrote the declarations of the imported resources to %s.\n", *genOut)
 	}
 	if l := st.Lock; l != nil {
 		p.Warnings = append(p.Warnings, fmt.Sprintf("project %s is locked by %s: an apply is running, and this plan may be out of date when it ends", p.Project, l.Holder))

@@ -23,12 +23,18 @@ import (
 func init() {
 	register(&command{
 		name:    "state",
-		args:    "list [flags] [PATH] | show [flags] ADDR [PATH]",
-		summary: "list or show what the service holds for a project",
+		args:    "list [flags] [PATH] | show [flags] ADDR [PATH] | mv [flags] FROM TO [PATH] | rm [flags] ADDR [PATH]",
+		summary: "list, show, move or forget what the service holds for a project",
 		help: `State list prints every resource the service holds for the project at PATH,
 with its hash and version, and the revision of each secret value. State show
 ADDR prints one resource: its spec (sensitive values redacted), hash,
 versions and dependencies. No secret value is ever printed.
+
+State mv FROM TO renames a resource on the service, under the project's
+lock, keeping its identity, versions, secret revisions and history (what a
+moved block does in a plan). State rm ADDR forgets it: the project stops
+owning it and the service keeps it, unowned, adoptable again with an import
+(what a removed block does). Neither changes the configuration.
 
 The project is found by compiling PATH, or named with --project (then PATH
 only locates the embedded state).`,
@@ -105,9 +111,12 @@ func (e *env) locate(c *command, f *locateFlags, path string) (string, *conn, in
 func runState(e *env, args []string) int {
 	c := commands["state"]
 	if len(args) == 0 {
-		return e.usageError(c, "want a subcommand: list or show")
+		return e.usageError(c, "want a subcommand: list, show, mv or rm")
 	}
 	sub, args := args[0], args[1:]
+	if sub == "mv" || sub == "rm" {
+		return runStateLifecycle(e, c, sub, args)
+	}
 	fs := e.flags(c)
 	var lf locateFlags
 	lf.register(fs)
@@ -129,7 +138,7 @@ func runState(e *env, args []string) int {
 	case sub == "list" || sub == "show":
 		return e.usageError(c, "want: cc state list [PATH] or cc state show ADDR [PATH]")
 	default:
-		return e.usageError(c, "unknown subcommand %q: want list or show", sub)
+		return e.usageError(c, "unknown subcommand %q: want list, show, mv or rm", sub)
 	}
 	project, cn, rc := e.locate(c, &lf, path)
 	if rc >= 0 {
@@ -178,6 +187,10 @@ func (e *env) stateShow(c *command, st *service.State, addr string) int {
 		return exitError
 	}
 	fmt.Fprintf(e.stdout, "address:    %s\n", r.Address)
+	if r.ID != "" {
+		// Issue 10: its identity, kept by moves, forgetting and imports.
+		fmt.Fprintf(e.stdout, "id:         %s\n", r.ID)
+	}
 	fmt.Fprintf(e.stdout, "hash:       %s\n", r.Hash)
 	if r.Kind.Versioned() {
 		var vs []string

@@ -295,8 +295,14 @@ type Resource struct {
 	// caller sent it (so a plan can cite it after the declaration is gone);
 	// "" when not protected.
 	PreventDestroyAt string `protobuf:"bytes,31,opt,name=prevent_destroy_at,json=preventDestroyAt,proto3" json:"prevent_destroy_at,omitempty"`
-	unknownFields    protoimpl.UnknownFields
-	sizeCache        protoimpl.SizeCache
+	// id is the resource's identity on the service: random, made when the
+	// resource is created (or replaced), and kept when it is moved to another
+	// address (MoveResource), forgotten into the unowned resources
+	// (ForgetResource) or adopted from them (AdoptResource). Its versions,
+	// secret revisions and history go with it.
+	Id            string `protobuf:"bytes,20,opt,name=id,proto3" json:"id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *Resource) Reset() {
@@ -451,6 +457,13 @@ func (x *Resource) GetPreventDestroy() bool {
 func (x *Resource) GetPreventDestroyAt() string {
 	if x != nil {
 		return x.PreventDestroyAt
+	}
+	return ""
+}
+
+func (x *Resource) GetId() string {
+	if x != nil {
+		return x.Id
 	}
 	return ""
 }
@@ -1166,7 +1179,14 @@ type GetStateRequest struct {
 	// kind one of secret, volume, dataset and function, each name a
 	// lowercase DNS label, each version 0 or more (INVALID_ARGUMENT
 	// otherwise).
-	Data          []*DataLookup `protobuf:"bytes,40,rep,name=data,proto3" json:"data,omitempty"`
+	Data []*DataLookup `protobuf:"bytes,40,rep,name=data,proto3" json:"data,omitempty"`
+	// unowned names resources of the unowned project "-" to read in the same
+	// snapshot (GetStateResponse.unowned): the candidates of the imports a
+	// plan makes, each as "KIND.ID" (an unowned resource's address is its
+	// kind and its id, e.g. "volume.build-cache"). Every caller may read the
+	// unowned resources it names this way, whatever its token's projects; at
+	// most 1,000 of them, each a valid address.
+	Unowned       []string `protobuf:"bytes,20,rep,name=unowned,proto3" json:"unowned,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1229,6 +1249,13 @@ func (x *GetStateRequest) GetData() []*DataLookup {
 	return nil
 }
 
+func (x *GetStateRequest) GetUnowned() []string {
+	if x != nil {
+		return x.Unowned
+	}
+	return nil
+}
+
 type GetStateResponse struct {
 	state     protoimpl.MessageState `protogen:"open.v1"`
 	Project   string                 `protobuf:"bytes,1,opt,name=project,proto3" json:"project,omitempty"`
@@ -1267,7 +1294,11 @@ type GetStateResponse struct {
 	// data answer the request's data, one for each lookup in its order, from
 	// the same snapshot (and also when the response is unchanged: what the
 	// unowned resources are does not move the project's serial).
-	Data          []*DataResolution `protobuf:"bytes,40,rep,name=data,proto3" json:"data,omitempty"`
+	Data []*DataResolution `protobuf:"bytes,40,rep,name=data,proto3" json:"data,omitempty"`
+	// unowned are the resources of project "-" the request's unowned named,
+	// sorted by address, with their versions; an address "-" does not have
+	// is left out. Answered also when the state is unchanged.
+	Unowned       []*Resource `protobuf:"bytes,20,rep,name=unowned,proto3" json:"unowned,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1375,6 +1406,13 @@ func (x *GetStateResponse) GetDrift() []*Drift {
 func (x *GetStateResponse) GetData() []*DataResolution {
 	if x != nil {
 		return x.Data
+	}
+	return nil
+}
+
+func (x *GetStateResponse) GetUnowned() []*Resource {
+	if x != nil {
+		return x.Unowned
 	}
 	return nil
 }
@@ -4369,6 +4407,437 @@ func (x *Protected) GetDeclaredAt() string {
 	return ""
 }
 
+// MoveResourceRequest renames the resource at from to to (same kind).
+type MoveResourceRequest struct {
+	state          protoimpl.MessageState `protogen:"open.v1"`
+	Project        string                 `protobuf:"bytes,1,opt,name=project,proto3" json:"project,omitempty"`
+	From           string                 `protobuf:"bytes,2,opt,name=from,proto3" json:"from,omitempty"`
+	To             string                 `protobuf:"bytes,3,opt,name=to,proto3" json:"to,omitempty"`
+	ExpectedSerial int64                  `protobuf:"varint,4,opt,name=expected_serial,json=expectedSerial,proto3" json:"expected_serial,omitempty"`
+	IdempotencyKey string                 `protobuf:"bytes,5,opt,name=idempotency_key,json=idempotencyKey,proto3" json:"idempotency_key,omitempty"`
+	LeaseId        string                 `protobuf:"bytes,6,opt,name=lease_id,json=leaseId,proto3" json:"lease_id,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
+}
+
+func (x *MoveResourceRequest) Reset() {
+	*x = MoveResourceRequest{}
+	mi := &file_cc_v1_cc_proto_msgTypes[56]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *MoveResourceRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*MoveResourceRequest) ProtoMessage() {}
+
+func (x *MoveResourceRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_cc_v1_cc_proto_msgTypes[56]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use MoveResourceRequest.ProtoReflect.Descriptor instead.
+func (*MoveResourceRequest) Descriptor() ([]byte, []int) {
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{56}
+}
+
+func (x *MoveResourceRequest) GetProject() string {
+	if x != nil {
+		return x.Project
+	}
+	return ""
+}
+
+func (x *MoveResourceRequest) GetFrom() string {
+	if x != nil {
+		return x.From
+	}
+	return ""
+}
+
+func (x *MoveResourceRequest) GetTo() string {
+	if x != nil {
+		return x.To
+	}
+	return ""
+}
+
+func (x *MoveResourceRequest) GetExpectedSerial() int64 {
+	if x != nil {
+		return x.ExpectedSerial
+	}
+	return 0
+}
+
+func (x *MoveResourceRequest) GetIdempotencyKey() string {
+	if x != nil {
+		return x.IdempotencyKey
+	}
+	return ""
+}
+
+func (x *MoveResourceRequest) GetLeaseId() string {
+	if x != nil {
+		return x.LeaseId
+	}
+	return ""
+}
+
+type MoveResourceResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// resource is the resource at its new address.
+	Resource *Resource `protobuf:"bytes,1,opt,name=resource,proto3" json:"resource,omitempty"`
+	Serial   int64     `protobuf:"varint,2,opt,name=serial,proto3" json:"serial,omitempty"`
+	// dependants are the resources whose depends_on now names the new
+	// address, sorted.
+	Dependants    []string `protobuf:"bytes,3,rep,name=dependants,proto3" json:"dependants,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *MoveResourceResponse) Reset() {
+	*x = MoveResourceResponse{}
+	mi := &file_cc_v1_cc_proto_msgTypes[57]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *MoveResourceResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*MoveResourceResponse) ProtoMessage() {}
+
+func (x *MoveResourceResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_cc_v1_cc_proto_msgTypes[57]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use MoveResourceResponse.ProtoReflect.Descriptor instead.
+func (*MoveResourceResponse) Descriptor() ([]byte, []int) {
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{57}
+}
+
+func (x *MoveResourceResponse) GetResource() *Resource {
+	if x != nil {
+		return x.Resource
+	}
+	return nil
+}
+
+func (x *MoveResourceResponse) GetSerial() int64 {
+	if x != nil {
+		return x.Serial
+	}
+	return 0
+}
+
+func (x *MoveResourceResponse) GetDependants() []string {
+	if x != nil {
+		return x.Dependants
+	}
+	return nil
+}
+
+// ForgetResourceRequest hands the resource at address to project "-",
+// where it keeps its address.
+type ForgetResourceRequest struct {
+	state          protoimpl.MessageState `protogen:"open.v1"`
+	Project        string                 `protobuf:"bytes,1,opt,name=project,proto3" json:"project,omitempty"`
+	Address        string                 `protobuf:"bytes,2,opt,name=address,proto3" json:"address,omitempty"`
+	ExpectedSerial int64                  `protobuf:"varint,3,opt,name=expected_serial,json=expectedSerial,proto3" json:"expected_serial,omitempty"`
+	IdempotencyKey string                 `protobuf:"bytes,4,opt,name=idempotency_key,json=idempotencyKey,proto3" json:"idempotency_key,omitempty"`
+	LeaseId        string                 `protobuf:"bytes,5,opt,name=lease_id,json=leaseId,proto3" json:"lease_id,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
+}
+
+func (x *ForgetResourceRequest) Reset() {
+	*x = ForgetResourceRequest{}
+	mi := &file_cc_v1_cc_proto_msgTypes[58]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ForgetResourceRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ForgetResourceRequest) ProtoMessage() {}
+
+func (x *ForgetResourceRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_cc_v1_cc_proto_msgTypes[58]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ForgetResourceRequest.ProtoReflect.Descriptor instead.
+func (*ForgetResourceRequest) Descriptor() ([]byte, []int) {
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{58}
+}
+
+func (x *ForgetResourceRequest) GetProject() string {
+	if x != nil {
+		return x.Project
+	}
+	return ""
+}
+
+func (x *ForgetResourceRequest) GetAddress() string {
+	if x != nil {
+		return x.Address
+	}
+	return ""
+}
+
+func (x *ForgetResourceRequest) GetExpectedSerial() int64 {
+	if x != nil {
+		return x.ExpectedSerial
+	}
+	return 0
+}
+
+func (x *ForgetResourceRequest) GetIdempotencyKey() string {
+	if x != nil {
+		return x.IdempotencyKey
+	}
+	return ""
+}
+
+func (x *ForgetResourceRequest) GetLeaseId() string {
+	if x != nil {
+		return x.LeaseId
+	}
+	return ""
+}
+
+type ForgetResourceResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// forgotten is the resource as project "-" now has it.
+	Forgotten     *Resource `protobuf:"bytes,1,opt,name=forgotten,proto3" json:"forgotten,omitempty"`
+	Serial        int64     `protobuf:"varint,2,opt,name=serial,proto3" json:"serial,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ForgetResourceResponse) Reset() {
+	*x = ForgetResourceResponse{}
+	mi := &file_cc_v1_cc_proto_msgTypes[59]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ForgetResourceResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ForgetResourceResponse) ProtoMessage() {}
+
+func (x *ForgetResourceResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_cc_v1_cc_proto_msgTypes[59]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ForgetResourceResponse.ProtoReflect.Descriptor instead.
+func (*ForgetResourceResponse) Descriptor() ([]byte, []int) {
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{59}
+}
+
+func (x *ForgetResourceResponse) GetForgotten() *Resource {
+	if x != nil {
+		return x.Forgotten
+	}
+	return nil
+}
+
+func (x *ForgetResourceResponse) GetSerial() int64 {
+	if x != nil {
+		return x.Serial
+	}
+	return 0
+}
+
+// AdoptResourceRequest hands the unowned resource KIND.ID (KIND that of
+// address) to the project at address.
+type AdoptResourceRequest struct {
+	state   protoimpl.MessageState `protogen:"open.v1"`
+	Project string                 `protobuf:"bytes,1,opt,name=project,proto3" json:"project,omitempty"`
+	// address is where the project will have it, "kind.name".
+	Address string `protobuf:"bytes,2,opt,name=address,proto3" json:"address,omitempty"`
+	// id is the unowned resource's id: its name in project "-".
+	Id             string `protobuf:"bytes,3,opt,name=id,proto3" json:"id,omitempty"`
+	ExpectedSerial int64  `protobuf:"varint,4,opt,name=expected_serial,json=expectedSerial,proto3" json:"expected_serial,omitempty"`
+	IdempotencyKey string `protobuf:"bytes,5,opt,name=idempotency_key,json=idempotencyKey,proto3" json:"idempotency_key,omitempty"`
+	LeaseId        string `protobuf:"bytes,6,opt,name=lease_id,json=leaseId,proto3" json:"lease_id,omitempty"`
+	// expected_hash, when set, is the hash the unowned resource had when the
+	// import was planned: a resource changed since is not adopted (ABORTED
+	// with a Stale detail naming it in project "-").
+	ExpectedHash  string `protobuf:"bytes,7,opt,name=expected_hash,json=expectedHash,proto3" json:"expected_hash,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AdoptResourceRequest) Reset() {
+	*x = AdoptResourceRequest{}
+	mi := &file_cc_v1_cc_proto_msgTypes[60]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AdoptResourceRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AdoptResourceRequest) ProtoMessage() {}
+
+func (x *AdoptResourceRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_cc_v1_cc_proto_msgTypes[60]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AdoptResourceRequest.ProtoReflect.Descriptor instead.
+func (*AdoptResourceRequest) Descriptor() ([]byte, []int) {
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{60}
+}
+
+func (x *AdoptResourceRequest) GetProject() string {
+	if x != nil {
+		return x.Project
+	}
+	return ""
+}
+
+func (x *AdoptResourceRequest) GetAddress() string {
+	if x != nil {
+		return x.Address
+	}
+	return ""
+}
+
+func (x *AdoptResourceRequest) GetId() string {
+	if x != nil {
+		return x.Id
+	}
+	return ""
+}
+
+func (x *AdoptResourceRequest) GetExpectedSerial() int64 {
+	if x != nil {
+		return x.ExpectedSerial
+	}
+	return 0
+}
+
+func (x *AdoptResourceRequest) GetIdempotencyKey() string {
+	if x != nil {
+		return x.IdempotencyKey
+	}
+	return ""
+}
+
+func (x *AdoptResourceRequest) GetLeaseId() string {
+	if x != nil {
+		return x.LeaseId
+	}
+	return ""
+}
+
+func (x *AdoptResourceRequest) GetExpectedHash() string {
+	if x != nil {
+		return x.ExpectedHash
+	}
+	return ""
+}
+
+type AdoptResourceResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// resource is the resource as the project now has it.
+	Resource      *Resource `protobuf:"bytes,1,opt,name=resource,proto3" json:"resource,omitempty"`
+	Serial        int64     `protobuf:"varint,2,opt,name=serial,proto3" json:"serial,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AdoptResourceResponse) Reset() {
+	*x = AdoptResourceResponse{}
+	mi := &file_cc_v1_cc_proto_msgTypes[61]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AdoptResourceResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AdoptResourceResponse) ProtoMessage() {}
+
+func (x *AdoptResourceResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_cc_v1_cc_proto_msgTypes[61]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AdoptResourceResponse.ProtoReflect.Descriptor instead.
+func (*AdoptResourceResponse) Descriptor() ([]byte, []int) {
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{61}
+}
+
+func (x *AdoptResourceResponse) GetResource() *Resource {
+	if x != nil {
+		return x.Resource
+	}
+	return nil
+}
+
+func (x *AdoptResourceResponse) GetSerial() int64 {
+	if x != nil {
+		return x.Serial
+	}
+	return 0
+}
+
 type UploadBlobRequest_Header struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Project       string                 `protobuf:"bytes,1,opt,name=project,proto3" json:"project,omitempty"`
@@ -4380,7 +4849,7 @@ type UploadBlobRequest_Header struct {
 
 func (x *UploadBlobRequest_Header) Reset() {
 	*x = UploadBlobRequest_Header{}
-	mi := &file_cc_v1_cc_proto_msgTypes[56]
+	mi := &file_cc_v1_cc_proto_msgTypes[62]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4392,7 +4861,7 @@ func (x *UploadBlobRequest_Header) String() string {
 func (*UploadBlobRequest_Header) ProtoMessage() {}
 
 func (x *UploadBlobRequest_Header) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[56]
+	mi := &file_cc_v1_cc_proto_msgTypes[62]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4433,7 +4902,7 @@ var File_cc_v1_cc_proto protoreflect.FileDescriptor
 
 const file_cc_v1_cc_proto_rawDesc = "" +
 	"\n" +
-	"\x0ecc/v1/cc.proto\x12\x05cc.v1\x1a\x1egoogle/protobuf/duration.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\x8b\x05\n" +
+	"\x0ecc/v1/cc.proto\x12\x05cc.v1\x1a\x1egoogle/protobuf/duration.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\x9b\x05\n" +
 	"\bResource\x12\x18\n" +
 	"\aaddress\x18\x01 \x01(\tR\aaddress\x12\x12\n" +
 	"\x04kind\x18\x02 \x01(\tR\x04kind\x12\x12\n" +
@@ -4458,7 +4927,8 @@ const file_cc_v1_cc_proto_rawDesc = "" +
 	"expired_at\x18< \x01(\v2\x1a.google.protobuf.TimestampR\texpiredAt\x12+\n" +
 	"\tdata_pins\x18( \x03(\v2\x0e.cc.v1.DataPinR\bdataPins\x12'\n" +
 	"\x0fprevent_destroy\x18\x1e \x01(\bR\x0epreventDestroy\x12,\n" +
-	"\x12prevent_destroy_at\x18\x1f \x01(\tR\x10preventDestroyAt\"9\n" +
+	"\x12prevent_destroy_at\x18\x1f \x01(\tR\x10preventDestroyAt\x12\x0e\n" +
+	"\x02id\x18\x14 \x01(\tR\x02id\"9\n" +
 	"\x03Pin\x12\x18\n" +
 	"\aaddress\x18\x01 \x01(\tR\aaddress\x12\x18\n" +
 	"\aversion\x18\x02 \x01(\x03R\aversion\"\x88\x01\n" +
@@ -4508,12 +4978,13 @@ const file_cc_v1_cc_proto_rawDesc = "" +
 	"\x05Cycle\x12\x1c\n" +
 	"\taddresses\x18\x01 \x03(\tR\taddresses\"(\n" +
 	"\fMissingBlobs\x12\x18\n" +
-	"\adigests\x18\x01 \x03(\tR\adigests\"\xa4\x01\n" +
+	"\adigests\x18\x01 \x03(\tR\adigests\"\xbe\x01\n" +
 	"\x0fGetStateRequest\x12\x18\n" +
 	"\aproject\x18\x01 \x01(\tR\aproject\x12!\n" +
 	"\fknown_serial\x18\x02 \x01(\x03R\vknownSerial\x12-\n" +
 	"\acompare\x18\x03 \x03(\v2\x13.cc.v1.CompareValueR\acompare\x12%\n" +
-	"\x04data\x18( \x03(\v2\x11.cc.v1.DataLookupR\x04data\"\xc0\x03\n" +
+	"\x04data\x18( \x03(\v2\x11.cc.v1.DataLookupR\x04data\x12\x18\n" +
+	"\aunowned\x18\x14 \x03(\tR\aunowned\"\xeb\x03\n" +
 	"\x10GetStateResponse\x12\x18\n" +
 	"\aproject\x18\x01 \x01(\tR\aproject\x12\x16\n" +
 	"\x06serial\x18\x02 \x01(\x03R\x06serial\x12\x1c\n" +
@@ -4526,7 +4997,8 @@ const file_cc_v1_cc_proto_rawDesc = "" +
 	"\amatches\x18\n" +
 	" \x03(\v2\x11.cc.v1.ValueMatchR\amatches\x12\"\n" +
 	"\x05drift\x18< \x03(\v2\f.cc.v1.DriftR\x05drift\x12)\n" +
-	"\x04data\x18( \x03(\v2\x15.cc.v1.DataResolutionR\x04dataJ\x04\b\b\x10\tR\x10fingerprint_salt\"h\n" +
+	"\x04data\x18( \x03(\v2\x15.cc.v1.DataResolutionR\x04data\x12)\n" +
+	"\aunowned\x18\x14 \x03(\v2\x0f.cc.v1.ResourceR\aunownedJ\x04\b\b\x10\tR\x10fingerprint_salt\"h\n" +
 	"\n" +
 	"ValueMatch\x121\n" +
 	"\n" +
@@ -4743,7 +5215,40 @@ const file_cc_v1_cc_proto_rawDesc = "" +
 	"\aaddress\x18\x02 \x01(\tR\aaddress\x12\x16\n" +
 	"\x06action\x18\x03 \x01(\tR\x06action\x12\x1f\n" +
 	"\vdeclared_at\x18\x04 \x01(\tR\n" +
-	"declaredAt*\x84\x01\n" +
+	"declaredAt\"\xc0\x01\n" +
+	"\x13MoveResourceRequest\x12\x18\n" +
+	"\aproject\x18\x01 \x01(\tR\aproject\x12\x12\n" +
+	"\x04from\x18\x02 \x01(\tR\x04from\x12\x0e\n" +
+	"\x02to\x18\x03 \x01(\tR\x02to\x12'\n" +
+	"\x0fexpected_serial\x18\x04 \x01(\x03R\x0eexpectedSerial\x12'\n" +
+	"\x0fidempotency_key\x18\x05 \x01(\tR\x0eidempotencyKey\x12\x19\n" +
+	"\blease_id\x18\x06 \x01(\tR\aleaseId\"{\n" +
+	"\x14MoveResourceResponse\x12+\n" +
+	"\bresource\x18\x01 \x01(\v2\x0f.cc.v1.ResourceR\bresource\x12\x16\n" +
+	"\x06serial\x18\x02 \x01(\x03R\x06serial\x12\x1e\n" +
+	"\n" +
+	"dependants\x18\x03 \x03(\tR\n" +
+	"dependants\"\xb8\x01\n" +
+	"\x15ForgetResourceRequest\x12\x18\n" +
+	"\aproject\x18\x01 \x01(\tR\aproject\x12\x18\n" +
+	"\aaddress\x18\x02 \x01(\tR\aaddress\x12'\n" +
+	"\x0fexpected_serial\x18\x03 \x01(\x03R\x0eexpectedSerial\x12'\n" +
+	"\x0fidempotency_key\x18\x04 \x01(\tR\x0eidempotencyKey\x12\x19\n" +
+	"\blease_id\x18\x05 \x01(\tR\aleaseId\"_\n" +
+	"\x16ForgetResourceResponse\x12-\n" +
+	"\tforgotten\x18\x01 \x01(\v2\x0f.cc.v1.ResourceR\tforgotten\x12\x16\n" +
+	"\x06serial\x18\x02 \x01(\x03R\x06serial\"\xec\x01\n" +
+	"\x14AdoptResourceRequest\x12\x18\n" +
+	"\aproject\x18\x01 \x01(\tR\aproject\x12\x18\n" +
+	"\aaddress\x18\x02 \x01(\tR\aaddress\x12\x0e\n" +
+	"\x02id\x18\x03 \x01(\tR\x02id\x12'\n" +
+	"\x0fexpected_serial\x18\x04 \x01(\x03R\x0eexpectedSerial\x12'\n" +
+	"\x0fidempotency_key\x18\x05 \x01(\tR\x0eidempotencyKey\x12\x19\n" +
+	"\blease_id\x18\x06 \x01(\tR\aleaseId\x12#\n" +
+	"\rexpected_hash\x18\a \x01(\tR\fexpectedHash\"\\\n" +
+	"\x15AdoptResourceResponse\x12+\n" +
+	"\bresource\x18\x01 \x01(\v2\x0f.cc.v1.ResourceR\bresource\x12\x16\n" +
+	"\x06serial\x18\x02 \x01(\x03R\x06serial*\x84\x01\n" +
 	"\x06Status\x12\x16\n" +
 	"\x12STATUS_UNSPECIFIED\x10\x00\x12\x10\n" +
 	"\fSTATUS_READY\x10\x01\x12\x12\n" +
@@ -4771,7 +5276,7 @@ const file_cc_v1_cc_proto_rawDesc = "" +
 	"\x10FindMissingBlobs\x12\x1e.cc.v1.FindMissingBlobsRequest\x1a\x1f.cc.v1.FindMissingBlobsResponse\x12C\n" +
 	"\n" +
 	"UploadBlob\x12\x18.cc.v1.UploadBlobRequest\x1a\x19.cc.v1.UploadBlobResponse(\x01\x12;\n" +
-	"\bReadBlob\x12\x16.cc.v1.ReadBlobRequest\x1a\x17.cc.v1.ReadBlobResponse2\xfa\x05\n" +
+	"\bReadBlob\x12\x16.cc.v1.ReadBlobRequest\x1a\x17.cc.v1.ReadBlobResponse2\xde\a\n" +
 	"\x0fResourceService\x12D\n" +
 	"\vEnsureImage\x12\x19.cc.v1.EnsureImageRequest\x1a\x1a.cc.v1.EnsureImageResponse\x12J\n" +
 	"\rApplyResource\x12\x1b.cc.v1.ApplyResourceRequest\x1a\x1c.cc.v1.ApplyResourceResponse\x12M\n" +
@@ -4782,7 +5287,10 @@ const file_cc_v1_cc_proto_rawDesc = "" +
 	"\rCompareValues\x12\x1b.cc.v1.CompareValuesRequest\x1a\x1c.cc.v1.CompareValuesResponse\x12J\n" +
 	"\rPatchResource\x12\x1b.cc.v1.PatchResourceRequest\x1a\x1c.cc.v1.PatchResourceResponse\x12S\n" +
 	"\x10TerminateSandbox\x12\x1e.cc.v1.TerminateSandboxRequest\x1a\x1f.cc.v1.TerminateSandboxResponse\x12D\n" +
-	"\vAcceptDrift\x12\x19.cc.v1.AcceptDriftRequest\x1a\x1a.cc.v1.AcceptDriftResponseB$Z\"cc.dev/cc/service/proto/cc/v1;ccv1b\x06proto3"
+	"\vAcceptDrift\x12\x19.cc.v1.AcceptDriftRequest\x1a\x1a.cc.v1.AcceptDriftResponse\x12G\n" +
+	"\fMoveResource\x12\x1a.cc.v1.MoveResourceRequest\x1a\x1b.cc.v1.MoveResourceResponse\x12M\n" +
+	"\x0eForgetResource\x12\x1c.cc.v1.ForgetResourceRequest\x1a\x1d.cc.v1.ForgetResourceResponse\x12J\n" +
+	"\rAdoptResource\x12\x1b.cc.v1.AdoptResourceRequest\x1a\x1c.cc.v1.AdoptResourceResponseB$Z\"cc.dev/cc/service/proto/cc/v1;ccv1b\x06proto3"
 
 var (
 	file_cc_v1_cc_proto_rawDescOnce sync.Once
@@ -4797,7 +5305,7 @@ func file_cc_v1_cc_proto_rawDescGZIP() []byte {
 }
 
 var file_cc_v1_cc_proto_enumTypes = make([]protoimpl.EnumInfo, 3)
-var file_cc_v1_cc_proto_msgTypes = make([]protoimpl.MessageInfo, 57)
+var file_cc_v1_cc_proto_msgTypes = make([]protoimpl.MessageInfo, 63)
 var file_cc_v1_cc_proto_goTypes = []any{
 	(Status)(0),                      // 0: cc.v1.Status
 	(Action)(0),                      // 1: cc.v1.Action
@@ -4858,23 +5366,29 @@ var file_cc_v1_cc_proto_goTypes = []any{
 	(*DataResolution)(nil),           // 56: cc.v1.DataResolution
 	(*DataPin)(nil),                  // 57: cc.v1.DataPin
 	(*Protected)(nil),                // 58: cc.v1.Protected
-	(*UploadBlobRequest_Header)(nil), // 59: cc.v1.UploadBlobRequest.Header
-	(*timestamppb.Timestamp)(nil),    // 60: google.protobuf.Timestamp
-	(*durationpb.Duration)(nil),      // 61: google.protobuf.Duration
+	(*MoveResourceRequest)(nil),      // 59: cc.v1.MoveResourceRequest
+	(*MoveResourceResponse)(nil),     // 60: cc.v1.MoveResourceResponse
+	(*ForgetResourceRequest)(nil),    // 61: cc.v1.ForgetResourceRequest
+	(*ForgetResourceResponse)(nil),   // 62: cc.v1.ForgetResourceResponse
+	(*AdoptResourceRequest)(nil),     // 63: cc.v1.AdoptResourceRequest
+	(*AdoptResourceResponse)(nil),    // 64: cc.v1.AdoptResourceResponse
+	(*UploadBlobRequest_Header)(nil), // 65: cc.v1.UploadBlobRequest.Header
+	(*timestamppb.Timestamp)(nil),    // 66: google.protobuf.Timestamp
+	(*durationpb.Duration)(nil),      // 67: google.protobuf.Duration
 }
 var file_cc_v1_cc_proto_depIdxs = []int32{
 	0,  // 0: cc.v1.Resource.status:type_name -> cc.v1.Status
-	60, // 1: cc.v1.Resource.created_at:type_name -> google.protobuf.Timestamp
-	60, // 2: cc.v1.Resource.updated_at:type_name -> google.protobuf.Timestamp
+	66, // 1: cc.v1.Resource.created_at:type_name -> google.protobuf.Timestamp
+	66, // 2: cc.v1.Resource.updated_at:type_name -> google.protobuf.Timestamp
 	4,  // 3: cc.v1.Resource.pins:type_name -> cc.v1.Pin
 	37, // 4: cc.v1.Resource.versions:type_name -> cc.v1.Version
-	60, // 5: cc.v1.Resource.expired_at:type_name -> google.protobuf.Timestamp
+	66, // 5: cc.v1.Resource.expired_at:type_name -> google.protobuf.Timestamp
 	57, // 6: cc.v1.Resource.data_pins:type_name -> cc.v1.DataPin
-	60, // 7: cc.v1.Image.created_at:type_name -> google.protobuf.Timestamp
-	60, // 8: cc.v1.SecretValue.updated_at:type_name -> google.protobuf.Timestamp
+	66, // 7: cc.v1.Image.created_at:type_name -> google.protobuf.Timestamp
+	66, // 8: cc.v1.SecretValue.updated_at:type_name -> google.protobuf.Timestamp
 	7,  // 9: cc.v1.Lease.holder:type_name -> cc.v1.Holder
-	60, // 10: cc.v1.Lease.acquired_at:type_name -> google.protobuf.Timestamp
-	60, // 11: cc.v1.Lease.expires_at:type_name -> google.protobuf.Timestamp
+	66, // 10: cc.v1.Lease.acquired_at:type_name -> google.protobuf.Timestamp
+	66, // 11: cc.v1.Lease.expires_at:type_name -> google.protobuf.Timestamp
 	8,  // 12: cc.v1.LockHeld.lease:type_name -> cc.v1.Lease
 	7,  // 13: cc.v1.LeaseRefused.holder:type_name -> cc.v1.Holder
 	43, // 14: cc.v1.GetStateRequest.compare:type_name -> cc.v1.CompareValue
@@ -4886,74 +5400,84 @@ var file_cc_v1_cc_proto_depIdxs = []int32{
 	17, // 20: cc.v1.GetStateResponse.matches:type_name -> cc.v1.ValueMatch
 	53, // 21: cc.v1.GetStateResponse.drift:type_name -> cc.v1.Drift
 	56, // 22: cc.v1.GetStateResponse.data:type_name -> cc.v1.DataResolution
-	2,  // 23: cc.v1.ValueMatch.comparison:type_name -> cc.v1.Comparison
-	7,  // 24: cc.v1.LockRequest.holder:type_name -> cc.v1.Holder
-	61, // 25: cc.v1.LockRequest.ttl:type_name -> google.protobuf.Duration
-	8,  // 26: cc.v1.LockResponse.lease:type_name -> cc.v1.Lease
-	61, // 27: cc.v1.RenewLockRequest.ttl:type_name -> google.protobuf.Duration
-	8,  // 28: cc.v1.RenewLockResponse.lease:type_name -> cc.v1.Lease
-	8,  // 29: cc.v1.UnlockResponse.released:type_name -> cc.v1.Lease
-	59, // 30: cc.v1.UploadBlobRequest.header:type_name -> cc.v1.UploadBlobRequest.Header
-	5,  // 31: cc.v1.EnsureImageResponse.image:type_name -> cc.v1.Image
-	3,  // 32: cc.v1.EnsureImageResponse.resource:type_name -> cc.v1.Resource
-	1,  // 33: cc.v1.ApplyResourceRequest.action:type_name -> cc.v1.Action
-	57, // 34: cc.v1.ApplyResourceRequest.data_pins:type_name -> cc.v1.DataPin
-	3,  // 35: cc.v1.ApplyResourceResponse.resource:type_name -> cc.v1.Resource
-	3,  // 36: cc.v1.DeleteResourceResponse.deleted:type_name -> cc.v1.Resource
-	60, // 37: cc.v1.Version.created_at:type_name -> google.protobuf.Timestamp
-	6,  // 38: cc.v1.Version.secrets:type_name -> cc.v1.SecretValue
-	37, // 39: cc.v1.ListVersionsResponse.versions:type_name -> cc.v1.Version
-	3,  // 40: cc.v1.RollbackResponse.resource:type_name -> cc.v1.Resource
-	6,  // 41: cc.v1.PutSecretValueResponse.secret_value:type_name -> cc.v1.SecretValue
-	43, // 42: cc.v1.CompareValuesRequest.values:type_name -> cc.v1.CompareValue
-	2,  // 43: cc.v1.CompareValuesResponse.results:type_name -> cc.v1.Comparison
-	46, // 44: cc.v1.PatchResourceRequest.set:type_name -> cc.v1.FieldPatch
-	3,  // 45: cc.v1.PatchResourceResponse.resource:type_name -> cc.v1.Resource
-	53, // 46: cc.v1.PatchResourceResponse.drift:type_name -> cc.v1.Drift
-	3,  // 47: cc.v1.TerminateSandboxResponse.resource:type_name -> cc.v1.Resource
-	53, // 48: cc.v1.TerminateSandboxResponse.drift:type_name -> cc.v1.Drift
-	53, // 49: cc.v1.AcceptDriftResponse.accepted:type_name -> cc.v1.Drift
-	60, // 50: cc.v1.Drift.at:type_name -> google.protobuf.Timestamp
-	54, // 51: cc.v1.Drift.fields:type_name -> cc.v1.DriftField
-	15, // 52: cc.v1.ProjectService.GetState:input_type -> cc.v1.GetStateRequest
-	18, // 53: cc.v1.ProjectService.Lock:input_type -> cc.v1.LockRequest
-	20, // 54: cc.v1.ProjectService.RenewLock:input_type -> cc.v1.RenewLockRequest
-	22, // 55: cc.v1.ProjectService.Unlock:input_type -> cc.v1.UnlockRequest
-	24, // 56: cc.v1.BlobService.FindMissingBlobs:input_type -> cc.v1.FindMissingBlobsRequest
-	26, // 57: cc.v1.BlobService.UploadBlob:input_type -> cc.v1.UploadBlobRequest
-	28, // 58: cc.v1.BlobService.ReadBlob:input_type -> cc.v1.ReadBlobRequest
-	30, // 59: cc.v1.ResourceService.EnsureImage:input_type -> cc.v1.EnsureImageRequest
-	32, // 60: cc.v1.ResourceService.ApplyResource:input_type -> cc.v1.ApplyResourceRequest
-	34, // 61: cc.v1.ResourceService.DeleteResource:input_type -> cc.v1.DeleteResourceRequest
-	36, // 62: cc.v1.ResourceService.ListVersions:input_type -> cc.v1.ListVersionsRequest
-	39, // 63: cc.v1.ResourceService.Rollback:input_type -> cc.v1.RollbackRequest
-	41, // 64: cc.v1.ResourceService.PutSecretValue:input_type -> cc.v1.PutSecretValueRequest
-	44, // 65: cc.v1.ResourceService.CompareValues:input_type -> cc.v1.CompareValuesRequest
-	47, // 66: cc.v1.ResourceService.PatchResource:input_type -> cc.v1.PatchResourceRequest
-	49, // 67: cc.v1.ResourceService.TerminateSandbox:input_type -> cc.v1.TerminateSandboxRequest
-	51, // 68: cc.v1.ResourceService.AcceptDrift:input_type -> cc.v1.AcceptDriftRequest
-	16, // 69: cc.v1.ProjectService.GetState:output_type -> cc.v1.GetStateResponse
-	19, // 70: cc.v1.ProjectService.Lock:output_type -> cc.v1.LockResponse
-	21, // 71: cc.v1.ProjectService.RenewLock:output_type -> cc.v1.RenewLockResponse
-	23, // 72: cc.v1.ProjectService.Unlock:output_type -> cc.v1.UnlockResponse
-	25, // 73: cc.v1.BlobService.FindMissingBlobs:output_type -> cc.v1.FindMissingBlobsResponse
-	27, // 74: cc.v1.BlobService.UploadBlob:output_type -> cc.v1.UploadBlobResponse
-	29, // 75: cc.v1.BlobService.ReadBlob:output_type -> cc.v1.ReadBlobResponse
-	31, // 76: cc.v1.ResourceService.EnsureImage:output_type -> cc.v1.EnsureImageResponse
-	33, // 77: cc.v1.ResourceService.ApplyResource:output_type -> cc.v1.ApplyResourceResponse
-	35, // 78: cc.v1.ResourceService.DeleteResource:output_type -> cc.v1.DeleteResourceResponse
-	38, // 79: cc.v1.ResourceService.ListVersions:output_type -> cc.v1.ListVersionsResponse
-	40, // 80: cc.v1.ResourceService.Rollback:output_type -> cc.v1.RollbackResponse
-	42, // 81: cc.v1.ResourceService.PutSecretValue:output_type -> cc.v1.PutSecretValueResponse
-	45, // 82: cc.v1.ResourceService.CompareValues:output_type -> cc.v1.CompareValuesResponse
-	48, // 83: cc.v1.ResourceService.PatchResource:output_type -> cc.v1.PatchResourceResponse
-	50, // 84: cc.v1.ResourceService.TerminateSandbox:output_type -> cc.v1.TerminateSandboxResponse
-	52, // 85: cc.v1.ResourceService.AcceptDrift:output_type -> cc.v1.AcceptDriftResponse
-	69, // [69:86] is the sub-list for method output_type
-	52, // [52:69] is the sub-list for method input_type
-	52, // [52:52] is the sub-list for extension type_name
-	52, // [52:52] is the sub-list for extension extendee
-	0,  // [0:52] is the sub-list for field type_name
+	3,  // 23: cc.v1.GetStateResponse.unowned:type_name -> cc.v1.Resource
+	2,  // 24: cc.v1.ValueMatch.comparison:type_name -> cc.v1.Comparison
+	7,  // 25: cc.v1.LockRequest.holder:type_name -> cc.v1.Holder
+	67, // 26: cc.v1.LockRequest.ttl:type_name -> google.protobuf.Duration
+	8,  // 27: cc.v1.LockResponse.lease:type_name -> cc.v1.Lease
+	67, // 28: cc.v1.RenewLockRequest.ttl:type_name -> google.protobuf.Duration
+	8,  // 29: cc.v1.RenewLockResponse.lease:type_name -> cc.v1.Lease
+	8,  // 30: cc.v1.UnlockResponse.released:type_name -> cc.v1.Lease
+	65, // 31: cc.v1.UploadBlobRequest.header:type_name -> cc.v1.UploadBlobRequest.Header
+	5,  // 32: cc.v1.EnsureImageResponse.image:type_name -> cc.v1.Image
+	3,  // 33: cc.v1.EnsureImageResponse.resource:type_name -> cc.v1.Resource
+	1,  // 34: cc.v1.ApplyResourceRequest.action:type_name -> cc.v1.Action
+	57, // 35: cc.v1.ApplyResourceRequest.data_pins:type_name -> cc.v1.DataPin
+	3,  // 36: cc.v1.ApplyResourceResponse.resource:type_name -> cc.v1.Resource
+	3,  // 37: cc.v1.DeleteResourceResponse.deleted:type_name -> cc.v1.Resource
+	66, // 38: cc.v1.Version.created_at:type_name -> google.protobuf.Timestamp
+	6,  // 39: cc.v1.Version.secrets:type_name -> cc.v1.SecretValue
+	37, // 40: cc.v1.ListVersionsResponse.versions:type_name -> cc.v1.Version
+	3,  // 41: cc.v1.RollbackResponse.resource:type_name -> cc.v1.Resource
+	6,  // 42: cc.v1.PutSecretValueResponse.secret_value:type_name -> cc.v1.SecretValue
+	43, // 43: cc.v1.CompareValuesRequest.values:type_name -> cc.v1.CompareValue
+	2,  // 44: cc.v1.CompareValuesResponse.results:type_name -> cc.v1.Comparison
+	46, // 45: cc.v1.PatchResourceRequest.set:type_name -> cc.v1.FieldPatch
+	3,  // 46: cc.v1.PatchResourceResponse.resource:type_name -> cc.v1.Resource
+	53, // 47: cc.v1.PatchResourceResponse.drift:type_name -> cc.v1.Drift
+	3,  // 48: cc.v1.TerminateSandboxResponse.resource:type_name -> cc.v1.Resource
+	53, // 49: cc.v1.TerminateSandboxResponse.drift:type_name -> cc.v1.Drift
+	53, // 50: cc.v1.AcceptDriftResponse.accepted:type_name -> cc.v1.Drift
+	66, // 51: cc.v1.Drift.at:type_name -> google.protobuf.Timestamp
+	54, // 52: cc.v1.Drift.fields:type_name -> cc.v1.DriftField
+	3,  // 53: cc.v1.MoveResourceResponse.resource:type_name -> cc.v1.Resource
+	3,  // 54: cc.v1.ForgetResourceResponse.forgotten:type_name -> cc.v1.Resource
+	3,  // 55: cc.v1.AdoptResourceResponse.resource:type_name -> cc.v1.Resource
+	15, // 56: cc.v1.ProjectService.GetState:input_type -> cc.v1.GetStateRequest
+	18, // 57: cc.v1.ProjectService.Lock:input_type -> cc.v1.LockRequest
+	20, // 58: cc.v1.ProjectService.RenewLock:input_type -> cc.v1.RenewLockRequest
+	22, // 59: cc.v1.ProjectService.Unlock:input_type -> cc.v1.UnlockRequest
+	24, // 60: cc.v1.BlobService.FindMissingBlobs:input_type -> cc.v1.FindMissingBlobsRequest
+	26, // 61: cc.v1.BlobService.UploadBlob:input_type -> cc.v1.UploadBlobRequest
+	28, // 62: cc.v1.BlobService.ReadBlob:input_type -> cc.v1.ReadBlobRequest
+	30, // 63: cc.v1.ResourceService.EnsureImage:input_type -> cc.v1.EnsureImageRequest
+	32, // 64: cc.v1.ResourceService.ApplyResource:input_type -> cc.v1.ApplyResourceRequest
+	34, // 65: cc.v1.ResourceService.DeleteResource:input_type -> cc.v1.DeleteResourceRequest
+	36, // 66: cc.v1.ResourceService.ListVersions:input_type -> cc.v1.ListVersionsRequest
+	39, // 67: cc.v1.ResourceService.Rollback:input_type -> cc.v1.RollbackRequest
+	41, // 68: cc.v1.ResourceService.PutSecretValue:input_type -> cc.v1.PutSecretValueRequest
+	44, // 69: cc.v1.ResourceService.CompareValues:input_type -> cc.v1.CompareValuesRequest
+	47, // 70: cc.v1.ResourceService.PatchResource:input_type -> cc.v1.PatchResourceRequest
+	49, // 71: cc.v1.ResourceService.TerminateSandbox:input_type -> cc.v1.TerminateSandboxRequest
+	51, // 72: cc.v1.ResourceService.AcceptDrift:input_type -> cc.v1.AcceptDriftRequest
+	59, // 73: cc.v1.ResourceService.MoveResource:input_type -> cc.v1.MoveResourceRequest
+	61, // 74: cc.v1.ResourceService.ForgetResource:input_type -> cc.v1.ForgetResourceRequest
+	63, // 75: cc.v1.ResourceService.AdoptResource:input_type -> cc.v1.AdoptResourceRequest
+	16, // 76: cc.v1.ProjectService.GetState:output_type -> cc.v1.GetStateResponse
+	19, // 77: cc.v1.ProjectService.Lock:output_type -> cc.v1.LockResponse
+	21, // 78: cc.v1.ProjectService.RenewLock:output_type -> cc.v1.RenewLockResponse
+	23, // 79: cc.v1.ProjectService.Unlock:output_type -> cc.v1.UnlockResponse
+	25, // 80: cc.v1.BlobService.FindMissingBlobs:output_type -> cc.v1.FindMissingBlobsResponse
+	27, // 81: cc.v1.BlobService.UploadBlob:output_type -> cc.v1.UploadBlobResponse
+	29, // 82: cc.v1.BlobService.ReadBlob:output_type -> cc.v1.ReadBlobResponse
+	31, // 83: cc.v1.ResourceService.EnsureImage:output_type -> cc.v1.EnsureImageResponse
+	33, // 84: cc.v1.ResourceService.ApplyResource:output_type -> cc.v1.ApplyResourceResponse
+	35, // 85: cc.v1.ResourceService.DeleteResource:output_type -> cc.v1.DeleteResourceResponse
+	38, // 86: cc.v1.ResourceService.ListVersions:output_type -> cc.v1.ListVersionsResponse
+	40, // 87: cc.v1.ResourceService.Rollback:output_type -> cc.v1.RollbackResponse
+	42, // 88: cc.v1.ResourceService.PutSecretValue:output_type -> cc.v1.PutSecretValueResponse
+	45, // 89: cc.v1.ResourceService.CompareValues:output_type -> cc.v1.CompareValuesResponse
+	48, // 90: cc.v1.ResourceService.PatchResource:output_type -> cc.v1.PatchResourceResponse
+	50, // 91: cc.v1.ResourceService.TerminateSandbox:output_type -> cc.v1.TerminateSandboxResponse
+	52, // 92: cc.v1.ResourceService.AcceptDrift:output_type -> cc.v1.AcceptDriftResponse
+	60, // 93: cc.v1.ResourceService.MoveResource:output_type -> cc.v1.MoveResourceResponse
+	62, // 94: cc.v1.ResourceService.ForgetResource:output_type -> cc.v1.ForgetResourceResponse
+	64, // 95: cc.v1.ResourceService.AdoptResource:output_type -> cc.v1.AdoptResourceResponse
+	76, // [76:96] is the sub-list for method output_type
+	56, // [56:76] is the sub-list for method input_type
+	56, // [56:56] is the sub-list for extension type_name
+	56, // [56:56] is the sub-list for extension extendee
+	0,  // [0:56] is the sub-list for field type_name
 }
 
 func init() { file_cc_v1_cc_proto_init() }
@@ -4971,7 +5495,7 @@ func file_cc_v1_cc_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_cc_v1_cc_proto_rawDesc), len(file_cc_v1_cc_proto_rawDesc)),
 			NumEnums:      3,
-			NumMessages:   57,
+			NumMessages:   63,
 			NumExtensions: 0,
 			NumServices:   3,
 		},

@@ -497,6 +497,9 @@ const (
 	ResourceService_PatchResource_FullMethodName    = "/cc.v1.ResourceService/PatchResource"
 	ResourceService_TerminateSandbox_FullMethodName = "/cc.v1.ResourceService/TerminateSandbox"
 	ResourceService_AcceptDrift_FullMethodName      = "/cc.v1.ResourceService/AcceptDrift"
+	ResourceService_MoveResource_FullMethodName     = "/cc.v1.ResourceService/MoveResource"
+	ResourceService_ForgetResource_FullMethodName   = "/cc.v1.ResourceService/ForgetResource"
+	ResourceService_AdoptResource_FullMethodName    = "/cc.v1.ResourceService/AdoptResource"
 )
 
 // ResourceServiceClient is the client API for ResourceService service.
@@ -569,6 +572,27 @@ type ResourceServiceClient interface {
 	// refused as stale when a Drift record or an expiry is newer than
 	// expected_serial (something changed since the refresh-only plan).
 	AcceptDrift(ctx context.Context, in *AcceptDriftRequest, opts ...grpc.CallOption) (*AcceptDriftResponse, error)
+	// MoveResource renames a resource of the project (a `moved` block, or
+	// cc state mv) in one transaction: the resource keeps its id, versions,
+	// secret revisions and history; the resources depending on it name the
+	// new address in their depends_on and pins; a tombstone at the old
+	// address makes changes planned before the move stale. The kind must not
+	// change and the new address must be free (ALREADY_EXISTS).
+	MoveResource(ctx context.Context, in *MoveResourceRequest, opts ...grpc.CallOption) (*MoveResourceResponse, error)
+	// ForgetResource hands a resource of the project to the unowned project
+	// "-" (a `removed` block, or cc state rm) in one transaction, with its
+	// versions, secret revisions and the image values and blobs its specs
+	// name: the service keeps it, no project owns it, and any project may
+	// adopt it again. Refused when "-" already has the address
+	// (ALREADY_EXISTS) or when resources staying in the project depend on it
+	// (FAILED_PRECONDITION with a Dependants detail).
+	ForgetResource(ctx context.Context, in *ForgetResourceRequest, opts ...grpc.CallOption) (*ForgetResourceResponse, error)
+	// AdoptResource hands an unowned resource (project "-") to the project
+	// at an address of the same kind (an `import` block, or cc import) in one
+	// transaction, with its versions, secret revisions, image values and
+	// blobs, keeping its id. The caller needs the project's lease only; the
+	// address must be free in the project (ALREADY_EXISTS).
+	AdoptResource(ctx context.Context, in *AdoptResourceRequest, opts ...grpc.CallOption) (*AdoptResourceResponse, error)
 }
 
 type resourceServiceClient struct {
@@ -679,6 +703,36 @@ func (c *resourceServiceClient) AcceptDrift(ctx context.Context, in *AcceptDrift
 	return out, nil
 }
 
+func (c *resourceServiceClient) MoveResource(ctx context.Context, in *MoveResourceRequest, opts ...grpc.CallOption) (*MoveResourceResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(MoveResourceResponse)
+	err := c.cc.Invoke(ctx, ResourceService_MoveResource_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *resourceServiceClient) ForgetResource(ctx context.Context, in *ForgetResourceRequest, opts ...grpc.CallOption) (*ForgetResourceResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ForgetResourceResponse)
+	err := c.cc.Invoke(ctx, ResourceService_ForgetResource_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *resourceServiceClient) AdoptResource(ctx context.Context, in *AdoptResourceRequest, opts ...grpc.CallOption) (*AdoptResourceResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(AdoptResourceResponse)
+	err := c.cc.Invoke(ctx, ResourceService_AdoptResource_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // ResourceServiceServer is the server API for ResourceService service.
 // All implementations must embed UnimplementedResourceServiceServer
 // for forward compatibility.
@@ -749,6 +803,27 @@ type ResourceServiceServer interface {
 	// refused as stale when a Drift record or an expiry is newer than
 	// expected_serial (something changed since the refresh-only plan).
 	AcceptDrift(context.Context, *AcceptDriftRequest) (*AcceptDriftResponse, error)
+	// MoveResource renames a resource of the project (a `moved` block, or
+	// cc state mv) in one transaction: the resource keeps its id, versions,
+	// secret revisions and history; the resources depending on it name the
+	// new address in their depends_on and pins; a tombstone at the old
+	// address makes changes planned before the move stale. The kind must not
+	// change and the new address must be free (ALREADY_EXISTS).
+	MoveResource(context.Context, *MoveResourceRequest) (*MoveResourceResponse, error)
+	// ForgetResource hands a resource of the project to the unowned project
+	// "-" (a `removed` block, or cc state rm) in one transaction, with its
+	// versions, secret revisions and the image values and blobs its specs
+	// name: the service keeps it, no project owns it, and any project may
+	// adopt it again. Refused when "-" already has the address
+	// (ALREADY_EXISTS) or when resources staying in the project depend on it
+	// (FAILED_PRECONDITION with a Dependants detail).
+	ForgetResource(context.Context, *ForgetResourceRequest) (*ForgetResourceResponse, error)
+	// AdoptResource hands an unowned resource (project "-") to the project
+	// at an address of the same kind (an `import` block, or cc import) in one
+	// transaction, with its versions, secret revisions, image values and
+	// blobs, keeping its id. The caller needs the project's lease only; the
+	// address must be free in the project (ALREADY_EXISTS).
+	AdoptResource(context.Context, *AdoptResourceRequest) (*AdoptResourceResponse, error)
 	mustEmbedUnimplementedResourceServiceServer()
 }
 
@@ -788,6 +863,15 @@ func (UnimplementedResourceServiceServer) TerminateSandbox(context.Context, *Ter
 }
 func (UnimplementedResourceServiceServer) AcceptDrift(context.Context, *AcceptDriftRequest) (*AcceptDriftResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method AcceptDrift not implemented")
+}
+func (UnimplementedResourceServiceServer) MoveResource(context.Context, *MoveResourceRequest) (*MoveResourceResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method MoveResource not implemented")
+}
+func (UnimplementedResourceServiceServer) ForgetResource(context.Context, *ForgetResourceRequest) (*ForgetResourceResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method ForgetResource not implemented")
+}
+func (UnimplementedResourceServiceServer) AdoptResource(context.Context, *AdoptResourceRequest) (*AdoptResourceResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method AdoptResource not implemented")
 }
 func (UnimplementedResourceServiceServer) mustEmbedUnimplementedResourceServiceServer() {}
 func (UnimplementedResourceServiceServer) testEmbeddedByValue()                         {}
@@ -990,6 +1074,60 @@ func _ResourceService_AcceptDrift_Handler(srv interface{}, ctx context.Context, 
 	return interceptor(ctx, in, info, handler)
 }
 
+func _ResourceService_MoveResource_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(MoveResourceRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(ResourceServiceServer).MoveResource(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: ResourceService_MoveResource_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(ResourceServiceServer).MoveResource(ctx, req.(*MoveResourceRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _ResourceService_ForgetResource_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ForgetResourceRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(ResourceServiceServer).ForgetResource(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: ResourceService_ForgetResource_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(ResourceServiceServer).ForgetResource(ctx, req.(*ForgetResourceRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _ResourceService_AdoptResource_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(AdoptResourceRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(ResourceServiceServer).AdoptResource(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: ResourceService_AdoptResource_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(ResourceServiceServer).AdoptResource(ctx, req.(*AdoptResourceRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // ResourceService_ServiceDesc is the grpc.ServiceDesc for ResourceService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -1036,6 +1174,18 @@ var ResourceService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "AcceptDrift",
 			Handler:    _ResourceService_AcceptDrift_Handler,
+		},
+		{
+			MethodName: "MoveResource",
+			Handler:    _ResourceService_MoveResource_Handler,
+		},
+		{
+			MethodName: "ForgetResource",
+			Handler:    _ResourceService_ForgetResource_Handler,
+		},
+		{
+			MethodName: "AdoptResource",
+			Handler:    _ResourceService_AdoptResource_Handler,
 		},
 	},
 	Streams:  []grpc.StreamDesc{},
