@@ -410,86 +410,112 @@ var referenceRoots = []string{"var", "local", "image", "secret", "volume", "data
 // returns the node it depends on, or "".
 func (l *hclLoader) checkTraversal(tr hcl.Traversal) node {
 	root := tr.RootName()
+	switch {
+	case root == "var":
+		l.checkVarTraversal(tr)
+		return ""
+	case root == "local":
+		return l.checkLocalTraversal(tr)
+	case root == "data":
+		return l.checkDataTraversal(tr)
+	case referable[root]:
+		return l.checkResourceTraversal(tr, root)
+	case root == "sandbox" || root == "evaluation":
+		l.errorf(tr.SourceRange(), "%s cannot be referred to; only images, secrets, volumes, datasets and functions can", hclKinds[root].Plural())
+		return ""
+	}
+	l.unknownRoot(tr, root)
+	return ""
+}
+
+// traversalAttr is the name a reference gives after its root (x in var.x
+// or var["x"]) and its range; false, with the whole reference's range,
+// when it gives none.
+func traversalAttr(tr hcl.Traversal) (string, hcl.Range, bool) {
 	rng := tr.SourceRange()
-	attr := func() (string, hcl.Range, bool) {
-		if len(tr) < 2 {
-			return "", rng, false
-		}
-		switch s := tr[1].(type) {
-		case hcl.TraverseAttr:
-			return s.Name, s.SrcRange, true
-		case hcl.TraverseIndex:
-			if s.Key.Type() == cty.String {
-				return s.Key.AsString(), s.SrcRange, true
-			}
-		}
+	if len(tr) < 2 {
 		return "", rng, false
 	}
-	switch root {
-	case "var":
-		name, r, ok := attr()
-		if !ok {
-			l.errorf(rng, "a variable is referred to as var.NAME")
-			return ""
+	switch s := tr[1].(type) {
+	case hcl.TraverseAttr:
+		return s.Name, s.SrcRange, true
+	case hcl.TraverseIndex:
+		if s.Key.Type() == cty.String {
+			return s.Key.AsString(), s.SrcRange, true
 		}
-		if l.vars[name] == nil {
-			d := l.errorf(hcl.RangeBetween(tr[0].SourceRange(), r), "reference to undeclared variable var.%s", name)
-			if s := diag.Suggest(name, keys(l.vars)); s != "" {
-				d.Summary += fmt.Sprintf("; did you mean var.%s?", s)
-			}
-		}
-		return ""
-	case "local":
-		name, r, ok := attr()
-		if !ok {
-			l.errorf(rng, "a local value is referred to as local.NAME")
-			return ""
-		}
-		if l.locals[name] == nil {
-			d := l.errorf(hcl.RangeBetween(tr[0].SourceRange(), r), "reference to undefined local.%s", name)
-			if s := diag.Suggest(name, keys(l.locals)); s != "" {
-				d.Summary += fmt.Sprintf("; did you mean local.%s?", s)
-			}
-			return ""
-		}
-		return "local." + name
 	}
-	if root == "data" {
-		return l.checkDataTraversal(tr)
+	return "", rng, false
+}
+
+// checkVarTraversal reports a reference var.NAME that is malformed or
+// names an undeclared variable.
+func (l *hclLoader) checkVarTraversal(tr hcl.Traversal) {
+	name, r, ok := traversalAttr(tr)
+	if !ok {
+		l.errorf(tr.SourceRange(), "a variable is referred to as var.NAME")
+		return
 	}
-	if referable[root] {
-		name, r, ok := attr()
-		if !ok {
-			l.errorf(rng, "a %s is referred to as %s.NAME", root, root)
-			return ""
+	if l.vars[name] == nil {
+		d := l.errorf(hcl.RangeBetween(tr[0].SourceRange(), r), "reference to undeclared variable var.%s", name)
+		if s := diag.Suggest(name, keys(l.vars)); s != "" {
+			d.Summary += fmt.Sprintf("; did you mean var.%s?", s)
 		}
-		addr := root + "." + name
-		if l.resources[addr] == nil {
-			d := l.errorf(hcl.RangeBetween(tr[0].SourceRange(), r), "reference to undefined %s %q", root, name)
-			var names []string
-			for _, a := range l.order {
-				if k, n, _ := strings.Cut(a, "."); k == root {
-					names = append(names, n)
-				}
-			}
-			if s := suggestName(name, names); s != "" {
-				d.Summary += fmt.Sprintf("; did you mean %s.%s?", root, s)
-			}
-			return ""
-		}
-		return addr
 	}
-	if root == "sandbox" || root == "evaluation" {
-		l.errorf(rng, "%s cannot be referred to; only images, secrets, volumes, datasets and functions can", hclKinds[root].Plural())
+}
+
+// checkLocalTraversal validates a reference local.NAME and returns the
+// local it depends on, or "".
+func (l *hclLoader) checkLocalTraversal(tr hcl.Traversal) node {
+	name, r, ok := traversalAttr(tr)
+	if !ok {
+		l.errorf(tr.SourceRange(), "a local value is referred to as local.NAME")
 		return ""
 	}
+	if l.locals[name] == nil {
+		d := l.errorf(hcl.RangeBetween(tr[0].SourceRange(), r), "reference to undefined local.%s", name)
+		if s := diag.Suggest(name, keys(l.locals)); s != "" {
+			d.Summary += fmt.Sprintf("; did you mean local.%s?", s)
+		}
+		return ""
+	}
+	return "local." + name
+}
+
+// checkResourceTraversal validates a reference to a resource of a
+// referable kind (root), such as image.base, and returns the resource it
+// depends on, or "".
+func (l *hclLoader) checkResourceTraversal(tr hcl.Traversal, root string) node {
+	name, r, ok := traversalAttr(tr)
+	if !ok {
+		l.errorf(tr.SourceRange(), "a %s is referred to as %s.NAME", root, root)
+		return ""
+	}
+	addr := root + "." + name
+	if l.resources[addr] == nil {
+		d := l.errorf(hcl.RangeBetween(tr[0].SourceRange(), r), "reference to undefined %s %q", root, name)
+		var names []string
+		for _, a := range l.order {
+			if k, n, _ := strings.Cut(a, "."); k == root {
+				names = append(names, n)
+			}
+		}
+		if s := suggestName(name, names); s != "" {
+			d.Summary += fmt.Sprintf("; did you mean %s.%s?", root, s)
+		}
+		return ""
+	}
+	return addr
+}
+
+// unknownRoot reports a reference whose root is no name a reference
+// starts with, suggesting the closest or listing them all.
+func (l *hclLoader) unknownRoot(tr hcl.Traversal, root string) {
 	d := l.errorf(tr[0].SourceRange(), "unknown name %q", root)
 	if s := diag.Suggest(root, referenceRoots); s != "" {
 		d.Summary += fmt.Sprintf("; did you mean %q?", s)
 	} else {
 		d.Detail = "a reference starts with one of: " + strings.Join(referenceRoots, ", ")
 	}
-	return ""
 }
 
 // evaluate evaluates locals and resources in dependency order.

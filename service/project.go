@@ -29,58 +29,24 @@ var _ ccv1.ProjectServiceServer = (*projectAPI)(nil)
 // resources and the answers to the values it compares (issue 8 item 8)
 // are one consistent snapshot.
 func (a *projectAPI) GetState(ctx context.Context, req *ccv1.GetStateRequest) (*ccv1.GetStateResponse, error) {
+	if err := a.s.checkStateRequest(ctx, req); err != nil {
+		return nil, err
+	}
 	project := req.GetProject()
-	if !validProject(project) {
-		return nil, status.Errorf(codes.InvalidArgument, "project %q is not a lowercase DNS label", project)
-	}
-	if err := checkDataLookups(req.GetData()); err != nil {
-		return nil, err
-	}
-	if err := a.s.admitComparisons(ctx, req.GetCompare()); err != nil {
-		return nil, err
-	}
-	if err := checkUnownedNames(req.GetUnowned()); err != nil {
-		return nil, err
-	}
 	tx, err := a.s.st.r.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
 		return nil, dbError(err)
 	}
 	defer tx.Rollback()
 	resp := &ccv1.GetStateResponse{Project: project}
-	if resp.Lock, err = liveLease(ctx, tx, project, a.s.now().UnixNano()); err != nil {
-		return nil, dbError(err)
-	}
-	if resp.Lock != nil {
-		// Whoever knows a lease's id can write as its holder.
-		resp.Lock.Id = ""
-	}
-	var salt []byte
-	err = tx.QueryRowContext(ctx, "SELECT serial, lineage, salt FROM projects WHERE name = ?", project).Scan(&resp.Serial, &resp.Lineage, &salt)
-	if err != nil && !errors.Is(err, sql.ErrNoRows) {
-		return nil, dbError(err)
-	}
-	noProject := errors.Is(err, sql.ErrNoRows)
-	if len(req.GetCompare()) > 0 {
-		// Answered even when the state is unchanged: the local values
-		// may have changed while it did not.
-		t := &mutation{tx: tx, ctx: ctx, s: a.s, project: project, salt: salt}
-		if resp.Matches, err = t.matches(req.GetCompare()); err != nil {
-			return nil, err
-		}
-	}
-	if len(req.GetData()) > 0 {
-		// Answered even when the state is unchanged: the unowned
-		// resources move without the project's serial (issue 10).
-		if resp.Data, err = resolveData(ctx, tx, req.GetData()); err != nil {
-			return nil, err
-		}
-	}
-	// Answered even when the state is unchanged: "-" has its own serial.
-	if resp.Unowned, err = unownedResources(ctx, tx, req.GetUnowned()); err != nil {
+	salt, found, err := a.s.stateHead(ctx, tx, project, resp)
+	if err != nil {
 		return nil, err
 	}
-	if noProject {
+	if err := a.s.stateAnswers(ctx, tx, req, salt, resp); err != nil {
+		return nil, err
+	}
+	if !found {
 		return resp, nil
 	}
 	now := a.s.now().UnixNano()
@@ -96,34 +62,102 @@ func (a *projectAPI) GetState(ctx context.Context, req *ccv1.GetStateRequest) (*
 			return resp, nil
 		}
 	}
-	if resp.Resources, err = stateResources(ctx, tx, project); err != nil {
+	if err := fullState(ctx, tx, project, now, resp); err != nil {
 		return nil, err
+	}
+	return resp, nil
+}
+
+// checkStateRequest checks a GetState request before its transaction: its
+// project, data lookups, comparisons and unowned names, in that order.
+func (s *Server) checkStateRequest(ctx context.Context, req *ccv1.GetStateRequest) error {
+	project := req.GetProject()
+	if !validProject(project) {
+		return status.Errorf(codes.InvalidArgument, "project %q is not a lowercase DNS label", project)
+	}
+	if err := checkDataLookups(req.GetData()); err != nil {
+		return err
+	}
+	if err := s.admitComparisons(ctx, req.GetCompare()); err != nil {
+		return err
+	}
+	return checkUnownedNames(req.GetUnowned())
+}
+
+// stateHead reads the live lock of project (without its id), its serial
+// and lineage into resp, and returns its salt and whether the project
+// exists.
+func (s *Server) stateHead(ctx context.Context, tx *sql.Tx, project string, resp *ccv1.GetStateResponse) (salt []byte, found bool, err error) {
+	if resp.Lock, err = liveLease(ctx, tx, project, s.now().UnixNano()); err != nil {
+		return nil, false, dbError(err)
+	}
+	if resp.Lock != nil {
+		// Whoever knows a lease's id can write as its holder.
+		resp.Lock.Id = ""
+	}
+	err = tx.QueryRowContext(ctx, "SELECT serial, lineage, salt FROM projects WHERE name = ?", project).Scan(&resp.Serial, &resp.Lineage, &salt)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return nil, false, dbError(err)
+	}
+	return salt, !errors.Is(err, sql.ErrNoRows), nil
+}
+
+// stateAnswers fills in resp what GetState answers even when the state is
+// unchanged or the project does not exist: the comparisons (with the
+// project's salt), the data sources and the unowned resources asked for.
+func (s *Server) stateAnswers(ctx context.Context, tx *sql.Tx, req *ccv1.GetStateRequest, salt []byte, resp *ccv1.GetStateResponse) error {
+	var err error
+	if len(req.GetCompare()) > 0 {
+		// Answered even when the state is unchanged: the local values
+		// may have changed while it did not.
+		t := &mutation{tx: tx, ctx: ctx, s: s, project: req.GetProject(), salt: salt}
+		if resp.Matches, err = t.matches(req.GetCompare()); err != nil {
+			return err
+		}
+	}
+	if len(req.GetData()) > 0 {
+		// Answered even when the state is unchanged: the unowned
+		// resources move without the project's serial (issue 10).
+		if resp.Data, err = resolveData(ctx, tx, req.GetData()); err != nil {
+			return err
+		}
+	}
+	// Answered even when the state is unchanged: "-" has its own serial.
+	resp.Unowned, err = unownedResources(ctx, tx, req.GetUnowned())
+	return err
+}
+
+// fullState reads the whole state of project at now into resp: its
+// resources with their expiry, protections and versions, its drift, images
+// and secret values.
+func fullState(ctx context.Context, tx *sql.Tx, project string, now int64, resp *ccv1.GetStateResponse) error {
+	var err error
+	if resp.Resources, err = stateResources(ctx, tx, project); err != nil {
+		return err
 	}
 	if err := addExpiry(ctx, tx, project, now, resp.Resources); err != nil {
-		return nil, err
+		return err
 	}
 	if resp.Drift, err = stateDrift(ctx, tx, project, now); err != nil {
-		return nil, err
+		return err
 	}
 	if err := addProtections(ctx, tx, project, resp.Resources); err != nil {
-		return nil, err
+		return err
 	}
 	// Secret values are told apart by revision numbers (same_value_as),
 	// never by anything derived from a value (issue 8 item 8).
 	classes, err := valueClasses(ctx, tx, project)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if err := addVersions(ctx, tx, project, resp.Resources, classes); err != nil {
-		return nil, err
+		return err
 	}
 	if resp.Images, err = stateImages(ctx, tx, project); err != nil {
-		return nil, err
+		return err
 	}
-	if resp.SecretValues, err = stateSecretValues(ctx, tx, project, classes); err != nil {
-		return nil, err
-	}
-	return resp, nil
+	resp.SecretValues, err = stateSecretValues(ctx, tx, project, classes)
+	return err
 }
 
 // stateResources are a project's resources, by address, their sensitive

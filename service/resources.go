@@ -175,6 +175,36 @@ func (t *mutation) staleRow(address string, expected int64, cur *row) error {
 }
 
 func (a *resourceAPI) ApplyResource(ctx context.Context, req *ccv1.ApplyResourceRequest) (*ccv1.ApplyResourceResponse, error) {
+	in, err := checkApplyRequest(req)
+	if err != nil {
+		return nil, err
+	}
+	resp := &ccv1.ApplyResourceResponse{}
+	err = a.s.mutate(ctx, ccv1.ResourceService_ApplyResource_FullMethodName, req, resp, func(t *mutation) error {
+		return t.applyResource(in, resp)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return resp, nil
+}
+
+// applyInput is an ApplyResource request checked before its transaction,
+// with what the checks found in it.
+type applyInput struct {
+	req      *ccv1.ApplyResourceRequest
+	action   ccv1.Action
+	kind     schema.Kind
+	name     string
+	sens     []string
+	deps     []string
+	dataPins []*ccv1.DataPin
+}
+
+// checkApplyRequest checks an ApplyResource request on its own, before
+// any transaction: its address, action, spec, lifecycle, blob digests,
+// new_version and data pins, in that order.
+func checkApplyRequest(req *ccv1.ApplyResourceRequest) (*applyInput, error) {
 	kind, name, err := parseAddress(req.GetAddress())
 	if err != nil {
 		return nil, err
@@ -205,86 +235,136 @@ func (a *resourceAPI) ApplyResource(ctx context.Context, req *ccv1.ApplyResource
 	if err != nil {
 		return nil, err
 	}
-	resp := &ccv1.ApplyResourceResponse{}
-	err = a.s.mutate(ctx, ccv1.ResourceService_ApplyResource_FullMethodName, req, resp, func(t *mutation) error {
-		addr := req.GetAddress()
-		cur, err := t.resource(addr)
-		if err != nil {
-			return dbError(err)
-		}
-		if err := t.checkApply(addr, action, req.GetExpectedSerial(), cur, deps, req.GetBlobs()); err != nil {
-			return err
-		}
-		if err := t.checkDataResolved(addr, dataPins); err != nil {
-			return err
-		}
-		if action == ccv1.Action_ACTION_REPLACE {
-			if err := t.refuseProtected(addr, "replace"); err != nil {
-				return err
-			}
-		}
-		protectedAt, protected, err := t.protection(addr)
-		if err != nil {
-			return err
-		}
-		sameProtection := protected == req.GetPreventDestroy() && protectedAt == req.GetPreventDestroyAt()
-		// Sensitive values are stored sealed (sealSpec).
-		sealed, err := t.sealSpec(addr, req.GetSpec(), sens)
-		if err != nil {
-			return err
-		}
-		pins, err := t.pins(addr, deps)
-		if err != nil {
-			return err
-		}
-		var version int64
-		if kind.Versioned() {
-			if version, resp.Reused, err = t.versionOf(addr, req.GetHash(), req.GetSpec(), sealed, deps, sens, req.GetNewVersion()); err != nil {
-				return err
-			}
-		}
-		curSpec := []byte(nil)
-		if cur != nil {
-			if curSpec, err = t.unsealSpec(addr, cur.spec, splitLines(cur.sensitive)); err != nil {
-				return err
-			}
-		}
-		if cur != nil && action == ccv1.Action_ACTION_UPDATE && cur.hash == req.GetHash() && bytes.Equal(curSpec, req.GetSpec()) && cur.version == version &&
-			cur.deps == joinLines(deps) && cur.pins == joinLines(pins) && cur.sensitive == joinLines(sens) && cur.dataPins == encodeDataPins(dataPins) && sameProtection {
-			resp.Resource, resp.Serial, resp.Version = cur.proto(), t.serial, version
-			resp.Resource.PreventDestroy, resp.Resource.PreventDestroyAt = protected, protectedAt
-			return nil
-		}
-		r := &row{address: addr, kind: string(kind), name: name, hash: req.GetHash(), spec: sealed, version: version,
-			status: int64(ccv1.Status_STATUS_READY), created: t.now, updated: t.now, serial: t.bump(),
-			deps: joinLines(deps), pins: joinLines(pins), sensitive: joinLines(sens), dataPins: encodeDataPins(dataPins)}
-		if action == ccv1.Action_ACTION_UPDATE {
-			// An update keeps the resource's identity; a replace makes a
-			// new one.
-			r.created, r.id = cur.created, cur.id
-		}
-		if err := t.put(r); err != nil {
-			return dbError(err)
-		}
-		// cc applied it: what was changed outside cc is put back.
-		if err := t.clearDrift(addr); err != nil {
-			return err
-		}
-		if err := t.protect(addr, req.GetPreventDestroy(), req.GetPreventDestroyAt()); err != nil {
-			return err
-		}
-		resp.Resource, resp.Serial, resp.Version, resp.Changed = r.proto(), t.serial, version, true
-		resp.Resource.PreventDestroy, resp.Resource.PreventDestroyAt = req.GetPreventDestroy(), req.GetPreventDestroyAt()
-		// The reference server replaces in this one transaction whichever
-		// the order (cc.proto, create_before_destroy); it says which order
-		// it was asked for.
-		resp.CreatedBeforeDestroy = action == ccv1.Action_ACTION_REPLACE && req.GetCreateBeforeDestroy()
-		return nil
-	})
+	return &applyInput{req: req, action: action, kind: kind, name: name, sens: sens, deps: deps, dataPins: dataPins}, nil
+}
+
+// applyResource applies the checked request in, inside the transaction of
+// t, and fills resp: an update that changes nothing leaves the resource
+// as it is.
+func (t *mutation) applyResource(in *applyInput, resp *ccv1.ApplyResourceResponse) error {
+	req, addr := in.req, in.req.GetAddress()
+	cur, err := t.resource(addr)
 	if err != nil {
+		return dbError(err)
+	}
+	if err := t.refuseApply(in, cur); err != nil {
+		return err
+	}
+	protectedAt, protected, err := t.protection(addr)
+	if err != nil {
+		return err
+	}
+	sameProtection := protected == req.GetPreventDestroy() && protectedAt == req.GetPreventDestroyAt()
+	v, err := t.applyValues(in, cur)
+	if err != nil {
+		return err
+	}
+	resp.Reused = v.reused
+	if v.unchanged(in, cur) && sameProtection {
+		resp.Resource, resp.Serial, resp.Version = cur.proto(), t.serial, v.version
+		resp.Resource.PreventDestroy, resp.Resource.PreventDestroyAt = protected, protectedAt
+		return nil
+	}
+	r, err := t.putApplied(in, cur, v)
+	if err != nil {
+		return err
+	}
+	// cc applied it: what was changed outside cc is put back.
+	if err := t.clearDrift(addr); err != nil {
+		return err
+	}
+	if err := t.protect(addr, req.GetPreventDestroy(), req.GetPreventDestroyAt()); err != nil {
+		return err
+	}
+	resp.Resource, resp.Serial, resp.Version, resp.Changed = r.proto(), t.serial, v.version, true
+	resp.Resource.PreventDestroy, resp.Resource.PreventDestroyAt = req.GetPreventDestroy(), req.GetPreventDestroyAt()
+	// The reference server replaces in this one transaction whichever
+	// the order (cc.proto, create_before_destroy); it says which order
+	// it was asked for.
+	resp.CreatedBeforeDestroy = in.action == ccv1.Action_ACTION_REPLACE && req.GetCreateBeforeDestroy()
+	return nil
+}
+
+// refuseApply refuses to apply in to the resource now at its address (cur,
+// nil: none) for what checkApply refuses, for an unresolved data source,
+// and, for a replace, when the resource is protected.
+func (t *mutation) refuseApply(in *applyInput, cur *row) error {
+	addr := in.req.GetAddress()
+	if err := t.checkApply(addr, in.action, in.req.GetExpectedSerial(), cur, in.deps, in.req.GetBlobs()); err != nil {
+		return err
+	}
+	if err := t.checkDataResolved(addr, in.dataPins); err != nil {
+		return err
+	}
+	if in.action == ccv1.Action_ACTION_REPLACE {
+		if err := t.refuseProtected(addr, "replace"); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// appliedValues are what an applied resource is stored with, next to what
+// it has now.
+type appliedValues struct {
+	sealed  []byte   // the spec as stored, its sensitive values sealed
+	pins    []string // the versions of its versioned dependencies
+	version int64    // its version (0: not versioned)
+	reused  bool     // whether the version is one it had
+	curSpec []byte   // the current spec, unsealed (nil: none)
+}
+
+// applyValues works out what in is stored with (sealed spec, pins,
+// version) and unseals the current spec of cur (nil: none) to compare.
+func (t *mutation) applyValues(in *applyInput, cur *row) (*appliedValues, error) {
+	req, addr := in.req, in.req.GetAddress()
+	v := &appliedValues{}
+	var err error
+	// Sensitive values are stored sealed (sealSpec).
+	if v.sealed, err = t.sealSpec(addr, req.GetSpec(), in.sens); err != nil {
 		return nil, err
 	}
-	return resp, nil
+	if v.pins, err = t.pins(addr, in.deps); err != nil {
+		return nil, err
+	}
+	if in.kind.Versioned() {
+		if v.version, v.reused, err = t.versionOf(addr, req.GetHash(), req.GetSpec(), v.sealed, in.deps, in.sens, req.GetNewVersion()); err != nil {
+			return nil, err
+		}
+	}
+	if cur != nil {
+		if v.curSpec, err = t.unsealSpec(addr, cur.spec, splitLines(cur.sensitive)); err != nil {
+			return nil, err
+		}
+	}
+	return v, nil
+}
+
+// unchanged reports whether in is an update of cur (nil: none) that stores
+// exactly what cur has (its protection aside).
+func (v *appliedValues) unchanged(in *applyInput, cur *row) bool {
+	req := in.req
+	return cur != nil && in.action == ccv1.Action_ACTION_UPDATE && cur.hash == req.GetHash() && bytes.Equal(v.curSpec, req.GetSpec()) && cur.version == v.version &&
+		cur.deps == joinLines(in.deps) && cur.pins == joinLines(v.pins) && cur.sensitive == joinLines(in.sens) && cur.dataPins == encodeDataPins(in.dataPins)
+}
+
+// putApplied stores the resource in applies with values v, as a new
+// serial: an update keeps the identity of cur, a replace or a create
+// makes a new one.
+func (t *mutation) putApplied(in *applyInput, cur *row, v *appliedValues) (*row, error) {
+	req := in.req
+	r := &row{address: req.GetAddress(), kind: string(in.kind), name: in.name, hash: req.GetHash(), spec: v.sealed, version: v.version,
+		status: int64(ccv1.Status_STATUS_READY), created: t.now, updated: t.now, serial: t.bump(),
+		deps: joinLines(in.deps), pins: joinLines(v.pins), sensitive: joinLines(in.sens), dataPins: encodeDataPins(in.dataPins)}
+	if in.action == ccv1.Action_ACTION_UPDATE {
+		// An update keeps the resource's identity; a replace makes a
+		// new one.
+		r.created, r.id = cur.created, cur.id
+	}
+	if err := t.put(r); err != nil {
+		return nil, dbError(err)
+	}
+	return r, nil
 }
 
 // checkApply refuses to apply the resource at addr, now cur (nil: none),

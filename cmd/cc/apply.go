@@ -107,6 +107,8 @@ func runDestroy(e *env, args []string) int {
 	return e.runApplyLike(commands["destroy"], args, true)
 }
 
+// runApplyLike runs cc apply, or cc destroy when destroy is true: it
+// plans, then applies what the plan changes under the project's lock.
 func (e *env) runApplyLike(c *command, args []string, destroy bool) int {
 	fs := e.flags(c)
 	var af applyFlags
@@ -114,24 +116,11 @@ func (e *env) runApplyLike(c *command, args []string, destroy bool) int {
 	if rc := e.parse(c, fs, args); rc >= 0 {
 		return rc
 	}
-	if af.parallelism < 1 {
-		return e.usageError(c, "--parallelism %d: want at least 1", af.parallelism)
-	}
-	if flag := af.refreshOnlyConflict(destroy, ""); flag != "" {
-		return e.usageError(c, "--refresh-only and %s: a refresh-only apply changes nothing on the platform", flag)
+	if rc := e.checkApplyFlags(c, &af, destroy); rc >= 0 {
+		return rc
 	}
 	if !destroy && fs.NArg() > 0 && isPlanFile(fs.Arg(0)) {
-		if af.refreshOnly {
-			return e.usageError(c, "--refresh-only and a PLANFILE: a refresh-only apply plans again")
-		}
-		if fs.NArg() > 2 {
-			return e.usageError(c, "want PLANFILE [DIR], got %d arguments", fs.NArg())
-		}
-		dir := "."
-		if fs.NArg() == 2 {
-			dir = fs.Arg(1)
-		}
-		return e.applyPlanFile(c, fs.Arg(0), dir, &af)
+		return e.applyPlanFileArgs(c, fs, &af)
 	}
 	path, rc := e.pathArg(c, fs)
 	if rc >= 0 {
@@ -163,6 +152,45 @@ func (e *env) runApplyLike(c *command, args []string, destroy bool) int {
 	if rc := e.beforeLock(c, cn, p, st, d, &af); rc >= 0 {
 		return rc
 	}
+	return e.lockAndApply(c, cn, a, d, opts, p, st, &af)
+}
+
+// checkApplyFlags refuses, with a return code >= 0, flags of apply and
+// destroy that do not go together: a --parallelism under 1, and
+// --refresh-only with a flag it does not go with.
+func (e *env) checkApplyFlags(c *command, af *applyFlags, destroy bool) int {
+	if af.parallelism < 1 {
+		return e.usageError(c, "--parallelism %d: want at least 1", af.parallelism)
+	}
+	if flag := af.refreshOnlyConflict(destroy, ""); flag != "" {
+		return e.usageError(c, "--refresh-only and %s: a refresh-only apply changes nothing on the platform", flag)
+	}
+	return -1
+}
+
+// applyPlanFileArgs applies the plan file named by the arguments of fs,
+// PLANFILE [DIR] (DIR defaults to .), refusing --refresh-only and more
+// arguments.
+func (e *env) applyPlanFileArgs(c *command, fs *flag.FlagSet, af *applyFlags) int {
+	if af.refreshOnly {
+		return e.usageError(c, "--refresh-only and a PLANFILE: a refresh-only apply plans again")
+	}
+	if fs.NArg() > 2 {
+		return e.usageError(c, "want PLANFILE [DIR], got %d arguments", fs.NArg())
+	}
+	dir := "."
+	if fs.NArg() == 2 {
+		dir = fs.Arg(1)
+	}
+	return e.applyPlanFile(c, fs.Arg(0), dir, af)
+}
+
+// lockAndApply takes the project's lock, plans again when another apply
+// came between plan p (of state st, with opts) and the lock, shows the
+// plan, refuses data loss without --allow-data-loss, asks for approval
+// unless --auto-approve, and carries the plan out; the lock is released
+// when it returns.
+func (e *env) lockAndApply(c *command, cn *conn, a *applier.Applier, d *schema.Desired, opts planner.Options, p *planner.Plan, st *planner.State, af *applyFlags) int {
 	lk, err := a.Lock(e.ctx, d.Project)
 	if err != nil {
 		return e.fail(c, cn.explain(err))
@@ -185,7 +213,7 @@ func (e *env) runApplyLike(c *command, args []string, destroy bool) int {
 		return e.refuseDataLoss(c, p, loss, "")
 	}
 	if !af.autoApprove {
-		if !e.confirm(c, d.Project, destroy, loss) {
+		if !e.confirm(c, d.Project, opts.Destroy, loss) {
 			fmt.Fprintf(e.stdout, "Not applied.\n")
 			return exitError
 		}

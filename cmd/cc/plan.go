@@ -137,44 +137,28 @@ func (f *planFlags) refreshOnlyConflict(destroy bool, out string) string {
 	return ""
 }
 
+// runPlan runs cc plan: it compiles the project, plans it against its
+// service's state and shows the plan, saving it with --out.
 func runPlan(e *env, args []string) int {
 	c := commands["plan"]
 	fs := e.flags(c)
-	var pf planFlags
-	pf.register(fs, true)
-	out := fs.String("out", "", "save the plan to `FILE`, for cc apply FILE")
-	asJSON := fs.Bool("json", false, "print the plan as JSON (--format json)")
-	format := fs.String("format", "text", "output `FORMAT`: text, json or markdown")
-	detailed := fs.Bool("detailed-exitcode", false, "exit 2 when there are changes, 0 when there are none, 1 on an error or bad usage")
-	destroy := fs.Bool("destroy", false, "plan the deletion of everything the project has")
-	genOut := fs.String("generate-config-out", "", "write the declarations of imported resources the configuration does not declare to `FILE` (HCL or CUE, the project's language); it must not exist")
+	var f planCommandFlags
+	f.register(fs)
 	if rc := e.parse(c, fs, args); rc >= 0 {
 		return rc
 	}
-	if *asJSON {
-		*format = "json"
-	}
-	if !validFormat(*format) {
-		return e.usageError(c, "--format %q: want text, json or markdown", *format)
-	}
-	if *destroy && len(pf.replace) > 0 {
-		return e.usageError(c, "--replace and --destroy: a destroy plan deletes everything and replaces nothing")
-	}
-	if flag := pf.refreshOnlyConflict(*destroy, *out); flag != "" {
-		return e.usageError(c, "--refresh-only and %s: a refresh-only plan changes nothing, and cc apply --refresh-only plans it again", flag)
-	}
-	if *destroy && len(pf.newVersion) > 0 {
-		return e.usageError(c, "--new-version and --destroy: a destroy plan deletes everything and makes no version")
+	if rc := e.checkPlanFlags(c, &f); rc >= 0 {
+		return rc
 	}
 	path, rc := e.pathArg(c, fs)
 	if rc >= 0 {
 		return rc
 	}
-	res, rc := e.compile(c, path, compiler.Input{Vars: pf.vars, VarFiles: pf.varFiles, Offline: pf.offline}, *format == "json")
+	res, rc := e.compile(c, path, compiler.Input{Vars: f.vars, VarFiles: f.varFiles, Offline: f.offline}, f.format == "json")
 	if rc >= 0 {
 		return rc
 	}
-	cn, err := e.connect(pf.svc, res.Desired.Root)
+	cn, err := e.connect(f.svc, res.Desired.Root)
 	if err != nil {
 		return e.fail(c, err)
 	}
@@ -183,57 +167,110 @@ func runPlan(e *env, args []string) int {
 	if err != nil {
 		return e.fail(c, cn.explain(err))
 	}
-	opts := pf.options()
-	opts.Destroy = *destroy
-	opts.UndeclaredImports = *genOut != ""
-	if *genOut != "" {
-		if _, err := os.Lstat(*genOut); err == nil {
-			return e.fail(c, fmt.Errorf("--generate-config-out %s: the file exists; name a new one", *genOut))
+	opts := f.options()
+	opts.Destroy = f.destroy
+	opts.UndeclaredImports = f.genOut != ""
+	if f.genOut != "" {
+		if _, err := os.Lstat(f.genOut); err == nil {
+			return e.fail(c, fmt.Errorf("--generate-config-out %s: the file exists; name a new one", f.genOut))
 		}
 	}
 	p, st, err := a.Plan(e.ctx, res.Desired, opts)
 	if err != nil {
 		return e.fail(c, cn.explainRead(err))
 	}
-	if *genOut != "" {
-		if err := generateConfig(*genOut, res, p, st); err != nil {
+	if f.genOut != "" {
+		if err := generateConfig(f.genOut, res, p, st); err != nil {
 			return e.fail(c, err)
 		}
-		fmt.Fprintf(e.stderr, "Wrote the declarations of the imported resources to %s.\n", *genOut)
+		fmt.Fprintf(e.stderr, "Wrote the declarations of the imported resources to %s.\n", f.genOut)
 	}
 	if l := st.Lock; l != nil {
 		p.Warnings = append(p.Warnings, fmt.Sprintf("project %s is locked by %s: an apply is running, and this plan may be out of date when it ends", p.Project, l.Holder))
 	}
 	more := ""
-	if *out != "" {
-		file := "" // the project directory
-		if ext := filepath.Ext(path); ext == ".cue" || ext == ".hcl" {
-			file = filepath.Base(path)
+	if f.out != "" {
+		if more, rc = e.savePlan(c, cn, path, res, p, st, &f); rc >= 0 {
+			return rc
 		}
-		f := planner.NewFile(p, res.Desired, st, planner.Config{File: file, Lang: res.Lang, Server: cn.server,
-			Targets: pf.targets, Excludes: pf.excludes, Replace: pf.replace, NewVersion: pf.newVersion, Destroy: *destroy, AllowDataLoss: pf.allowDataLoss})
-		if hasSensitive(res.Desired) {
-			key, err := planKey(res.Desired.Root)
-			if err != nil {
-				return e.fail(c, err)
-			}
-			f.Config.SensitiveMAC = planner.SensitiveMAC(res.Desired, key)
-		}
-		if err := writePlanFile(*out, f); err != nil {
-			return e.fail(c, cn.explain(err))
-		}
-		more = fmt.Sprintf("run `cc show %s` for the whole plan", *out)
 	}
-	if err := e.render(p, *format, more); err != nil {
+	if err := e.render(p, f.format, more); err != nil {
 		return e.fail(c, cn.explain(err))
 	}
-	if *out != "" {
-		fmt.Fprintf(e.stderr, "Saved the plan to %s: cc apply %s carries out exactly this plan.\n", *out, *out)
+	if f.out != "" {
+		fmt.Fprintf(e.stderr, "Saved the plan to %s: cc apply %s carries out exactly this plan.\n", f.out, f.out)
 	}
-	if *detailed && (p.Changed() || (p.RefreshOnly && p.Drifted())) {
+	if f.detailed && (p.Changed() || (p.RefreshOnly && p.Drifted())) {
 		return exitChange
 	}
 	return exitOK
+}
+
+// planCommandFlags are the flags of cc plan.
+type planCommandFlags struct {
+	planFlags
+	out      string // --out: the plan file to save
+	asJSON   bool   // --json, the same as --format json
+	format   string // --format: text, json or markdown
+	detailed bool   // --detailed-exitcode
+	destroy  bool   // --destroy
+	genOut   string // --generate-config-out
+}
+
+// register registers the flags of cc plan.
+func (f *planCommandFlags) register(fs *flag.FlagSet) {
+	f.planFlags.register(fs, true)
+	fs.StringVar(&f.out, "out", "", "save the plan to `FILE`, for cc apply FILE")
+	fs.BoolVar(&f.asJSON, "json", false, "print the plan as JSON (--format json)")
+	fs.StringVar(&f.format, "format", "text", "output `FORMAT`: text, json or markdown")
+	fs.BoolVar(&f.detailed, "detailed-exitcode", false, "exit 2 when there are changes, 0 when there are none, 1 on an error or bad usage")
+	fs.BoolVar(&f.destroy, "destroy", false, "plan the deletion of everything the project has")
+	fs.StringVar(&f.genOut, "generate-config-out", "", "write the declarations of imported resources the configuration does not declare to `FILE` (HCL or CUE, the project's language); it must not exist")
+}
+
+// checkPlanFlags makes --json --format json, then refuses, with a return
+// code >= 0, an unknown format and flags that do not go together.
+func (e *env) checkPlanFlags(c *command, f *planCommandFlags) int {
+	if f.asJSON {
+		f.format = "json"
+	}
+	if !validFormat(f.format) {
+		return e.usageError(c, "--format %q: want text, json or markdown", f.format)
+	}
+	if f.destroy && len(f.replace) > 0 {
+		return e.usageError(c, "--replace and --destroy: a destroy plan deletes everything and replaces nothing")
+	}
+	if flag := f.refreshOnlyConflict(f.destroy, f.out); flag != "" {
+		return e.usageError(c, "--refresh-only and %s: a refresh-only plan changes nothing, and cc apply --refresh-only plans it again", flag)
+	}
+	if f.destroy && len(f.newVersion) > 0 {
+		return e.usageError(c, "--new-version and --destroy: a destroy plan deletes everything and makes no version")
+	}
+	return -1
+}
+
+// savePlan writes plan p of state st, compiled from path into res, to the
+// plan file --out names, with what it was planned with (and the MAC of the
+// sensitive values, if any), and returns the hint the Markdown view ends
+// with; a return code >= 0 when it fails.
+func (e *env) savePlan(c *command, cn *conn, path string, res *compiler.Result, p *planner.Plan, st *planner.State, f *planCommandFlags) (string, int) {
+	file := "" // the project directory
+	if ext := filepath.Ext(path); ext == ".cue" || ext == ".hcl" {
+		file = filepath.Base(path)
+	}
+	pf := planner.NewFile(p, res.Desired, st, planner.Config{File: file, Lang: res.Lang, Server: cn.server,
+		Targets: f.targets, Excludes: f.excludes, Replace: f.replace, NewVersion: f.newVersion, Destroy: f.destroy, AllowDataLoss: f.allowDataLoss})
+	if hasSensitive(res.Desired) {
+		key, err := planKey(res.Desired.Root)
+		if err != nil {
+			return "", e.fail(c, err)
+		}
+		pf.Config.SensitiveMAC = planner.SensitiveMAC(res.Desired, key)
+	}
+	if err := writePlanFile(f.out, pf); err != nil {
+		return "", e.fail(c, cn.explain(err))
+	}
+	return fmt.Sprintf("run `cc show %s` for the whole plan", f.out), -1
 }
 
 func validFormat(f string) bool { return f == "text" || f == "json" || f == "markdown" }
