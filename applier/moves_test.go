@@ -157,6 +157,11 @@ func testApplyForgetThenImport(t *testing.T, l language) {
 	if _, res := applyAll(t, newApplier(t, cl, d), d); res.Err() != nil {
 		t.Fatal(res.Err())
 	}
+	one, err := cl.GetState(ctx, "one")
+	if err != nil {
+		t.Fatal(err)
+	}
+	volID := one.Lookup("volume.cache").ID
 	d = compileIn(t, l, dir, l.project("one")+l.removed("volume.cache"))
 	p, res := applyAll(t, newApplier(t, cl, d), d)
 	if err := res.Err(); err != nil {
@@ -190,5 +195,8 @@ func testApplyForgetThenImport(t *testing.T, l language) {
 	}
 	if un, err := cl.GetState(ctx, service.Unowned); err != nil || un.Lookup("volume.cache") != nil {
 		t.Errorf("unowned state after the import %v, %v; want no volume.cache", un, err)
+	}
+	if two, err := cl.GetState(ctx, "two"); err != nil || two.Lookup("volume.shared") == nil || two.Lookup("volume.shared").ID != volID {
+		t.Errorf("project two after the import: %v, %v; want volume.shared with the id %s of project one's volume.cache", two, err, volID)
 	}
 }
