@@ -36,7 +36,7 @@ func (r *run) moveFirst() {
 		var res *service.MoveResult
 		err := r.a.call(r.opCtx, func(ctx context.Context) error {
 			var err error
-			res, err = r.a.svc.Move(ctx, service.MoveRequest{Project: r.p.Project, From: c.MovedFrom, To: c.Addr,
+			res, err = r.a.svc.Move(ctx, service.MoveRequest{Project: r.p.Project, From: c.MovedFrom, To: c.Addr, PreventDestroyAt: movedProtectionAt(c),
 				ExpectedSerial: r.p.Serial, IdempotencyKey: opKey(r.p, c, "move"), LeaseID: r.lk.LeaseID()})
 			return err
 		})
@@ -63,6 +63,15 @@ func (r *run) moveFirst() {
 			}
 		}
 	}
+}
+
+// movedProtectionAt is where the plan has the protection of a moved
+// resource declared, for the move to record it ("" when not protected).
+func movedProtectionAt(c *planner.Change) string {
+	if c.Lifecycle == nil || !c.Lifecycle.PreventDestroy {
+		return ""
+	}
+	return c.Lifecycle.PreventDestroyAt
 }
 
 // forget hands the resource of a Forget change to the unowned resources.
