@@ -39,8 +39,7 @@ func TestMoveRecordsProtectionPosition(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	mv, err = c.Move(ctx, service.MoveRequest{Project: "p", From: "volume.plain", To: "volume.plain2", PreventDestroyAt: "main.hcl:1:1", ExpectedSerial: mv.Serial})
-	if err != nil {
+	if _, err := c.Move(ctx, service.MoveRequest{Project: "p", From: "volume.plain", To: "volume.plain2", PreventDestroyAt: "main.hcl:1:1", ExpectedSerial: mv.Serial}); err != nil {
 		t.Fatal(err)
 	}
 	st, err := c.GetState(ctx, "p")
