@@ -294,3 +294,62 @@ func TestNewVersionOfMovedFunction(t *testing.T) {
 		noChanges(t, a, d)
 	})
 }
+
+// ignoringSandbox is a project with a sandbox NAME whose tags are TAGS
+// and ignored.
+func ignoringSandbox(l language, name, tags, extra string) string {
+	return l.project("pm") + l.pick(`sandbox "`+name+`" {
+  image { from = "`+pinnedBase+`" }
+  tags = ["`+tags+`"]
+  lifecycle { ignore_changes = [tags] }
+}
+`, `sandboxes: `+name+`: {
+	image: from: "`+pinnedBase+`"
+	tags: ["`+tags+`"]
+	lifecycle: ignore_changes: ["tags"]
+}
+`) + extra
+}
+
+// TestMovedSandboxIgnoresChanges: a sandbox that ignores its tags, changed
+// outside cc and then moved while the configuration's tags differ, moves
+// (only): the tags stay as the service has them, the drift record follows
+// it to the new address, and the next plan has no changes.
+func TestMovedSandboxIgnoresChanges(t *testing.T) {
+	inLanguages(t, func(t *testing.T, l language) {
+		cl, _ := server(t)
+		ctx := context.Background()
+		dir := t.TempDir()
+		d := compileIn(t, l, dir, ignoringSandbox(l, "dev", "a", ""))
+		a := newApplier(t, cl, d)
+		if _, res := applyAll(t, a, d); res.Err() != nil {
+			t.Fatal(res.Err())
+		}
+		if _, err := cl.PatchResource(ctx, service.PatchRequest{Project: "pm", Address: "sandbox.dev",
+			Set: []service.FieldPatch{{Pointer: "/tags", Value: []byte(`["b"]`)}}}); err != nil {
+			t.Fatal(err)
+		}
+		d = compileIn(t, l, dir, ignoringSandbox(l, "dev2", "c", l.moved("sandbox.dev", "sandbox.dev2")))
+		p, res := applyAll(t, a, d)
+		if err := res.Err(); err != nil {
+			t.Fatalf("Apply(move of a sandbox with ignored tags) = %v", err)
+		}
+		if len(p.Changes) != 1 || p.Changes[0].Action != planner.NoOp || p.Changes[0].MovedFrom != "sandbox.dev" {
+			t.Fatalf("plan %+v, want only the move", p.Changes)
+		}
+		st, err := cl.GetState(ctx, "pm")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r := st.Lookup("sandbox.dev2"); r == nil || !strings.Contains(string(r.Spec), `"tags":["b"]`) {
+			t.Fatalf("sandbox.dev2 = %+v, want it moved with the service's tags", r)
+		}
+		p = planWith(t, a, d, planner.Options{})
+		if p.Changed() {
+			t.Errorf("after the move: %+v, want no changes", p.Changes)
+		}
+		if len(p.Drift) != 1 || p.Drift[0].Address != "sandbox.dev2" {
+			t.Errorf("drift after the move %+v, want the tags change at sandbox.dev2", p.Drift)
+		}
+	})
+}
