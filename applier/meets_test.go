@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -350,6 +351,50 @@ func TestMovedSandboxIgnoresChanges(t *testing.T) {
 		}
 		if len(p.Drift) != 1 || p.Drift[0].Address != "sandbox.dev2" {
 			t.Errorf("drift after the move %+v, want the tags change at sandbox.dev2", p.Drift)
+		}
+	})
+}
+
+// TestImportProtected: importing a resource whose declaration has
+// prevent_destroy protects it in the same apply, at the declaration: the
+// next plan has no changes, and removing it fails at file:line:col.
+func TestImportProtected(t *testing.T) {
+	inLanguages(t, func(t *testing.T, l language) {
+		cl, _ := server(t)
+		ctx := context.Background()
+		unownedVolume(t, cl, "build-cache")
+		dir := t.TempDir()
+		at := l.pick("main.hcl:9:5", "main.cue:5:13")
+		d := compileIn(t, l, dir, l.project("imp")+l.imported("volume.data", "build-cache")+l.pick(`volume "data" {
+  size = "10Gi"
+  lifecycle {
+    prevent_destroy = true
+  }
+}
+`, `volumes: data: {
+	size: "10Gi"
+	lifecycle: prevent_destroy: true
+}
+`))
+		a := newApplier(t, cl, d)
+		p, res := applyAll(t, a, d)
+		if err := res.Err(); err != nil {
+			t.Fatal(err)
+		}
+		if len(p.Changes) != 1 || p.Changes[0].Action != planner.Import {
+			t.Fatalf("plan %+v, want one import", p.Changes)
+		}
+		st, err := cl.GetState(ctx, "imp")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r := st.Lookup("volume.data"); r == nil || !r.PreventDestroy || !strings.HasSuffix(r.PreventDestroyAt, at) {
+			t.Fatalf("volume.data after the import = %+v, want it protected at %s", r, at)
+		}
+		noChanges(t, a, d)
+		_, _, err = a.Plan(ctx, compileIn(t, l, dir, l.project("imp")), planner.Options{})
+		if !strings.Contains(fmt.Sprint(err), at+": volume.data is protected") {
+			t.Errorf("Plan(imported volume removed) = %v, want it protected at %s", err, at)
 		}
 	})
 }

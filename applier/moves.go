@@ -88,7 +88,9 @@ func (a *Applier) forget(ctx context.Context, lk *Lock, p *planner.Plan, n *node
 }
 
 // adopt adopts the unowned resource of an Import change, then, when the
-// configuration differs from it, updates (or replaces) it to match.
+// configuration differs from it or protects it (lifecycle.prevent_destroy,
+// which the service records with an apply), updates (or replaces) it to
+// match, with its lifecycle.
 func (a *Applier) adopt(ctx context.Context, lk *Lock, p *planner.Plan, n *node, out *Outcome) error {
 	c := n.c
 	var res *service.TransferResult
@@ -103,7 +105,7 @@ func (a *Applier) adopt(ctx context.Context, lk *Lock, p *planner.Plan, n *node,
 	}
 	out.Version = res.Resource.Version
 	out.Reused = true
-	if n.r == nil || c.BeforeHash == c.AfterHash || c.Kind == schema.KindImage {
+	if n.r == nil || c.Kind == schema.KindImage || (c.BeforeHash == c.AfterHash && !n.r.Lifecycle.Protected()) {
 		return nil
 	}
 	action := service.ActionUpdate
@@ -111,10 +113,12 @@ func (a *Applier) adopt(ctx context.Context, lk *Lock, p *planner.Plan, n *node,
 		action = service.ActionReplace
 	}
 	r := n.r
+	req := service.ApplyRequest{Project: p.Project, Address: c.Addr, Action: action, Spec: r.Spec, Hash: r.Hash,
+		DependsOn: r.DependsOn, Blobs: n.blobs, Sensitive: r.Sensitive,
+		ExpectedSerial: res.Serial, IdempotencyKey: opKey(p, c, "apply"), LeaseID: lk.LeaseID()}
+	lifecycleRequest(&req, c, r)
 	return a.call(ctx, func(ctx context.Context) error {
-		ar, err := a.svc.Apply(ctx, service.ApplyRequest{Project: p.Project, Address: c.Addr, Action: action, Spec: r.Spec, Hash: r.Hash,
-			DependsOn: r.DependsOn, Blobs: n.blobs, Sensitive: r.Sensitive,
-			ExpectedSerial: res.Serial, IdempotencyKey: opKey(p, c, "apply"), LeaseID: lk.LeaseID()})
+		ar, err := a.svc.Apply(ctx, req)
 		if err != nil {
 			return fmt.Errorf("update it to the configuration: %w", err)
 		}
