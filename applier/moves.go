@@ -36,7 +36,7 @@ func (r *run) moveFirst() {
 		var res *service.MoveResult
 		err := r.a.call(r.opCtx, func(ctx context.Context) error {
 			var err error
-			res, err = r.a.svc.Move(ctx, service.MoveRequest{Project: r.p.Project, From: c.MovedFrom, To: c.Addr,
+			res, err = r.a.svc.Move(ctx, service.MoveRequest{Project: r.p.Project, From: c.MovedFrom, To: c.Addr, PreventDestroyAt: movedProtectionAt(c),
 				ExpectedSerial: r.p.Serial, IdempotencyKey: opKey(r.p, c, "move"), LeaseID: r.lk.LeaseID()})
 			return err
 		})
@@ -65,6 +65,15 @@ func (r *run) moveFirst() {
 	}
 }
 
+// movedProtectionAt is where the plan has the protection of a moved
+// resource declared, for the move to record it ("" when not protected).
+func movedProtectionAt(c *planner.Change) string {
+	if c.Lifecycle == nil || !c.Lifecycle.PreventDestroy {
+		return ""
+	}
+	return c.Lifecycle.PreventDestroyAt
+}
+
 // forget hands the resource of a Forget change to the unowned resources.
 func (a *Applier) forget(ctx context.Context, lk *Lock, p *planner.Plan, n *node) error {
 	err := a.call(ctx, func(ctx context.Context) error {
@@ -79,7 +88,9 @@ func (a *Applier) forget(ctx context.Context, lk *Lock, p *planner.Plan, n *node
 }
 
 // adopt adopts the unowned resource of an Import change, then, when the
-// configuration differs from it, updates (or replaces) it to match.
+// configuration differs from it or protects it (lifecycle.prevent_destroy,
+// which the service records with an apply), updates (or replaces) it to
+// match, with its lifecycle.
 func (a *Applier) adopt(ctx context.Context, lk *Lock, p *planner.Plan, n *node, out *Outcome) error {
 	c := n.c
 	var res *service.TransferResult
@@ -94,7 +105,7 @@ func (a *Applier) adopt(ctx context.Context, lk *Lock, p *planner.Plan, n *node,
 	}
 	out.Version = res.Resource.Version
 	out.Reused = true
-	if n.r == nil || c.BeforeHash == c.AfterHash || c.Kind == schema.KindImage {
+	if n.r == nil || c.Kind == schema.KindImage || (c.BeforeHash == c.AfterHash && !n.r.Lifecycle.Protected()) {
 		return nil
 	}
 	action := service.ActionUpdate
@@ -102,10 +113,12 @@ func (a *Applier) adopt(ctx context.Context, lk *Lock, p *planner.Plan, n *node,
 		action = service.ActionReplace
 	}
 	r := n.r
+	req := service.ApplyRequest{Project: p.Project, Address: c.Addr, Action: action, Spec: r.Spec, Hash: r.Hash,
+		DependsOn: r.DependsOn, Blobs: n.blobs, Sensitive: r.Sensitive,
+		ExpectedSerial: res.Serial, IdempotencyKey: opKey(p, c, "apply"), LeaseID: lk.LeaseID()}
+	lifecycleRequest(&req, c, r)
 	return a.call(ctx, func(ctx context.Context) error {
-		ar, err := a.svc.Apply(ctx, service.ApplyRequest{Project: p.Project, Address: c.Addr, Action: action, Spec: r.Spec, Hash: r.Hash,
-			DependsOn: r.DependsOn, Blobs: n.blobs, Sensitive: r.Sensitive,
-			ExpectedSerial: res.Serial, IdempotencyKey: opKey(p, c, "apply"), LeaseID: lk.LeaseID()})
+		ar, err := a.svc.Apply(ctx, req)
 		if err != nil {
 			return fmt.Errorf("update it to the configuration: %w", err)
 		}

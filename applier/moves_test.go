@@ -10,18 +10,32 @@ import (
 
 	"google.golang.org/grpc"
 
-	"cc.dev/cc/compiler"
 	"cc.dev/cc/planner"
-	"cc.dev/cc/schema"
 	"cc.dev/cc/service"
 	ccv1 "cc.dev/cc/service/proto/cc/v1"
 )
 
-// lifecycleHCL is a project with a volume, a function and a sandbox that
-// mounts the volume, named by names (volume, function).
-func movesHCL(volume, function, handler, extra string) string {
-	return `project = "life"
-image "app" {
+// movesProject is a project in language l with a volume, a function and
+// a sandbox that mounts the volume, named by names (volume, function).
+func movesProject(l language, volume, function, handler, extra string) string {
+	if l.name == "cue" {
+		return l.project("life") + `images: app: {
+	from: "python:3.12-slim"
+	cmd: ["python"]
+}
+volumes: ` + volume + `: size: "1Gi"
+functions: ` + function + `: {
+	image: images.app
+	source: paths: ["src"]
+	handler: "` + handler + `"
+}
+sandboxes: dev: {
+	image: images.app
+	volume_mounts: [{volume: volumes.` + volume + `, path: "/cache"}]
+}
+` + extra
+	}
+	return l.project("life") + `image "app" {
   from = "python:3.12-slim"
   cmd  = ["python"]
 }
@@ -38,17 +52,15 @@ sandbox "dev" {
 ` + extra
 }
 
-// compileHCL writes main.hcl in dir and compiles it.
-func compileMovesHCL(t *testing.T, dir, src string) *schema.Desired {
+// writeSource writes the function source src/m.py in dir.
+func writeSource(t *testing.T, dir string) {
 	t.Helper()
-	if err := os.WriteFile(filepath.Join(dir, "main.hcl"), []byte(src), 0o644); err != nil {
+	if err := os.MkdirAll(filepath.Join(dir, "src"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	res, err := compiler.Compile(context.Background(), compiler.Input{Path: filepath.Join(dir, "main.hcl")})
-	if err != nil {
+	if err := os.WriteFile(filepath.Join(dir, "src", "m.py"), []byte("def run(): pass\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	return res.Desired
 }
 
 // actions counts the service's ApplyResource calls by action and its
@@ -71,23 +83,23 @@ func (c *actions) unary(ctx context.Context, req any, info *grpc.UnaryServerInfo
 	return next(ctx, req)
 }
 
-// TestApplyMovesNoDeleteNoCreate: issue 10 acceptance 1. Renaming a
-// volume and a function with moved blocks (the function's a chain of two)
-// makes no DeleteResource and no ApplyResource create call; the function
-// keeps its versions, the volume its id; the next plan has no changes.
+// TestApplyMovesNoDeleteNoCreate: issue 10 acceptance 1, in HCL and CUE.
+// Renaming a volume and a function with moves (the function's a chain of
+// two) makes no DeleteResource and no ApplyResource create call; the
+// function keeps its versions, the volume its id; the next plan has no
+// changes.
 func TestApplyMovesNoDeleteNoCreate(t *testing.T) {
+	inLanguages(t, testApplyMovesNoDeleteNoCreate)
+}
+
+func testApplyMovesNoDeleteNoCreate(t *testing.T, l language) {
 	act := &actions{applies: map[ccv1.Action]int{}}
 	cl, _ := server(t, service.WithUnaryInterceptor(act.unary))
 	dir := t.TempDir()
-	if err := os.MkdirAll(filepath.Join(dir, "src"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "src", "m.py"), []byte("def run(): pass\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeSource(t, dir)
 	ctx := context.Background()
 	for _, handler := range []string{"m:run", "m:run2"} {
-		d := compileMovesHCL(t, dir, movesHCL("cache", "rank", handler, ""))
+		d := compileIn(t, l, dir, movesProject(l, "cache", "rank", handler, ""))
 		if _, res := applyAll(t, newApplier(t, cl, d), d); res.Err() != nil {
 			t.Fatal(res.Err())
 		}
@@ -99,20 +111,11 @@ func TestApplyMovesNoDeleteNoCreate(t *testing.T) {
 	volID := before.Lookup("volume.cache").ID
 	act.applies, act.deletes = map[ccv1.Action]int{}, 0
 
-	moves := `moved {
-  from = volume.cache
-  to   = volume.data
-}
-moved {
-  from = function.rank
-  to   = function.mid
-}
-moved {
-  from = function.mid
-  to   = function.score
-}
-`
-	d := compileMovesHCL(t, dir, movesHCL("data", "score", "m:run2", moves))
+	moves := l.moved("volume.cache", "volume.data", "function.rank", "function.mid", "function.mid", "function.score")
+	d := compileIn(t, l, dir, movesProject(l, "data", "score", "m:run2", moves))
+	if len(d.Moves) != 3 {
+		t.Fatalf("Moves = %+v, want the 3 declared", d.Moves)
+	}
 	a := newApplier(t, cl, d)
 	p, res := applyAll(t, a, d)
 	if err := res.Err(); err != nil {
@@ -139,21 +142,27 @@ moved {
 	noChanges(t, a, d)
 }
 
-// TestApplyForgetThenImport: issue 10 acceptance 2 and 4. A removed volume
-// stays on the service, unowned; another project imports it, and plans no
-// changes after.
+// TestApplyForgetThenImport: issue 10 acceptance 2 and 4, in HCL and CUE.
+// A removed volume stays on the service, unowned; another project imports
+// it, and plans no changes after.
 func TestApplyForgetThenImport(t *testing.T) {
+	inLanguages(t, testApplyForgetThenImport)
+}
+
+func testApplyForgetThenImport(t *testing.T, l language) {
 	cl, calls := server(t)
 	ctx := context.Background()
 	dir := t.TempDir()
-	vol := `project = "one"
-volume "cache" { size = "1Gi" }
-`
-	d := compileMovesHCL(t, dir, vol)
+	d := compileIn(t, l, dir, l.project("one")+l.volume("cache"))
 	if _, res := applyAll(t, newApplier(t, cl, d), d); res.Err() != nil {
 		t.Fatal(res.Err())
 	}
-	d = compileMovesHCL(t, dir, "project = \"one\"\nremoved { from = volume.cache }\n")
+	one, err := cl.GetState(ctx, "one")
+	if err != nil {
+		t.Fatal(err)
+	}
+	volID := one.Lookup("volume.cache").ID
+	d = compileIn(t, l, dir, l.project("one")+l.removed("volume.cache"))
 	p, res := applyAll(t, newApplier(t, cl, d), d)
 	if err := res.Err(); err != nil {
 		t.Fatal(err)
@@ -166,14 +175,7 @@ volume "cache" { size = "1Gi" }
 		t.Fatalf("unowned state %v, %v; want volume.cache", un, err)
 	}
 
-	other := t.TempDir()
-	d = compileMovesHCL(t, other, `project = "two"
-volume "shared" { size = "1Gi" }
-import {
-  to = volume.shared
-  id = "cache"
-}
-`)
+	d = compileIn(t, l, t.TempDir(), l.project("two")+l.volume("shared")+l.imported("volume.shared", "cache"))
 	a := newApplier(t, cl, d)
 	calls.reset(nil)
 	p, res = applyAll(t, a, d)
@@ -190,5 +192,11 @@ import {
 	noChanges(t, a, d)
 	if calls.total != 1 || calls.get("GetState") != 1 {
 		t.Errorf("the plan after the import made %d calls (%v), want one GetState", calls.total, calls.n)
+	}
+	if un, err := cl.GetState(ctx, service.Unowned); err != nil || un.Lookup("volume.cache") != nil {
+		t.Errorf("unowned state after the import %v, %v; want no volume.cache", un, err)
+	}
+	if two, err := cl.GetState(ctx, "two"); err != nil || two.Lookup("volume.shared") == nil || two.Lookup("volume.shared").ID != volID {
+		t.Errorf("project two after the import: %v, %v; want volume.shared with the id %s of project one's volume.cache", two, err, volID)
 	}
 }

@@ -166,6 +166,9 @@ func newPlanning(d *schema.Desired, st *State, o Options) *planning {
 	for i := range d.Removed {
 		pl.removed[d.Removed[i].Address] = &d.Removed[i]
 	}
+	if o.Destroy {
+		pl.imports = map[string]*schema.Imported{} // a destroy adopts nothing
+	}
 	for i := range st.Images {
 		pl.images[st.Images[i].Hash] = &st.Images[i]
 	}
@@ -409,11 +412,7 @@ func (pl *planning) checkAddresses() error {
 				continue
 			}
 			if !known(a) {
-				msg := fmt.Sprintf("%s %s: no such resource in the configuration or the state", set.flag, a)
-				if s := diag.Suggest(a, all); s != "" {
-					msg += fmt.Sprintf("; did you mean %s?", s)
-				}
-				errs = append(errs, errors.New(msg))
+				errs = append(errs, pl.unknownAddress(set.flag, a, "resource", all))
 				continue
 			}
 			if set.flag == "--replace" && schema.KindOf(a) == schema.KindImage {
@@ -423,6 +422,21 @@ func (pl *planning) checkAddresses() error {
 	}
 	errs = append(errs, pl.checkNewVersion(all))
 	return errors.Join(errs...)
+}
+
+// unknownAddress is the error of a flag naming an address that neither
+// the configuration nor the state (as the plan's moves leave it) has, a
+// "resource" or "function": where it moves when this plan moves it away
+// (issue 10: moves), else a did-you-mean among all.
+func (pl *planning) unknownAddress(flag, a, what string, all []string) error {
+	if to := pl.renamed[a]; to != "" {
+		return fmt.Errorf("%s %s: this plan moves %s to %s; name %s", flag, a, a, to, to)
+	}
+	msg := fmt.Sprintf("%s %s: no such %s in the configuration or the state", flag, a, what)
+	if s := diag.Suggest(a, all); s != "" {
+		msg += fmt.Sprintf("; did you mean %s?", s)
+	}
+	return errors.New(msg)
 }
 
 // secretValue says what happens to the local value of a secret: "set" (it

@@ -133,6 +133,11 @@ func (pl *planning) markMoves(order []*Change, mv moves, sum *Summary) []*Change
 		}
 		c := &Change{Addr: to, Kind: dr.Kind, Action: NoOp, MovedFrom: from, Reasons: []Reason{movedReason(from, to)},
 			BeforeHash: sr.Hash, AfterHash: dr.Hash, DependsOn: dr.DependsOn, Range: dr.Range}
+		if len(pl.ignored[to]) > 0 {
+			// What apply keeps of the service's by ignore_changes, as an
+			// update's before holds it (applier and File.Check redo it).
+			c.Before = redact(sr.Spec, sr.Sensitive)
+		}
 		pl.changes[to] = c
 		pl.explained[to] = true
 		order = append(order, c)

@@ -6,7 +6,6 @@ import (
 	"sort"
 	"strings"
 
-	"cc.dev/cc/diag"
 	"cc.dev/cc/schema"
 )
 
@@ -38,11 +37,7 @@ func (pl *planning) checkNewVersion(all []string) error {
 		case !ok:
 			errs = append(errs, fmt.Errorf("--new-version %s: not an address KIND.NAME (%s.NAME)", a, schema.KindFunction))
 		case pl.want[a] == nil && pl.st.Lookup(a) == nil:
-			msg := fmt.Sprintf("--new-version %s: no such function in the configuration or the state", a)
-			if s := diag.Suggest(a, all); s != "" {
-				msg += fmt.Sprintf("; did you mean %s?", s)
-			}
-			errs = append(errs, errors.New(msg))
+			errs = append(errs, pl.unknownAddress("--new-version", a, "function", all))
 		case k == schema.KindDataset:
 			errs = append(errs, fmt.Errorf("--new-version %s: a dataset's revision is its content; it gets a new one when its files change", a))
 		case k != schema.KindFunction:

@@ -26,6 +26,10 @@ func WithUnowned(addrs ...string) StateOption {
 type MoveRequest struct {
 	Project  string
 	From, To string
+	// PreventDestroyAt is where the configuration declares the protection
+	// of the resource at To ("file:line:col"), recorded when the resource
+	// is protected; "" keeps the recorded one.
+	PreventDestroyAt string
 
 	ExpectedSerial int64
 	IdempotencyKey string
@@ -44,7 +48,7 @@ type MoveResult struct {
 
 // Move renames a resource.
 func (c *Client) Move(ctx context.Context, req MoveRequest) (*MoveResult, error) {
-	resp, err := c.resources.MoveResource(ctx, &ccv1.MoveResourceRequest{Project: req.Project, From: req.From, To: req.To,
+	resp, err := c.resources.MoveResource(ctx, &ccv1.MoveResourceRequest{Project: req.Project, From: req.From, To: req.To, PreventDestroyAt: req.PreventDestroyAt,
 		ExpectedSerial: req.ExpectedSerial, IdempotencyKey: req.IdempotencyKey, LeaseId: req.LeaseID})
 	if err != nil {
 		return nil, fromStatus(err)

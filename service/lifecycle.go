@@ -30,13 +30,11 @@ var declaredAtRE = regexp.MustCompile(`^[^\x00-\x1f\x7f]+:[0-9]{1,9}:[0-9]{1,9}$
 // checkLifecycleRequest checks the lifecycle fields of an apply request.
 func checkLifecycleRequest(addr string, kind schema.Kind, req *ccv1.ApplyResourceRequest) error {
 	at := req.GetPreventDestroyAt()
-	switch {
-	case at != "" && !req.GetPreventDestroy():
+	if at != "" && !req.GetPreventDestroy() {
 		return status.Errorf(codes.InvalidArgument, "%s: prevent_destroy_at without prevent_destroy", addr)
-	case len(at) > maxDeclaredAt:
-		return status.Errorf(codes.InvalidArgument, "%s: prevent_destroy_at is longer than %d bytes", addr, maxDeclaredAt)
-	case at != "" && !declaredAtRE.MatchString(at):
-		return status.Errorf(codes.InvalidArgument, "%s: prevent_destroy_at %q is not file:line:col", addr, at)
+	}
+	if err := checkDeclaredAt(addr, at); err != nil {
+		return err
 	}
 	if req.GetCreateBeforeDestroy() {
 		if req.GetAction() != ccv1.Action_ACTION_REPLACE {
@@ -48,6 +46,32 @@ func checkLifecycleRequest(addr string, kind schema.Kind, req *ccv1.ApplyResourc
 		}
 	}
 	return nil
+}
+
+// checkDeclaredAt checks a request's prevent_destroy_at: "" or a bounded
+// file:line:col.
+func checkDeclaredAt(addr, at string) error {
+	switch {
+	case len(at) > maxDeclaredAt:
+		return status.Errorf(codes.InvalidArgument, "%s: prevent_destroy_at is longer than %d bytes", addr, maxDeclaredAt)
+	case at != "" && !declaredAtRE.MatchString(at):
+		return status.Errorf(codes.InvalidArgument, "%s: prevent_destroy_at %q is not file:line:col", addr, at)
+	}
+	return nil
+}
+
+// reprotect records at as where the protection of the resource at addr is
+// declared now, when it is protected and at is not "" (a move's
+// prevent_destroy_at).
+func (t *mutation) reprotect(addr, at string) error {
+	if at == "" {
+		return nil
+	}
+	_, on, err := t.protection(addr)
+	if err != nil || !on {
+		return err
+	}
+	return t.protect(addr, true, at)
 }
 
 // protection is where the resource at addr was protected, and whether it

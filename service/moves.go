@@ -155,6 +155,9 @@ func (a *resourceAPI) MoveResource(ctx context.Context, req *ccv1.MoveResourceRe
 	if err := checkMovable(from, to); err != nil {
 		return nil, err
 	}
+	if err := checkDeclaredAt(to, req.GetPreventDestroyAt()); err != nil {
+		return nil, err
+	}
 	resp := &ccv1.MoveResourceResponse{}
 	err := a.s.mutate(ctx, ccv1.ResourceService_MoveResource_FullMethodName, req, resp, func(t *mutation) error {
 		cur, rev, err := t.existingAt(from)
@@ -173,6 +176,9 @@ func (a *resourceAPI) MoveResource(ctx context.Context, req *ccv1.MoveResourceRe
 		serial := t.bump()
 		moved, err := t.relocate(place{t.project, from}, place{t.project, to}, serial)
 		if err != nil {
+			return err
+		}
+		if err := t.reprotect(to, req.GetPreventDestroyAt()); err != nil {
 			return err
 		}
 		if resp.Dependants, err = t.renameReferences(from, to, serial); err != nil {

@@ -4416,8 +4416,17 @@ type MoveResourceRequest struct {
 	ExpectedSerial int64                  `protobuf:"varint,4,opt,name=expected_serial,json=expectedSerial,proto3" json:"expected_serial,omitempty"`
 	IdempotencyKey string                 `protobuf:"bytes,5,opt,name=idempotency_key,json=idempotencyKey,proto3" json:"idempotency_key,omitempty"`
 	LeaseId        string                 `protobuf:"bytes,6,opt,name=lease_id,json=leaseId,proto3" json:"lease_id,omitempty"`
-	unknownFields  protoimpl.UnknownFields
-	sizeCache      protoimpl.SizeCache
+	// prevent_destroy_at is where the configuration declares the protection
+	// of the resource at its new address ("file:line:col", as
+	// ApplyResourceRequest.prevent_destroy_at), when a plan moves a
+	// protected resource and changes nothing else of it: the move records
+	// it, as an apply does, so that a refusal names the declaration as it is
+	// now. Ignored when the resource is not protected (the apply that
+	// protects it records where); "" keeps the position recorded. At most
+	// 512 bytes; not file:line:col is INVALID_ARGUMENT.
+	PreventDestroyAt string `protobuf:"bytes,31,opt,name=prevent_destroy_at,json=preventDestroyAt,proto3" json:"prevent_destroy_at,omitempty"`
+	unknownFields    protoimpl.UnknownFields
+	sizeCache        protoimpl.SizeCache
 }
 
 func (x *MoveResourceRequest) Reset() {
@@ -4488,6 +4497,13 @@ func (x *MoveResourceRequest) GetIdempotencyKey() string {
 func (x *MoveResourceRequest) GetLeaseId() string {
 	if x != nil {
 		return x.LeaseId
+	}
+	return ""
+}
+
+func (x *MoveResourceRequest) GetPreventDestroyAt() string {
+	if x != nil {
+		return x.PreventDestroyAt
 	}
 	return ""
 }
@@ -5215,14 +5231,15 @@ const file_cc_v1_cc_proto_rawDesc = "" +
 	"\aaddress\x18\x02 \x01(\tR\aaddress\x12\x16\n" +
 	"\x06action\x18\x03 \x01(\tR\x06action\x12\x1f\n" +
 	"\vdeclared_at\x18\x04 \x01(\tR\n" +
-	"declaredAt\"\xc0\x01\n" +
+	"declaredAt\"\xee\x01\n" +
 	"\x13MoveResourceRequest\x12\x18\n" +
 	"\aproject\x18\x01 \x01(\tR\aproject\x12\x12\n" +
 	"\x04from\x18\x02 \x01(\tR\x04from\x12\x0e\n" +
 	"\x02to\x18\x03 \x01(\tR\x02to\x12'\n" +
 	"\x0fexpected_serial\x18\x04 \x01(\x03R\x0eexpectedSerial\x12'\n" +
 	"\x0fidempotency_key\x18\x05 \x01(\tR\x0eidempotencyKey\x12\x19\n" +
-	"\blease_id\x18\x06 \x01(\tR\aleaseId\"{\n" +
+	"\blease_id\x18\x06 \x01(\tR\aleaseId\x12,\n" +
+	"\x12prevent_destroy_at\x18\x1f \x01(\tR\x10preventDestroyAt\"{\n" +
 	"\x14MoveResourceResponse\x12+\n" +
 	"\bresource\x18\x01 \x01(\v2\x0f.cc.v1.ResourceR\bresource\x12\x16\n" +
 	"\x06serial\x18\x02 \x01(\x03R\x06serial\x12\x1e\n" +
