@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strings"
 
 	"cc.dev/cc/applier"
 	"cc.dev/cc/compiler"
@@ -51,45 +52,39 @@ func runStateLifecycle(e *env, c *command, sub string, args []string) int {
 		path = fs.Arg(want)
 	}
 	for _, a := range fs.Args()[:want] {
-		if k := schema.KindOf(a); !k.Valid() || k == schema.KindImage || len(a) <= len(k)+1 {
+		if !resourceAddress(a) {
 			return e.usageError(c, "%s: want the address KIND.NAME of a resource that is not an image", a)
 		}
 	}
-	project, cn, rc := e.locate(c, &lf, path)
-	if rc >= 0 {
-		return rc
-	}
-	defer cn.close()
-	a, err := applier.New(cn.client, applier.WithLockTimeout(*lockTimeout), applier.WithProgress(e.stderr), applier.WithNotices(e.stderr),
-		applier.WithHolder(service.CurrentHolder("cc state "+sub)))
-	if err != nil {
-		return e.fail(c, err)
-	}
-	lk, err := a.Lock(e.ctx, project)
-	if err != nil {
-		return e.fail(c, err)
-	}
-	defer e.release(c, cn, lk)
-	if sub == "mv" {
-		from, to := fs.Arg(0), fs.Arg(1)
-		res, err := cn.client.Move(e.ctx, service.MoveRequest{Project: project, From: from, To: to, ExpectedSerial: lk.Serial(), LeaseID: lk.LeaseID()})
+	return e.underLock(c, &lf, path, *lockTimeout, "cc state "+sub, func(project string, cn *conn, lk *applier.Lock) int {
+		if sub == "mv" {
+			from, to := fs.Arg(0), fs.Arg(1)
+			res, err := cn.client.Move(e.ctx, service.MoveRequest{Project: project, From: from, To: to, ExpectedSerial: lk.Serial(), LeaseID: lk.LeaseID()})
+			if err != nil {
+				return e.fail(c, err)
+			}
+			fmt.Fprintf(e.stdout, "%s has moved to %s, keeping its identity, versions and history (serial %d).\n", from, to, res.Serial)
+			if len(res.Dependants) > 0 {
+				fmt.Fprintf(e.stdout, "What depends on it now names %s: %s.\n", to, strings.Join(res.Dependants, ", "))
+			}
+			return exitOK
+		}
+		addr := fs.Arg(0)
+		res, err := cn.client.Forget(e.ctx, service.TransferRequest{Project: project, Address: addr, ExpectedSerial: lk.Serial(), LeaseID: lk.LeaseID()})
 		if err != nil {
 			return e.fail(c, err)
 		}
-		fmt.Fprintf(e.stdout, "%s has moved to %s, keeping its identity, versions and history (serial %d).\n", from, to, res.Serial)
-		if len(res.Dependants) > 0 {
-			fmt.Fprintf(e.stdout, "What depends on it now names %s: %s.\n", to, joinAnd(res.Dependants))
-		}
+		fmt.Fprintf(e.stdout, "%s was forgotten by project %s, not destroyed: the service keeps it, unowned, as %s (serial %d). Remove its declaration from the configuration, or the next plan creates it again.\n",
+			addr, project, res.Resource.Address, res.Serial)
 		return exitOK
-	}
-	addr := fs.Arg(0)
-	res, err := cn.client.Forget(e.ctx, service.TransferRequest{Project: project, Address: addr, ExpectedSerial: lk.Serial(), LeaseID: lk.LeaseID()})
-	if err != nil {
-		return e.fail(c, err)
-	}
-	fmt.Fprintf(e.stdout, "%s was forgotten by project %s, not destroyed: the service keeps it, unowned, as %s (serial %d). Remove its declaration from the configuration, or the next plan creates it again.\n",
-		addr, project, res.Resource.Address, res.Serial)
-	return exitOK
+	})
+}
+
+// resourceAddress reports whether a is the address KIND.NAME of a
+// resource that is not an image.
+func resourceAddress(a string) bool {
+	k := schema.KindOf(a)
+	return k.Valid() && k != schema.KindImage && schema.ValidName(a[min(len(a), len(k)+1):])
 }
 
 func runImport(e *env, args []string) int {
@@ -108,46 +103,21 @@ func runImport(e *env, args []string) int {
 	if fs.NArg() == 3 {
 		path = fs.Arg(2)
 	}
-	if k := schema.KindOf(addr); !k.Valid() || k == schema.KindImage || !schema.ValidName(addr[min(len(addr), len(k)+1):]) {
+	if !resourceAddress(addr) {
 		return e.usageError(c, "%s: want the address KIND.NAME of a resource that is not an image", addr)
 	}
 	if !schema.ValidName(id) {
 		return e.usageError(c, "ID %q: want the name of an unowned resource (a lowercase DNS label)", id)
 	}
-	project, cn, rc := e.locate(c, &lf, path)
-	if rc >= 0 {
-		return rc
-	}
-	defer cn.close()
-	a, err := applier.New(cn.client, applier.WithLockTimeout(*lockTimeout), applier.WithProgress(e.stderr), applier.WithNotices(e.stderr),
-		applier.WithHolder(service.CurrentHolder("cc import")))
-	if err != nil {
-		return e.fail(c, err)
-	}
-	lk, err := a.Lock(e.ctx, project)
-	if err != nil {
-		return e.fail(c, err)
-	}
-	defer e.release(c, cn, lk)
-	res, err := cn.client.Adopt(e.ctx, service.TransferRequest{Project: project, Address: addr, ID: id, ExpectedSerial: lk.Serial(), LeaseID: lk.LeaseID()})
-	if err != nil {
-		return e.fail(c, err)
-	}
-	fmt.Fprintf(e.stdout, "%s was imported into project %s from the unowned %s (serial %d). Declare it in the configuration, or the next plan deletes it.\n",
-		addr, project, schema.Address(schema.KindOf(addr), id), res.Serial)
-	return exitOK
-}
-
-// joinAnd joins names with commas.
-func joinAnd(s []string) string {
-	out := ""
-	for i, v := range s {
-		if i > 0 {
-			out += ", "
+	return e.underLock(c, &lf, path, *lockTimeout, "cc import", func(project string, cn *conn, lk *applier.Lock) int {
+		res, err := cn.client.Adopt(e.ctx, service.TransferRequest{Project: project, Address: addr, ID: id, ExpectedSerial: lk.Serial(), LeaseID: lk.LeaseID()})
+		if err != nil {
+			return e.fail(c, err)
 		}
-		out += v
-	}
-	return out
+		fmt.Fprintf(e.stdout, "%s was imported into project %s from the unowned %s (serial %d). Declare it in the configuration, or the next plan deletes it.\n",
+			addr, project, schema.Address(schema.KindOf(addr), id), res.Serial)
+		return exitOK
+	})
 }
 
 // generateConfig writes to name the declarations of the plan's imports

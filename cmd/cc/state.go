@@ -331,12 +331,39 @@ func runRollback(e *env, args []string) int {
 	if fs.NArg() == 3 {
 		path = fs.Arg(2)
 	}
-	project, cn, rc := e.locate(c, &lf, path)
+	return e.underLock(c, &lf, path, *lockTimeout, "cc rollback", func(project string, cn *conn, lk *applier.Lock) int {
+		before, err := cn.client.GetState(e.ctx, project)
+		if err != nil {
+			return e.fail(c, err)
+		}
+		was := int64(0)
+		if r := before.Lookup(addr); r != nil {
+			was = r.Version
+		}
+		res, err := cn.client.Rollback(e.ctx, service.RollbackRequest{Project: project, Address: addr, Version: version,
+			ExpectedSerial: lk.Serial(), LeaseID: lk.LeaseID()})
+		if err != nil {
+			return e.fail(c, err)
+		}
+		if !res.Changed {
+			fmt.Fprintf(e.stdout, "%s: version %d is current already.\n", addr, version)
+			return exitOK
+		}
+		fmt.Fprintf(e.stdout, "%s: version %d is current (was %d). The configuration still describes version %d's content: the next plan shows the change back to it.\n",
+			addr, version, was, was)
+		return exitOK
+	})
+}
+
+// underLock locates the project at path, takes its lock as holder
+// (waiting up to wait for it), runs do under it and releases it.
+func (e *env) underLock(c *command, lf *locateFlags, path string, wait time.Duration, holder string, do func(project string, cn *conn, lk *applier.Lock) int) int {
+	project, cn, rc := e.locate(c, lf, path)
 	if rc >= 0 {
 		return rc
 	}
 	defer cn.close()
-	a, err := applier.New(cn.client, applier.WithLockTimeout(*lockTimeout), applier.WithProgress(e.stderr), applier.WithNotices(e.stderr), applier.WithHolder(service.CurrentHolder("cc rollback")))
+	a, err := applier.New(cn.client, applier.WithLockTimeout(wait), applier.WithProgress(e.stderr), applier.WithNotices(e.stderr), applier.WithHolder(service.CurrentHolder(holder)))
 	if err != nil {
 		return e.fail(c, err)
 	}
@@ -345,26 +372,7 @@ func runRollback(e *env, args []string) int {
 		return e.fail(c, err)
 	}
 	defer e.release(c, cn, lk)
-	before, err := cn.client.GetState(e.ctx, project)
-	if err != nil {
-		return e.fail(c, err)
-	}
-	was := int64(0)
-	if r := before.Lookup(addr); r != nil {
-		was = r.Version
-	}
-	res, err := cn.client.Rollback(e.ctx, service.RollbackRequest{Project: project, Address: addr, Version: version,
-		ExpectedSerial: lk.Serial(), LeaseID: lk.LeaseID()})
-	if err != nil {
-		return e.fail(c, err)
-	}
-	if !res.Changed {
-		fmt.Fprintf(e.stdout, "%s: version %d is current already.\n", addr, version)
-		return exitOK
-	}
-	fmt.Fprintf(e.stdout, "%s: version %d is current (was %d). The configuration still describes version %d's content: the next plan shows the change back to it.\n",
-		addr, version, was, was)
-	return exitOK
+	return do(project, cn, lk)
 }
 
 func runForceUnlock(e *env, args []string) int {
