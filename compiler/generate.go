@@ -250,13 +250,44 @@ func writeHCLBlock(b *bytes.Buffer, k schema.Kind, name string, body map[string]
 	b.WriteString("}\n")
 }
 
+// syntax is how one language writes a value: its references, strings,
+// object keys, the mark between a key and its value, and one level of
+// indentation.
+type syntax struct {
+	ref    func(ref) string
+	str    func(string) string
+	key    func(string) string
+	assign string
+	indent string
+}
+
+var (
+	hclSyntax = syntax{ref: hclRef, str: hclString, key: hclKey, assign: " = ", indent: "  "}
+	cueSyntax = syntax{ref: cueRef, str: cueString, key: cueKey, assign: ": ", indent: "\t"}
+)
+
+// hclKey is an object key in HCL: an identifier, else a quoted string.
+func hclKey(k string) string {
+	if identRE.MatchString(k) {
+		return k
+	}
+	return hclString(k)
+}
+
 // writeHCL writes a value as an HCL expression.
-func writeHCL(b *bytes.Buffer, v any, indent string) {
+func writeHCL(b *bytes.Buffer, v any, indent string) { hclSyntax.write(b, v, indent) }
+
+// writeCUE writes a value as a CUE expression.
+func writeCUE(b *bytes.Buffer, v any, indent string) { cueSyntax.write(b, v, indent) }
+
+// write writes v as an expression of the language, its nested lines
+// indented by indent and one level more.
+func (sy syntax) write(b *bytes.Buffer, v any, indent string) {
 	switch t := v.(type) {
 	case ref:
-		b.WriteString(hclRef(t))
+		b.WriteString(sy.ref(t))
 	case string:
-		b.WriteString(hclString(t))
+		b.WriteString(sy.str(t))
 	case map[string]any:
 		if len(t) == 0 {
 			b.WriteString("{}")
@@ -264,12 +295,8 @@ func writeHCL(b *bytes.Buffer, v any, indent string) {
 		}
 		b.WriteString("{\n")
 		for _, key := range sortedKeys(t) {
-			k := key
-			if !identRE.MatchString(k) {
-				k = hclString(k)
-			}
-			fmt.Fprintf(b, "%s  %s = ", indent, k)
-			writeHCL(b, t[key], indent+"  ")
+			fmt.Fprintf(b, "%s%s%s%s", indent, sy.indent, sy.key(key), sy.assign)
+			sy.write(b, t[key], indent+sy.indent)
 			b.WriteByte('\n')
 		}
 		b.WriteString(indent + "}")
@@ -277,8 +304,8 @@ func writeHCL(b *bytes.Buffer, v any, indent string) {
 		if hasObject(t) {
 			b.WriteString("[\n")
 			for _, e := range t {
-				b.WriteString(indent + "  ")
-				writeHCL(b, e, indent+"  ")
+				b.WriteString(indent + sy.indent)
+				sy.write(b, e, indent+sy.indent)
 				b.WriteString(",\n")
 			}
 			b.WriteString(indent + "]")
@@ -289,7 +316,7 @@ func writeHCL(b *bytes.Buffer, v any, indent string) {
 			if i > 0 {
 				b.WriteString(", ")
 			}
-			writeHCL(b, e, indent)
+			sy.write(b, e, indent)
 		}
 		b.WriteByte(']')
 	default:
@@ -313,49 +340,6 @@ func hclString(s string) string {
 	q := strconv.Quote(s)
 	q = strings.ReplaceAll(q, "${", "$${")
 	return strings.ReplaceAll(q, "%{", "%%{")
-}
-
-// writeCUE writes a value as a CUE expression.
-func writeCUE(b *bytes.Buffer, v any, indent string) {
-	switch t := v.(type) {
-	case ref:
-		b.WriteString(cueRef(t))
-	case string:
-		b.WriteString(cueString(t))
-	case map[string]any:
-		if len(t) == 0 {
-			b.WriteString("{}")
-			return
-		}
-		b.WriteString("{\n")
-		for _, key := range sortedKeys(t) {
-			fmt.Fprintf(b, "%s\t%s: ", indent, cueKey(key))
-			writeCUE(b, t[key], indent+"\t")
-			b.WriteByte('\n')
-		}
-		b.WriteString(indent + "}")
-	case []any:
-		if hasObject(t) {
-			b.WriteString("[\n")
-			for _, e := range t {
-				b.WriteString(indent + "\t")
-				writeCUE(b, e, indent+"\t")
-				b.WriteString(",\n")
-			}
-			b.WriteString(indent + "]")
-			return
-		}
-		b.WriteByte('[')
-		for i, e := range t {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			writeCUE(b, e, indent)
-		}
-		b.WriteByte(']')
-	default:
-		writeScalar(b, v)
-	}
 }
 
 // cueString quotes s for CUE. A backslash is always escaped, so no
