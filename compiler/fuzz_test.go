@@ -34,7 +34,7 @@ var fuzzDir = sync.OnceValues(func() (string, error) {
 
 // seeds adds the examples and the bad corpus of one language.
 func seeds(f *testing.F, ext string) {
-	for _, ex := range []string{"quickstart", "multi-service"} {
+	for _, ex := range []string{"quickstart", "multi-service", "shared-data"} {
 		b, err := os.ReadFile(filepath.Join("../examples", ex, "main"+ext))
 		if err != nil {
 			f.Fatal(err)
@@ -92,6 +92,8 @@ func FuzzCompileCUE(f *testing.F) {
 	seeds(f, ".cue")
 	// Issue 8 item 1: markers on collections and resources.
 	f.Add([]byte("project: \"p\"\nsandboxes!: dev: image: from: \"python:3.12\"\nvolumes: d?: size: \"1Gi\"\nfoo!: 1\n"))
+	// Issue 10: the lifecycle declarations.
+	f.Add([]byte("project: \"p\"\nvolumes: b: {size: \"1Gi\", lifecycle: {prevent_destroy: true, ignore_changes: [\"size\"]}}\nmoved: [{from: \"volume.a\", to: \"volume.b\"}]\nremoved: [\"volume.c\"]\nimports: [{to: \"volume.b\", id: \"x\"}]\ndata: volumes: d: name: \"d\"\n"))
 	f.Fuzz(func(t *testing.T, src []byte) { fuzzCompile(t, "main.cue", src) })
 }
 
@@ -102,5 +104,7 @@ func FuzzCompileHCL(f *testing.F) {
 	f.Add([]byte("project = \"p\"\nlocals {\n  a = [for i in range(10): [for j in range(i): \"${i}-${j}\"]]\n  b = join(\",\", flatten(local.a))\n  c = {for k, v in local.a : k => length(v) if k > 2}\n  d = replace(format(\"%5d\", 1), \" \", \"x\")\n}\nsecret \"s\" {\n  from_env = upper(local.b)\n}\n"))
 	// Issue 15: Terraform's functions.
 	f.Add([]byte("project = \"p\"\nlocals {\n  a = replace(lower(\"A B\"), \"/[^a-z]+/\", \"-\")\n  b = cidrsubnets(\"10.0.0.0/16\", 4, 8)\n  c = lookup({x = 1}, \"x\")\n  d = coalesce(null, one([sum([1, 2])]))\n  e = yamldecode(yamlencode({k = setproduct([1], [2])}))\n  f = try(tonumber(\"x\"), can(regex(\"a\", \"b\")))\n}\n"))
+	// Issue 10: the lifecycle declarations.
+	f.Add([]byte("project = \"p\"\nvolume \"b\" {\n  size = \"1Gi\"\n  lifecycle {\n    prevent_destroy = true\n    ignore_changes  = [size]\n  }\n}\nmoved {\n  from = volume.a\n  to   = volume.b\n}\nremoved {\n  from = volume.c\n}\nimport {\n  to = volume.b\n  id = \"x\"\n}\ndata \"volume\" \"d\" {\n  name = \"d\"\n}\n"))
 	f.Fuzz(func(t *testing.T, src []byte) { fuzzCompile(t, "main.hcl", src) })
 }

@@ -14,6 +14,7 @@ import (
 	"google.golang.org/grpc/credentials"
 	"google.golang.org/grpc/credentials/insecure"
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
+	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/known/durationpb"
 
 	ccv1 "cc.dev/cc/service/proto/cc/v1"
@@ -534,7 +535,8 @@ type ApplyRequest struct {
 	// no longer does.
 	DataPins []DataPin
 	// PreventDestroy protects the resource from deletes and replaces from
-	// then on (false unprotects it); PreventDestroyAt is where that is
+	// then on (false unprotects it: cc's client always says which);
+	// PreventDestroyAt is where that is
 	// declared, "file:line:col". CreateBeforeDestroy, with ActionReplace,
 	// brings the replacement up before the old one stops (cc.proto).
 	PreventDestroy      bool
@@ -569,7 +571,7 @@ func (c *Client) Apply(ctx context.Context, req ApplyRequest) (*ApplyResult, err
 	resp, err := c.resources.ApplyResource(ctx, &ccv1.ApplyResourceRequest{
 		Project: req.Project, Address: req.Address, Action: req.Action, Spec: req.Spec, Hash: req.Hash,
 		DependsOn: req.DependsOn, Blobs: req.Blobs, Sensitive: req.Sensitive, NewVersion: req.NewVersion, DataPins: dataPinsProto(req.DataPins),
-		PreventDestroy: req.PreventDestroy, PreventDestroyAt: req.PreventDestroyAt, CreateBeforeDestroy: req.CreateBeforeDestroy,
+		PreventDestroy: proto.Bool(req.PreventDestroy), PreventDestroyAt: req.PreventDestroyAt, CreateBeforeDestroy: req.CreateBeforeDestroy,
 		ExpectedSerial: req.ExpectedSerial, IdempotencyKey: req.IdempotencyKey, LeaseId: req.LeaseID,
 	})
 	if err != nil {

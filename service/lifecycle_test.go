@@ -12,8 +12,9 @@ import (
 // TestProtectedResourceRefusedByService: the service keeps
 // lifecycle.prevent_destroy with the resource and, as defence in depth,
 // refuses DeleteResource and a REPLACE of a protected resource with a
-// Protected detail naming where it was declared; an update without the
-// flag unprotects it, as a change of the state (issue 10: lifecycle).
+// Protected detail naming where it was declared; an update with the
+// flag false unprotects it, as a change of the
+// state (issue 10: lifecycle).
 func TestProtectedResourceRefusedByService(t *testing.T) {
 	ctx := context.Background()
 	c := open(t, "")

@@ -254,7 +254,12 @@ func (t *mutation) applyResource(in *applyInput, resp *ccv1.ApplyResourceRespons
 	if err != nil {
 		return err
 	}
-	sameProtection := protected == req.GetPreventDestroy() && protectedAt == req.GetPreventDestroyAt()
+	// A request that says nothing of the protection keeps it.
+	want, wantAt := protected, protectedAt
+	if req.PreventDestroy != nil {
+		want, wantAt = req.GetPreventDestroy(), req.GetPreventDestroyAt()
+	}
+	sameProtection := protected == want && protectedAt == wantAt
 	v, err := t.applyValues(in, cur)
 	if err != nil {
 		return err
@@ -273,11 +278,11 @@ func (t *mutation) applyResource(in *applyInput, resp *ccv1.ApplyResourceRespons
 	if err := t.clearDrift(addr); err != nil {
 		return err
 	}
-	if err := t.protect(addr, req.GetPreventDestroy(), req.GetPreventDestroyAt()); err != nil {
+	if err := t.protect(addr, want, wantAt); err != nil {
 		return err
 	}
 	resp.Resource, resp.Serial, resp.Version, resp.Changed = r.proto(), t.serial, v.version, true
-	resp.Resource.PreventDestroy, resp.Resource.PreventDestroyAt = req.GetPreventDestroy(), req.GetPreventDestroyAt()
+	resp.Resource.PreventDestroy, resp.Resource.PreventDestroyAt = want, wantAt
 	// The reference server replaces in this one transaction whichever
 	// the order (cc.proto, create_before_destroy); it says which order
 	// it was asked for.

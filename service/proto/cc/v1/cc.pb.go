@@ -2422,10 +2422,13 @@ type ApplyResourceRequest struct {
 	// (Resource.data_pins).
 	DataPins []*DataPin `protobuf:"bytes,40,rep,name=data_pins,json=dataPins,proto3" json:"data_pins,omitempty"`
 	// prevent_destroy protects the resource from then on (Resource
-	// .prevent_destroy); false unprotects it. Any action sets it, and an
-	// update that changes only it is a change of the state (a new serial).
+	// .prevent_destroy); false unprotects it. Any action that sets it sets
+	// it, and an update that changes only it is a change of the state (a new
+	// serial). Unset keeps the resource's protection as it is (none for a
+	// create): a client that knows nothing of lifecycles, such as a platform
+	// SDK updating a resource, never unprotects one by leaving it out.
 	// A REPLACE of a resource protected now is refused whatever this says.
-	PreventDestroy bool `protobuf:"varint,30,opt,name=prevent_destroy,json=preventDestroy,proto3" json:"prevent_destroy,omitempty"`
+	PreventDestroy *bool `protobuf:"varint,30,opt,name=prevent_destroy,json=preventDestroy,proto3,oneof" json:"prevent_destroy,omitempty"`
 	// prevent_destroy_at is where the protection is declared,
 	// "file:line:col" (at most 512 bytes, no control characters, nothing
 	// sensitive); only with prevent_destroy.
@@ -2569,8 +2572,8 @@ func (x *ApplyResourceRequest) GetDataPins() []*DataPin {
 }
 
 func (x *ApplyResourceRequest) GetPreventDestroy() bool {
-	if x != nil {
-		return x.PreventDestroy
+	if x != nil && x.PreventDestroy != nil {
+		return *x.PreventDestroy
 	}
 	return false
 }
@@ -5083,7 +5086,7 @@ const file_cc_v1_cc_proto_rawDesc = "" +
 	"\bresource\x18\x02 \x01(\v2\x0f.cc.v1.ResourceR\bresource\x12\x16\n" +
 	"\x06serial\x18\x03 \x01(\x03R\x06serial\x12\x18\n" +
 	"\acreated\x18\x04 \x01(\bR\acreated\x12\x18\n" +
-	"\achanged\x18\x05 \x01(\bR\achanged\"\xb2\x04\n" +
+	"\achanged\x18\x05 \x01(\bR\achanged\"\xcb\x04\n" +
 	"\x14ApplyResourceRequest\x12\x18\n" +
 	"\aproject\x18\x01 \x01(\tR\aproject\x12\x18\n" +
 	"\aaddress\x18\x02 \x01(\tR\aaddress\x12%\n" +
@@ -5100,10 +5103,11 @@ const file_cc_v1_cc_proto_rawDesc = "" +
 	"\tsensitive\x18\v \x03(\tR\tsensitive\x12\x1f\n" +
 	"\vnew_version\x182 \x01(\bR\n" +
 	"newVersion\x12+\n" +
-	"\tdata_pins\x18( \x03(\v2\x0e.cc.v1.DataPinR\bdataPins\x12'\n" +
-	"\x0fprevent_destroy\x18\x1e \x01(\bR\x0epreventDestroy\x12,\n" +
+	"\tdata_pins\x18( \x03(\v2\x0e.cc.v1.DataPinR\bdataPins\x12,\n" +
+	"\x0fprevent_destroy\x18\x1e \x01(\bH\x00R\x0epreventDestroy\x88\x01\x01\x12,\n" +
 	"\x12prevent_destroy_at\x18\x1f \x01(\tR\x10preventDestroyAt\x122\n" +
-	"\x15create_before_destroy\x18  \x01(\bR\x13createBeforeDestroy\"\xde\x01\n" +
+	"\x15create_before_destroy\x18  \x01(\bR\x13createBeforeDestroyB\x12\n" +
+	"\x10_prevent_destroy\"\xde\x01\n" +
 	"\x15ApplyResourceResponse\x12+\n" +
 	"\bresource\x18\x01 \x01(\v2\x0f.cc.v1.ResourceR\bresource\x12\x16\n" +
 	"\x06serial\x18\x02 \x01(\x03R\x06serial\x12\x18\n" +
@@ -5506,6 +5510,7 @@ func file_cc_v1_cc_proto_init() {
 		(*UploadBlobRequest_Header_)(nil),
 		(*UploadBlobRequest_Data)(nil),
 	}
+	file_cc_v1_cc_proto_msgTypes[29].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
