@@ -27,7 +27,7 @@ type Service interface {
 	RenewLock(ctx context.Context, project, leaseID string, ttl time.Duration) (service.Lease, error)
 	Unlock(ctx context.Context, project, leaseID string) error
 	MissingBlobs(ctx context.Context, project string, digests []string) ([]string, error)
-	UploadBlob(ctx context.Context, project, digest string, size int64, r io.Reader) (bool, error)
+	UploadBlob(ctx context.Context, up service.BlobUpload, r io.Reader) (bool, error)
 	ReadBlob(ctx context.Context, project, digest string, limit int64) (*service.Blob, error)
 	EnsureImage(ctx context.Context, req service.ImageRequest) (*service.ImageResult, error)
 	Apply(ctx context.Context, req service.ApplyRequest) (*service.ApplyResult, error)

@@ -203,7 +203,7 @@ func (a *Applier) Apply(ctx context.Context, lk *Lock, p *planner.Plan, d *schem
 	defer cancelOps()
 	r.opCtx = opCtx
 	r.moveFirst()
-	a.uploadBlobs(opCtx, ctx, p, d, r.order, r.fail)
+	a.uploadBlobs(opCtx, ctx, lk, p, d, r.order, r.fail)
 
 	for _, n := range r.order {
 		if n.state == 3 {
@@ -474,8 +474,9 @@ func (a *Applier) skipDependants(n *node, say func(string, ...any)) {
 
 // uploadBlobs finds the blobs the service lacks among those the plan's
 // changes need, in one call per 100,000, and uploads them. A change whose
-// blob cannot be read or uploaded fails.
-func (a *Applier) uploadBlobs(opCtx, ctx context.Context, p *planner.Plan, d *schema.Desired, order []*node, fail func(*node, error)) {
+// blob cannot be read or uploaded fails. Uploads are mutations of the
+// project, made under the apply's lock (lk).
+func (a *Applier) uploadBlobs(opCtx, ctx context.Context, lk *Lock, p *planner.Plan, d *schema.Desired, order []*node, fail func(*node, error)) {
 	all, users := neededBlobs(d, order, fail)
 	if len(all) == 0 {
 		return
@@ -491,7 +492,7 @@ func (a *Applier) uploadBlobs(opCtx, ctx context.Context, p *planner.Plan, d *sc
 	if len(missing) > 0 {
 		fmt.Fprintf(a.progress, "Uploading %d %s the service does not have...\n", len(missing), plural(len(missing), "file", "files"))
 	}
-	errs := a.upload(opCtx, ctx, p.Project, missing, all)
+	errs := a.upload(opCtx, ctx, service.BlobUpload{Project: p.Project, LeaseID: lk.LeaseID()}, missing, all)
 	for i, dg := range missing {
 		if errs[i] != nil {
 			failUsers(dg, fmt.Errorf("upload %s: %w", all[dg].name, errs[i]))
@@ -546,9 +547,10 @@ func (a *Applier) missingBlobs(opCtx context.Context, project string, digests []
 	return missing
 }
 
-// upload uploads the blobs missing, the parallelism at once, and returns
-// their errors, in order; none starts once ctx is cancelled.
-func (a *Applier) upload(opCtx, ctx context.Context, project string, missing []string, all map[string]*blob) []error {
+// upload uploads the blobs missing into up's project under its lease, the
+// parallelism at once, and returns their errors, in order; none starts
+// once ctx is cancelled.
+func (a *Applier) upload(opCtx, ctx context.Context, up service.BlobUpload, missing []string, all map[string]*blob) []error {
 	errs := make([]error, len(missing))
 	sem := make(chan struct{}, a.parallelism)
 	var wg sync.WaitGroup
@@ -572,7 +574,9 @@ func (a *Applier) upload(opCtx, ctx context.Context, project string, missing []s
 					return err
 				}
 				defer r.Close()
-				_, err = a.svc.UploadBlob(ctx, project, dg, b.size, r)
+				up := up
+				up.Digest, up.Size = dg, b.size
+				_, err = a.svc.UploadBlob(ctx, up, r)
 				return err
 			})
 		}()

@@ -162,20 +162,46 @@ func (a *blobAPI) UploadBlob(stream ccv1.BlobService_UploadBlobServer) error {
 		a.s.dropChunks(context.WithoutCancel(ctx), project, digest)
 		return err
 	}
-	res, err := a.s.st.w.ExecContext(ctx, "INSERT OR IGNORE INTO blobs (project, digest, size, created_at) VALUES (?, ?, ?, ?)", project, digest, size, a.s.now().UnixNano())
+	added, err := a.s.registerBlob(ctx, h)
 	if err != nil {
 		a.s.dropChunks(context.WithoutCancel(ctx), project, digest)
-		return dbError(err)
+		return err
 	}
-	if added, _ := res.RowsAffected(); added == 0 {
+	if !added {
 		return stream.SendAndClose(existed)
 	}
 	return stream.SendAndClose(&ccv1.UploadBlobResponse{Digest: digest, Size: size})
 }
 
+// registerBlob registers a blob whose chunks are stored, in one write
+// transaction that checks the upload's lease again: a lease that expired
+// or was released by force while the data streamed registers nothing.
+// added is false when the project had the blob already.
+func (s *Server) registerBlob(ctx context.Context, h *ccv1.UploadBlobRequest_Header) (added bool, err error) {
+	tx, err := s.st.w.BeginTx(ctx, nil)
+	if err != nil {
+		return false, dbError(err)
+	}
+	defer tx.Rollback()
+	now := s.now().UnixNano()
+	if err := checkLease(ctx, tx, h.GetProject(), h.GetLeaseId(), now); err != nil {
+		return false, err
+	}
+	res, err := tx.ExecContext(ctx, "INSERT OR IGNORE INTO blobs (project, digest, size, created_at) VALUES (?, ?, ?, ?)", h.GetProject(), h.GetDigest(), h.GetSize(), now)
+	if err != nil {
+		return false, dbError(err)
+	}
+	if err := tx.Commit(); err != nil {
+		return false, dbError(err)
+	}
+	n, _ := res.RowsAffected()
+	return n > 0, nil
+}
+
 // uploadHeader receives an upload's header and checks it: the project's
-// name and the caller's right to it, the digest's form, and the size
-// against --max-blob-size.
+// name and the caller's right to it, the digest's form, the size against
+// --max-blob-size, and the caller's lease, so that a caller without the
+// lock is refused before any of its data is read.
 func (a *blobAPI) uploadHeader(stream ccv1.BlobService_UploadBlobServer) (*ccv1.UploadBlobRequest_Header, error) {
 	ctx := stream.Context()
 	first, err := stream.Recv()
@@ -207,6 +233,9 @@ func (a *blobAPI) uploadHeader(stream ccv1.BlobService_UploadBlobServer) (*ccv1.
 	}
 	if size > a.s.maxBlob {
 		return nil, status.Errorf(codes.InvalidArgument, "blob %s of %d bytes is larger than this server takes, %d bytes (--max-blob-size)", digest, size, a.s.maxBlob)
+	}
+	if err := checkLease(ctx, a.s.st.r, project, h.GetLeaseId(), a.s.now().UnixNano()); err != nil {
+		return nil, err
 	}
 	return h, nil
 }

@@ -414,16 +414,30 @@ func (c *Client) MissingBlobs(ctx context.Context, project string, digests []str
 
 const uploadChunk = 256 << 10
 
-// UploadBlob streams size bytes from r as the blob with digest. The
-// service verifies both; existed reports that it already had the blob.
-func (c *Client) UploadBlob(ctx context.Context, project, digest string, size int64, r io.Reader) (existed bool, err error) {
+// BlobUpload is a blob to upload: its project, digest ("sha256:" + hex)
+// and size, and the lease it is uploaded under.
+type BlobUpload struct {
+	Project string
+	Digest  string
+	Size    int64
+	// LeaseID is the caller's live lease of the project's lock: an upload
+	// is a mutation, refused (ErrLeaseRefused) without it.
+	LeaseID string
+}
+
+// UploadBlob streams up.Size bytes from r as the blob with up.Digest,
+// under up.LeaseID. The service verifies the digest and size, and the
+// lease both before it reads the data and when it records the blob;
+// existed reports that it already had the blob.
+func (c *Client) UploadBlob(ctx context.Context, up BlobUpload, r io.Reader) (existed bool, err error) {
+	digest := up.Digest
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	stream, err := c.blobs.UploadBlob(ctx)
 	if err != nil {
 		return false, fromStatus(err)
 	}
-	header := &ccv1.UploadBlobRequest{Part: &ccv1.UploadBlobRequest_Header_{Header: &ccv1.UploadBlobRequest_Header{Project: project, Digest: digest, Size: size}}}
+	header := &ccv1.UploadBlobRequest{Part: &ccv1.UploadBlobRequest_Header_{Header: &ccv1.UploadBlobRequest_Header{Project: up.Project, Digest: digest, Size: up.Size, LeaseId: up.LeaseID}}}
 	if err := stream.Send(header); err != nil && err != io.EOF {
 		return false, fromStatus(err)
 	}

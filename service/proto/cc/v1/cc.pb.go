@@ -13,7 +13,8 @@
 // its list of projects names "-" ("*" does not cover it).
 //
 // Mutations (EnsureImage, ApplyResource, DeleteResource, Rollback,
-// PutSecretValue) share three fields:
+// PutSecretValue) share three fields (UploadBlob shares lease_id only; the
+// blob calls FindMissingBlobs and ReadBlob are reads and take no lease):
 //   - expected_serial: the serial of the state the caller planned against.
 //     The call is refused as stale (ABORTED with a Stale detail) when the
 //     resource at the address was changed after that serial, so a plan made
@@ -4858,10 +4859,13 @@ func (x *AdoptResourceResponse) GetSerial() int64 {
 }
 
 type UploadBlobRequest_Header struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Project       string                 `protobuf:"bytes,1,opt,name=project,proto3" json:"project,omitempty"`
-	Digest        string                 `protobuf:"bytes,2,opt,name=digest,proto3" json:"digest,omitempty"`
-	Size          int64                  `protobuf:"varint,3,opt,name=size,proto3" json:"size,omitempty"`
+	state   protoimpl.MessageState `protogen:"open.v1"`
+	Project string                 `protobuf:"bytes,1,opt,name=project,proto3" json:"project,omitempty"`
+	Digest  string                 `protobuf:"bytes,2,opt,name=digest,proto3" json:"digest,omitempty"`
+	Size    int64                  `protobuf:"varint,3,opt,name=size,proto3" json:"size,omitempty"`
+	// lease_id is the caller's live lease of the project's lock (see the
+	// file's header): checked on arrival and when the blob is recorded.
+	LeaseId       string `protobuf:"bytes,4,opt,name=lease_id,json=leaseId,proto3" json:"lease_id,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -4915,6 +4919,13 @@ func (x *UploadBlobRequest_Header) GetSize() int64 {
 		return x.Size
 	}
 	return 0
+}
+
+func (x *UploadBlobRequest_Header) GetLeaseId() string {
+	if x != nil {
+		return x.LeaseId
+	}
+	return ""
 }
 
 var File_cc_v1_cc_proto protoreflect.FileDescriptor
@@ -5048,14 +5059,15 @@ const file_cc_v1_cc_proto_rawDesc = "" +
 	"\aproject\x18\x01 \x01(\tR\aproject\x12\x18\n" +
 	"\adigests\x18\x02 \x03(\tR\adigests\"4\n" +
 	"\x18FindMissingBlobsResponse\x12\x18\n" +
-	"\amissing\x18\x01 \x03(\tR\amissing\"\xbc\x01\n" +
+	"\amissing\x18\x01 \x03(\tR\amissing\"\xd7\x01\n" +
 	"\x11UploadBlobRequest\x129\n" +
 	"\x06header\x18\x01 \x01(\v2\x1f.cc.v1.UploadBlobRequest.HeaderH\x00R\x06header\x12\x14\n" +
-	"\x04data\x18\x02 \x01(\fH\x00R\x04data\x1aN\n" +
+	"\x04data\x18\x02 \x01(\fH\x00R\x04data\x1ai\n" +
 	"\x06Header\x12\x18\n" +
 	"\aproject\x18\x01 \x01(\tR\aproject\x12\x16\n" +
 	"\x06digest\x18\x02 \x01(\tR\x06digest\x12\x12\n" +
-	"\x04size\x18\x03 \x01(\x03R\x04sizeB\x06\n" +
+	"\x04size\x18\x03 \x01(\x03R\x04size\x12\x19\n" +
+	"\blease_id\x18\x04 \x01(\tR\aleaseIdB\x06\n" +
 	"\x04part\"Z\n" +
 	"\x12UploadBlobResponse\x12\x16\n" +
 	"\x06digest\x18\x01 \x01(\tR\x06digest\x12\x12\n" +

@@ -13,7 +13,8 @@
 // its list of projects names "-" ("*" does not cover it).
 //
 // Mutations (EnsureImage, ApplyResource, DeleteResource, Rollback,
-// PutSecretValue) share three fields:
+// PutSecretValue) share three fields (UploadBlob shares lease_id only; the
+// blob calls FindMissingBlobs and ReadBlob are reads and take no lease):
 //   - expected_serial: the serial of the state the caller planned against.
 //     The call is refused as stale (ABORTED with a Stale detail) when the
 //     resource at the address was changed after that serial, so a plan made
@@ -311,6 +312,13 @@ type BlobServiceClient interface {
 	FindMissingBlobs(ctx context.Context, in *FindMissingBlobsRequest, opts ...grpc.CallOption) (*FindMissingBlobsResponse, error)
 	// UploadBlob streams one blob: a header first, then data chunks. The
 	// digest and size are verified on arrival; a mismatch stores nothing.
+	// It is a mutation of the project: the header's lease_id must be the
+	// caller's live lease, as for ApplyResource (FAILED_PRECONDITION with a
+	// LeaseRefused detail otherwise). The lease is checked when the header
+	// arrives, before any data is read, and again in the transaction that
+	// records the blob: a lease released by force or expired while the data
+	// streams stores nothing. A blob the project already has is answered
+	// (existed) only to a caller with the lease too.
 	UploadBlob(ctx context.Context, opts ...grpc.CallOption) (grpc.ClientStreamingClient[UploadBlobRequest, UploadBlobResponse], error)
 	// ReadBlob returns the first bytes of a blob, up to a limit: what a plan
 	// needs to show how a file changed (the old content is the service's;
@@ -371,6 +379,13 @@ type BlobServiceServer interface {
 	FindMissingBlobs(context.Context, *FindMissingBlobsRequest) (*FindMissingBlobsResponse, error)
 	// UploadBlob streams one blob: a header first, then data chunks. The
 	// digest and size are verified on arrival; a mismatch stores nothing.
+	// It is a mutation of the project: the header's lease_id must be the
+	// caller's live lease, as for ApplyResource (FAILED_PRECONDITION with a
+	// LeaseRefused detail otherwise). The lease is checked when the header
+	// arrives, before any data is read, and again in the transaction that
+	// records the blob: a lease released by force or expired while the data
+	// streams stores nothing. A blob the project already has is answered
+	// (existed) only to a caller with the lease too.
 	UploadBlob(grpc.ClientStreamingServer[UploadBlobRequest, UploadBlobResponse]) error
 	// ReadBlob returns the first bytes of a blob, up to a limit: what a plan
 	// needs to show how a file changed (the old content is the service's;
