@@ -20,8 +20,6 @@ import (
 	"testing"
 	"time"
 
-	"google.golang.org/grpc"
-
 	"cc.dev/cc/schema"
 	"cc.dev/cc/service"
 )
@@ -112,7 +110,7 @@ var calls = []struct {
 		return err
 	}},
 	{"UploadBlob", func(ctx context.Context, c *service.Client, p string) error {
-		_, err := c.UploadBlob(ctx, p, blobDigest, int64(len(blobData)), bytes.NewReader(blobData))
+		_, err := c.UploadBlob(ctx, service.BlobUpload{Project: p, Digest: blobDigest, Size: int64(len(blobData))}, bytes.NewReader(blobData))
 		return err
 	}},
 	{"EnsureImage", func(ctx context.Context, c *service.Client, p string) error {
@@ -185,7 +183,7 @@ func TestTLSAndTokens(t *testing.T) {
 	dial := func(opts ...service.DialOption) *service.Client {
 		t.Helper()
 		opts = append(opts, service.WithTLSConfig(&tls.Config{RootCAs: pool, MinVersion: tls.VersionTLS12}),
-			service.WithGRPCOptions(grpc.WithUnaryInterceptor(autoLease())))
+			service.WithGRPCOptions(autoLeasing()...))
 		c, err := service.Dial(lis.Addr().String(), opts...)
 		if err != nil {
 			t.Fatal(err)
@@ -270,7 +268,7 @@ func TestWithoutTokensOnlyLocalClients(t *testing.T) {
 	}
 	dir := t.TempDir()
 	serve(t, remoteListener{lis}, filepath.Join(dir, "remote.db"))
-	c, err := service.Dial(lis.Addr().String(), service.WithGRPCOptions(grpc.WithUnaryInterceptor(autoLease())))
+	c, err := service.Dial(lis.Addr().String(), service.WithGRPCOptions(autoLeasing()...))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -294,7 +292,7 @@ func TestWithoutTokensOnlyLocalClients(t *testing.T) {
 	}
 	serve(t, ul, filepath.Join(dir, "unix.db"))
 	for _, target := range []string{lo.Addr().String(), "unix://" + sock} {
-		c, err := service.Dial(target, service.WithGRPCOptions(grpc.WithUnaryInterceptor(autoLease())))
+		c, err := service.Dial(target, service.WithGRPCOptions(autoLeasing()...))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -17,8 +17,6 @@ import (
 	"testing"
 	"time"
 
-	"google.golang.org/grpc"
-
 	"cc.dev/cc/service"
 )
 
@@ -70,7 +68,7 @@ func startServerProcess(t *testing.T, db, sock string) (*serverProc, *service.Cl
 		p.cmd.Process.Kill()
 		p.cmd.Wait()
 	})
-	c, err := service.Dial("unix://"+sock, service.WithGRPCOptions(grpc.WithUnaryInterceptor(autoLease())))
+	c, err := service.Dial("unix://"+sock, service.WithGRPCOptions(autoLeasing()...))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 
 	"cc.dev/cc/service"
@@ -140,7 +139,7 @@ func TestIssue10AnyTokenResolvesDataSources(t *testing.T) {
 		t.Helper()
 		c, err := service.Dial(lis.Addr().String(), service.WithToken(token),
 			service.WithTLSConfig(&tls.Config{RootCAs: pool, MinVersion: tls.VersionTLS12}),
-			service.WithGRPCOptions(grpc.WithUnaryInterceptor(autoLease())))
+			service.WithGRPCOptions(autoLeasing()...))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"google.golang.org/grpc"
 
 	"cc.dev/cc/service"
 )
@@ -168,7 +167,7 @@ func TestUnownedReadAndAdoptWithProjectToken(t *testing.T) {
 	dial := func(token string) *service.Client {
 		c, err := service.Dial(lis.Addr().String(), service.WithToken(token),
 			service.WithTLSConfig(&tls.Config{RootCAs: pool, MinVersion: tls.VersionTLS12}),
-			service.WithGRPCOptions(grpc.WithUnaryInterceptor(autoLease())))
+			service.WithGRPCOptions(autoLeasing()...))
 		if err != nil {
 			t.Fatal(err)
 		}

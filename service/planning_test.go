@@ -30,7 +30,7 @@ func TestReadBlob(t *testing.T) {
 	if _, err := c.ReadBlob(ctx, "p", d, 0); !errors.Is(err, service.ErrNotFound) {
 		t.Fatalf("ReadBlob(missing) = %v, want not found", err)
 	}
-	if _, err := c.UploadBlob(ctx, "p", d, int64(len(big)), bytes.NewReader(big)); err != nil {
+	if _, err := c.UploadBlob(ctx, service.BlobUpload{Project: "p", Digest: d, Size: int64(len(big))}, bytes.NewReader(big)); err != nil {
 		t.Fatal(err)
 	}
 	tests := []struct {
@@ -184,7 +184,7 @@ func TestServerInterceptors(t *testing.T) {
 	if _, err := c.GetState(ctx, "p"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := c.UploadBlob(ctx, "p", "sha256:"+hex.EncodeToString(make([]byte, 32)), 0, bytes.NewReader(nil)); !errors.Is(err, service.ErrInvalid) {
+	if _, err := c.UploadBlob(ctx, service.BlobUpload{Project: "p", Digest: "sha256:" + hex.EncodeToString(make([]byte, 32)), Size: 0}, bytes.NewReader(nil)); !errors.Is(err, service.ErrInvalid) {
 		t.Fatalf("UploadBlob(wrong digest) = %v, want invalid", err)
 	}
 	if unary.Load() != 1 || stream.Load() != 1 {

@@ -68,7 +68,7 @@ func TestRestartKeepsEverything(t *testing.T) {
 	if _, err := c.EnsureImage(ctx, service.ImageRequest{Project: "p", Address: "image.base", Spec: img, Hash: h, ExpectedSerial: s}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := c.UploadBlob(ctx, "p", blobDigest, int64(len(blobData)), bytes.NewReader(blobData)); err != nil {
+	if _, err := c.UploadBlob(ctx, service.BlobUpload{Project: "p", Digest: blobDigest, Size: int64(len(blobData))}, bytes.NewReader(blobData)); err != nil {
 		t.Fatal(err)
 	}
 	// The lease autoLease took for the calls above goes; u takes one.

@@ -23,7 +23,7 @@ func TestUpdateWithoutProtectionKeepsIt(t *testing.T) {
 	dir := t.TempDir()
 	sock := filepath.Join(dir, "s")
 	serve(t, listenUnix(t, sock), filepath.Join(dir, "state.db"))
-	c, err := service.Dial("unix://"+sock, service.WithGRPCOptions(grpc.WithUnaryInterceptor(autoLease())))
+	c, err := service.Dial("unix://"+sock, service.WithGRPCOptions(autoLeasing()...))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-	"google.golang.org/grpc"
 
 	"cc.dev/cc/schema"
 	"cc.dev/cc/service"
@@ -45,7 +44,7 @@ func (c *clock) Advance(d time.Duration) {
 // mutation that has none (autoLease).
 func open(t testing.TB, dbPath string, opts ...service.Option) *service.Client {
 	t.Helper()
-	return openWith(t, dbPath, []grpc.DialOption{grpc.WithUnaryInterceptor(autoLease())}, opts...)
+	return openWith(t, dbPath, autoLeasing(), opts...)
 }
 
 // testImage is the image hash of the specs that name one.
@@ -648,19 +647,19 @@ func TestBlobs(t *testing.T) {
 
 	// A blob whose content does not match its digest is refused and not
 	// stored.
-	if _, err := c.UploadBlob(ctx, "p", ds, int64(len(small)), bytes.NewReader([]byte("print('HELLO')\n"))); !errors.Is(err, service.ErrInvalid) {
+	if _, err := c.UploadBlob(ctx, service.BlobUpload{Project: "p", Digest: ds, Size: int64(len(small))}, bytes.NewReader([]byte("print('HELLO')\n"))); !errors.Is(err, service.ErrInvalid) {
 		t.Fatalf("UploadBlob(wrong content) = %v, want invalid", err)
 	}
-	if _, err := c.UploadBlob(ctx, "p", ds, int64(len(small))+1, bytes.NewReader(small)); !errors.Is(err, service.ErrInvalid) {
+	if _, err := c.UploadBlob(ctx, service.BlobUpload{Project: "p", Digest: ds, Size: int64(len(small)) + 1}, bytes.NewReader(small)); !errors.Is(err, service.ErrInvalid) {
 		t.Fatalf("UploadBlob(wrong size) = %v, want invalid", err)
 	}
 	for _, b := range [][]byte{small, big} {
-		existed, err := c.UploadBlob(ctx, "p", digest(b), int64(len(b)), bytes.NewReader(b))
+		existed, err := c.UploadBlob(ctx, service.BlobUpload{Project: "p", Digest: digest(b), Size: int64(len(b))}, bytes.NewReader(b))
 		if err != nil || existed {
 			t.Fatalf("UploadBlob() = %v, %v; want stored", existed, err)
 		}
 	}
-	existed, err := c.UploadBlob(ctx, "p", db, int64(len(big)), bytes.NewReader(big))
+	existed, err := c.UploadBlob(ctx, service.BlobUpload{Project: "p", Digest: db, Size: int64(len(big))}, bytes.NewReader(big))
 	if err != nil || !existed {
 		t.Fatalf("UploadBlob() again = %v, %v; want existed", existed, err)
 	}
@@ -676,7 +675,7 @@ func TestBlobs(t *testing.T) {
 		t.Fatalf("MissingBlobs(bad digest) = %v, want invalid", err)
 	}
 	tooBig := int64(9 << 20)
-	if _, err := c.UploadBlob(ctx, "p", ds, tooBig, bytes.NewReader(small)); !errors.Is(err, service.ErrInvalid) {
+	if _, err := c.UploadBlob(ctx, service.BlobUpload{Project: "p", Digest: ds, Size: tooBig}, bytes.NewReader(small)); !errors.Is(err, service.ErrInvalid) {
 		t.Fatalf("UploadBlob(over the limit) = %v, want invalid", err)
 	}
 }

@@ -39,12 +39,15 @@ func serveUnix(t *testing.T, dir string, opts ...service.Option) (*service.Serve
 	t.Helper()
 	sock := filepath.Join(dir, "s")
 	srv := serve(t, listenUnix(t, sock), filepath.Join(dir, "state.db"), opts...)
-	c, err := service.Dial("unix://"+sock, service.WithGRPCOptions(grpc.WithUnaryInterceptor(autoLease())))
+	// One autoLeaser for both: the raw uploads on conn hold the lock the
+	// client's mutations do.
+	leases := (&autoLeaser{}).dialOptions()
+	c, err := service.Dial("unix://"+sock, service.WithGRPCOptions(leases...))
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { c.Close() })
-	conn, err := grpc.NewClient("unix://"+sock, grpc.WithTransportCredentials(insecure.NewCredentials()))
+	conn, err := grpc.NewClient("unix://"+sock, append(leases, grpc.WithTransportCredentials(insecure.NewCredentials()))...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -133,12 +136,12 @@ func TestItem10BlobLimits(t *testing.T) {
 	ctx := context.Background()
 	srv, c, conn := serveUnix(t, t.TempDir(), service.WithMaxBlobSize(1<<20), service.WithMaxUploadsPerToken(1))
 	small := []byte("small")
-	_, err := c.UploadBlob(ctx, "p", digest(small), 2<<20, bytes.NewReader(small))
+	_, err := c.UploadBlob(ctx, service.BlobUpload{Project: "p", Digest: digest(small), Size: 2 << 20}, bytes.NewReader(small))
 	if !errors.Is(err, service.ErrInvalid) || !strings.Contains(err.Error(), "--max-blob-size") {
 		t.Fatalf("UploadBlob(2 MiB) = %v, want invalid naming --max-blob-size", err)
 	}
 	long := bytes.Repeat([]byte("x"), 2<<20)
-	if _, err := c.UploadBlob(ctx, "p", digest(small), 5, bytes.NewReader(long)); !errors.Is(err, service.ErrInvalid) {
+	if _, err := c.UploadBlob(ctx, service.BlobUpload{Project: "p", Digest: digest(small), Size: 5}, bytes.NewReader(long)); !errors.Is(err, service.ErrInvalid) {
 		t.Fatalf("UploadBlob(more than announced) = %v, want invalid", err)
 	}
 
@@ -155,7 +158,7 @@ func TestItem10BlobLimits(t *testing.T) {
 	}
 	waitCtx, cancel := context.WithTimeout(ctx, 300*time.Millisecond)
 	other := []byte("other")
-	_, err = c.UploadBlob(waitCtx, "p", digest(other), int64(len(other)), bytes.NewReader(other))
+	_, err = c.UploadBlob(waitCtx, service.BlobUpload{Project: "p", Digest: digest(other), Size: int64(len(other))}, bytes.NewReader(other))
 	cancel()
 	if !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("second UploadBlob() while one runs = %v, want it to wait past its deadline", err)
@@ -167,7 +170,7 @@ func TestItem10BlobLimits(t *testing.T) {
 		t.Fatal(err)
 	}
 	within(t, "UploadBlob() once the first ended", func(ctx context.Context) error {
-		_, err := c.UploadBlob(ctx, "p", digest(other), int64(len(other)), bytes.NewReader(other))
+		_, err := c.UploadBlob(ctx, service.BlobUpload{Project: "p", Digest: digest(other), Size: int64(len(other))}, bytes.NewReader(other))
 		return err
 	})
 }
@@ -197,19 +200,19 @@ func TestItem10UploadLimitPerToken(t *testing.T) {
 	pr, pw := io.Pipe()
 	defer pw.Close()
 	data := []byte("data of a")
-	go a.UploadBlob(ctx, "p", digest(data), int64(len(data)), pr)
+	go a.UploadBlob(ctx, service.BlobUpload{Project: "p", Digest: digest(data), Size: int64(len(data))}, pr)
 	for service.Uploads(srv) == 0 {
 		time.Sleep(time.Millisecond)
 	}
 	within(t, "B's upload while A runs its most", func(ctx context.Context) error {
 		other := []byte("data of b")
-		_, err := b.UploadBlob(ctx, "q", digest(other), int64(len(other)), bytes.NewReader(other))
+		_, err := b.UploadBlob(ctx, service.BlobUpload{Project: "q", Digest: digest(other), Size: int64(len(other))}, bytes.NewReader(other))
 		return err
 	})
 	waitCtx, cancel := context.WithTimeout(ctx, 300*time.Millisecond)
 	defer cancel()
 	more := []byte("more of a")
-	if _, err := a.UploadBlob(waitCtx, "p", digest(more), int64(len(more)), bytes.NewReader(more)); !errors.Is(err, context.DeadlineExceeded) {
+	if _, err := a.UploadBlob(waitCtx, service.BlobUpload{Project: "p", Digest: digest(more), Size: int64(len(more))}, bytes.NewReader(more)); !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("A's second upload = %v, want it to wait", err)
 	}
 }
@@ -227,7 +230,7 @@ func TestItem10SpoolCleaned(t *testing.T) {
 		t.Fatal(err)
 	}
 	data := bytes.Repeat([]byte("y"), 3<<20)
-	if _, err := c.UploadBlob(ctx, "p", digest([]byte("not this")), int64(len(data)), bytes.NewReader(data)); !errors.Is(err, service.ErrInvalid) {
+	if _, err := c.UploadBlob(ctx, service.BlobUpload{Project: "p", Digest: digest([]byte("not this")), Size: int64(len(data))}, bytes.NewReader(data)); !errors.Is(err, service.ErrInvalid) {
 		t.Fatalf("UploadBlob(wrong digest) = %v, want invalid", err)
 	}
 	if ents, err := os.ReadDir(spool); err != nil || len(ents) != 0 {
@@ -265,7 +268,7 @@ func TestItem10SpoolCleaned(t *testing.T) {
 		t.Fatalf("chunks of an unregistered blob after a restart = %d, %v; want none", n, err)
 	}
 	// And the blob can be uploaded whole.
-	if existed, err := c.UploadBlob(ctx, "p", digest(data), int64(len(data)), bytes.NewReader(data)); err != nil || existed {
+	if existed, err := c.UploadBlob(ctx, service.BlobUpload{Project: "p", Digest: digest(data), Size: int64(len(data))}, bytes.NewReader(data)); err != nil || existed {
 		t.Fatalf("UploadBlob() = %v, %v", existed, err)
 	}
 }

@@ -7,8 +7,6 @@ import (
 	"net"
 	"testing"
 
-	"google.golang.org/grpc"
-
 	"cc.dev/cc/service"
 )
 
@@ -35,7 +33,7 @@ func TestUnownedProjectScope(t *testing.T) {
 		t.Helper()
 		c, err := service.Dial(lis.Addr().String(), service.WithToken(token),
 			service.WithTLSConfig(&tls.Config{RootCAs: pool, MinVersion: tls.VersionTLS12}),
-			service.WithGRPCOptions(grpc.WithUnaryInterceptor(autoLease())))
+			service.WithGRPCOptions(autoLeasing()...))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -61,7 +59,7 @@ func TestUnownedProjectScope(t *testing.T) {
 		t.Fatal(err)
 	}
 	serve(t, lo, "")
-	c, err := service.Dial(lo.Addr().String(), service.WithGRPCOptions(grpc.WithUnaryInterceptor(autoLease())))
+	c, err := service.Dial(lo.Addr().String(), service.WithGRPCOptions(autoLeasing()...))
 	if err != nil {
 		t.Fatal(err)
 	}
