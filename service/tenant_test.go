@@ -188,7 +188,7 @@ func TestItem10UploadLimitPerToken(t *testing.T) {
 	sock := filepath.Join(dir, "s")
 	srv := serve(t, listenUnix(t, sock), filepath.Join(dir, "state.db"), service.WithTokens(tokens), service.WithMaxUploadsPerToken(1))
 	dial := func(token string) *service.Client {
-		c, err := service.Dial("unix://"+sock, service.WithToken(token))
+		c, err := service.Dial("unix://"+sock, service.WithToken(token), service.WithGRPCOptions(autoLeasing()...))
 		if err != nil {
 			t.Fatal(err)
 		}
