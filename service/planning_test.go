@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"google.golang.org/grpc"
@@ -172,7 +173,7 @@ func TestMigrationAddsSensitive(t *testing.T) {
 func TestServerInterceptors(t *testing.T) {
 	ctx := context.Background()
 	var unary, stream atomic.Int64
-	c := open(t, "",
+	c := openRaw(t, "",
 		service.WithUnaryInterceptor(func(ctx context.Context, req any, info *grpc.UnaryServerInfo, next grpc.UnaryHandler) (any, error) {
 			unary.Add(1)
 			return next(ctx, req)
@@ -184,11 +185,17 @@ func TestServerInterceptors(t *testing.T) {
 	if _, err := c.GetState(ctx, "p"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := c.UploadBlob(ctx, service.BlobUpload{Project: "p", Digest: "sha256:" + hex.EncodeToString(make([]byte, 32)), Size: 0}, bytes.NewReader(nil)); !errors.Is(err, service.ErrInvalid) {
+	// issue 10 (blob lease): an upload needs the lease, taken by a second
+	// unary call.
+	l, _, err := c.Lock(ctx, "p", service.Holder{User: "u", Host: "h"}, time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.UploadBlob(ctx, service.BlobUpload{Project: "p", Digest: "sha256:" + hex.EncodeToString(make([]byte, 32)), Size: 0, LeaseID: l.ID}, bytes.NewReader(nil)); !errors.Is(err, service.ErrInvalid) {
 		t.Fatalf("UploadBlob(wrong digest) = %v, want invalid", err)
 	}
-	if unary.Load() != 1 || stream.Load() != 1 {
-		t.Fatalf("interceptors saw %d unary and %d stream calls, want 1 and 1", unary.Load(), stream.Load())
+	if unary.Load() != 2 || stream.Load() != 1 {
+		t.Fatalf("interceptors saw %d unary and %d stream calls, want 2 (GetState, Lock) and 1", unary.Load(), stream.Load())
 	}
 	if _, err := service.Open(ctx, filepath.Join(t.TempDir(), "x.db"), service.WithUnaryInterceptor(nil)); err == nil {
 		t.Fatal("Open(WithUnaryInterceptor(nil)) = nil error")
