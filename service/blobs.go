@@ -118,7 +118,9 @@ const chunksPerTx = 4
 // for FindMissingBlobs and ApplyResource only once registered, and chunks
 // of a blob never registered (the server died meanwhile) are removed at
 // start-up. The blob's bytes stay in the database, so that the database
-// and its key file remain the whole state to back up.
+// and its key file remain the whole state to back up. The caller's lease
+// is checked on the header (uploadHeader) and again where the blob is
+// registered (registerBlob).
 func (a *blobAPI) UploadBlob(stream ccv1.BlobService_UploadBlobServer) error {
 	ctx := stream.Context()
 	h, err := a.uploadHeader(stream)
