@@ -214,17 +214,7 @@ func (d *fieldDiffer) diff(p path, a, b any, hasA, hasB bool) {
 	ma, okA := a.(map[string]any)
 	mb, okB := b.(map[string]any)
 	if okA && okB {
-		keys := make([]string, 0, len(ma)+len(mb))
-		for k := range ma {
-			keys = append(keys, k)
-		}
-		for k := range mb {
-			if _, ok := ma[k]; !ok {
-				keys = append(keys, k)
-			}
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
+		for _, k := range keysOfBoth(ma, mb) {
 			va, ia := ma[k]
 			vb, ib := mb[k]
 			d.diff(p.with(seg{key: k, index: -1}), va, vb, ia, ib)
