@@ -7,6 +7,7 @@ import (
 
 	"cuelang.org/go/cue/ast"
 	"cuelang.org/go/cue/build"
+	"cuelang.org/go/cue/literal"
 	"cuelang.org/go/cue/parser"
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
@@ -65,7 +66,9 @@ func addBuiltinImagesCUE(p *project, inst *build.Instance) diag.Diagnostics {
 			}
 		}
 	}
-	if ds.HasErrors() {
+	if ds.HasErrors() || !refersToBuiltin(inst.Files) {
+		// Without a reference, the file would change nothing but what
+		// checkCUEFields sees (images!: defined by it).
 		return ds
 	}
 	f, err := parser.ParseFile(builtinCUEFile, builtinImagesCUE(inst.PkgName))
@@ -76,6 +79,28 @@ func addBuiltinImagesCUE(p *project, inst *build.Instance) diag.Diagnostics {
 		return diag.Diagnostics{diag.Errorf(nil, "internal error: the built-in images: %v", err)}
 	}
 	return nil
+}
+
+// refersToBuiltin reports whether the files select a field of a built-in
+// image's name anywhere (images.sandbox, x["debian_slim"]).
+func refersToBuiltin(files []*ast.File) bool {
+	found := false
+	for _, f := range files {
+		ast.Walk(f, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.SelectorExpr:
+				name, _, _ := ast.LabelName(n.Sel)
+				found = found || schema.IsBuiltinImage(name)
+			case *ast.IndexExpr:
+				if lit, ok := n.Index.(*ast.BasicLit); ok {
+					s, err := literal.Unquote(lit.Value)
+					found = found || err == nil && schema.IsBuiltinImage(s)
+				}
+			}
+			return !found
+		}, nil)
+	}
+	return found
 }
 
 // declaredCUEImages lists the labels of the images a file declares at its

@@ -502,6 +502,9 @@ func (l *hclLoader) checkResourceTraversal(tr hcl.Traversal, root string) node {
 				names = append(names, n)
 			}
 		}
+		if root == "image" {
+			names = append(names, schema.BuiltinImageNames...) // issue 11
+		}
 		if s := suggestName(name, names); s != "" {
 			d.Summary += fmt.Sprintf("; did you mean %s.%s?", root, s)
 		}
