@@ -46,9 +46,9 @@ func builtinImagesCUE(pkg string) []byte {
 		fmt.Fprintf(&b, "package %s\n\n", pkg)
 	}
 	b.WriteString("images: {\n")
-	for _, name := range schema.BuiltinImageNames {
+	for _, name := range builtinSpellings() {
 		j, _ := json.Marshal(schema.BuiltinImage(name))
-		fmt.Fprintf(&b, "\t%s: %s\n", name, j)
+		fmt.Fprintf(&b, "\t%q: %s\n", name, j)
 	}
 	b.WriteString("}\n")
 	return []byte(b.String())
@@ -137,9 +137,22 @@ func reservedImage(at *diag.Range, name string) *diag.Diagnostic {
 // dropBuiltinImages removes the built-in images the CUE file put in a
 // configuration's images: they are compiled where they are used.
 func dropBuiltinImages(cfg *schema.Config) {
-	for _, name := range schema.BuiltinImageNames {
+	for _, name := range builtinSpellings() {
 		delete(cfg.Images, name)
 	}
+}
+
+// builtinSpellings lists the names a built-in image is referred to by:
+// its name and its resource name (debian_slim, debian-slim).
+func builtinSpellings() []string {
+	var out []string
+	for _, name := range schema.BuiltinImageNames {
+		out = append(out, name)
+		if r := schema.BuiltinImageName(name); r != name {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 // builtinHCL returns the evaluated resource of a built-in image (creating

@@ -173,3 +173,25 @@ func TestIssue11BadImageStringPositioned(t *testing.T) {
 		}
 	}
 }
+
+// TestIssue11BuiltinByResourceName: issue 11: image shorthands. The
+// address a plan shows, image.debian-slim, refers to the built-in as well
+// as image.debian_slim does: the same image, in both languages.
+func TestIssue11BuiltinByResourceName(t *testing.T) {
+	d := compileBoth(t, `project: "p"
+images: a: {from: images["debian-slim"], steps: [{pip: packages: ["flask"]}]}
+images: b: {from: images.debian_slim, steps: [{pip: packages: ["flask"]}]}
+`, `project = "p"
+image "a" {
+  from = image.debian-slim
+  pip { packages = ["flask"] }
+}
+image "b" {
+  from = image.debian_slim
+  pip { packages = ["flask"] }
+}
+`)
+	if n := bytes.Count(d, []byte(`"kind":"image"`)); n != 2 {
+		t.Fatalf("want 2 images (a, also b, and debian-slim), got %d: %s", n, d)
+	}
+}

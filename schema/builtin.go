@@ -1,9 +1,6 @@
 package schema
 
-import (
-	"slices"
-	"strings"
-)
+import "strings"
 
 // The built-in images (issue 11: image shorthands): every project may use
 // them as bases or as a workload's image without declaring them, in CUE as
@@ -23,8 +20,21 @@ const DefaultSandboxImage = "sandbox"
 // BuiltinImageNames lists the built-in images' names, sorted.
 var BuiltinImageNames = []string{"debian_slim", DefaultSandboxImage}
 
-// IsBuiltinImage reports whether name is a built-in image's.
-func IsBuiltinImage(name string) bool { return slices.Contains(BuiltinImageNames, name) }
+// IsBuiltinImage reports whether name refers to a built-in image: by its
+// name (debian_slim) or its resource name (debian-slim, the address plans
+// show), so a reference may use either.
+func IsBuiltinImage(name string) bool { return canonicalBuiltin(name) != "" }
+
+// canonicalBuiltin is the name of the built-in image name refers to, ""
+// when none.
+func canonicalBuiltin(name string) string {
+	for _, b := range BuiltinImageNames {
+		if name == b || name == BuiltinImageName(b) {
+			return b
+		}
+	}
+	return ""
+}
 
 // BuiltinImageName is the resource name of the built-in image referred to
 // as ref: a platform name is a DNS label, so debian_slim (seed A's name,
@@ -34,14 +44,7 @@ func BuiltinImageName(ref string) string { return strings.ReplaceAll(ref, "_", "
 
 // ReservedImageName reports whether a project may not declare an image
 // of that name: a built-in image's, as referred to or as a resource.
-func ReservedImageName(name string) bool {
-	for _, b := range BuiltinImageNames {
-		if name == b || name == BuiltinImageName(b) {
-			return true
-		}
-	}
-	return false
-}
+func ReservedImageName(name string) bool { return IsBuiltinImage(name) }
 
 // BuiltinImage returns a fresh copy of the built-in image of that name, nil
 // when there is none.
@@ -52,7 +55,7 @@ func ReservedImageName(name string) bool {
 //     client installed, working in /workspace (seed A Image.sandbox()); it
 //     is built from the registry base directly, one image.
 func BuiltinImage(name string) *Image {
-	switch name {
+	switch canonicalBuiltin(name) {
 	case "debian_slim":
 		return &Image{From: &ImageFrom{Ref: DebianSlimBase}}
 	case DefaultSandboxImage:
