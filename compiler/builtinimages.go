@@ -135,11 +135,24 @@ func reservedImage(at *diag.Range, name string) *diag.Diagnostic {
 }
 
 // dropBuiltinImages removes the built-in images the CUE file put in a
-// configuration's images: they are compiled where they are used.
-func dropBuiltinImages(cfg *schema.Config) {
+// configuration's images: they are compiled where they are used. An image
+// of a reserved name that is not the built-in one (declared in a way
+// addBuiltinImagesCUE cannot see, by a comprehension) is refused.
+func dropBuiltinImages(cfg *schema.Config, loc locator) diag.Diagnostics {
+	var ds diag.Diagnostics
 	for _, name := range builtinSpellings() {
+		img := cfg.Images[name]
+		if img == nil {
+			continue
+		}
+		a, _ := json.Marshal(img)
+		b, _ := json.Marshal(schema.BuiltinImage(name))
+		if string(a) != string(b) {
+			ds = append(ds, reservedImage(loc.key([]string{"images", name}), name))
+		}
 		delete(cfg.Images, name)
 	}
+	return ds
 }
 
 // builtinSpellings lists the names a built-in image is referred to by:

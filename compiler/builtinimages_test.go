@@ -145,6 +145,7 @@ func TestIssue11BuiltinImageNamesReserved(t *testing.T) {
 	for _, tc := range []struct{ file, src, want string }{
 		{"main.cue", "project: \"p\"\nimages: sandbox: from: \"ubuntu:latest\"\n", `main.cue:2:9: image "sandbox" is built in`},
 		{"main.cue", "project: \"p\"\nimages: {\n\t\"debian-slim\": from: \"ubuntu:latest\"\n}\n", `main.cue:3:2: image "debian-slim" is built in`},
+		{"main.cue", "project: \"p\"\nimages: {for n in [\"sandbox\"] {(n): {from: \"ubuntu:latest\"}}}\n", `main.cue:2:32: image "sandbox" is built in`},
 		{"main.hcl", "project = \"p\"\nimage \"sandbox\" { from = \"ubuntu:latest\" }\n", `main.hcl:2:7: image "sandbox" is built in`},
 		{"main.hcl", "project = \"p\"\nimage \"debian-slim\" { from = \"ubuntu:latest\" }\n", `main.hcl:2:7: image "debian-slim" is built in`},
 	} {

@@ -249,7 +249,9 @@ func compile(ctx context.Context, in Input, tr *tracker) (*Result, error) {
 		markAllCUERefs(&cfg, ld.user)
 	}
 	if p.lang == "cue" {
-		dropBuiltinImages(&cfg)
+		if ds := dropBuiltinImages(&cfg, ld.loc); ds.HasErrors() {
+			return fail(ds)
+		}
 	}
 	tr.set("checking the rules that span fields")
 	ds = append(check(&cfg, ld.loc), checkImages(&cfg, ld.loc)...)
