@@ -6,9 +6,11 @@ import (
 	"strings"
 
 	"cuelang.org/go/cue/ast"
+	"cuelang.org/go/cue/ast/astutil"
 	"cuelang.org/go/cue/build"
 	"cuelang.org/go/cue/literal"
 	"cuelang.org/go/cue/parser"
+	"cuelang.org/go/cue/token"
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
@@ -21,7 +23,7 @@ import (
 // The built-in images (issue 11: image shorthands, schema.BuiltinImage):
 // images.debian_slim and images.sandbox in CUE, image.debian_slim and
 // image.sandbox in HCL, referable without being declared. CUE sees them as
-// a file of the project's package, so a reference to them is an ordinary
+// declarations of the project's package, so a reference to them is an ordinary
 // CUE reference; HCL as resources that are already evaluated. Neither
 // language puts them in the configuration the compiler builds: the
 // builder compiles one where it is used (a reference, or a sandbox
@@ -39,10 +41,11 @@ import (
 // user's.
 const builtinCUEFile = schemaFile + "builtin_images.cue"
 
-// builtinImagesCUE is the built-in images as CUE source of package pkg.
+// builtinImagesCUE is the built-in images as CUE source, of package pkg
+// ("" for none).
 func builtinImagesCUE(pkg string) []byte {
 	var b strings.Builder
-	if pkg != "" && pkg != "_" {
+	if pkg != "" {
 		fmt.Fprintf(&b, "package %s\n\n", pkg)
 	}
 	b.WriteString("images: {\n")
@@ -54,8 +57,9 @@ func builtinImagesCUE(pkg string) []byte {
 	return []byte(b.String())
 }
 
-// addBuiltinImagesCUE adds the built-in images' file to the project's
-// instance, after refusing a declaration of a reserved name.
+// addBuiltinImagesCUE adds the built-in images' declarations to the
+// project's files that refer to them, after refusing a declaration of a
+// reserved name.
 func addBuiltinImagesCUE(p *project, inst *build.Instance) diag.Diagnostics {
 	var ds diag.Diagnostics
 	for _, f := range inst.Files {
@@ -66,19 +70,63 @@ func addBuiltinImagesCUE(p *project, inst *build.Instance) diag.Diagnostics {
 			}
 		}
 	}
-	if ds.HasErrors() || !refersToBuiltin(inst.Files) {
-		// Without a reference, the file would change nothing but what
-		// checkCUEFields sees (images!: defined by it).
+	if ds.HasErrors() {
 		return ds
 	}
-	f, err := parser.ParseFile(builtinCUEFile, builtinImagesCUE(inst.PkgName))
+	if !refersToBuiltin(inst.Files) {
+		// They would change nothing but what checkCUEFields sees
+		// (images!: defined by them).
+		return nil
+	}
+	pkg := inst.PkgName
+	if pkg == "_" {
+		pkg = ""
+	}
+	// A file of the package, its positions in builtinCUEFile.
+	f, err := parser.ParseFile(builtinCUEFile, builtinImagesCUE(pkg))
+	if err == nil {
+		err = inst.AddSyntax(f)
+	}
 	if err != nil {
 		return diag.Diagnostics{diag.Errorf(nil, "internal error: the built-in images: %v", err)}
 	}
-	if err := inst.AddSyntax(f); err != nil {
-		return diag.Diagnostics{diag.Errorf(nil, "internal error: the built-in images: %v", err)}
+	if pkg == "" {
+		// Files without a package clause do not see each other's
+		// fields: one that refers to images without declaring any gets
+		// an empty images of its own, which the built-in file's unify
+		// with.
+		for _, file := range inst.Files[:len(inst.Files)-1] {
+			if refersToBuiltin([]*ast.File{file}) && declaredCUEImages(file) == nil && !declaresImages(file) {
+				declareImages(file)
+			}
+		}
 	}
 	return nil
+}
+
+// declaresImages reports whether a file has a top-level images field.
+func declaresImages(f *ast.File) bool {
+	for _, d := range f.Decls {
+		if fd, ok := d.(*ast.Field); ok {
+			if name, _, _ := ast.LabelName(fd.Label); name == "images" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// declareImages adds images: {} to file and resolves its references
+// again: images.sandbox found nothing when it was loaded (its other
+// errors were reported then).
+func declareImages(file *ast.File) {
+	f, err := parser.ParseFile(builtinCUEFile, "images: {}\n")
+	if err != nil {
+		return
+	}
+	file.Decls = append(file.Decls, f.Decls...)
+	file.Unresolved = nil
+	astutil.Resolve(file, func(token.Pos, string, ...any) {})
 }
 
 // refersToBuiltin reports whether the files select a field of a built-in

@@ -196,3 +196,28 @@ image "b" {
 		t.Fatalf("want 2 images (a, also b, and debian-slim), got %d: %s", n, d)
 	}
 }
+
+// TestIssue11BuiltinImagesCUEFiles: issue 11: image shorthands. In CUE the
+// built-in images resolve from a file that declares no images (with or
+// without a package clause), from every file of a package, and a missing
+// project is still reported in the user's file.
+func TestIssue11BuiltinImagesCUEFiles(t *testing.T) {
+	for name, files := range map[string]map[string]string{
+		"no package": {"main.cue": "project: \"p\"\nsandboxes: d: image: images.sandbox\n"},
+		"package": {
+			"a.cue": "package x\nproject: \"p\"\nsandboxes: d: image: images.sandbox\n",
+			"b.cue": "package x\nimages: x: from: images.debian_slim\n",
+			"c.cue": "package x\nsandboxes: e: image: images.x\n",
+		},
+	} {
+		d := compileJSON(t, writeProject(t, files), Input{})
+		if !bytes.Contains(d, []byte(`"address":"image.sandbox"`)) {
+			t.Errorf("%s: no image.sandbox in %s", name, d)
+		}
+	}
+	dir := writeProject(t, map[string]string{"main.cue": "sandboxes: d: image: images.sandbox\n"})
+	got := compileDiags(t, dir, dir, Input{})
+	if len(got) == 0 || !strings.Contains(got[0], `main.cue:1:1: the configuration: missing required field "project"`) {
+		t.Errorf("diagnostics = %q", got)
+	}
+}
