@@ -23,8 +23,9 @@ import (
 // The built-in images (issue 11: image shorthands, schema.BuiltinImage):
 // images.debian_slim and images.sandbox in CUE, image.debian_slim and
 // image.sandbox in HCL, referable without being declared. CUE sees them as
-// declarations of the project's package, so a reference to them is an ordinary
-// CUE reference; HCL as resources that are already evaluated. Neither
+// a file of the project's package (added only when some file selects a
+// built-in's name), so a reference to them is an ordinary CUE reference;
+// HCL as resources that are already evaluated. Neither
 // language puts them in the configuration the compiler builds: the
 // builder compiles one where it is used (a reference, or a sandbox
 // without an image), as a named image, so a project that uses none has
