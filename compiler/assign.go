@@ -35,6 +35,13 @@ func assign(dst reflect.Value, v any) error {
 		return nil
 	case numberType:
 		return assignNumber(dst, v)
+	case imageType:
+		if s, ok := v.(string); ok {
+			// issue 11: image shorthands: a registry reference where an
+			// image is taken is an image with only that base.
+			dst.Set(reflect.ValueOf(schema.Image{From: &schema.ImageFrom{Ref: s}}))
+			return nil
+		}
 	}
 	if dst.CanAddr() {
 		if u, ok := dst.Addr().Interface().(json.Unmarshaler); ok {
@@ -199,6 +206,7 @@ var (
 	rawType    = reflect.TypeOf(json.RawMessage(nil))
 	numberType = reflect.TypeOf(json.Number(""))
 	extraType  = reflect.TypeOf(schema.Extra(nil))
+	imageType  = reflect.TypeOf(schema.Image{})
 )
 
 // structFields are a struct type's fields by json name, as index paths

@@ -248,6 +248,11 @@ func compile(ctx context.Context, in Input, tr *tracker) (*Result, error) {
 	if p.lang == "cue" && ld.cfg == nil {
 		markAllCUERefs(&cfg, ld.user)
 	}
+	if p.lang == "cue" {
+		if ds := dropBuiltinImages(&cfg, ld.loc); ds.HasErrors() {
+			return fail(ds)
+		}
+	}
 	tr.set("checking the rules that span fields")
 	ds = append(check(&cfg, ld.loc), checkImages(&cfg, ld.loc)...)
 	if ds := append(ds, checkLifecycles(&cfg, ld.loc, p.schema(), ld.sensitive)...); ds.HasErrors() {

@@ -126,6 +126,9 @@ func loadCUEInstance(p *project) (*build.Instance, *cueTranslator, diag.Diagnost
 	if ds := checkCUEBuiltins(p, inst); ds.HasErrors() {
 		return nil, nil, ds
 	}
+	if ds := addBuiltinImagesCUE(p, inst); ds.HasErrors() {
+		return nil, nil, ds
+	}
 	return inst, tr, nil
 }
 

@@ -206,6 +206,11 @@ func (t *cueTranslator) one(e cueErr) *diag.Diagnostic {
 			// struct that lacks the field.
 			if r := t.loc.key(parent.path); r != nil {
 				d.Subject = r
+			} else if files := sortedKeys(t.p.sources); len(parent.path) == 0 && len(files) > 0 {
+				// The whole configuration, whose position may be in the
+				// built-in images' declarations (issue 11): its first
+				// file.
+				d.Subject = &diag.Range{File: files[0], Start: diag.Pos{Line: 1, Col: 1}, End: diag.Pos{Line: 1, Col: 1}}
 			}
 		} else {
 			d.Subject = t.loc.key(parent.path)

@@ -92,6 +92,7 @@ func (b *builder) build(cfg *schema.Config) (*schema.Desired, diag.Diagnostics) 
 			f(name)
 		}
 	}
+	b.builtinImages(cfg)
 	each(schema.KindImage, sortedKeys(cfg.Images), func(name string) { b.namedImage(name) })
 	each(schema.KindSecret, sortedKeys(cfg.Secrets), func(name string) { b.secret(name) })
 	each(schema.KindVolume, sortedKeys(cfg.Volumes), func(name string) {

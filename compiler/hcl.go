@@ -362,6 +362,9 @@ func (l *hclLoader) collect(body *hclsyntax.Body) []*hclsyntax.Block {
 				d.Related = []diag.Range{*toRange(prev.block.DefRange())}
 				continue
 			}
+			if l.reservedHCL(b) {
+				continue
+			}
 			l.lifecycleTraversals(b)
 			l.resources[addr] = &hclResource{kind: b.Type, name: b.Labels[0], block: b}
 			l.order = append(l.order, addr)
@@ -491,13 +494,16 @@ func (l *hclLoader) checkResourceTraversal(tr hcl.Traversal, root string) node {
 		return ""
 	}
 	addr := root + "." + name
-	if l.resources[addr] == nil {
+	if l.resources[addr] == nil && l.builtinHCL(addr) == nil {
 		d := l.errorf(hcl.RangeBetween(tr[0].SourceRange(), r), "reference to undefined %s %q", root, name)
 		var names []string
 		for _, a := range l.order {
 			if k, n, _ := strings.Cut(a, "."); k == root {
 				names = append(names, n)
 			}
+		}
+		if root == "image" {
+			names = append(names, schema.BuiltinImageNames...) // issue 11
 		}
 		if s := suggestName(name, names); s != "" {
 			d.Summary += fmt.Sprintf("; did you mean %s.%s?", root, s)

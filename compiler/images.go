@@ -15,6 +15,12 @@ func (b *builder) namedImage(name string) string {
 	}
 	b.imageHash[name] = "" // in progress: a cycle resolves to no hash
 	img := b.cfg.Images[name]
+	if img == nil {
+		img = schema.BuiltinImage(name) // issue 11: compiled first, by builtinImages
+	}
+	if img == nil {
+		return ""
+	}
 	h := b.image(img, []string{"images", name}, name)
 	b.imageHash[name] = h
 	return h
@@ -27,7 +33,7 @@ func (b *builder) imageRef(img *schema.Image, path []string) string {
 		return ""
 	}
 	if name, ok := strings.CutPrefix(img.ID, "image."); ok {
-		if b.cfg.Images[name] == nil {
+		if b.cfg.Images[name] == nil && !schema.IsBuiltinImage(name) {
 			b.errorf(path, "reference to undefined image %q", name)
 			return ""
 		}

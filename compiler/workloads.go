@@ -98,7 +98,11 @@ func (b *builder) sandbox(name string) {
 	var deps []string
 	spec := schema.SandboxSpec{SandboxSettings: s.SandboxSettings}
 	b.checkResources(s.Resources, appendPath(path, "resources"))
-	spec.Image = b.workloadImage(s.Image, path, &deps)
+	img := s.Image
+	if img == nil {
+		img = defaultSandboxImage() // issue 11: a sandbox without an image
+	}
+	spec.Image = b.workloadImage(img, path, &deps)
 	spec.Env, spec.EnvFrom = b.environment(s.Env, s.EnvFrom, path, &deps)
 	for i, c := range s.Credentials {
 		p := appendPath(path, "credentials", strconv.Itoa(i), "secret")
