@@ -82,12 +82,12 @@ func (b *builder) localSecretUse(addr string, path []string, what string) {
 	var local string
 	switch {
 	case s.FromEnv != "":
-		local = "from_env " + s.FromEnv + ", the local environment"
+		local = "the local environment (from_env " + s.FromEnv + ")"
 	case s.FromEnvFile != nil:
-		local = "from_env_file " + s.FromEnvFile.Path + ", a local file"
+		local = "a local file (from_env_file " + s.FromEnvFile.Path + ")"
 	default:
 		return
 	}
-	d := b.errorf(path, "training %s: %s is read from %s, and a training accepts only secrets the service holds (from_service, from_integration, from_store, data.secrets.NAME)", what, addr, local)
+	d := b.errorf(path, "training %s: %s comes from %s, and a training accepts only secrets the service holds (from_service, from_integration, from_store, data.secrets.NAME)", what, addr, local)
 	d.Detail = "a training job runs on the platform after cc apply has finished, where no local environment or file can be read; store the value on the service and refer to it there"
 }
