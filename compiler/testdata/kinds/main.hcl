@@ -18,7 +18,7 @@ container "web" {
     interval  = "30s"
   }
   restart_policy = "on_failure"
-  env = { LOG = "info", KEY = secret.openai }
+  env            = { LOG = "info", KEY = secret.openai }
   network {
     ingress_mode  = "public"
     exposed_ports = [8080]
