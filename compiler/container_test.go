@@ -253,3 +253,32 @@ func TestContainerTrainingSpecsValidated(t *testing.T) {
 		}
 	}
 }
+
+// TestContainerMountedFileCause: a container's mounted file changing is
+// explained by the file, as a sandbox's is (issue 11: container).
+func TestContainerMountedFileCause(t *testing.T) {
+	src := `project = "p"
+container "web" {
+  image { from = "` + pinnedBase + `" }
+  mounted_file {
+    src  = "conf/app.toml"
+    path = "/etc/app.toml"
+  }
+}
+`
+	old := compileOK(t, filepath.Join(writeProject(t, map[string]string{"main.hcl": src, "conf/app.toml": "x=1\n"}), "main.hcl"), Input{})
+	d := compileOK(t, filepath.Join(writeProject(t, map[string]string{"main.hcl": src, "conf/app.toml": "x=2\n"}), "main.hcl"), Input{})
+	p, err := planner.Diff(d, appliedState(old), planner.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var msgs []string
+	for _, c := range p.Changes {
+		for _, r := range c.Reasons {
+			msgs = append(msgs, c.Addr+": "+r.Message)
+		}
+	}
+	if !strings.Contains(strings.Join(msgs, "\n"), "container.web: mounted file conf/app.toml changed") {
+		t.Errorf("reasons %q, want the mounted file's change", msgs)
+	}
+}
