@@ -71,7 +71,8 @@ func compileErrors(t *testing.T, main string, files map[string]string) string {
 // TestTrainingRefusesLocalSecrets: a training reaching a secret read on
 // the machine running cc (from_env, from_env_file), in env or env_from,
 // is an error at the use, file:line:col, in both languages; secrets the
-// service holds are accepted (issue 11: training, acceptance 5).
+// service holds, data sources included, are accepted (issue 11: training,
+// acceptance 5).
 func TestTrainingRefusesLocalSecrets(t *testing.T) {
 	env := map[string]string{"dev.env": "HF=1\n"}
 	for _, tc := range []struct {
@@ -88,9 +89,10 @@ secrets: {
 }
 trainings: finetune: {
 	image: images.app
-	env: {KEY: secrets.openai, OK: secrets.svc}
+	env: {KEY: secrets.openai, OK: secrets.svc, V: data.secrets.vault}
 	env_from: [secrets.svc, secrets.hf]
 }
+data: secrets: vault: name: "vault"
 `, []string{
 			"main.cue:11:8: training env KEY: secret.openai comes from the local environment (from_env OPENAI_API_KEY), and a training accepts only secrets the service holds (from_service, from_integration, from_store, data.secrets.NAME)",
 			"main.cue:12:26: training env_from[1]: secret.hf comes from a local file (from_env_file dev.env)",
@@ -104,9 +106,10 @@ secret "hf" {
 secret "svc" { from_service = "shared.token" }
 training "finetune" {
   image    = image.app
-  env      = { KEY = secret.openai, OK = secret.svc }
+  env      = { KEY = secret.openai, OK = secret.svc, V = data.secret.vault }
   env_from = [secret.svc, secret.hf]
 }
+data "secret" "vault" { name = "vault" }
 `, []string{
 			"main.hcl:10:22: training env KEY: secret.openai comes from the local environment (from_env OPENAI_API_KEY), and a training accepts only secrets the service holds (from_service, from_integration, from_store, data.secrets.NAME)",
 			"main.hcl:11:27: training env_from[1]: secret.hf comes from a local file (from_env_file dev.env)",
@@ -124,7 +127,7 @@ training "finetune" {
 				}
 			}
 			if n := strings.Count(got, "a training accepts only"); n != 2 {
-				t.Errorf("%d refusals, want 2 (secret.svc is the service's):\n%s", n, got)
+				t.Errorf("%d refusals, want 2 (secret.svc and data.secrets.vault are the service's):\n%s", n, got)
 			}
 		})
 	}
