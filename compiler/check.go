@@ -27,19 +27,16 @@ func check(cfg *schema.Config, loc locator) diag.Diagnostics {
 		s := cfg.Sandboxes[name]
 		path := []string{"sandboxes", name}
 		c.image(s.Image, appendPath(path, "image"), false)
-		if n := s.Network; n != nil {
-			np := appendPath(path, "network")
-			if len(n.ExposedPorts) > 0 && n.IngressMode == "" {
-				c.errorf(appendPath(np, "exposed_ports"), "network: exposed_ports needs an ingress_mode")
-			}
-			if n.EgressMode != "" && len(n.EgressAllow) > 0 {
-				c.errorf(appendPath(np, "egress_allow"), "network: set egress_mode or egress_allow, not both")
-			}
-			c.exposedPorts(n.ExposedPorts, appendPath(np, "exposed_ports"))
-		}
+		c.network(s.Network, appendPath(path, "network"))
 	}
 	for _, name := range sortedKeys(cfg.Functions) {
 		c.image(cfg.Functions[name].Image, []string{"functions", name, "image"}, false)
+	}
+	for _, name := range sortedKeys(cfg.Containers) {
+		c.container(cfg.Containers[name], []string{"containers", name})
+	}
+	for _, name := range sortedKeys(cfg.Trainings) {
+		c.image(cfg.Trainings[name].Image, []string{"trainings", name, "image"}, false)
 	}
 	for _, name := range sortedKeys(cfg.Evaluations) {
 		c.evaluation(cfg.Evaluations[name], []string{"evaluations", name})
@@ -74,6 +71,21 @@ func clash(loc locator, path, first []string, format string, args ...any) *diag.
 		d.Related = append(d.Related, *r)
 	}
 	return d
+}
+
+// network checks a network's combinations: exposed ports need an
+// ingress mode, egress is a mode or an allow-list, a port is exposed once.
+func (c *checker) network(n *schema.Network, np []string) {
+	if n == nil {
+		return
+	}
+	if len(n.ExposedPorts) > 0 && n.IngressMode == "" {
+		c.errorf(appendPath(np, "exposed_ports"), "network: exposed_ports needs an ingress_mode")
+	}
+	if n.EgressMode != "" && len(n.EgressAllow) > 0 {
+		c.errorf(appendPath(np, "egress_allow"), "network: set egress_mode or egress_allow, not both")
+	}
+	c.exposedPorts(n.ExposedPorts, appendPath(np, "exposed_ports"))
 }
 
 // exposedPorts refuses a port exposed twice (issue 9 item 4).

@@ -102,7 +102,7 @@ func (b *builder) build(cfg *schema.Config) (*schema.Desired, diag.Diagnostics) 
 	each(schema.KindDataset, sortedKeys(cfg.Datasets), func(name string) { b.dataset(name) })
 	// Functions and sandboxes are most of a large project and depend only
 	// on what is compiled above: compile them in parallel.
-	tr.set("compiling functions and sandboxes")
+	tr.set("compiling functions, sandboxes, containers and trainings")
 	parallel(sortedKeys(cfg.Functions), func(name string) {
 		if !tr.isStopped() {
 			b.function(name)
@@ -111,6 +111,16 @@ func (b *builder) build(cfg *schema.Config) (*schema.Desired, diag.Diagnostics) 
 	parallel(sortedKeys(cfg.Sandboxes), func(name string) {
 		if !tr.isStopped() {
 			b.sandbox(name)
+		}
+	})
+	parallel(sortedKeys(cfg.Containers), func(name string) {
+		if !tr.isStopped() {
+			b.container(name)
+		}
+	})
+	parallel(sortedKeys(cfg.Trainings), func(name string) {
+		if !tr.isStopped() {
+			b.training(name)
 		}
 	})
 	each(schema.KindEvaluation, sortedKeys(cfg.Evaluations), b.evaluation)

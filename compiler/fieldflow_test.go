@@ -55,6 +55,34 @@ func fullConfig() map[string]any {
 		"identity":      true,
 		"profile":       "gpu",
 	}
+	// issue 11: container, training
+	container := map[string]any{
+		"image":          map[string]any{"from": pinnedBase},
+		"command":        []any{"serve"},
+		"resources":      resources,
+		"env":            map[string]any{"PLAIN": "1", "SECRET": envSecret},
+		"env_from":       []any{svcSecret},
+		"ports":          []any{map[string]any{"port": 8080, "protocol": "tcp"}},
+		"health_check":   map[string]any{"http_path": "/healthz", "port": 8080, "interval": "15s", "timeout": "2s", "failure_threshold": 5},
+		"restart_policy": "on_failure",
+		"credentials":    []any{map[string]any{"hosts": []any{"api.example.com"}, "secret": svcSecret}},
+		"network":        map[string]any{"ingress_mode": "public", "exposed_ports": []any{8080}, "egress_allow": []any{"*.example.com"}},
+		"volume_mounts":  mount,
+		"mounted_files":  []any{map[string]any{"src": "conf/app.toml", "path": "/etc/app.toml", "mode": "0640"}},
+		"tags":           []any{"web"},
+		"annotations":    map[string]any{"owner": "me"},
+		"identity":       true,
+	}
+	probe := map[string]any{"image": map[string]any{"from": pinnedBase}, "health_check": map[string]any{"command": []any{"true"}}, "network": map[string]any{"egress_mode": "none"}}
+	training := map[string]any{
+		"image":          map[string]any{"from": pinnedBase},
+		"command":        []any{"train"},
+		"resources":      resources,
+		"dataset_mounts": []any{map[string]any{"dataset": dataset, "path": "/data/goldens"}},
+		"volume_mounts":  mount,
+		"env":            map[string]any{"PLAIN": "1", "SECRET": svcSecret},
+		"env_from":       []any{svcSecret},
+	}
 	scorers := []any{
 		map[string]any{"exact_match": map[string]any{"inputs": inputs, "case_insensitive": true, "trim": false, "collapse_whitespace": true}},
 		map[string]any{"levenshtein": map[string]any{"inputs": inputs, "case_insensitive": true}},
@@ -111,6 +139,8 @@ func fullConfig() map[string]any {
 			"dev":   sandbox,
 			"allow": map[string]any{"image": map[string]any{"from": pinnedBase}, "network": map[string]any{"egress_allow": []any{"*.example.com"}}},
 		},
+		"containers": map[string]any{"web": container, "probe": probe},
+		"trainings":  map[string]any{"finetune": training},
 		"evaluations": map[string]any{
 			"quality":    map[string]any{"dataset": dataset, "task": fn, "scorers": scorers, "suite": "nightly", "metadata": map[string]any{"k": "v"}},
 			"by-name":    map[string]any{"dataset": dataset, "external_task": map[string]any{"name": "other"}, "scorers": []any{scorers[6]}},

@@ -29,7 +29,7 @@ import (
 var hclKinds = map[string]schema.Kind{
 	"image": schema.KindImage, "secret": schema.KindSecret, "volume": schema.KindVolume,
 	"dataset": schema.KindDataset, "sandbox": schema.KindSandbox, "function": schema.KindFunction,
-	"evaluation": schema.KindEvaluation,
+	"container": schema.KindContainer, "training": schema.KindTraining, "evaluation": schema.KindEvaluation,
 }
 
 // referable are the kinds other resources may refer to (image.base).
@@ -423,7 +423,7 @@ func (l *hclLoader) checkTraversal(tr hcl.Traversal) node {
 		return l.checkDataTraversal(tr)
 	case referable[root]:
 		return l.checkResourceTraversal(tr, root)
-	case root == "sandbox" || root == "evaluation":
+	case root == "sandbox" || root == "evaluation" || root == "container" || root == "training":
 		l.errorf(tr.SourceRange(), "%s cannot be referred to; only images, secrets, volumes, datasets and functions can", hclKinds[root].Plural())
 		return ""
 	}

@@ -34,6 +34,12 @@ func checkImages(cfg *schema.Config, loc locator) diag.Diagnostics {
 	for _, name := range sortedKeys(cfg.Functions) {
 		r.image(cfg.Functions[name].Image, []string{"functions", name, "image"}, "")
 	}
+	for _, name := range sortedKeys(cfg.Containers) {
+		r.image(cfg.Containers[name].Image, []string{"containers", name, "image"}, "")
+	}
+	for _, name := range sortedKeys(cfg.Trainings) {
+		r.image(cfg.Trainings[name].Image, []string{"trainings", name, "image"}, "")
+	}
 	return r.diags
 }
 

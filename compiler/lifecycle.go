@@ -112,6 +112,12 @@ func lifecycles(cfg *schema.Config) []declared {
 	for _, n := range sortedKeys(cfg.Sandboxes) {
 		add(schema.KindSandbox, n, cfg.Sandboxes[n].Lifecycle)
 	}
+	for _, n := range sortedKeys(cfg.Containers) {
+		add(schema.KindContainer, n, cfg.Containers[n].Lifecycle)
+	}
+	for _, n := range sortedKeys(cfg.Trainings) {
+		add(schema.KindTraining, n, cfg.Trainings[n].Lifecycle)
+	}
 	for _, n := range sortedKeys(cfg.Evaluations) {
 		add(schema.KindEvaluation, n, cfg.Evaluations[n].Lifecycle)
 	}
@@ -200,6 +206,14 @@ func lifecycleOf(cfg *schema.Config, k schema.Kind, name string) *schema.Lifecyc
 		}
 	case schema.KindSandbox:
 		if r := cfg.Sandboxes[name]; r != nil {
+			return r.Lifecycle
+		}
+	case schema.KindContainer:
+		if r := cfg.Containers[name]; r != nil {
+			return r.Lifecycle
+		}
+	case schema.KindTraining:
+		if r := cfg.Trainings[name]; r != nil {
 			return r.Lifecycle
 		}
 	case schema.KindEvaluation:

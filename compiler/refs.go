@@ -30,6 +30,12 @@ func refSites(cfg *schema.Config) []refSite {
 	for _, n := range sortedKeys(cfg.Functions) {
 		out = resourceRefSites(out, "functions", n, cfg.Functions[n])
 	}
+	for _, n := range sortedKeys(cfg.Containers) {
+		out = resourceRefSites(out, "containers", n, cfg.Containers[n])
+	}
+	for _, n := range sortedKeys(cfg.Trainings) {
+		out = resourceRefSites(out, "trainings", n, cfg.Trainings[n])
+	}
 	for _, n := range sortedKeys(cfg.Evaluations) {
 		out = resourceRefSites(out, "evaluations", n, cfg.Evaluations[n])
 	}
@@ -81,6 +87,20 @@ func resourceRefSites(out []refSite, coll, name string, r any) []refSite {
 	case *schema.Function:
 		image(r.Image, appendPath(p, "image"))
 		workload(r.Env, r.EnvFrom, r.VolumeMounts)
+	case *schema.Container:
+		image(r.Image, appendPath(p, "image"))
+		workload(r.Env, r.EnvFrom, r.VolumeMounts)
+		for i := range r.Credentials {
+			secret(r.Credentials[i].Secret, appendPath(p, "credentials", strconv.Itoa(i), "secret"))
+		}
+	case *schema.Training:
+		image(r.Image, appendPath(p, "image"))
+		workload(r.Env, r.EnvFrom, r.VolumeMounts)
+		for i := range r.Datasets {
+			if d := r.Datasets[i].Dataset; d != nil {
+				out = append(out, refSite{appendPath(p, "dataset_mounts", strconv.Itoa(i), "dataset"), schema.KindDataset, &d.ID})
+			}
+		}
 	case *schema.Evaluation:
 		if r.Dataset != nil {
 			out = append(out, refSite{appendPath(p, "dataset"), schema.KindDataset, &r.Dataset.ID})

@@ -74,9 +74,9 @@ func specPath(kind schema.Kind, rel []string) ([]string, bool) {
 		case at(0, "from_dockerfile"):
 			return []string{"from_dockerfile", "path"}, true
 		}
-	case schema.KindSandbox, schema.KindFunction:
+	case schema.KindSandbox, schema.KindFunction, schema.KindContainer, schema.KindTraining:
 		switch {
-		case at(0, "image"), at(0, "env_from"):
+		case at(0, "image"), at(0, "env_from"), at(0, "dataset_mounts") && at(2, "dataset"):
 			return nil, false
 		case at(0, "env") && len(rel) > 2:
 			return nil, false // a secret reference

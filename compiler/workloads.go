@@ -104,29 +104,44 @@ func (b *builder) sandbox(name string) {
 	}
 	spec.Image = b.workloadImage(img, path, &deps)
 	spec.Env, spec.EnvFrom = b.environment(s.Env, s.EnvFrom, path, &deps)
-	for i, c := range s.Credentials {
-		p := appendPath(path, "credentials", strconv.Itoa(i), "secret")
-		if ref, ok := b.secretRef(c.Secret, p); ok {
-			spec.Credentials = append(spec.Credentials, schema.CredentialSpec{Hosts: c.Hosts, Secret: ref})
-			deps = append(deps, ref.Ref)
-		}
-	}
+	spec.Credentials = b.credentials(s.Credentials, appendPath(path, "credentials"), &deps)
 	spec.VolumeMounts = b.volumeMounts(s.VolumeMounts, appendPath(path, "volume_mounts"), &deps)
 	var inputs []schema.Input
-	for i, m := range s.MountedFiles {
-		p := appendPath(path, "mounted_files", strconv.Itoa(i), "src")
+	spec.MountedFiles, inputs = b.mountedFiles(s.MountedFiles, appendPath(path, "mounted_files"))
+	b.emit(schema.KindSandbox, name, withExtra(spec, s.Extra), deps, inputs)
+}
+
+// credentials compiles the host-scoped credentials of the workload at
+// path; deps collects their secrets.
+func (b *builder) credentials(cs []schema.Credential, path []string, deps *[]string) []schema.CredentialSpec {
+	var out []schema.CredentialSpec
+	for i, c := range cs {
+		if ref, ok := b.secretRef(c.Secret, appendPath(path, strconv.Itoa(i), "secret")); ok {
+			out = append(out, schema.CredentialSpec{Hosts: c.Hosts, Secret: ref})
+			*deps = append(*deps, ref.Ref)
+		}
+	}
+	return out
+}
+
+// mountedFiles compiles the mounted files at path with their digests,
+// and lists them as the workload's inputs.
+func (b *builder) mountedFiles(ms []schema.MountedFile, path []string) ([]schema.MountedFileSpec, []schema.Input) {
+	var out []schema.MountedFileSpec
+	var inputs []schema.Input
+	for i, m := range ms {
 		src := cleanRel(m.Src)
-		fs := b.inputFile(src, p, "mounted file")
+		fs := b.inputFile(src, appendPath(path, strconv.Itoa(i), "src"), "mounted file")
 		mode := m.Mode
 		if mode != "" {
 			mode = normMode(mode)
 		}
-		spec.MountedFiles = append(spec.MountedFiles, schema.MountedFileSpec{Src: src, Path: m.Path, Mode: mode, Digest: fs.digest})
+		out = append(out, schema.MountedFileSpec{Src: src, Path: m.Path, Mode: mode, Digest: fs.digest})
 		if fs.digest != "" {
 			inputs = append(inputs, schema.Input{Path: src, Digest: fs.digest})
 		}
 	}
-	b.emit(schema.KindSandbox, name, withExtra(spec, s.Extra), deps, inputs)
+	return out, inputs
 }
 
 func (b *builder) function(name string) *schema.Resource {

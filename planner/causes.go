@@ -43,7 +43,7 @@ func (pl *planning) causes(c *Change, before, after any, d *fieldDiffer, sens se
 			}
 			done["ref "+ref] = true
 			add(ReasonDependency, "%s", pl.refCause(ref))
-		case top == "image" && (c.Kind == schema.KindSandbox || c.Kind == schema.KindFunction) && len(p) == 1:
+		case top == "image" && runsImage[c.Kind] && len(p) == 1:
 			oldImg, oldSens := pl.oldImage(str(valueAt(before, p)))
 			newImg, newSens := pl.newImage(str(valueAt(after, p)))
 			causes, _ := pl.imageCauses(oldImg, newImg, oldSens, newSens, 0)
@@ -67,7 +67,7 @@ func (pl *planning) causes(c *Change, before, after any, d *fieldDiffer, sens se
 				c.Files = append(c.Files, f)
 				add(ReasonFile, "dataset file %s %s", f.Path, f.Op)
 			}
-		case c.Kind == schema.KindSandbox && top == "mounted_files" && len(p) == 3 && p[2].key == "digest":
+		case (c.Kind == schema.KindSandbox || c.Kind == schema.KindContainer) && top == "mounted_files" && len(p) == 3 && p[2].key == "digest":
 			src := str(valueAt(after, p[:2].with(seg{key: "src", index: -1})))
 			f := pl.fileChange(src, "mounted file", str(valueAt(before, p)), str(valueAt(after, p)))
 			c.Files = append(c.Files, f)
@@ -131,4 +131,10 @@ func joinCauses(msgs []string) string {
 		return strings.Join(msgs[:maxCauses], "; ") + fmt.Sprintf("; and %d more", len(msgs)-maxCauses)
 	}
 	return strings.Join(msgs, "; ")
+}
+
+// runsImage are the kinds whose image field names the image they run
+// (an image hash): a change of it is explained by the image's steps.
+var runsImage = map[schema.Kind]bool{
+	schema.KindSandbox: true, schema.KindFunction: true, schema.KindContainer: true, schema.KindTraining: true,
 }

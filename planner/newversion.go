@@ -69,7 +69,7 @@ func (pl *planning) externalSecretWarning() {
 	provider := map[string]string{} // by secret address, decoded once
 	var users []string
 	for _, r := range pl.d.Resources {
-		if pl.o.Destroy || (r.Kind != schema.KindFunction && r.Kind != schema.KindSandbox) {
+		if pl.o.Destroy || !runsImage[r.Kind] {
 			continue
 		}
 		uses := false
@@ -97,8 +97,26 @@ func (pl *planning) externalSecretWarning() {
 	sort.Strings(secrets)
 	sort.Strings(users)
 	pl.warnings = append(pl.warnings, fmt.Sprintf(
-		"the values of %s live outside cc, which cannot compare them: a new value there changes no plan. %s %s them; to pick up a new value, force a function's new version with --new-version ADDR or a change of its version_trigger, and replace a sandbox with --replace ADDR",
-		listSome(secrets), listSome(users), plural(len(users), "uses", "use")))
+		"the values of %s live outside cc, which cannot compare them: a new value there changes no plan. %s %s them; to pick up a new value, force a function's new version with --new-version ADDR or a change of its version_trigger, and replace %s with --replace ADDR",
+		listSome(secrets), listSome(users), plural(len(users), "uses", "use"), replacedKinds(users)))
+}
+
+// replacedKinds names the kinds a --replace gives a new value to: "a
+// sandbox", and the containers and trainings among users (issue 11).
+func replacedKinds(users []string) string {
+	kinds := []string{string(schema.KindSandbox)}
+	for _, k := range []schema.Kind{schema.KindContainer, schema.KindTraining} {
+		for _, u := range users {
+			if schema.KindOf(u) == k {
+				kinds = append(kinds, string(k))
+				break
+			}
+		}
+	}
+	if len(kinds) == 1 {
+		return "a " + kinds[0]
+	}
+	return "a " + strings.Join(kinds[:len(kinds)-1], ", ") + " or " + kinds[len(kinds)-1]
 }
 
 // maxListed is how many names a warning lists before "and N more".

@@ -20,6 +20,9 @@ func TestIssue16ReplaceFieldsFromSchema(t *testing.T) {
 		schema.KindSandbox:    {"image", "command", "resources", "env", "env_from", "volume_mounts", "mounted_files", "snapshot", "identity", "profile"},
 		schema.KindEvaluation: {"dataset.ref"},
 		schema.KindVolume:     {"size (when it shrinks)"},
+		// issue 11: container, training.
+		schema.KindContainer: {"image", "command", "resources", "env", "env_from", "ports", "volume_mounts", "mounted_files", "identity"},
+		schema.KindTraining:  {"image", "command", "resources", "dataset_mounts", "volume_mounts", "env", "env_from"},
 	}
 	if !cmp.Equal(planner.ReplaceFields, want) {
 		t.Errorf("ReplaceFields (-got +want):\n%s", cmp.Diff(planner.ReplaceFields, want))

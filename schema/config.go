@@ -19,6 +19,8 @@ type Config struct {
 	Datasets    map[string]*Dataset    `json:"datasets,omitempty"`
 	Sandboxes   map[string]*Sandbox    `json:"sandboxes,omitempty"`
 	Functions   map[string]*Function   `json:"functions,omitempty"`
+	Containers  map[string]*Container  `json:"containers,omitempty"`
+	Trainings   map[string]*Training   `json:"trainings,omitempty"`
 	Evaluations map[string]*Evaluation `json:"evaluations,omitempty"`
 	Data        *Data                  `json:"data,omitempty"`
 

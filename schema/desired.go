@@ -22,11 +22,13 @@ const (
 	KindSandbox    Kind = "sandbox"
 	KindFunction   Kind = "function"
 	KindEvaluation Kind = "evaluation"
+	KindContainer  Kind = "container"
+	KindTraining   Kind = "training"
 )
 
 // Kinds lists every kind in dependency order: a kind only refers to kinds
 // before it.
-var Kinds = []Kind{KindImage, KindSecret, KindVolume, KindDataset, KindFunction, KindSandbox, KindEvaluation}
+var Kinds = []Kind{KindImage, KindSecret, KindVolume, KindDataset, KindFunction, KindSandbox, KindContainer, KindTraining, KindEvaluation}
 
 // Plural is the kind's collection name in CUE ("sandboxes").
 func (k Kind) Plural() string {

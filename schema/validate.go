@@ -55,6 +55,10 @@ func SpecRefs(k Kind, spec []byte) ([]string, error) {
 		v = new(SandboxSpec)
 	case KindFunction:
 		v = new(FunctionSpec)
+	case KindContainer:
+		v = new(ContainerSpec)
+	case KindTraining:
+		v = new(TrainingSpec)
 	case KindEvaluation:
 		v = new(EvaluationSpec)
 	default:

@@ -61,3 +61,50 @@ func TestSpecRefs(t *testing.T) {
 		t.Fatalf("SpecRefs() = %v, want %v", got, want)
 	}
 }
+
+// TestValidateContainerTrainingSpecs: the service's check of container
+// and training specs refuses each broken rule, naming it (issue 11:
+// container, training).
+func TestValidateContainerTrainingSpecs(t *testing.T) {
+	img := "sha256:" + strings.Repeat("a", 64)
+	ct := func(rest string) string { return `{"image":"` + img + `","restart_policy":"always"` + rest + `}` }
+	hc := func(h string) string {
+		return ct(`,"ports":[{"port":8080,"protocol":"tcp"}],"health_check":{` + h + `}`)
+	}
+	tr := func(rest string) string { return `{"image":"` + img + `"` + rest + `}` }
+	for _, tt := range []struct {
+		kind Kind
+		spec string
+		want string // "" for valid
+	}{
+		{KindContainer, ct(``), ""},
+		{KindContainer, `{"image":"` + img + `","restart_policy":"sometimes"}`, "restart_policy"},
+		{KindContainer, `{"image":"` + img + `"}`, "restart_policy"},
+		{KindContainer, ct(`,"ports":[{"port":0,"protocol":"tcp"}]`), "ports[0].port 0"},
+		{KindContainer, ct(`,"ports":[{"port":53,"protocol":"sctp"}]`), "ports[0].protocol"},
+		{KindContainer, ct(`,"ports":[{"port":53,"protocol":"udp"},{"port":53,"protocol":"udp"}]`), "listed twice"},
+		{KindContainer, ct(`,"ports":[{"port":53}]`), "ports[0].protocol"},
+		{KindContainer, hc(`"http_path":"/healthz","port":8080,"interval":"10s","timeout":"5s","failure_threshold":3`), ""},
+		{KindContainer, hc(`"command":["true"],"interval":"10s","timeout":"5s","failure_threshold":3`), ""},
+		{KindContainer, hc(`"interval":"10s","timeout":"5s","failure_threshold":3`), "exactly one of http_path and command"},
+		{KindContainer, hc(`"http_path":"/healthz","interval":"10s","timeout":"5s","failure_threshold":3`), "needs"},
+		{KindContainer, hc(`"command":["true"],"interval":"often","timeout":"5s","failure_threshold":3`), "health_check.interval"},
+		{KindContainer, hc(`"command":["true"],"interval":"10s","timeout":"5s","failure_threshold":0`), "failure_threshold"},
+		{KindContainer, ct(`,"credentials":[{"hosts":["a.com"],"secret":{"ref":"volume.v"}}]`), "not a secret"},
+		{KindContainer, ct(`,"probe":1`), "unknown field"},
+		{KindTraining, tr(`,"dataset_mounts":[{"dataset":{"ref":"dataset.d","hash":"` + img + `"},"path":"/data"}]`), ""},
+		{KindTraining, tr(`,"dataset_mounts":[{"dataset":{"ref":"volume.d"},"path":"/data"}]`), "not a dataset"},
+		{KindTraining, tr(`,"dataset_mounts":[{"dataset":{"ref":"dataset.d"},"path":"data"}]`), "not absolute"},
+		{KindTraining, tr(`,"dataset_mounts":[{"dataset":{"ref":"dataset.d"},"path":"/d"},{"dataset":{"ref":"dataset.e"},"path":"/d"}]`), "two datasets"},
+		{KindTraining, tr(`,"resources":{"gpu":{"count":0}}`), "gpu.count"},
+		{KindTraining, `{"image":"busybox"}`, "not an image's hash"},
+	} {
+		err := ValidateSpec(tt.kind, []byte(tt.spec))
+		switch {
+		case tt.want == "" && err != nil:
+			t.Errorf("ValidateSpec(%s, %s) = %v, want nil", tt.kind, tt.spec, err)
+		case tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want)):
+			t.Errorf("ValidateSpec(%s, %s) = %v, want an error with %q", tt.kind, tt.spec, err, tt.want)
+		}
+	}
+}

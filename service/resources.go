@@ -301,6 +301,11 @@ func (t *mutation) refuseApply(in *applyInput, cur *row) error {
 	if err := t.checkDataResolved(addr, in.dataPins); err != nil {
 		return err
 	}
+	if in.kind == schema.KindTraining {
+		if err := t.checkTrainingSecrets(addr, in.req.GetSpec()); err != nil {
+			return err
+		}
+	}
 	if in.action == ccv1.Action_ACTION_REPLACE {
 		if err := t.refuseProtected(addr, "replace"); err != nil {
 			return err

@@ -165,8 +165,9 @@ func editDistance(a, b string) int {
 
 func usage(w io.Writer) {
 	fmt.Fprint(w, `cc compiles a project's images, secrets, volumes, datasets, sandboxes,
-functions and evaluations, described in CUE or HCL, into content-hashed specs,
-plans the changes against the platform's service, and applies them.
+functions, containers, trainings and evaluations, described in CUE or HCL,
+into content-hashed specs, plans the changes against the platform's service,
+and applies them.
 
 Usage:
 
