@@ -27,19 +27,15 @@ func check(cfg *schema.Config, loc locator) diag.Diagnostics {
 		s := cfg.Sandboxes[name]
 		path := []string{"sandboxes", name}
 		c.image(s.Image, appendPath(path, "image"), false)
-		if n := s.Network; n != nil {
-			np := appendPath(path, "network")
-			if len(n.ExposedPorts) > 0 && n.IngressMode == "" {
-				c.errorf(appendPath(np, "exposed_ports"), "network: exposed_ports needs an ingress_mode")
-			}
-			if n.EgressMode != "" && len(n.EgressAllow) > 0 {
-				c.errorf(appendPath(np, "egress_allow"), "network: set egress_mode or egress_allow, not both")
-			}
-			c.exposedPorts(n.ExposedPorts, appendPath(np, "exposed_ports"))
-		}
+		c.network(s.Network, appendPath(path, "network"))
+		c.sandboxFields(s, path)
 	}
 	for _, name := range sortedKeys(cfg.Functions) {
-		c.image(cfg.Functions[name].Image, []string{"functions", name, "image"}, false)
+		f := cfg.Functions[name]
+		path := []string{"functions", name}
+		c.image(f.Image, appendPath(path, "image"), false)
+		c.network(f.Network, appendPath(path, "network"))
+		c.functionClass(f, path)
 	}
 	for _, name := range sortedKeys(cfg.Evaluations) {
 		c.evaluation(cfg.Evaluations[name], []string{"evaluations", name})
@@ -77,6 +73,20 @@ func clash(loc locator, path, first []string, format string, args ...any) *diag.
 }
 
 // exposedPorts refuses a port exposed twice (issue 9 item 4).
+// network checks a sandbox's or function's network at np.
+func (c *checker) network(n *schema.Network, np []string) {
+	if n == nil {
+		return
+	}
+	if len(n.ExposedPorts) > 0 && n.IngressMode == "" {
+		c.errorf(appendPath(np, "exposed_ports"), "network: exposed_ports needs an ingress_mode")
+	}
+	if n.EgressMode != "" && len(n.EgressAllow) > 0 {
+		c.errorf(appendPath(np, "egress_allow"), "network: set egress_mode or egress_allow, not both")
+	}
+	c.exposedPorts(n.ExposedPorts, appendPath(np, "exposed_ports"))
+}
+
 func (c *checker) exposedPorts(ports []int, path []string) {
 	seen := map[int]int{}
 	for i, p := range ports {

@@ -100,28 +100,12 @@ func (b *builder) sandbox(name string) {
 	b.checkResources(s.Resources, appendPath(path, "resources"))
 	spec.Image = b.workloadImage(s.Image, path, &deps)
 	spec.Env, spec.EnvFrom = b.environment(s.Env, s.EnvFrom, path, &deps)
-	for i, c := range s.Credentials {
-		p := appendPath(path, "credentials", strconv.Itoa(i), "secret")
-		if ref, ok := b.secretRef(c.Secret, p); ok {
-			spec.Credentials = append(spec.Credentials, schema.CredentialSpec{Hosts: c.Hosts, Secret: ref})
-			deps = append(deps, ref.Ref)
-		}
-	}
+	spec.Credentials = b.credentials(s.Credentials, appendPath(path, "credentials"), &deps)
 	spec.VolumeMounts = b.volumeMounts(s.VolumeMounts, appendPath(path, "volume_mounts"), &deps)
 	var inputs []schema.Input
-	for i, m := range s.MountedFiles {
-		p := appendPath(path, "mounted_files", strconv.Itoa(i), "src")
-		src := cleanRel(m.Src)
-		fs := b.inputFile(src, p, "mounted file")
-		mode := m.Mode
-		if mode != "" {
-			mode = normMode(mode)
-		}
-		spec.MountedFiles = append(spec.MountedFiles, schema.MountedFileSpec{Src: src, Path: m.Path, Mode: mode, Digest: fs.digest})
-		if fs.digest != "" {
-			inputs = append(inputs, schema.Input{Path: src, Digest: fs.digest})
-		}
-	}
+	spec.MountedFiles = b.mountedFiles(s.MountedFiles, appendPath(path, "mounted_files"), &inputs)
+	spec.S3Mount = b.s3Mount(s.S3Mount, appendPath(path, "s3_mount"), &deps)
+	process(s, &spec)
 	b.emit(schema.KindSandbox, name, withExtra(spec, s.Extra), deps, inputs)
 }
 
@@ -154,6 +138,8 @@ func (b *builder) function(name string) *schema.Resource {
 	}
 	spec.Env, spec.EnvFrom = b.environment(f.Env, f.EnvFrom, path, &deps)
 	spec.VolumeMounts = b.volumeMounts(f.VolumeMounts, appendPath(path, "volume_mounts"), &deps)
+	spec.Credentials = b.credentials(f.Credentials, appendPath(path, "credentials"), &deps)
+	spec.MountedFiles = b.mountedFiles(f.MountedFiles, appendPath(path, "mounted_files"), &inputs)
 	r := b.emit(schema.KindFunction, name, withExtra(spec, f.Extra), deps, inputs)
 	b.mu.Lock()
 	b.functions[name] = r
