@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"cc.dev/cc/planner"
 	"cc.dev/cc/schema"
 )
 
@@ -344,5 +345,47 @@ sandboxes: a: {
 				}
 			}
 		})
+	}
+}
+
+// issue 11, acceptance 5b: a function class with two methods plans one
+// function with one version, its methods in the spec; a change of a
+// method is a new version of the class, not of a method.
+func TestFunctionClassPlansOneVersion(t *testing.T) {
+	t.Setenv("TOKEN", "t0ken")
+	dir := sandboxFieldsProject(t, nil)
+	d := compileOK(t, filepath.Join(dir, "main.hcl"), Input{})
+	p, err := planner.Diff(d, &planner.State{Project: d.Project}, planner.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var fns []planner.Change
+	for _, c := range p.Changes {
+		if c.Addr == "function.ranker" || strings.HasPrefix(c.Addr, "function.ranker.") {
+			fns = append(fns, c)
+		}
+	}
+	if len(fns) != 1 || fns[0].Version == nil || fns[0].Version.Number != 1 {
+		t.Fatalf("function.ranker changes = %+v, want one, version 1", fns)
+	}
+	if m, _ := specOf(t, d, "function.ranker")["methods"].([]any); len(m) != 2 {
+		t.Fatalf("methods = %v, want rank and score", m)
+	}
+	st := appliedState(d)
+	for i := range st.Resources {
+		if st.Resources[i].Address == "function.ranker" {
+			st.Resources[i].Version = 1
+		}
+	}
+	src := strings.Replace(sandboxFieldsHCL, `methods     = ["rank", "score"]`, `methods     = ["rank", "score", "explain"]`, 1)
+	d2 := compileOK(t, filepath.Join(writeProject(t, map[string]string{"main.hcl": src, "src/app/rank.py": "x = 1\n", "conf/app.toml": "x = 1\n", "aws.env": "A=1\n"}), "main.hcl"), Input{})
+	p2, err := planner.Diff(d2, st, planner.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range p2.Changes {
+		if c.Addr == "function.ranker" && (c.Version == nil || c.Version.Action != "new") {
+			t.Errorf("a new method plans %+v, want a new version of the class", c)
+		}
 	}
 }
