@@ -19,7 +19,7 @@ func TestIssue16ReplaceFieldsFromSchema(t *testing.T) {
 	want := map[schema.Kind][]string{
 		// issue 11: entrypoint, args, compute_class, ports, s3_mount,
 		// temp_dir, runners and profiles; profile is gone.
-		schema.KindSandbox: {"image", "command", "entrypoint", "args", "resources", "compute_class", "env", "env_from", "ports", "volume_mounts", "mounted_files", "s3_mount", "snapshot", "temp_dir", "identity", "runners", "profiles"},
+		schema.KindSandbox:    {"image", "command", "entrypoint", "args", "resources", "compute_class", "env", "env_from", "ports", "volume_mounts", "mounted_files", "s3_mount", "snapshot", "temp_dir", "identity", "runners", "profiles"},
 		schema.KindEvaluation: {"dataset.ref"},
 		schema.KindVolume:     {"size (when it shrinks)"},
 	}
