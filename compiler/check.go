@@ -186,6 +186,7 @@ func (c *checker) evaluation(e *schema.Evaluation, path []string) {
 	if x := e.ExternalTask; x != nil && (x.Name == "") == (x.VersionID == "") {
 		c.errorf(appendPath(path, "external_task"), "external_task needs exactly one of name or version_id")
 	}
+	c.classCalls(e, path)
 	judges := map[string]int{}
 	for i, s := range e.Scorers {
 		sp := appendPath(path, "scorers", strconv.Itoa(i))

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 	"unicode"
 
 	"cc.dev/cc/schema"
@@ -79,6 +80,21 @@ func (c *checker) functionClass(f *schema.Function, path []string) {
 		if j := slices.Index(f.Methods, m); j < i {
 			c.related(appendPath(path, "methods", strconv.Itoa(i)), appendPath(path, "methods", strconv.Itoa(j)), "method %q is listed twice", m)
 		}
+	}
+}
+
+// classCalls refuses a function class as an evaluation's task or scorer:
+// an evaluation calls one function, and a class is several methods.
+func (c *checker) classCalls(e *schema.Evaluation, path []string) {
+	refuse := func(f *schema.Function, at []string, what string) {
+		if f != nil && len(f.Methods) > 0 {
+			d := c.errorf(at, "%s is a function class (methods %s): an evaluation calls a function, not a class", what, strings.Join(f.Methods, ", "))
+			d.Detail = "declare a function whose handler is the module-level function to call"
+		}
+	}
+	refuse(e.Task, appendPath(path, "task"), "the task")
+	for i, s := range e.Scorers {
+		refuse(s.Function, appendPath(path, "scorers", strconv.Itoa(i), "function"), "scorer "+strconv.Itoa(i+1))
 	}
 }
 

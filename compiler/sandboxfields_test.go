@@ -297,6 +297,26 @@ function "dup" {
 			`main.hcl:21:13: methods are a function class's: handler app:rank names a function`,
 			`main.hcl:27:24: method "a" is listed twice`,
 		}},
+		{"cue-class-task", "main.cue", `package demo
+
+project: "demo"
+images: app: from: ` + img + `
+datasets: g: files: ["g.csv"]
+functions: ranker: {
+	image: images.app
+	source: paths: ["src"]
+	handler: "app:Ranker"
+	methods: ["rank"]
+}
+evaluations: e: {
+	dataset: datasets.g
+	task:    functions.ranker
+	scorers: [{function: functions.ranker}]
+}
+`, []string{
+			`main.cue:14:2: the task is a function class (methods rank): an evaluation calls a function, not a class`,
+			`main.cue:15:13: scorer 1 is a function class (methods rank)`,
+		}},
 		{"cue", "main.cue", `package demo
 
 project: "demo"
@@ -333,7 +353,7 @@ sandboxes: a: {
 `, []string{`main.cue:7:2: unknown field "profile"; did you mean "profiles"?; profiles is a list: profiles: ["..."]`}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := Compile(context.Background(), Input{Path: writeProject(t, map[string]string{tc.file: tc.src, "src/app.py": "x = 1\n"})})
+			_, err := Compile(context.Background(), Input{Path: writeProject(t, map[string]string{tc.file: tc.src, "src/app.py": "x = 1\n", "g.csv": "input,expected\na,b\n"})})
 			var ce *Error
 			if !errors.As(err, &ce) {
 				t.Fatalf("Compile() error = %v, want a configuration error", err)
