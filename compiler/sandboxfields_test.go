@@ -192,26 +192,6 @@ func TestSandboxFieldsBothLanguages(t *testing.T) {
 	}
 }
 
-// issue 11: sandbox fields. The service refuses a schema-only field in a
-// wrong form, and still refuses a field the schema does not have.
-func TestValidateSpecSchemaOnlyFields(t *testing.T) {
-	base := `{"image":"sha256:` + zeros + `",`
-	for _, tc := range []struct{ spec, want string }{
-		{base + `"max_timeout":"600s"}`, "canonical"},
-		{base + `"max_timeout":{"a":1}}`, "want a string"},
-		{base + `"compute_class":null}`, "want a value"},
-		{base + `"nope":1}`, "nope"},
-		{base + `"lifecycle":{}}`, "lifecycle"},
-	} {
-		if err := schema.ValidateSpec(schema.KindSandbox, []byte(tc.spec)); err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("ValidateSpec(%s) = %v, want an error with %q", tc.spec, err, tc.want)
-		}
-	}
-	if err := schema.ValidateSpec(schema.KindSandbox, []byte(base+`"max_timeout":"10m","temp_dir":"/t"}`)); err != nil {
-		t.Errorf("ValidateSpec(max_timeout, temp_dir) = %v, want nil", err)
-	}
-}
-
 // issue 11: sandbox fields. An entrypoint without args is the whole
 // process, the same spec (and hash) as command; entrypoint and args are
 // entrypoint then args; args alone, empty or not, keep the image's

@@ -43,25 +43,75 @@ func withoutSchemaOnly(k Kind, spec []byte, v any) ([]byte, error) {
 	return json.Marshal(m)
 }
 
-// checkSchemaOnly checks a schema-only field's value: not null, and in its
-// canonical form when its type has one.
+// checkSchemaOnly checks a schema-only field's value by the schema's
+// shape of it: not null; a list where the field is one; an object of the
+// struct's fields (recursively) where it is a struct, of scalars where it
+// is a map ([string]: string); a scalar elsewhere, in its canonical form
+// when its type has one. The constraints of values (ranges, patterns,
+// enums) are the compiler's: what the service takes is what a compiled
+// spec has the shape of.
 func checkSchemaOnly(f *Field, raw json.RawMessage) error {
 	var val any
 	if err := json.Unmarshal(raw, &val); err != nil || val == nil {
 		return fmt.Errorf("field %s: want a value", f.Name)
 	}
-	if f.Form == "" || f.List {
+	return checkShape(Default(), f, val, f.Name)
+}
+
+func checkShape(s *Schema, f *Field, val any, at string) error {
+	if f.List {
+		list, ok := val.([]any)
+		if !ok {
+			return fmt.Errorf("field %s: want a list", at)
+		}
+		for i, x := range list {
+			if err := checkElem(s, f, x, fmt.Sprintf("%s[%d]", at, i)); err != nil {
+				return err
+			}
+		}
 		return nil
 	}
-	if _, ok := val.(string); !ok {
-		return fmt.Errorf("field %s: want a string", f.Name)
+	return checkElem(s, f, val, at)
+}
+
+// checkElem checks one value (a list's element) of field f.
+func checkElem(s *Schema, f *Field, val any, at string) error {
+	d := s.Elem(f)
+	obj, isObj := val.(map[string]any)
+	_, isList := val.([]any)
+	switch {
+	case d != nil && !isObj:
+		return fmt.Errorf("field %s: want an object", at)
+	case d != nil:
+		for k, x := range obj {
+			sub := d.Field(k)
+			if len(d.Fields) == 0 { // a map: [string]: scalar
+				sub = &Field{Name: k}
+			}
+			if sub == nil {
+				return fmt.Errorf("field %s: unknown field %q", at, k)
+			}
+			if err := checkShape(s, sub, x, at+"."+k); err != nil {
+				return err
+			}
+		}
+		return nil
+	case isObj || isList || val == nil:
+		return fmt.Errorf("field %s: want a scalar", at)
 	}
-	m := map[string]any{f.Name: val}
-	if err := canonicalValue(f, m, val, nil); err != nil {
-		return fmt.Errorf("field %s: %w", f.Name, err)
+	str, isStr := val.(string)
+	if f.Form == "" {
+		return nil
 	}
-	if m[f.Name] != val {
-		return fmt.Errorf("field %s: %v is not in its canonical form", f.Name, val)
+	if !isStr {
+		return fmt.Errorf("field %s: want a string", at)
+	}
+	c, err := Forms[f.Form](str)
+	if err != nil {
+		return fmt.Errorf("field %s: %w", at, err)
+	}
+	if c != str {
+		return fmt.Errorf("field %s: %q is not in its canonical form %q", at, str, c)
 	}
 	return nil
 }
