@@ -322,6 +322,30 @@ sandbox "a" {
   profile = "gpu"
 }
 `, []string{`main.hcl:5:3: unknown attribute "profile"; did you mean "profiles"?; profiles is a list: profiles = ["..."]`}},
+		{"hcl-sdk-names", "main.hcl", `project = "demo"
+image "app" { from = ` + img + ` }
+sandbox "a" {
+  image               = image.app
+  max_timeout_seconds = 600
+  runner_ids          = ["r"]
+  profile_names       = ["p"]
+  stop { graceful_shutdown_seconds = 10 }
+}
+function "f" {
+  image = image.app
+  source { paths = ["src"] }
+  handler        = "app:run"
+  chalk_identity = true
+  profile_ids    = ["p"]
+}
+`, []string{
+			`main.hcl:5:3: unknown attribute "max_timeout_seconds"; did you mean "max_timeout"?`,
+			`main.hcl:6:3: unknown attribute "runner_ids"; did you mean "runners"?`,
+			`main.hcl:7:3: unknown attribute "profile_names"; did you mean "profiles"?`,
+			`main.hcl:8:10: unknown attribute "graceful_shutdown_seconds"; did you mean "grace_period"?`,
+			`main.hcl:14:3: unknown attribute "chalk_identity"; did you mean "identity"?`,
+			`main.hcl:15:3: unknown attribute "profile_ids"; did you mean "profiles"?`,
+		}},
 		{"cue-profile", "main.cue", `package demo
 
 project: "demo"
