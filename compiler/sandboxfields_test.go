@@ -413,3 +413,46 @@ func TestFunctionClassPlansOneVersion(t *testing.T) {
 		}
 	}
 }
+
+// issue 11: sandbox fields. An S3 mount's credentials may be a secret the
+// service has (data.secrets.NAME), as a function's credentials may: the
+// same desired state from both languages, the reference in the spec.
+func TestS3MountDataSecret(t *testing.T) {
+	dir := writeProject(t, map[string]string{
+		"main.cue": `package demo
+
+project: "demo"
+data: secrets: aws: name: "team-aws"
+images: app: from: "python:3.12-slim@sha256:` + zeros + `"
+sandboxes: s: {
+	image: images.app
+	s3_mount: {bucket: "team-data", mount_path: "/mnt/s3", credentials: data.secrets.aws}
+}
+`,
+		"main.hcl": `project = "demo"
+data "secret" "aws" {
+  name = "team-aws"
+}
+image "app" { from = "python:3.12-slim@sha256:` + zeros + `" }
+sandbox "s" {
+  image = image.app
+  s3_mount {
+    bucket      = "team-data"
+    mount_path  = "/mnt/s3"
+    credentials = data.secret.aws
+  }
+}
+`})
+	c := compileJSON(t, filepath.Join(dir, "main.cue"), Input{})
+	if h := compileJSON(t, filepath.Join(dir, "main.hcl"), Input{}); !bytes.Equal(c, h) {
+		t.Fatalf("CUE and HCL compile differently:\n%s\n%s", c, h)
+	}
+	d := compileOK(t, filepath.Join(dir, "main.hcl"), Input{})
+	s3, _ := specOf(t, d, "sandbox.s")["s3_mount"].(map[string]any)
+	if cr, _ := s3["credentials"].(map[string]any); cr == nil || !strings.HasPrefix(cr["ref"].(string), "data.secret") {
+		t.Fatalf("s3_mount = %v, want credentials referring to the data source", s3)
+	}
+	if err := schema.ValidateSpec(schema.KindSandbox, d.Lookup("sandbox.s").Spec); err != nil {
+		t.Fatalf("ValidateSpec = %v", err)
+	}
+}
