@@ -17,13 +17,13 @@ import (
 func TestIssue16AssignKeepsUnknownFields(t *testing.T) {
 	var s schema.Sandbox
 	err := assign(reflect.ValueOf(&s).Elem(), map[string]any{
-		"profile": "gpu", "debug_port": int64(9000), "debug": map[string]any{"on": true},
+		"lifetime": "1h", "debug_port": int64(9000), "debug": map[string]any{"on": true},
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.Profile != "gpu" {
-		t.Errorf("profile (of SandboxSettings) = %q, want gpu", s.Profile)
+	if s.Lifetime != "1h" {
+		t.Errorf("lifetime (of SandboxSettings) = %q, want 1h", s.Lifetime)
 	}
 	if want := (schema.Extra{"debug_port": int64(9000), "debug": map[string]any{"on": true}}); !cmp.Equal(s.Extra, want) {
 		t.Errorf("Extra = %v, want %v", s.Extra, want)

@@ -28,9 +28,14 @@ func check(cfg *schema.Config, loc locator) diag.Diagnostics {
 		path := []string{"sandboxes", name}
 		c.image(s.Image, appendPath(path, "image"), false)
 		c.network(s.Network, appendPath(path, "network"))
+		c.sandboxFields(s, path)
 	}
 	for _, name := range sortedKeys(cfg.Functions) {
-		c.image(cfg.Functions[name].Image, []string{"functions", name, "image"}, false)
+		f := cfg.Functions[name]
+		path := []string{"functions", name}
+		c.image(f.Image, appendPath(path, "image"), false)
+		c.network(f.Network, appendPath(path, "network"))
+		c.functionClass(f, path)
 	}
 	for _, name := range sortedKeys(cfg.Containers) {
 		c.container(cfg.Containers[name], []string{"containers", name})
@@ -73,7 +78,7 @@ func clash(loc locator, path, first []string, format string, args ...any) *diag.
 	return d
 }
 
-// network checks a network's combinations: exposed ports need an
+// network checks a workload's network at np: exposed ports need an
 // ingress mode, egress is a mode or an allow-list, a port is exposed once.
 func (c *checker) network(n *schema.Network, np []string) {
 	if n == nil {
@@ -188,6 +193,7 @@ func (c *checker) evaluation(e *schema.Evaluation, path []string) {
 	if x := e.ExternalTask; x != nil && (x.Name == "") == (x.VersionID == "") {
 		c.errorf(appendPath(path, "external_task"), "external_task needs exactly one of name or version_id")
 	}
+	c.classCalls(e, path)
 	judges := map[string]int{}
 	for i, s := range e.Scorers {
 		sp := appendPath(path, "scorers", strconv.Itoa(i))

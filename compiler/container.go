@@ -19,7 +19,7 @@ func (b *builder) container(name string) {
 	spec.Credentials = b.credentials(c.Credentials, appendPath(path, "credentials"), &deps)
 	spec.VolumeMounts = b.volumeMounts(c.VolumeMounts, appendPath(path, "volume_mounts"), &deps)
 	var inputs []schema.Input
-	spec.MountedFiles, inputs = b.mountedFiles(c.MountedFiles, appendPath(path, "mounted_files"))
+	spec.MountedFiles = b.mountedFiles(c.MountedFiles, appendPath(path, "mounted_files"), &inputs)
 	b.emit(schema.KindContainer, name, withExtra(spec, c.Extra), deps, inputs)
 }
 

@@ -194,6 +194,7 @@ func (t *cueTranslator) one(e cueErr) *diag.Diagnostic {
 		fields := compiledSchema().fieldsAt(e.path[:len(e.path)-1])
 		if s := suggestField(e.path[:len(e.path)-1], name); s != "" {
 			d.Summary += fmt.Sprintf("; did you mean %q?", s)
+			d.Detail = t.listHint(name, s)
 		} else if len(fields) > 0 {
 			d.Detail = "allowed here: " + strings.Join(fields, ", ")
 		}
@@ -538,4 +539,17 @@ func unquotePath(path []string) []string {
 		out[i] = e
 	}
 	return out
+}
+
+// listHint is the detail for a singular field name whose suggestion is
+// its list (profile: profiles), written in the configuration's language
+// (issue 11: one form, no single-string profile); "" otherwise.
+func (t *cueTranslator) listHint(name, suggested string) string {
+	if suggested != name+"s" {
+		return ""
+	}
+	if t.lang == "cue" {
+		return fmt.Sprintf(`%s is a list: %s: ["..."]`, suggested, suggested)
+	}
+	return fmt.Sprintf(`%s is a list: %s = ["..."]`, suggested, suggested)
 }

@@ -37,6 +37,16 @@ func fullConfig() map[string]any {
 		"retries":         2,
 		"version_trigger": "rotated 2026-12-01",
 		"scaling":         map[string]any{"min_replicas": 1, "max_replicas": 3, "concurrency": 4},
+		// issue 11: the sandbox field groups a function takes.
+		"identity":      true,
+		"network":       map[string]any{"ingress_mode": "public", "exposed_ports": []any{8080}, "egress_mode": "none"},
+		"mounted_files": []any{map[string]any{"src": "conf/app.toml", "path": "/etc/app.toml", "mode": "0640"}},
+		"credentials":   []any{map[string]any{"hosts": []any{"api.example.com"}, "secret": svcSecret}},
+		"tags":          []any{"team-a"},
+		"annotations":   map[string]any{"owner": "me"},
+		"profiles":      []any{"gpu"},
+		"compute_class": "host",
+		"description":   "runs the app",
 	}
 	sandbox := map[string]any{
 		"image":         map[string]any{"from": pinnedBase},
@@ -53,7 +63,15 @@ func fullConfig() map[string]any {
 		"tags":          []any{"team-a"},
 		"annotations":   map[string]any{"owner": "me"},
 		"identity":      true,
-		"profile":       "gpu",
+		// issue 11: the missing sandbox fields.
+		"profiles":      []any{"gpu"},
+		"runners":       []any{"runner-1"},
+		"compute_class": "host",
+		"ports":         []any{map[string]any{"container_port": 8080, "host_port": 80, "protocol": "tcp"}},
+		"s3_mount":      map[string]any{"bucket": "team-data", "prefix": "runs/", "mount_path": "/mnt/s3", "read_only": true, "credentials": envSecret},
+		"max_timeout":   "10m",
+		"temp_dir":      "/scratch",
+		"stop":          map[string]any{"grace_period": "30s", "snapshot_on_stop": true},
 	}
 	// issue 11: container, training
 	container := map[string]any{
@@ -132,12 +150,18 @@ func fullConfig() map[string]any {
 			"integ": map[string]any{"from_integration": map[string]any{"name": "github", "keys": []any{"TOKEN"}}},
 			"store": map[string]any{"from_store": map[string]any{"store": "vault", "name": "db", "field": "password"}},
 		},
-		"volumes":   map[string]any{"data": volume},
-		"datasets":  map[string]any{"goldens": dataset},
-		"functions": map[string]any{"fn": fn},
+		"volumes":  map[string]any{"data": volume},
+		"datasets": map[string]any{"goldens": dataset},
+		"functions": map[string]any{"fn": fn, "ranker": map[string]any{
+			"image": map[string]any{"from": pinnedBase}, "source": map[string]any{"paths": []any{"src"}},
+			"handler": "app.main:Ranker", "methods": []any{"rank", "score"},
+			"network": map[string]any{"egress_allow": []any{"*.example.com"}},
+		}},
 		"sandboxes": map[string]any{
 			"dev":   sandbox,
 			"allow": map[string]any{"image": map[string]any{"from": pinnedBase}, "network": map[string]any{"egress_allow": []any{"*.example.com"}}},
+			"entry": map[string]any{"image": map[string]any{"from": pinnedBase}, "entrypoint": []any{"python"}, "args": []any{"-m", "app"}},
+			"args":  map[string]any{"image": map[string]any{"from": pinnedBase}, "args": []any{"--serve"}},
 		},
 		"containers": map[string]any{"web": container, "probe": probe},
 		"trainings":  map[string]any{"finetune": training},
@@ -243,8 +267,13 @@ func TestIssue16EveryFieldReachesTheSpec(t *testing.T) {
 }
 
 // renamed: an image based on another image of the project holds it as
-// from_image.
+// from_image; a sandbox's entrypoint (and the args after it) are its
+// command (issue 11).
 func renamed(k schema.Kind, sp []string, spec any) bool {
+	if k == schema.KindSandbox && len(sp) > 0 && (sp[0] == "entrypoint" || sp[0] == "args") {
+		_, ok := schema.ValueAt(spec, "/command")
+		return ok
+	}
 	if k == schema.KindImage && len(sp) > 0 && sp[0] == "from" {
 		_, ok := schema.ValueAt(spec, "/from_image")
 		return ok

@@ -25,58 +25,74 @@ func TestGenerateRoundTrip(t *testing.T) {
 	kinds := map[schema.Kind]bool{}
 	for _, dir := range dirs {
 		for _, lang := range []string{"cue", "hcl"} {
-			t.Run(filepath.Base(dir)+"/"+lang, func(t *testing.T) {
-				want := compileJSON(t, filepath.Join(dir, "main."+lang), Input{})
-				res, err := Compile(context.Background(), Input{Path: filepath.Join(dir, "main."+lang)})
-				if err != nil {
-					t.Fatal(err)
-				}
-				d := res.Desired
-				in := GenerateInput{Lang: lang, Images: map[string]string{}, Data: d.Data}
-				if lang == "cue" {
-					in.Package = "generated"
-				}
-				for _, r := range d.Resources {
-					kinds[r.Kind] = true
-					if r.Kind == schema.KindImage {
-						in.Images[r.Hash] = r.Address
-					}
-					in.Resources = append(in.Resources, GenerateResource{Address: r.Address, Spec: r.Spec, Sensitive: r.Sensitive})
-				}
-				out, err := Generate(in)
-				if err != nil {
-					t.Fatalf("Generate() = %v", err)
-				}
-				if f, ferr := Format("x."+lang, out); ferr != nil || !bytes.Equal(f, out) {
-					t.Errorf("the generated configuration is not formatted as cc fmt formats it (%v)", ferr)
-				}
-				tmp := t.TempDir()
-				copyTree(t, dir, tmp)
-				for _, f := range []string{"main.cue", "main.hcl"} {
-					os.Remove(filepath.Join(tmp, f))
-				}
-				head := "project = " + `"` + d.Project + `"` + "\n"
-				if lang == "cue" {
-					head = "package generated\n\nproject: \"" + d.Project + "\"\n"
-					out = bytes.Replace(out, []byte("package generated\n"), nil, 1)
-				}
-				if err := os.WriteFile(filepath.Join(tmp, "main."+lang), append([]byte(head), out...), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				if testing.Verbose() {
-					t.Logf("generated:\n%s", out)
-				}
-				got := compileJSON(t, filepath.Join(tmp, "main."+lang), Input{})
-				if !bytes.Equal(got, want) {
-					t.Fatalf("the generated configuration compiles differently:\n%s\ngenerated:\n%s", cmp.Diff(string(want), string(got)), out)
-				}
-			})
+			t.Run(filepath.Base(dir)+"/"+lang, func(t *testing.T) { roundTrip(t, dir, lang, kinds) })
 		}
 	}
 	for _, k := range schema.Kinds {
 		if !kinds[k] && !strings.HasPrefix(string(k), "_") {
 			t.Errorf("no example has a %s: the round trip does not cover it", k)
 		}
+	}
+}
+
+// roundTrip generates the declarations of the resources of the project in
+// dir (main.LANG) and checks they compile to the same desired state,
+// collecting the kinds seen in kinds.
+func roundTrip(t *testing.T, dir, lang string, kinds map[schema.Kind]bool) {
+	want := compileJSON(t, filepath.Join(dir, "main."+lang), Input{})
+	res, err := Compile(context.Background(), Input{Path: filepath.Join(dir, "main."+lang)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := res.Desired
+	in := GenerateInput{Lang: lang, Images: map[string]string{}, Data: d.Data}
+	if lang == "cue" {
+		in.Package = "generated"
+	}
+	for _, r := range d.Resources {
+		kinds[r.Kind] = true
+		if r.Kind == schema.KindImage {
+			in.Images[r.Hash] = r.Address
+		}
+		in.Resources = append(in.Resources, GenerateResource{Address: r.Address, Spec: r.Spec, Sensitive: r.Sensitive})
+	}
+	out, err := Generate(in)
+	if err != nil {
+		t.Fatalf("Generate() = %v", err)
+	}
+	if f, ferr := Format("x."+lang, out); ferr != nil || !bytes.Equal(f, out) {
+		t.Errorf("the generated configuration is not formatted as cc fmt formats it (%v)", ferr)
+	}
+	tmp := t.TempDir()
+	copyTree(t, dir, tmp)
+	for _, f := range []string{"main.cue", "main.hcl"} {
+		os.Remove(filepath.Join(tmp, f))
+	}
+	head := "project = " + `"` + d.Project + `"` + "\n"
+	if lang == "cue" {
+		head = "package generated\n\nproject: \"" + d.Project + "\"\n"
+		out = bytes.Replace(out, []byte("package generated\n"), nil, 1)
+	}
+	if err := os.WriteFile(filepath.Join(tmp, "main."+lang), append([]byte(head), out...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if testing.Verbose() {
+		t.Logf("generated:\n%s", out)
+	}
+	got := compileJSON(t, filepath.Join(tmp, "main."+lang), Input{})
+	if !bytes.Equal(got, want) {
+		t.Fatalf("the generated configuration compiles differently:\n%s\ngenerated:\n%s", cmp.Diff(string(want), string(got)), out)
+	}
+}
+
+// TestGenerateRoundTripSandboxFields: issue 11 (sandbox fields). The
+// declarations generated from a sandbox and function class using every new
+// field compile to the same desired state, in each language.
+func TestGenerateRoundTripSandboxFields(t *testing.T) {
+	t.Setenv("TOKEN", "t0ken")
+	dir := sandboxFieldsProject(t, nil)
+	for _, lang := range []string{"cue", "hcl"} {
+		t.Run(lang, func(t *testing.T) { roundTrip(t, dir, lang, map[schema.Kind]bool{}) })
 	}
 }
 

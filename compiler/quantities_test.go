@@ -157,8 +157,8 @@ func TestIssue9CanonicalSpellingInSpec(t *testing.T) {
 // canonicalized though no Go code names it: the rule is the schema's type
 // (issue 9 item 6).
 func TestIssue9FormsFollowTheSchema(t *testing.T) {
-	s := schemaCopy(t, "workload.cue", "\tprofile?:  string & !=\"\" @cc(replace)\n",
-		"\tprofile?:  string & !=\"\" @cc(replace)\n\tidle?: #Duration\n\tdisks?: [...#Quantity]\n")
+	s := schemaCopy(t, "workload.cue", "\ttemp_dir?: #AbsPath @cc(replace)\n",
+		"\ttemp_dir?: #AbsPath @cc(replace)\n\tidle?: #Duration\n\tdisks?: [...#Quantity]\n")
 	compile := func(idle, disk string) *schema.Desired {
 		src := `package p
 project: "p"

@@ -73,6 +73,11 @@ func resourceRefSites(out []refSite, coll, name string, r any) []refSite {
 			}
 		}
 	}
+	credentials := func(cs []schema.Credential) {
+		for i := range cs {
+			secret(cs[i].Secret, appendPath(p, "credentials", strconv.Itoa(i), "secret"))
+		}
+	}
 	switch r := r.(type) {
 	case *schema.Image:
 		if r.From != nil && r.From.Image != nil {
@@ -81,18 +86,18 @@ func resourceRefSites(out []refSite, coll, name string, r any) []refSite {
 	case *schema.Sandbox:
 		image(r.Image, appendPath(p, "image"))
 		workload(r.Env, r.EnvFrom, r.VolumeMounts)
-		for i := range r.Credentials {
-			secret(r.Credentials[i].Secret, appendPath(p, "credentials", strconv.Itoa(i), "secret"))
+		credentials(r.Credentials)
+		if r.S3Mount != nil {
+			secret(r.S3Mount.Credentials, appendPath(p, "s3_mount", "credentials"))
 		}
 	case *schema.Function:
 		image(r.Image, appendPath(p, "image"))
 		workload(r.Env, r.EnvFrom, r.VolumeMounts)
+		credentials(r.Credentials)
 	case *schema.Container:
 		image(r.Image, appendPath(p, "image"))
 		workload(r.Env, r.EnvFrom, r.VolumeMounts)
-		for i := range r.Credentials {
-			secret(r.Credentials[i].Secret, appendPath(p, "credentials", strconv.Itoa(i), "secret"))
-		}
+		credentials(r.Credentials)
 	case *schema.Training:
 		image(r.Image, appendPath(p, "image"))
 		workload(r.Env, r.EnvFrom, r.VolumeMounts)

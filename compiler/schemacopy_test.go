@@ -70,8 +70,8 @@ const pinnedBase = "python:3.12-slim@sha256:" + "0123456789abcdef0123456789abcde
 // @cc(replace), updates it in place when it does not (issue 16,
 // acceptance 1). No Go type has the fields: they ride in Extra.
 func TestIssue16AcceptanceNewField(t *testing.T) {
-	s := schemaCopy(t, "workload.cue", "\tprofile?:  string & !=\"\" @cc(replace)\n",
-		"\tprofile?:  string & !=\"\" @cc(replace)\n\tdebug_port?: int & >0 @cc(replace)\n\tdebug_note?: string\n")
+	s := schemaCopy(t, "workload.cue", "\ttemp_dir?: #AbsPath @cc(replace)\n",
+		"\ttemp_dir?: #AbsPath @cc(replace)\n\tdebug_port?: int & >0 @cc(replace)\n\tdebug_note?: string\n")
 	cueSrc := func(port int, note string) string {
 		return `package p
 project: "p"

@@ -82,6 +82,8 @@ func specPath(kind schema.Kind, rel []string) ([]string, bool) {
 			return nil, false // a secret reference
 		case at(0, "credentials") && at(2, "secret"), at(0, "volume_mounts") && at(2, "volume"):
 			return nil, false
+		case at(0, "s3_mount") && at(1, "credentials"):
+			return nil, false // a secret reference (issue 11)
 		}
 	case schema.KindEvaluation:
 		switch {

@@ -90,6 +90,10 @@ func handShapes() map[string]*shape {
 		"volume_mount": list("volume_mounts"),
 		"mounted_file": list("mounted_files"),
 		"snapshot":     single("snapshot", leaf),
+		// issue 11: the sandbox's new blocks.
+		"port":     list("ports"),
+		"s3_mount": single("s3_mount", leaf),
+		"stop":     single("stop", leaf),
 	}}
 	function := &shape{blocks: map[string]blockSpec{
 		"image":        single("image", image),
@@ -97,6 +101,10 @@ func handShapes() map[string]*shape {
 		"resources":    single("resources", resources),
 		"volume_mount": list("volume_mounts"),
 		"scaling":      single("scaling", leaf),
+		// issue 11: the sandbox field groups a function takes.
+		"network":      single("network", leaf),
+		"credential":   list("credentials"),
+		"mounted_file": list("mounted_files"),
 	}}
 	// issue 11: container, training
 	container := &shape{blocks: map[string]blockSpec{

@@ -107,41 +107,10 @@ func (b *builder) sandbox(name string) {
 	spec.Credentials = b.credentials(s.Credentials, appendPath(path, "credentials"), &deps)
 	spec.VolumeMounts = b.volumeMounts(s.VolumeMounts, appendPath(path, "volume_mounts"), &deps)
 	var inputs []schema.Input
-	spec.MountedFiles, inputs = b.mountedFiles(s.MountedFiles, appendPath(path, "mounted_files"))
+	spec.MountedFiles = b.mountedFiles(s.MountedFiles, appendPath(path, "mounted_files"), &inputs)
+	spec.S3Mount = b.s3Mount(s.S3Mount, appendPath(path, "s3_mount"), &deps)
+	process(s, &spec)
 	b.emit(schema.KindSandbox, name, withExtra(spec, s.Extra), deps, inputs)
-}
-
-// credentials compiles the host-scoped credentials of the workload at
-// path; deps collects their secrets.
-func (b *builder) credentials(cs []schema.Credential, path []string, deps *[]string) []schema.CredentialSpec {
-	var out []schema.CredentialSpec
-	for i, c := range cs {
-		if ref, ok := b.secretRef(c.Secret, appendPath(path, strconv.Itoa(i), "secret")); ok {
-			out = append(out, schema.CredentialSpec{Hosts: c.Hosts, Secret: ref})
-			*deps = append(*deps, ref.Ref)
-		}
-	}
-	return out
-}
-
-// mountedFiles compiles the mounted files at path with their digests,
-// and lists them as the workload's inputs.
-func (b *builder) mountedFiles(ms []schema.MountedFile, path []string) ([]schema.MountedFileSpec, []schema.Input) {
-	var out []schema.MountedFileSpec
-	var inputs []schema.Input
-	for i, m := range ms {
-		src := cleanRel(m.Src)
-		fs := b.inputFile(src, appendPath(path, strconv.Itoa(i), "src"), "mounted file")
-		mode := m.Mode
-		if mode != "" {
-			mode = normMode(mode)
-		}
-		out = append(out, schema.MountedFileSpec{Src: src, Path: m.Path, Mode: mode, Digest: fs.digest})
-		if fs.digest != "" {
-			inputs = append(inputs, schema.Input{Path: src, Digest: fs.digest})
-		}
-	}
-	return out, inputs
 }
 
 func (b *builder) function(name string) *schema.Resource {
@@ -173,6 +142,8 @@ func (b *builder) function(name string) *schema.Resource {
 	}
 	spec.Env, spec.EnvFrom = b.environment(f.Env, f.EnvFrom, path, &deps)
 	spec.VolumeMounts = b.volumeMounts(f.VolumeMounts, appendPath(path, "volume_mounts"), &deps)
+	spec.Credentials = b.credentials(f.Credentials, appendPath(path, "credentials"), &deps)
+	spec.MountedFiles = b.mountedFiles(f.MountedFiles, appendPath(path, "mounted_files"), &inputs)
 	r := b.emit(schema.KindFunction, name, withExtra(spec, f.Extra), deps, inputs)
 	b.mu.Lock()
 	b.functions[name] = r

@@ -17,7 +17,9 @@ import (
 // @cc(replace) facts (issue 16 item 1).
 func TestIssue16ReplaceFieldsFromSchema(t *testing.T) {
 	want := map[schema.Kind][]string{
-		schema.KindSandbox:    {"image", "command", "resources", "env", "env_from", "volume_mounts", "mounted_files", "snapshot", "identity", "profile"},
+		// issue 11: entrypoint, args, compute_class, ports, s3_mount,
+		// temp_dir, runners and profiles; profile is gone.
+		schema.KindSandbox:    {"image", "command", "entrypoint", "args", "resources", "compute_class", "env", "env_from", "ports", "volume_mounts", "mounted_files", "s3_mount", "snapshot", "temp_dir", "identity", "runners", "profiles"},
 		schema.KindEvaluation: {"dataset.ref"},
 		schema.KindVolume:     {"size (when it shrinks)"},
 		// issue 11: container, training.
@@ -51,7 +53,7 @@ func replacePaths(d *schema.Def) (replace, inPlace []string) {
 	return replace, inPlace
 }
 
-var backticked = regexp.MustCompile("`([a-z_.]+)`")
+var backticked = regexp.MustCompile("`([a-z0-9_.]+)`") // issue 11: s3_mount
 
 func names(s string) []string {
 	var out []string

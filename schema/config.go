@@ -378,12 +378,28 @@ type Sandbox struct {
 	Credentials  []Credential        `json:"credentials,omitempty"`
 	VolumeMounts []VolumeMount       `json:"volume_mounts,omitempty"`
 	MountedFiles []MountedFile       `json:"mounted_files,omitempty"`
+	// Entrypoint and Args are the process as the image's ENTRYPOINT and
+	// CMD replaced; the compiler folds them into the spec's Command and
+	// Args (#Sandbox.entrypoint). Args is a pointer: args = [] (the
+	// image's ENTRYPOINT without its CMD) is not args unset.
+	Entrypoint []string  `json:"entrypoint,omitempty"`
+	Args       *[]string `json:"args,omitempty"`
+	S3Mount    *S3Mount  `json:"s3_mount,omitempty"`
 	// Lifecycle is how cc treats the resource beyond its spec; it is
 	// in no spec or hash.
 	Lifecycle *Lifecycle `json:"lifecycle,omitempty"`
 	// Extra holds the fields of the schema that have no Go field; the
 	// compiler carries them into the spec as they are.
 	Extra Extra `json:"-"`
+}
+
+// S3Mount mounts an S3 bucket (#S3Mount).
+type S3Mount struct {
+	Bucket      string  `json:"bucket"`
+	Prefix      string  `json:"prefix,omitempty"`
+	MountPath   string  `json:"mount_path"`
+	ReadOnly    bool    `json:"read_only,omitempty"`
+	Credentials *Secret `json:"credentials,omitempty"`
 }
 
 // SandboxSettings are the fields a sandbox's config and spec share: plain
@@ -397,7 +413,6 @@ type SandboxSettings struct {
 	Tags        []string          `json:"tags,omitempty"`
 	Annotations map[string]string `json:"annotations,omitempty"`
 	Identity    bool              `json:"identity,omitempty"`
-	Profile     string            `json:"profile,omitempty"`
 }
 
 // Source is a function's code (#Source).
@@ -427,6 +442,8 @@ type Function struct {
 	Env          map[string]EnvValue `json:"env,omitempty"`
 	EnvFrom      []*Secret           `json:"env_from,omitempty"`
 	VolumeMounts []VolumeMount       `json:"volume_mounts,omitempty"`
+	Credentials  []Credential        `json:"credentials,omitempty"`
+	MountedFiles []MountedFile       `json:"mounted_files,omitempty"`
 	// Lifecycle is how cc treats the resource beyond its spec; it is
 	// in no spec or hash.
 	Lifecycle *Lifecycle `json:"lifecycle,omitempty"`
@@ -437,8 +454,11 @@ type Function struct {
 
 // FunctionSettings are the fields a function's config and spec share.
 type FunctionSettings struct {
-	Handler   string     `json:"handler"`
+	Handler string `json:"handler"`
+	// Methods are a function class's methods (#Function.methods).
+	Methods   []string   `json:"methods,omitempty"`
 	Resources *Resources `json:"resources,omitempty"`
+	Network   *Network   `json:"network,omitempty"`
 	Timeout   string     `json:"timeout"`
 	Retries   int        `json:"retries"`
 	Scaling   *Scaling   `json:"scaling,omitempty"`

@@ -110,6 +110,19 @@ type SandboxSpec struct {
 	Credentials  []CredentialSpec   `json:"credentials,omitempty"`
 	VolumeMounts []VolumeMountSpec  `json:"volume_mounts,omitempty"`
 	MountedFiles []MountedFileSpec  `json:"mounted_files,omitempty"`
+	// Args, set only without a Command, replaces the image's CMD under
+	// its ENTRYPOINT; an entrypoint is folded into Command.
+	Args    *[]string    `json:"args,omitempty"`
+	S3Mount *S3MountSpec `json:"s3_mount,omitempty"`
+}
+
+// S3MountSpec is a compiled S3 mount: its credentials by reference.
+type S3MountSpec struct {
+	Bucket      string `json:"bucket"`
+	Prefix      string `json:"prefix,omitempty"`
+	MountPath   string `json:"mount_path"`
+	ReadOnly    bool   `json:"read_only,omitempty"`
+	Credentials *Ref   `json:"credentials,omitempty"`
 }
 
 // SourceSpec is a function's source with the digest of its tree.
@@ -128,6 +141,8 @@ type FunctionSpec struct {
 	Env          map[string]EnvSpec `json:"env,omitempty"`
 	EnvFrom      []Ref              `json:"env_from,omitempty"`
 	VolumeMounts []VolumeMountSpec  `json:"volume_mounts,omitempty"`
+	Credentials  []CredentialSpec   `json:"credentials,omitempty"`
+	MountedFiles []MountedFileSpec  `json:"mounted_files,omitempty"`
 }
 
 // EvaluationSpec is a compiled evaluation.

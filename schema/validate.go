@@ -67,6 +67,10 @@ func SpecRefs(k Kind, spec []byte) ([]string, error) {
 	if t := bytes.TrimLeft(spec, " \t\r\n"); len(t) == 0 || t[0] != '{' {
 		return nil, fmt.Errorf("a %s spec is a JSON object", k)
 	}
+	spec, err := withoutSchemaOnly(k, spec, v)
+	if err != nil {
+		return nil, fmt.Errorf("%s spec: %w", k, err)
+	}
 	dec := json.NewDecoder(bytes.NewReader(spec))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
@@ -125,14 +129,24 @@ func mountRefs(ms []VolumeMountSpec) []refUse {
 
 func (s *SandboxSpec) refs() []refUse {
 	out := append(envRefs(s.Env, s.EnvFrom), mountRefs(s.VolumeMounts)...)
-	for i := range s.Credentials {
-		out = append(out, refUse{fmt.Sprintf("credentials[%d].secret", i), &s.Credentials[i].Secret, KindSecret})
+	out = append(out, credentialRefs(s.Credentials)...)
+	if s.S3Mount != nil {
+		out = append(out, refUse{"s3_mount.credentials", s.S3Mount.Credentials, KindSecret})
+	}
+	return out
+}
+
+func credentialRefs(cs []CredentialSpec) []refUse {
+	var out []refUse
+	for i := range cs {
+		out = append(out, refUse{fmt.Sprintf("credentials[%d].secret", i), &cs[i].Secret, KindSecret})
 	}
 	return out
 }
 
 func (s *FunctionSpec) refs() []refUse {
-	return append(envRefs(s.Env, s.EnvFrom), mountRefs(s.VolumeMounts)...)
+	out := append(envRefs(s.Env, s.EnvFrom), mountRefs(s.VolumeMounts)...)
+	return append(out, credentialRefs(s.Credentials)...)
 }
 
 func (s *EvaluationSpec) refs() []refUse {

@@ -420,14 +420,14 @@ func TestDelete(t *testing.T) {
 func TestReplace(t *testing.T) {
 	clk := newClock()
 	c := open(t, "", service.WithClock(clk.Now))
-	r := mustApply(t, c, applyReq(t, "p", "sandbox.s", service.ActionCreate, sandbox(map[string]any{"profile": "gpu0"}), 0))
+	r := mustApply(t, c, applyReq(t, "p", "sandbox.s", service.ActionCreate, sandbox(map[string]any{"profiles": []any{"gpu0"}}), 0))
 	clk.Advance(time.Minute)
-	rep := mustApply(t, c, applyReq(t, "p", "sandbox.s", service.ActionReplace, sandbox(map[string]any{"profile": "gpu1"}), r.Serial))
+	rep := mustApply(t, c, applyReq(t, "p", "sandbox.s", service.ActionReplace, sandbox(map[string]any{"profiles": []any{"gpu1"}}), r.Serial))
 	if !rep.Changed || rep.Serial != 2 || !rep.Resource.CreatedAt.Equal(clk.Now()) || !r.Resource.CreatedAt.Equal(clk.Now().Add(-time.Minute)) {
 		t.Fatalf("replace = %+v, want a change at serial 2 with a new creation time", rep)
 	}
 	// A replace with the same spec is still a replace.
-	rep2 := mustApply(t, c, applyReq(t, "p", "sandbox.s", service.ActionReplace, sandbox(map[string]any{"profile": "gpu1"}), rep.Serial))
+	rep2 := mustApply(t, c, applyReq(t, "p", "sandbox.s", service.ActionReplace, sandbox(map[string]any{"profiles": []any{"gpu1"}}), rep.Serial))
 	if !rep2.Changed || rep2.Serial != 3 {
 		t.Fatalf("replace with the same spec = %+v, want a change at serial 3", rep2)
 	}
