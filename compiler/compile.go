@@ -247,6 +247,7 @@ func compile(ctx context.Context, in Input, tr *tracker) (*Result, error) {
 	}
 	if p.lang == "cue" && ld.cfg == nil {
 		markAllCUERefs(&cfg, ld.user)
+		markAllDefaultCUERefs(&cfg, ld.defaults)
 	}
 	tr.set("checking the rules that span fields")
 	ds = append(check(&cfg, ld.loc), checkImages(&cfg, ld.loc)...)
