@@ -75,11 +75,11 @@ type hclLoader struct {
 	defaults     map[node]*hclDefault
 	defaultOrder []node
 	shared       *sharedDefaults
-	ranges          *hclLocator
-	diags           diag.Diagnostics
-	cctx            *cue.Context
-	sch             cue.Value
-	col             *collector
+	ranges       *hclLocator
+	diags        diag.Diagnostics
+	cctx         *cue.Context
+	sch          cue.Value
+	col          *collector
 	// budget counts what for expressions and templates produce (limits.go).
 	budget *budget
 	// omitted counts the HCL diagnostics past maxCollected.
