@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync"
 
+	"cuelang.org/go/cue"
+
 	"cc.dev/cc/diag"
 	"cc.dev/cc/schema"
 )
@@ -84,7 +86,7 @@ type sharedDefaults struct {
 	// path its value was written at, when that is elsewhere.
 	prov map[string][]string
 	// cueRoot is the user's CUE value (CUE only), to find references in.
-	cueRoot any
+	cueRoot cue.Value
 }
 
 func newSharedDefaults() *sharedDefaults {

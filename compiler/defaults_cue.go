@@ -203,8 +203,8 @@ func markDefaultSites(sites []refSite, sd *sharedDefaults) {
 	if sd == nil {
 		return
 	}
-	root, ok := sd.cueRoot.(cue.Value)
-	if !ok {
+	root := sd.cueRoot
+	if !root.Exists() {
 		return
 	}
 	for _, site := range sites {

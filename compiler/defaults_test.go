@@ -392,3 +392,29 @@ functions: f: {image: images.app, source: paths: ["src"], handler: "app.main:ans
 		t.Errorf("changed = %q, want sandbox.a sandbox.b", got)
 	}
 }
+
+// TestDefaultsKeepSensitivity: a sensitive value a resource takes from a
+// default is sensitive in the resource (issue 11: shared defaults), so it
+// is never shown.
+func TestDefaultsKeepSensitivity(t *testing.T) {
+	d := compileOK(t, writeProject(t, map[string]string{"main.hcl": `project = "p"
+variable "tok" {
+  sensitive = true
+  default   = "hunter2"
+}
+defaults {
+  sandbox {
+    image       = { from = ` + defaultsImage + ` }
+    env         = { TOKEN = var.tok, LOG = "info" }
+    annotations = { a = var.tok }
+  }
+}
+sandbox "dev" {
+  env = { LOG = "debug" }
+}
+`}), Input{})
+	got := d.Lookup("sandbox.dev").Sensitive
+	if strings.Join(got, " ") != "/annotations/a /env/TOKEN" {
+		t.Errorf("sensitive = %v, want /annotations/a /env/TOKEN", got)
+	}
+}
