@@ -158,7 +158,7 @@ func judgeCUE(p *project, sch cue.Value, gate gateVerdict, v cue.Value, tr *cueT
 	uv := v
 	if cueUsesDefaults(sd, v) {
 		var ds diag.Diagnostics
-		if uv, ds = mergedCUE(v.Context(), sd, v, tr.loc, tr); ds.HasErrors() {
+		if uv, ds = mergedCUE(sd, v, tr.loc, tr); ds.HasErrors() {
 			return nil, ds
 		}
 	}

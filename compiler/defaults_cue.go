@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 
 	"cuelang.org/go/cue"
+	"cuelang.org/go/cue/cuecontext"
 
 	"cc.dev/cc/diag"
 	"cc.dev/cc/schema"
@@ -126,11 +127,12 @@ func cueUsesDefaults(sd *sharedDefaults, v cue.Value) bool {
 // mergedCUE is the user's value v with the defaults merged in, as data
 // encoded for unification with #Config: what a configuration with
 // defaults means.
-func mergedCUE(cctx *cue.Context, sd *sharedDefaults, v cue.Value, loc locator, tr *cueTranslator) (cue.Value, diag.Diagnostics) {
+func mergedCUE(sd *sharedDefaults, v cue.Value, loc locator, tr *cueTranslator) (cue.Value, diag.Diagnostics) {
 	tree, err := exportTree(v)
 	if err != nil {
 		return cue.Value{}, tr.translate(err)
 	}
+	cctx := cuecontext.New() // values of two contexts may be unified
 	m, ok := tree.(map[string]any)
 	if !ok {
 		return cctx.Encode(tree), nil
