@@ -111,15 +111,16 @@ func (s *sharedDefaults) addSet(name string) {
 
 // add records kind k's defaults of a set ("" for project-wide).
 func (s *sharedDefaults) add(set string, k schema.Kind, l *defaultLayer) {
-	s.addSet(set)
-	s.mu.Lock()
-	defer s.mu.Unlock()
 	if set == "" {
-		delete(s.sets, "")
+		s.mu.Lock()
 		s.project[k] = l
+		s.mu.Unlock()
 		return
 	}
+	s.addSet(set)
+	s.mu.Lock()
 	s.sets[set][k] = l
+	s.mu.Unlock()
 }
 
 // origin maps a config path to where its value was written: into the
@@ -200,6 +201,15 @@ func checkKindName(name string, at *diag.Range) *diag.Diagnostic {
 		d.Detail = "defaults are by kind: " + strings.Join(defaultKindNames(), ", ")
 	}
 	return d
+}
+
+// checkSetName refuses a default set's name that is not a resource name's
+// form.
+func checkSetName(name string, at *diag.Range) *diag.Diagnostic {
+	if schema.ValidName(name) {
+		return nil
+	}
+	return diag.Errorf(at, "default set name %q: lowercase letters, digits and \"-\", starting with a letter, at most 63", name)
 }
 
 // apply merges into the tree of resource path (collection, name) the

@@ -38,6 +38,10 @@ func cueDefaults(p *project, v cue.Value, loc locator) (*sharedDefaults, diag.Di
 			continue
 		}
 		name := it.Selector().Unquoted()
+		if d := checkSetName(name, loc.key([]string{defaultSetsField, name})); d != nil {
+			ds = append(ds, d)
+			continue
+		}
 		sd.addSet(name)
 		ds = append(ds, cueDefaultKinds(p, sd, name, it.Value(), []string{defaultSetsField, name}, loc)...)
 	}

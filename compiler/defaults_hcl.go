@@ -33,6 +33,10 @@ func (l *hclLoader) collectDefaults(b *hclsyntax.Block) {
 	case 0:
 	case 1:
 		set = b.Labels[0]
+		if d := checkSetName(set, toRange(b.LabelRanges[0])); d != nil {
+			l.diags = append(l.diags, d)
+			return
+		}
 		l.shared.addSet(set)
 	default:
 		l.errorf(b.DefRange(), `a defaults block has no label (project-wide) or one, the set's name: defaults "gpu" { ... }`)

@@ -247,6 +247,17 @@ sandboxes: dev: {}
 			wantErr: []string{`main.hcl:5:16: lifetime: invalid value "soon"`, `main.cue:4:2: lifetime: invalid value "soon"`},
 		},
 		{
+			name: "a set's name has a resource name's form",
+			hcl: `project = "p"
+defaults "GPU" {
+}
+`,
+			cue: `project: "p"
+default_sets: GPU: {}
+`,
+			wantErr: []string{`main.hcl:2:10: default set name "GPU"`, `main.cue:2:15: default set name "GPU"`},
+		},
+		{
 			name: "a kind that takes no defaults",
 			hcl: `project = "p"
 defaults {
