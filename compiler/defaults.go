@@ -58,6 +58,12 @@ func isDefaultKind(coll string) (schema.Kind, bool) {
 	return "", false
 }
 
+// isDefaultColl reports whether resources of collection coll take defaults.
+func isDefaultColl(coll string) bool {
+	_, ok := isDefaultKind(coll)
+	return ok
+}
+
 // defaultKindNames are the names of defaultKinds, for did-you-mean.
 func defaultKindNames() []string {
 	var out []string

@@ -258,6 +258,22 @@ default_sets: GPU: {}
 			wantErr: []string{`main.hcl:2:10: default set name "GPU"`, `main.cue:2:15: default set name "GPU"`},
 		},
 		{
+			name: "a misspelt use_defaults is told its name",
+			hcl: `project = "p"
+sandbox "dev" {
+  image       = { from = ` + defaultsImage + ` }
+  use_default = ["gpu"]
+}
+`,
+			cue: `project: "p"
+sandboxes: dev: {
+	image: from: ` + defaultsImage + `
+	use_default: ["gpu"]
+}
+`,
+			wantErr: []string{`main.hcl:4:3: unknown attribute "use_default"; did you mean "use_defaults"?`, `main.cue:4:2: unknown field "use_default"; did you mean "use_defaults"?`},
+		},
+		{
 			name: "a kind that takes no defaults",
 			hcl: `project = "p"
 defaults {
