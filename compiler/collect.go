@@ -161,7 +161,7 @@ func (c *collector) process(it item) error {
 	} else {
 		tree = ctyToGo(it.val, path, &sens)
 	}
-	if tree, err = c.withDefaults(it.coll, path, tree, &sens); err != nil {
+	if tree, err = c.withDefaults(it, path, tree, &sens); err != nil {
 		return err
 	}
 	out, err := c.fs.check(ct.t, tree, nil)
@@ -211,10 +211,18 @@ var dataType = reflect.TypeOf(schema.Data{})
 var errDefaults = errors.New("shared defaults do not apply")
 
 // withDefaults merges the shared defaults a resource takes into its tree.
-func (c *collector) withDefaults(coll string, path []string, tree any, sens *[][]string) (any, error) {
-	k, ok := isDefaultKind(coll)
+func (c *collector) withDefaults(it item, path []string, tree any, sens *[][]string) (any, error) {
+	if c.defaults == nil {
+		return tree, nil
+	}
+	ref := refOf(hclRefOf)
+	if it.cv.Exists() {
+		ref = cueRefOf(it.cv, path)
+	}
+	tree = c.defaults.mergeCopies(tree, path, ref)
+	k, ok := isDefaultKind(it.coll)
 	m, isMap := tree.(map[string]any)
-	if c.defaults == nil || !ok || !isMap {
+	if !ok || !isMap {
 		return tree, nil
 	}
 	out, moved, ds := c.defaults.apply(k, path, m, nowhere{})

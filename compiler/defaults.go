@@ -373,3 +373,43 @@ func forgetUnder(prov map[string][]string, f string) {
 		}
 	}
 }
+
+// refOf tells whether the value at a config path is a copy of another
+// resource (a reference: function.x as an evaluation's task) and of which:
+// its kind and name.
+type refOf func(path []string, node map[string]any) (schema.Kind, string, bool)
+
+// hclRefOf knows HCL's copies by the "$id" the evaluator stamps on them.
+func hclRefOf(_ []string, node map[string]any) (schema.Kind, string, bool) {
+	id, _ := node["$id"].(string)
+	k, name, ok := strings.Cut(id, ".")
+	return schema.Kind(k), name, ok
+}
+
+// mergeCopies merges the defaults into the copies of resources that take
+// them found under tree (at path, not itself a copy), so that a reference
+// to a function from defaults is that function, as its own declaration is.
+func (s *sharedDefaults) mergeCopies(tree any, path []string, ref refOf) any {
+	switch t := tree.(type) {
+	case map[string]any:
+		for _, f := range sortedKeys(t) {
+			t[f] = s.mergeCopy(t[f], appendPath(path, f), ref)
+		}
+	case []any:
+		for i, x := range t {
+			t[i] = s.mergeCopy(x, appendPath(path, strconv.Itoa(i)), ref)
+		}
+	}
+	return tree
+}
+
+// mergeCopy is mergeCopies for a value that may be a copy.
+func (s *sharedDefaults) mergeCopy(v any, path []string, ref refOf) any {
+	if m, ok := v.(map[string]any); ok && len(path) > 2 {
+		if k, name, ok := ref(path, m); ok && isDefaultColl(k.Plural()) {
+			out, _, _ := s.apply(k, []string{k.Plural(), name}, m, nowhere{})
+			return out
+		}
+	}
+	return s.mergeCopies(v, path, ref)
+}

@@ -3,6 +3,7 @@ package compiler
 import (
 	"bytes"
 	"encoding/json"
+	"strings"
 
 	"cuelang.org/go/cue"
 	"cuelang.org/go/cue/cuecontext"
@@ -141,7 +142,7 @@ func mergedCUE(sd *sharedDefaults, v cue.Value, loc locator, tr *cueTranslator) 
 	if !ok {
 		return cctx.Encode(tree), nil
 	}
-	ds := applyAllDefaults(sd, m, loc, nil)
+	ds := applyAllDefaults(sd, m, loc, nil, cueRefOf(v, nil))
 	if ds.HasErrors() {
 		return cue.Value{}, ds
 	}
@@ -151,9 +152,14 @@ func mergedCUE(sd *sharedDefaults, v cue.Value, loc locator, tr *cueTranslator) 
 // applyAllDefaults merges the defaults into every resource of cfg (plain
 // data) that takes them and drops the defaults themselves. sens, when not
 // nil, gets the sensitive paths the merged values carry.
-func applyAllDefaults(sd *sharedDefaults, cfg map[string]any, loc locator, sens *[][]string) diag.Diagnostics {
+func applyAllDefaults(sd *sharedDefaults, cfg map[string]any, loc locator, sens *[][]string, ref refOf) diag.Diagnostics {
 	delete(cfg, defaultsField)
 	delete(cfg, defaultSetsField)
+	if sd.declared() {
+		for _, c := range sortedKeys(cfg) {
+			cfg[c] = sd.mergeCopies(cfg[c], []string{c}, ref)
+		}
+	}
 	var ds diag.Diagnostics
 	for _, k := range defaultKinds {
 		rs, _ := cfg[k.Plural()].(map[string]any)
@@ -220,5 +226,20 @@ func markDefaultSites(sites []refSite, sd *sharedDefaults) {
 		if o := sd.origin(site.path); pathKey(o) != pathKey(site.path) {
 			*site.id = cueReference(root, o, site.kind)
 		}
+	}
+}
+
+// cueRefOf knows CUE's copies by the reference they are written as, in
+// root (at the config path, less the prefix strip: a resource's own value
+// is looked into with paths inside it).
+func cueRefOf(root cue.Value, strip []string) refOf {
+	return func(path []string, _ map[string]any) (schema.Kind, string, bool) {
+		for _, k := range defaultKinds {
+			if addr := cueReference(root, path[len(strip):], k); addr != "" {
+				kind, name, _ := strings.Cut(addr, ".")
+				return schema.Kind(kind), name, true
+			}
+		}
+		return "", "", false
 	}
 }

@@ -103,6 +103,6 @@ func (l *hclLoader) evalDefault(d *hclDefault, deps []node) {
 
 // mergeDefaults merges the defaults into the assembled configuration cfg.
 func (l *hclLoader) mergeDefaults(cfg map[string]any) {
-	ds := applyAllDefaults(l.shared, cfg, withDefaults(l.ranges, l.shared), &l.ranges.sensitive)
+	ds := applyAllDefaults(l.shared, cfg, withDefaults(l.ranges, l.shared), &l.ranges.sensitive, hclRefOf)
 	l.diags = append(l.diags, ds...)
 }

@@ -194,6 +194,50 @@ functions: answer: {
 			want: []string{`"env":{"LOG":"info"}`, `"timeout":"30s"`},
 		},
 		{
+			name: "a reference to a function from defaults is that function",
+			hcl: `project = "p"
+defaults "quick" {
+  function {
+    image   = { from = ` + defaultsImage + ` }
+    timeout = "30s"
+  }
+}
+function "answer" {
+  use_defaults = ["quick"]
+  source {
+    paths = ["src"]
+  }
+  handler = "app.main:answer"
+}
+dataset "goldens" {
+  files = ["data/goldens.csv"]
+}
+evaluation "ev" {
+  dataset = dataset.goldens
+  task    = function.answer
+  scorer "exact_match" {}
+}
+`,
+			cue: `project: "p"
+default_sets: quick: function: {
+	image: from: ` + defaultsImage + `
+	timeout: "30s"
+}
+functions: answer: {
+	use_defaults: ["quick"]
+	source: paths: ["src"]
+	handler: "app.main:answer"
+}
+datasets: goldens: files: ["data/goldens.csv"]
+evaluations: ev: {
+	dataset: datasets.goldens
+	task:    functions.answer
+	scorers: [{exact_match: {}}]
+}
+`,
+			want: []string{`"timeout":"30s"`, `"depends_on":["dataset.goldens","function.answer"]`},
+		},
+		{
 			name: "an unknown set name is a positioned error with did-you-mean",
 			hcl: `project = "p"
 defaults "gpu" {
@@ -292,7 +336,7 @@ defaults: sandboxes: {}
 }
 
 func (tc defaultsCase) run(t *testing.T) {
-	files := map[string]string{"src/app/main.py": "def answer(x):\n    return x\n"}
+	files := map[string]string{"src/app/main.py": "def answer(x):\n    return x\n", "data/goldens.csv": "input,expected\na,a\n"}
 	hf, cf := copyFiles(files), copyFiles(files)
 	hf["main.hcl"], cf["main.cue"] = tc.hcl, tc.cue
 	if tc.wantErr != nil {
