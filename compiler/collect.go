@@ -14,6 +14,7 @@ import (
 	"cuelang.org/go/cue"
 	"github.com/zclconf/go-cty/cty"
 
+	"cc.dev/cc/diag"
 	"cc.dev/cc/schema"
 )
 
@@ -34,6 +35,9 @@ type collector struct {
 	// trees keeps each resource as the fast check filled it in, by
 	// "collection.name", for crossCheck to compare with CUE's.
 	trees map[string]any
+	// defaults are the project's shared defaults (defaults.go), merged
+	// into each resource before its check; nil when there are none.
+	defaults *sharedDefaults
 }
 
 // fastResult is what the fast way made of a configuration: its typed
@@ -157,6 +161,9 @@ func (c *collector) process(it item) error {
 	} else {
 		tree = ctyToGo(it.val, path, &sens)
 	}
+	if tree, err = c.withDefaults(it, path, tree, &sens); err != nil {
+		return err
+	}
 	out, err := c.fs.check(ct.t, tree, nil)
 	if err != nil {
 		return err
@@ -174,6 +181,7 @@ func (c *collector) process(it item) error {
 	}
 	if it.cv.Exists() {
 		markCUERefs(it.coll, it.name, dst.Interface(), it.cv)
+		markDefaultCUERefs(it.coll, it.name, dst.Interface(), c.defaults)
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -197,6 +205,39 @@ func (c *collector) process(it item) error {
 }
 
 var dataType = reflect.TypeOf(schema.Data{})
+
+// errDefaults sends a configuration whose defaults do not apply to the
+// way that reports it (the languages' own checks).
+var errDefaults = errors.New("shared defaults do not apply")
+
+// withDefaults merges the shared defaults a resource takes into its tree.
+func (c *collector) withDefaults(it item, path []string, tree any, sens *[][]string) (any, error) {
+	if c.defaults == nil {
+		return tree, nil
+	}
+	ref := refOf(hclRefOf)
+	if it.cv.Exists() {
+		ref = cueRefOf(it.cv, path)
+	}
+	tree = c.defaults.mergeCopies(tree, path, ref)
+	k, ok := isDefaultKind(it.coll)
+	m, isMap := tree.(map[string]any)
+	if !ok || !isMap {
+		return tree, nil
+	}
+	out, moved, ds := c.defaults.apply(k, path, m, nowhere{})
+	if ds.HasErrors() {
+		return nil, errDefaults
+	}
+	*sens = append(*sens, moved...)
+	return out, nil
+}
+
+// nowhere is a locator that positions nothing.
+type nowhere struct{}
+
+func (nowhere) at([]string) *diag.Range  { return nil }
+func (nowhere) key([]string) *diag.Range { return nil }
 
 // collectionType is the type of a collection's entries: "sandboxes", or a
 // collection of data sources, "data.volumes" (issue 10).

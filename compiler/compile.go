@@ -247,6 +247,7 @@ func compile(ctx context.Context, in Input, tr *tracker) (*Result, error) {
 	}
 	if p.lang == "cue" && ld.cfg == nil {
 		markAllCUERefs(&cfg, ld.user)
+		markAllDefaultCUERefs(&cfg, ld.defaults)
 	}
 	if p.lang == "cue" {
 		if ds := dropBuiltinImages(&cfg, ld.loc); ds.HasErrors() {

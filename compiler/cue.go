@@ -34,6 +34,9 @@ type loaded struct {
 	// cfg is the decoded configuration when the fast way produced it
 	// directly; otherwise json holds it.
 	cfg *schema.Config
+	// defaults are the shared defaults merged into the resources (CUE:
+	// to find the references they make); nil when there are none.
+	defaults *sharedDefaults
 }
 
 // locator maps a config path (["sandboxes", "dev", "image"]) to source.
@@ -75,7 +78,12 @@ func loadCUE(ctx context.Context, p *project) (*loaded, diag.Diagnostics) {
 	if ds := checkCUEFields(p, v); ds.HasErrors() {
 		return nil, ds
 	}
-	return judgeCUE(p, sch, <-gate, v, tr)
+	sd, ds := cueDefaults(p, v, tr.loc)
+	if ds.HasErrors() {
+		return nil, ds
+	}
+	tr.loc = withDefaults(tr.loc, sd)
+	return judgeCUE(p, sch, <-gate, v, tr, sd)
 }
 
 // loadCUEInstance reads the project's CUE files and loads them as one
@@ -138,19 +146,26 @@ func loadCUEInstance(p *project) (*build.Instance, *cueTranslator, diag.Diagnost
 // collector's workers check and decode what is already exported. When the
 // gate refuses, a value is not concrete on its own, or the fast check
 // finds fault, unify with the schema and let CUE judge.
-func judgeCUE(p *project, sch cue.Value, gate gateVerdict, v cue.Value, tr *cueTranslator) (*loaded, diag.Diagnostics) {
+func judgeCUE(p *project, sch cue.Value, gate gateVerdict, v cue.Value, tr *cueTranslator, sd *sharedDefaults) (*loaded, diag.Diagnostics) {
 	plain := gate.plain
 	var fast *fastResult
 	ferr := error(gatedError(gate.why))
 	if plain {
 		p.track.set("checking the CUE configuration against the schema")
-		fast, ferr = fastCUE(v, compiledSchemaOf(p.schema()))
+		fast, ferr = fastCUE(v, compiledSchemaOf(p.schema()), sd)
 		if ferr == nil && !crossCheck {
-			return &loaded{cfg: fast.cfg, loc: tr.loc, user: v}, nil
+			return &loaded{cfg: fast.cfg, loc: tr.loc, user: v, defaults: sd}, nil
 		}
 	}
 	p.track.set("unifying the CUE configuration with the schema")
-	u := sch.LookupPath(cue.MakePath(cue.Def("#Config"))).Unify(v)
+	uv := v
+	if cueUsesDefaults(sd, v) {
+		var ds diag.Diagnostics
+		if uv, ds = mergedCUE(sd, v, tr.loc, tr); ds.HasErrors() {
+			return nil, ds
+		}
+	}
+	u := sch.LookupPath(cue.MakePath(cue.Def("#Config"))).Unify(uv)
 	if err := u.Validate(cue.Concrete(true)); err != nil {
 		if ferr == nil {
 			return nil, diag.Diagnostics{diag.Errorf(nil, "internal error: the fast check accepts what CUE rejects: %v", err)}
@@ -162,11 +177,11 @@ func judgeCUE(p *project, sch cue.Value, gate gateVerdict, v cue.Value, tr *cueT
 		return nil, tr.translate(err)
 	}
 	if plain && crossCheck {
-		if err := crossCheckFast(fast, ferr, b, func(c *schema.Config) { markAllCUERefs(c, v) }); err != nil {
+		if err := crossCheckFast(fast, ferr, b, func(c *schema.Config) { markAllCUERefs(c, v); markAllDefaultCUERefs(c, sd) }); err != nil {
 			return nil, diag.Diagnostics{diag.Errorf(nil, "internal error: %v", err)}
 		}
 	}
-	return &loaded{json: b, loc: tr.loc, user: v}, nil
+	return &loaded{json: b, loc: tr.loc, user: v, defaults: sd}, nil
 }
 
 // regularFS is the host's file system as cue/load reads it, through
@@ -302,8 +317,9 @@ func markerWords(sel cue.Selector) string {
 }
 
 // fastCUE exports the user's value resource by resource into a collector.
-func fastCUE(v cue.Value, fs *fastSchema) (*fastResult, error) {
+func fastCUE(v cue.Value, fs *fastSchema, sd *sharedDefaults) (*fastResult, error) {
 	c := newCollector(fs)
+	c.defaults = sd
 	var lc schema.Config // its lifecycle declarations only
 	err := func() error {
 		it, err := v.Fields()
@@ -335,6 +351,9 @@ func fastCUE(v cue.Value, fs *fastSchema) (*fastResult, error) {
 					return exportError{err}
 				}
 				continue
+			}
+			if name == defaultsField || name == defaultSetsField {
+				continue // read by cueDefaults
 			}
 			if err := addCUECollection(c, name, it.Value()); err != nil {
 				return err

@@ -69,11 +69,17 @@ type hclLoader struct {
 	// after the variables into lifecycle (lifecycle.go).
 	lifecycleBlocks []*hclsyntax.Block
 	lifecycle       hclLifecycle
-	ranges          *hclLocator
-	diags           diag.Diagnostics
-	cctx            *cue.Context
-	sch             cue.Value
-	col             *collector
+	// defaults are the kind blocks of defaults blocks, by their config
+	// path (defaults.sandbox), in source order in defaultOrder; shared
+	// is what they evaluate to (defaults_hcl.go).
+	defaults     map[node]*hclDefault
+	defaultOrder []node
+	shared       *sharedDefaults
+	ranges       *hclLocator
+	diags        diag.Diagnostics
+	cctx         *cue.Context
+	sch          cue.Value
+	col          *collector
 	// budget counts what for expressions and templates produce (limits.go).
 	budget *budget
 	// omitted counts the HCL diagnostics past maxCollected.
@@ -96,6 +102,7 @@ func loadHCL(ctx context.Context, p *project, vars, varFiles []string) (_ *loade
 		locals:    map[string]*hclLocal{},
 		resources: map[string]*hclResource{},
 		ranges:    newHCLLocator(),
+		shared:    newSharedDefaults(),
 	}
 	// Stopped, evaluation gives unknown values from then on and ends soon.
 	p.track.whenStopped(func() { l.budget.aborted.Store(true) })
@@ -131,6 +138,7 @@ func loadHCL(ctx context.Context, p *project, vars, varFiles []string) (_ *loade
 	// Resources go to the collector as they are evaluated; its workers
 	// check and decode them meanwhile.
 	l.col = newCollector(compiledSchemaOf(l.p.schema()))
+	l.col.defaults = l.shared
 	l.evaluate()
 	for _, b := range l.lifecycleBlocks {
 		l.lifecycleBlock(b)
@@ -150,7 +158,7 @@ func loadHCL(ctx context.Context, p *project, vars, varFiles []string) (_ *loade
 		l.lifecycle.setOn(fast.cfg)
 	}
 	if ferr == nil && !crossCheck {
-		return &loaded{cfg: fast.cfg, loc: l.ranges, sensitive: fast.sens}, nil
+		return &loaded{cfg: fast.cfg, loc: withDefaults(l.ranges, l.shared), sensitive: fast.sens}, nil
 	}
 	return l.judge(project, fast, ferr)
 }
@@ -337,10 +345,12 @@ func (l *hclLoader) collect(body *hclsyntax.Body) []*hclsyntax.Block {
 			}
 		case "data":
 			l.collectData(b)
+		case defaultsField:
+			l.collectDefaults(b)
 		default:
 			kind, ok := hclKinds[b.Type]
 			if !ok {
-				cands := []string{"variable", "locals", "data", "moved", "removed", "import"}
+				cands := []string{"variable", "locals", "data", "moved", "removed", "import", defaultsField}
 				for k := range hclKinds {
 					cands = append(cands, k)
 				}
@@ -533,9 +543,14 @@ func (l *hclLoader) evaluate() {
 		nodes = append(nodes, n)
 		graph[n] = l.deps([]hclsyntax.Expression{l.locals[name].attr.Expr})
 	}
+	for _, n := range l.defaultOrder {
+		nodes = append(nodes, n)
+		graph[n] = l.deps(bodyExprs(l.defaults[n].block.Body, nil))
+	}
 	for _, addr := range l.order {
 		nodes = append(nodes, addr)
-		graph[addr] = l.deps(bodyExprs(l.resources[addr].block.Body, nil))
+		r := l.resources[addr]
+		graph[addr] = append(l.deps(bodyExprs(r.block.Body, nil)), l.defaultNodes(r.kind)...)
 	}
 	if l.diags.HasErrors() {
 		return
@@ -581,6 +596,9 @@ func (l *hclLoader) nodeRange(n node) *diag.Range {
 	if name, ok := strings.CutPrefix(n, "local."); ok {
 		return toRange(l.locals[name].attr.NameRange)
 	}
+	if d := l.defaults[n]; d != nil {
+		return toRange(d.block.TypeRange)
+	}
 	if r := l.resources[n]; r == nil {
 		return nil
 	}
@@ -590,6 +608,9 @@ func (l *hclLoader) nodeRange(n node) *diag.Range {
 func (l *hclLoader) isDone(n node) bool {
 	if name, ok := strings.CutPrefix(n, "local."); ok {
 		return l.locals[name].done
+	}
+	if d := l.defaults[n]; d != nil {
+		return d.done
 	}
 	return l.resources[n].done
 }
@@ -601,6 +622,9 @@ func (l *hclLoader) evalContext(deps []node) *hcl.EvalContext {
 	groups := map[string]map[string]cty.Value{}
 	data := map[string]map[string]cty.Value{}
 	for _, d := range deps {
+		if l.defaults[d] != nil {
+			continue // waited for, not referred to
+		}
 		root, name, _ := strings.Cut(d, ".")
 		if groups[root] == nil {
 			groups[root] = map[string]cty.Value{}
@@ -649,6 +673,10 @@ func (l *hclLoader) evalNode(n node, deps []node) {
 			lc.value = cty.DynamicVal
 		}
 		lc.done = true
+		return
+	}
+	if d := l.defaults[n]; d != nil {
+		l.evalDefault(d, deps)
 		return
 	}
 	r := l.resources[n]
@@ -720,6 +748,7 @@ func (l *hclLoader) config(project any) map[string]any {
 		}
 		m[r.name] = ctyToGo(r.value, path, &l.ranges.sensitive)
 	}
+	l.mergeDefaults(cfg)
 	sort.Slice(l.ranges.sensitive, func(i, j int) bool {
 		return pathKey(l.ranges.sensitive[i]) < pathKey(l.ranges.sensitive[j])
 	})

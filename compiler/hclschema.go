@@ -28,7 +28,7 @@ func (l *hclLoader) schemaValue() cue.Value {
 // defaults, and returns it as JSON.
 func (l *hclLoader) validateCUE(cfg map[string]any) (*loaded, diag.Diagnostics) {
 	sch := l.schemaValue()
-	tr := &cueTranslator{p: l.p, lang: "hcl", loc: l.ranges}
+	tr := &cueTranslator{p: l.p, lang: "hcl", loc: withDefaults(l.ranges, l.shared)}
 	v := l.cctx.Encode(cfg)
 	if err := v.Err(); err != nil {
 		return nil, diag.Diagnostics{diag.Errorf(nil, "internal error: encoding configuration: %v", err)}
@@ -41,5 +41,5 @@ func (l *hclLoader) validateCUE(cfg map[string]any) (*loaded, diag.Diagnostics) 
 	if err != nil {
 		return nil, tr.translate(err)
 	}
-	return &loaded{json: b, loc: l.ranges, sensitive: l.ranges.sensitive}, nil
+	return &loaded{json: b, loc: withDefaults(l.ranges, l.shared), sensitive: l.ranges.sensitive}, nil
 }

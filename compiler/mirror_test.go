@@ -55,6 +55,11 @@ func mirror(t *testing.T, path []string, typ reflect.Type, seen map[reflect.Type
 			seen[typ] = true
 		}
 		cueFields := compiledSchema().fieldsAt(path)
+		if len(path) == 0 {
+			// Shared defaults (issue 11) are merged into the resources
+			// as data before decoding (defaults.go): no Go type holds them.
+			cueFields = withoutDefaults(cueFields)
+		}
 		goFields := map[string]reflect.Type{}
 		// The fields by json name, embedded structs' (shared settings)
 		// included, as assign sees them.
@@ -96,10 +101,23 @@ func withOnly(all, some []string) []string {
 	for _, n := range all {
 		in[n] = true
 	}
-	var out []string
+	var out, rest []string
 	for _, n := range some {
 		if in[n] {
 			out = append(out, n)
+		} else {
+			rest = append(rest, n)
+		}
+	}
+	return append(out, rest...)
+}
+
+// withoutDefaults drops the shared defaults' fields from #Config's.
+func withoutDefaults(fields []string) []string {
+	var out []string
+	for _, f := range fields {
+		if f != defaultsField && f != defaultSetsField {
+			out = append(out, f)
 		}
 	}
 	return out

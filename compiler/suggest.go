@@ -15,6 +15,10 @@ import (
 func suggestField(path []string, name string) string {
 	fs := compiledSchema()
 	fields := fs.fieldsAt(path)
+	if len(path) == 2 && isDefaultColl(path[0]) {
+		// issue 11: use_defaults is every such resource's, outside the schema.
+		fields = append(slices.Clone(fields), useDefaultsField)
+	}
 	for _, f := range schema.Default().SDKNames()[name] {
 		if slices.Contains(fields, f) {
 			return f
