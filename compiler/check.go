@@ -27,16 +27,10 @@ func check(cfg *schema.Config, loc locator) diag.Diagnostics {
 		s := cfg.Sandboxes[name]
 		path := []string{"sandboxes", name}
 		c.image(s.Image, appendPath(path, "image"), false)
-		if n := s.Network; n != nil {
-			np := appendPath(path, "network")
-			if len(n.ExposedPorts) > 0 && n.IngressMode == "" {
-				c.errorf(appendPath(np, "exposed_ports"), "network: exposed_ports needs an ingress_mode")
-			}
-			if n.EgressMode != "" && len(n.EgressAllow) > 0 {
-				c.errorf(appendPath(np, "egress_allow"), "network: set egress_mode or egress_allow, not both")
-			}
-			c.exposedPorts(n.ExposedPorts, appendPath(np, "exposed_ports"))
-		}
+		c.network(s.Network, appendPath(path, "network"))
+	}
+	for _, name := range sortedKeys(cfg.ScalingGroups) {
+		c.scalingGroup(cfg.ScalingGroups[name], []string{"scaling_groups", name})
 	}
 	for _, name := range sortedKeys(cfg.Functions) {
 		c.image(cfg.Functions[name].Image, []string{"functions", name, "image"}, false)
@@ -74,6 +68,21 @@ func clash(loc locator, path, first []string, format string, args ...any) *diag.
 		d.Related = append(d.Related, *r)
 	}
 	return d
+}
+
+// network checks a workload's network: exposed_ports needs an
+// ingress_mode, egress is a mode or an allow-list, each port once.
+func (c *checker) network(n *schema.Network, np []string) {
+	if n == nil {
+		return
+	}
+	if len(n.ExposedPorts) > 0 && n.IngressMode == "" {
+		c.errorf(appendPath(np, "exposed_ports"), "network: exposed_ports needs an ingress_mode")
+	}
+	if n.EgressMode != "" && len(n.EgressAllow) > 0 {
+		c.errorf(appendPath(np, "egress_allow"), "network: set egress_mode or egress_allow, not both")
+	}
+	c.exposedPorts(n.ExposedPorts, appendPath(np, "exposed_ports"))
 }
 
 // exposedPorts refuses a port exposed twice (issue 9 item 4).

@@ -112,6 +112,7 @@ func (b *builder) build(cfg *schema.Config) (*schema.Desired, diag.Diagnostics) 
 			b.sandbox(name)
 		}
 	})
+	each(schema.KindScalingGroup, sortedKeys(cfg.ScalingGroups), b.scalingGroup)
 	each(schema.KindEvaluation, sortedKeys(cfg.Evaluations), b.evaluation)
 	if b.diags.HasErrors() {
 		return nil, b.diags

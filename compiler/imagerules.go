@@ -34,6 +34,9 @@ func checkImages(cfg *schema.Config, loc locator) diag.Diagnostics {
 	for _, name := range sortedKeys(cfg.Functions) {
 		r.image(cfg.Functions[name].Image, []string{"functions", name, "image"}, "")
 	}
+	for _, name := range sortedKeys(cfg.ScalingGroups) {
+		r.image(cfg.ScalingGroups[name].Image, []string{"scaling_groups", name, "image"}, "")
+	}
 	return r.diags
 }
 

@@ -112,6 +112,9 @@ func lifecycles(cfg *schema.Config) []declared {
 	for _, n := range sortedKeys(cfg.Sandboxes) {
 		add(schema.KindSandbox, n, cfg.Sandboxes[n].Lifecycle)
 	}
+	for _, n := range sortedKeys(cfg.ScalingGroups) {
+		add(schema.KindScalingGroup, n, cfg.ScalingGroups[n].Lifecycle)
+	}
 	for _, n := range sortedKeys(cfg.Evaluations) {
 		add(schema.KindEvaluation, n, cfg.Evaluations[n].Lifecycle)
 	}
@@ -200,6 +203,10 @@ func lifecycleOf(cfg *schema.Config, k schema.Kind, name string) *schema.Lifecyc
 		}
 	case schema.KindSandbox:
 		if r := cfg.Sandboxes[name]; r != nil {
+			return r.Lifecycle
+		}
+	case schema.KindScalingGroup:
+		if r := cfg.ScalingGroups[name]; r != nil {
 			return r.Lifecycle
 		}
 	case schema.KindEvaluation:

@@ -30,6 +30,9 @@ func refSites(cfg *schema.Config) []refSite {
 	for _, n := range sortedKeys(cfg.Functions) {
 		out = resourceRefSites(out, "functions", n, cfg.Functions[n])
 	}
+	for _, n := range sortedKeys(cfg.ScalingGroups) {
+		out = resourceRefSites(out, "scaling_groups", n, cfg.ScalingGroups[n])
+	}
 	for _, n := range sortedKeys(cfg.Evaluations) {
 		out = resourceRefSites(out, "evaluations", n, cfg.Evaluations[n])
 	}
@@ -81,6 +84,12 @@ func resourceRefSites(out []refSite, coll, name string, r any) []refSite {
 	case *schema.Function:
 		image(r.Image, appendPath(p, "image"))
 		workload(r.Env, r.EnvFrom, r.VolumeMounts)
+	case *schema.ScalingGroup:
+		image(r.Image, appendPath(p, "image"))
+		workload(r.Env, r.EnvFrom, r.VolumeMounts)
+		for i := range r.Credentials {
+			secret(r.Credentials[i].Secret, appendPath(p, "credentials", strconv.Itoa(i), "secret"))
+		}
 	case *schema.Evaluation:
 		if r.Dataset != nil {
 			out = append(out, refSite{appendPath(p, "dataset"), schema.KindDataset, &r.Dataset.ID})

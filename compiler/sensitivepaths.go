@@ -74,7 +74,7 @@ func specPath(kind schema.Kind, rel []string) ([]string, bool) {
 		case at(0, "from_dockerfile"):
 			return []string{"from_dockerfile", "path"}, true
 		}
-	case schema.KindSandbox, schema.KindFunction:
+	case schema.KindSandbox, schema.KindFunction, schema.KindScalingGroup:
 		switch {
 		case at(0, "image"), at(0, "env_from"):
 			return nil, false

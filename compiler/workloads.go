@@ -92,6 +92,19 @@ func (b *builder) environment(env map[string]schema.EnvValue, from []*schema.Sec
 	return specs, refs
 }
 
+// credentials compiles the credentials of the workload at path.
+func (b *builder) credentials(cs []schema.Credential, path []string, deps *[]string) []schema.CredentialSpec {
+	var out []schema.CredentialSpec
+	for i, c := range cs {
+		p := appendPath(path, "credentials", strconv.Itoa(i), "secret")
+		if ref, ok := b.secretRef(c.Secret, p); ok {
+			out = append(out, schema.CredentialSpec{Hosts: c.Hosts, Secret: ref})
+			*deps = append(*deps, ref.Ref)
+		}
+	}
+	return out
+}
+
 func (b *builder) sandbox(name string) {
 	s := b.cfg.Sandboxes[name]
 	path := []string{"sandboxes", name}
@@ -100,13 +113,7 @@ func (b *builder) sandbox(name string) {
 	b.checkResources(s.Resources, appendPath(path, "resources"))
 	spec.Image = b.workloadImage(s.Image, path, &deps)
 	spec.Env, spec.EnvFrom = b.environment(s.Env, s.EnvFrom, path, &deps)
-	for i, c := range s.Credentials {
-		p := appendPath(path, "credentials", strconv.Itoa(i), "secret")
-		if ref, ok := b.secretRef(c.Secret, p); ok {
-			spec.Credentials = append(spec.Credentials, schema.CredentialSpec{Hosts: c.Hosts, Secret: ref})
-			deps = append(deps, ref.Ref)
-		}
-	}
+	spec.Credentials = b.credentials(s.Credentials, path, &deps)
 	spec.VolumeMounts = b.volumeMounts(s.VolumeMounts, appendPath(path, "volume_mounts"), &deps)
 	var inputs []schema.Input
 	for i, m := range s.MountedFiles {

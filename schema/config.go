@@ -12,15 +12,17 @@ import (
 
 // Config is one project (#Config).
 type Config struct {
-	Project     string                 `json:"project"`
-	Images      map[string]*Image      `json:"images,omitempty"`
-	Secrets     map[string]*Secret     `json:"secrets,omitempty"`
-	Volumes     map[string]*Volume     `json:"volumes,omitempty"`
-	Datasets    map[string]*Dataset    `json:"datasets,omitempty"`
-	Sandboxes   map[string]*Sandbox    `json:"sandboxes,omitempty"`
-	Functions   map[string]*Function   `json:"functions,omitempty"`
-	Evaluations map[string]*Evaluation `json:"evaluations,omitempty"`
-	Data        *Data                  `json:"data,omitempty"`
+	Project   string               `json:"project"`
+	Images    map[string]*Image    `json:"images,omitempty"`
+	Secrets   map[string]*Secret   `json:"secrets,omitempty"`
+	Volumes   map[string]*Volume   `json:"volumes,omitempty"`
+	Datasets  map[string]*Dataset  `json:"datasets,omitempty"`
+	Sandboxes map[string]*Sandbox  `json:"sandboxes,omitempty"`
+	Functions map[string]*Function `json:"functions,omitempty"`
+	// ScalingGroups are issue 11's scaling groups.
+	ScalingGroups map[string]*ScalingGroup `json:"scaling_groups,omitempty"`
+	Evaluations   map[string]*Evaluation   `json:"evaluations,omitempty"`
+	Data          *Data                    `json:"data,omitempty"`
 
 	// Moved, Removed and Imports are the lifecycle declarations (#Moved,
 	// #Import): they change how the plan treats what the service has.

@@ -55,6 +55,8 @@ func SpecRefs(k Kind, spec []byte) ([]string, error) {
 		v = new(SandboxSpec)
 	case KindFunction:
 		v = new(FunctionSpec)
+	case KindScalingGroup:
+		v = new(ScalingGroupSpec)
 	case KindEvaluation:
 		v = new(EvaluationSpec)
 	default:
