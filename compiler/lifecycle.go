@@ -136,10 +136,10 @@ func checkLifecycles(cfg *schema.Config, loc locator, s *schema.Schema, sensitiv
 		if r.lc.CreateBeforeDestroy && !s.CreateBeforeDestroy(r.kind) {
 			var kinds []string
 			for _, k := range s.CreateBeforeDestroyKinds() {
-				kinds = append(kinds, k.Plural())
+				kinds = append(kinds, k.PluralNoun())
 			}
 			ds = append(ds, diag.Errorf(loc.key(appendPath(path, "create_before_destroy")),
-				"create_before_destroy is for %s only: a %s cannot be started again before the old one stops", strings.Join(kinds, " and "), r.kind))
+				"create_before_destroy is for %s only: a %s cannot be started again before the old one stops", strings.Join(kinds, " and "), r.kind.Noun()))
 		}
 		for _, sp := range sensitive {
 			if len(sp) >= len(path) && pathKey(sp[:len(path)]) == pathKey(path) {

@@ -105,7 +105,8 @@ sandbox "dev" {
   }
 }
 `, []string{
-			`main.hcl:5:5: create_before_destroy is for sandboxes only`,
+			// issue 11: scaling groups allow it too.
+			`main.hcl:5:5: create_before_destroy is for sandboxes and scaling groups only`,
 			`main.hcl:13:23: ignore_changes: a sandbox has no field "tagz"; did you mean "tags"?`,
 			`main.hcl:13:29: ignore_changes: env.LOG_LEVEL is a key of a map`,
 			`main.hcl:13:46: ignore_changes: resources has no field "cpu"; did you mean "resources.requests.cpu"?`,
@@ -122,7 +123,7 @@ sandboxes: dev: {
 	lifecycle: ignore_changes: ["tagz", "env.LOG_LEVEL.x", "resources.cpu"]
 }
 `, []string{
-			`main.cue:6:13: create_before_destroy is for sandboxes only`,
+			`main.cue:6:13: create_before_destroy is for sandboxes and scaling groups only`,
 			`main.cue:10:30: ignore_changes: a sandbox has no field "tagz"; did you mean "tags"?`,
 			`main.cue:10:38: ignore_changes: env.LOG_LEVEL is a key of a map`,
 			`main.cue:10:57: ignore_changes: resources has no field "cpu"; did you mean "resources.requests.cpu"?`,
@@ -159,8 +160,9 @@ sandbox "dev" {
 // (issue 10: lifecycle).
 func TestLifecycleSchemaFacts(t *testing.T) {
 	s := schema.Default()
-	if got := s.CreateBeforeDestroyKinds(); len(got) != 1 || got[0] != schema.KindSandbox {
-		t.Errorf("CreateBeforeDestroyKinds() = %v, want [sandbox]", got)
+	// issue 11: scaling groups allow create_before_destroy too.
+	if got := s.CreateBeforeDestroyKinds(); len(got) != 2 || got[0] != schema.KindSandbox || got[1] != schema.KindScalingGroup {
+		t.Errorf("CreateBeforeDestroyKinds() = %v, want [sandbox scaling_group]", got)
 	}
 	for _, k := range schema.Kinds {
 		if k == schema.KindImage {

@@ -28,6 +28,11 @@ var (
 	dataCopyTypes = map[reflect.Type]bool{reflect.TypeOf(schema.Volume{}): true, reflect.TypeOf(schema.Dataset{}): true,
 		reflect.TypeOf(schema.Function{}): true, reflect.TypeOf(schema.Secret{}): true}
 	dataCopyFields = map[string]bool{"name": true, "revision": true, "version": true}
+	// oneSourceTypes are config types that have Go fields only for what
+	// needs code: the schema's other fields ride in their Extra (issue 16's
+	// one-source design), so their Go fields are a subset of the CUE's.
+	// Issue 11: scaling groups.
+	oneSourceTypes = map[reflect.Type]bool{reflect.TypeOf(schema.ScalingGroup{}): true}
 )
 
 func mirror(t *testing.T, path []string, typ reflect.Type, seen map[reflect.Type]bool) {
@@ -69,6 +74,9 @@ func mirror(t *testing.T, path []string, typ reflect.Type, seen map[reflect.Type
 			goNames = append(goNames, n)
 		}
 		sort.Strings(goNames)
+		if oneSourceTypes[typ] {
+			cueFields = subsetOf(cueFields, goNames)
+		}
 		if !cmp.Equal(cueFields, goNames) {
 			t.Errorf("#Config.%s (Go %s): fields differ (-CUE +Go):\n%s", strings.Join(path, "."), typ, cmp.Diff(cueFields, goNames))
 			return
@@ -81,4 +89,16 @@ func mirror(t *testing.T, path []string, typ reflect.Type, seen map[reflect.Type
 	case reflect.Slice:
 		mirror(t, appendPath(path, "0"), typ.Elem(), seen)
 	}
+}
+
+// subsetOf is those of cue that are in goNames (both sorted): a field of
+// the Go type the schema lacks still shows as a difference.
+func subsetOf(cue, goNames []string) []string {
+	var out []string
+	for _, n := range cue {
+		if i := sort.SearchStrings(goNames, n); i < len(goNames) && goNames[i] == n {
+			out = append(out, n)
+		}
+	}
+	return out
 }

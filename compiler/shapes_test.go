@@ -98,6 +98,15 @@ func handShapes() map[string]*shape {
 		"volume_mount": list("volume_mounts"),
 		"scaling":      single("scaling", leaf),
 	}}
+	// issue 11: scaling groups.
+	scalingGroup := &shape{blocks: map[string]blockSpec{
+		"image":        single("image", image),
+		"resources":    single("resources", resources),
+		"replicas":     single("replicas", leaf),
+		"network":      single("network", leaf),
+		"credential":   list("credentials"),
+		"volume_mount": list("volume_mounts"),
+	}}
 	judge := &shape{blocks: map[string]blockSpec{"field": list("fields")}}
 	scorers := map[string]*shape{}
 	for _, k := range schema.ScorerKinds {
@@ -115,7 +124,7 @@ func handShapes() map[string]*shape {
 	}}
 	// Every resource kind but image has a lifecycle block (issue 10).
 	lifecycle := single("lifecycle", leaf)
-	for _, sh := range []*shape{sandbox, function, evaluation, secret} {
+	for _, sh := range []*shape{sandbox, function, evaluation, secret, scalingGroup} {
 		sh.blocks["lifecycle"] = lifecycle
 	}
 	volume := &shape{blocks: map[string]blockSpec{"lifecycle": lifecycle}}
@@ -123,5 +132,6 @@ func handShapes() map[string]*shape {
 	return map[string]*shape{
 		"image": image, "secret": secret, "volume": volume, "dataset": dataset,
 		"sandbox": sandbox, "function": function, "evaluation": evaluation,
+		"scaling_group": scalingGroup,
 	}
 }

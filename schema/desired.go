@@ -61,13 +61,21 @@ func (k Kind) VersionNoun() string {
 	return "version"
 }
 
+// Noun is how a message names one resource of the kind: "scaling group"
+// for scaling_group.
+func (k Kind) Noun() string { return strings.ReplaceAll(string(k), "_", " ") }
+
+// PluralNoun is how a message names resources of the kind: "sandboxes",
+// "scaling groups".
+func (k Kind) PluralNoun() string { return strings.ReplaceAll(k.Plural(), "_", " ") }
+
 // VersionedKinds names the kinds with versions, for messages: "functions,
 // datasets and scaling groups".
 func VersionedKinds() string {
 	var out []string
 	for _, k := range Kinds {
 		if k.Versioned() {
-			out = append(out, strings.ReplaceAll(k.Plural(), "_", " "))
+			out = append(out, k.PluralNoun())
 		}
 	}
 	return strings.Join(out[:len(out)-1], ", ") + " and " + out[len(out)-1]
