@@ -43,7 +43,7 @@ func (pl *planning) causes(c *Change, before, after any, d *fieldDiffer, sens se
 			}
 			done["ref "+ref] = true
 			add(ReasonDependency, "%s", pl.refCause(ref))
-		case top == "image" && (c.Kind == schema.KindSandbox || c.Kind == schema.KindFunction) && len(p) == 1:
+		case top == "image" && (c.Kind == schema.KindSandbox || c.Kind == schema.KindFunction || c.Kind == schema.KindScalingGroup) && len(p) == 1:
 			oldImg, oldSens := pl.oldImage(str(valueAt(before, p)))
 			newImg, newSens := pl.newImage(str(valueAt(after, p)))
 			causes, _ := pl.imageCauses(oldImg, newImg, oldSens, newSens, 0)

@@ -166,6 +166,9 @@ const (
 	ReasonMoved      = "moved"       // a moved declaration renames it (issue 10)
 	ReasonForget     = "forget"      // a removed declaration forgets it (issue 10)
 	ReasonImport     = "import"      // an import declaration adopts it (issue 10)
+	// ReasonNewRevision: a scaling group's change appends a revision,
+	// and which fields make it (issue 11: scaling groups).
+	ReasonNewRevision = "new-revision"
 )
 
 // FieldChange is one changed field of a spec. Path names it as
