@@ -40,6 +40,9 @@ func (pl *planning) checkNewVersion(all []string) error {
 			errs = append(errs, pl.unknownAddress("--new-version", a, "function", all))
 		case k == schema.KindDataset:
 			errs = append(errs, fmt.Errorf("--new-version %s: a dataset's revision is its content; it gets a new one when its files change", a))
+		case k == schema.KindScalingGroup:
+			// issue 11: scaling groups.
+			errs = append(errs, fmt.Errorf("--new-version %s: a scaling group appends a revision for every change of its spec and none for an unchanged one; --replace %s makes it anew", a, a))
 		case k != schema.KindFunction:
 			errs = append(errs, fmt.Errorf("--new-version %s: only functions have versions to force; --replace %s makes a %s anew", a, a, k))
 		case pl.want[a] == nil:
