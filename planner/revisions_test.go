@@ -7,7 +7,6 @@ import (
 
 	"cc.dev/cc/internal/golden"
 	"cc.dev/cc/planner"
-	"cc.dev/cc/schema"
 )
 
 // sgSpec is a scaling group's spec with max replicas.
@@ -101,5 +100,4 @@ func TestGoldenScalingGroupRevision(t *testing.T) {
 	if got := planner.ActionPhrase(change(t, p, "scaling_group.web")); got != "create, revision 1" {
 		t.Errorf("create: %q, want create, revision 1", got)
 	}
-	_ = schema.KindScalingGroup
 }
