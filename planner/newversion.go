@@ -66,13 +66,15 @@ func (pl *planning) forcedReason(c *Change) []Reason {
 
 // externalSecretWarning says, once, which secrets of the configuration
 // keep their values outside cc, which cannot compare them, and how to
-// make the functions and sandboxes that use them pick up a new value.
+// make the functions, sandboxes and scaling groups that use them pick up
+// a new value (a scaling group, like a sandbox, by --replace: issue 11).
 func (pl *planning) externalSecretWarning() {
 	external := map[string]string{}
 	provider := map[string]string{} // by secret address, decoded once
 	var users []string
+	group := false
 	for _, r := range pl.d.Resources {
-		if pl.o.Destroy || (r.Kind != schema.KindFunction && r.Kind != schema.KindSandbox) {
+		if pl.o.Destroy || (r.Kind != schema.KindFunction && r.Kind != schema.KindSandbox && r.Kind != schema.KindScalingGroup) {
 			continue
 		}
 		uses := false
@@ -88,6 +90,7 @@ func (pl *planning) externalSecretWarning() {
 		}
 		if uses {
 			users = append(users, r.Address)
+			group = group || r.Kind == schema.KindScalingGroup
 		}
 	}
 	if len(users) == 0 {
@@ -99,9 +102,13 @@ func (pl *planning) externalSecretWarning() {
 	}
 	sort.Strings(secrets)
 	sort.Strings(users)
+	replaced := "a sandbox"
+	if group {
+		replaced = "a sandbox or a scaling group"
+	}
 	pl.warnings = append(pl.warnings, fmt.Sprintf(
-		"the values of %s live outside cc, which cannot compare them: a new value there changes no plan. %s %s them; to pick up a new value, force a function's new version with --new-version ADDR or a change of its version_trigger, and replace a sandbox with --replace ADDR",
-		listSome(secrets), listSome(users), plural(len(users), "uses", "use")))
+		"the values of %s live outside cc, which cannot compare them: a new value there changes no plan. %s %s them; to pick up a new value, force a function's new version with --new-version ADDR or a change of its version_trigger, and replace %s with --replace ADDR",
+		listSome(secrets), listSome(users), plural(len(users), "uses", "use"), replaced))
 }
 
 // maxListed is how many names a warning lists before "and N more".

@@ -101,3 +101,17 @@ func TestGoldenScalingGroupRevision(t *testing.T) {
 		t.Errorf("create: %q, want create, revision 1", got)
 	}
 }
+
+// issue 11: scaling groups. A scaling group using a secret kept outside cc
+// is named in the plan's warning, with --replace to pick up a new value.
+func TestScalingGroupExternalSecretWarned(t *testing.T) {
+	vault := res(t, "secret.vault", map[string]any{"from_service": "vault-token"})
+	spec := sgSpec(2)
+	spec["env_from"] = []any{map[string]any{"ref": "secret.vault", "hash": vault.Hash}}
+	d := desired(vault, res(t, "scaling_group.api", spec, "secret.vault"))
+	p := diff(t, d, applied(d, 3), planner.Options{})
+	if len(p.Warnings) != 1 || !strings.Contains(p.Warnings[0], "scaling_group.api uses them") ||
+		!strings.Contains(p.Warnings[0], "replace a sandbox or a scaling group with --replace ADDR") {
+		t.Errorf("warnings %q, want one naming scaling_group.api and --replace", p.Warnings)
+	}
+}
