@@ -162,6 +162,18 @@ func (r *Result) Counts() (created, updated, replaced, deleted, newVersions, reu
 	return
 }
 
+// NewRevisions counts the new revisions of scaling groups among the new
+// versions Counts counts (issue 11: scaling groups).
+func (r *Result) NewRevisions() int {
+	n := 0
+	for _, o := range r.Done {
+		if o.Version != 0 && !o.Reused && schema.KindOf(o.Addr) == schema.KindScalingGroup {
+			n++
+		}
+	}
+	return n
+}
+
 // node is a change being applied.
 type node struct {
 	c          *planner.Change

@@ -61,6 +61,9 @@ type Summary struct {
 	// current again.
 	NewVersions    int `json:"new_versions"`
 	ReusedVersions int `json:"reused_versions"`
+	// NewRevisions counts the changes of scaling groups that append a
+	// revision, which NewVersions leaves out (issue 11: scaling groups).
+	NewRevisions int `json:"new_revisions,omitempty"`
 	// Moved, Forget and Import count the resources that move to another
 	// address (whatever else changes), are forgotten and are imported
 	// (issue 10).

@@ -57,3 +57,20 @@ func topFields(fs []FieldChange) []string {
 	sort.Strings(out)
 	return out
 }
+
+// checkNewRevisions refuses a plan read from a file whose
+// summary.new_revisions is not the number of its scaling group changes
+// that append a revision: every view prints the count.
+func checkNewRevisions(p *Plan) error {
+	n := 0
+	for i := range p.Changes {
+		c := &p.Changes[i]
+		if v := c.Version; v != nil && v.Action != "reuse" && c.Kind == schema.KindScalingGroup {
+			n++
+		}
+	}
+	if n != p.Summary.NewRevisions {
+		return fmt.Errorf("summary.new_revisions is %d, but the plan appends %d revisions", p.Summary.NewRevisions, n)
+	}
+	return nil
+}

@@ -1,6 +1,7 @@
 package planner_test
 
 import (
+	"bytes"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -113,5 +114,28 @@ func TestScalingGroupExternalSecretWarned(t *testing.T) {
 	if len(p.Warnings) != 1 || !strings.Contains(p.Warnings[0], "scaling_group.api uses them") ||
 		!strings.Contains(p.Warnings[0], "replace a sandbox or a scaling group with --replace ADDR") {
 		t.Errorf("warnings %q, want one naming scaling_group.api and --replace", p.Warnings)
+	}
+}
+
+// issue 11: scaling groups. A plan file carries summary.new_revisions and
+// reads back; one whose count is not its changes' is refused.
+func TestPlanFileNewRevisions(t *testing.T) {
+	d := desired(res(t, "scaling_group.api", sgSpec(8)))
+	st := revisionsState(t, 2)
+	p := diff(t, d, st, planner.Options{})
+	for _, tc := range []struct {
+		count int
+		ok    bool
+	}{{1, true}, {0, false}, {-1, false}, {2, false}} {
+		plan := *p
+		plan.Summary.NewRevisions = tc.count
+		var b bytes.Buffer
+		if err := planner.NewFile(&plan, d, st, planner.Config{Lang: "hcl"}).Write(&b); err != nil {
+			t.Fatal(err)
+		}
+		_, err := planner.ReadFile(b.Bytes())
+		if tc.ok != (err == nil) || err != nil && !strings.Contains(err.Error(), "summary.new_revisions") {
+			t.Errorf("new_revisions %d: ReadFile() = %v", tc.count, err)
+		}
 	}
 }

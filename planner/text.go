@@ -140,6 +140,9 @@ func SummaryLine(p *Plan) string {
 	if s.ReusedVersions > 0 {
 		v = append(v, fmt.Sprintf("%d %s reused", s.ReusedVersions, plural(s.ReusedVersions, "version", "versions")))
 	}
+	if s.NewRevisions > 0 {
+		v = append(v, fmt.Sprintf("%d new %s", s.NewRevisions, plural(s.NewRevisions, "revision", "revisions")))
+	}
 	if len(v) > 0 {
 		line += "; " + strings.Join(v, ", ")
 	}
