@@ -162,6 +162,18 @@ func (r *Result) Counts() (created, updated, replaced, deleted, newVersions, reu
 	return
 }
 
+// NewRevisions counts the new revisions of scaling groups among the new
+// versions Counts counts (issue 11: scaling groups).
+func (r *Result) NewRevisions() int {
+	n := 0
+	for _, o := range r.Done {
+		if o.Version != 0 && !o.Reused && schema.KindOf(o.Addr) == schema.KindScalingGroup {
+			n++
+		}
+	}
+	return n
+}
+
 // node is a change being applied.
 type node struct {
 	c          *planner.Change
@@ -737,10 +749,11 @@ func progressVerb(c *planner.Change) string {
 		v += " (create before destroy)"
 	}
 	if c.Version != nil {
+		noun := c.Kind.VersionNoun()
 		if c.Version.Action == "reuse" {
-			return fmt.Sprintf("%s (reusing version %d)", v, c.Version.Number)
+			return fmt.Sprintf("%s (reusing %s %d)", v, noun, c.Version.Number)
 		}
-		return v + " (new version)"
+		return v + " (new " + noun + ")"
 	}
 	return v
 }
@@ -758,9 +771,9 @@ func doneVerb(a planner.Action) string {
 func outcomeDetail(c *planner.Change, o Outcome) string {
 	switch {
 	case o.Version != 0 && o.Reused:
-		return fmt.Sprintf(": version %d (reused)", o.Version)
+		return fmt.Sprintf(": %s %d (reused)", c.Kind.VersionNoun(), o.Version)
 	case o.Version != 0:
-		return fmt.Sprintf(": version %d", o.Version)
+		return fmt.Sprintf(": %s %d", c.Kind.VersionNoun(), o.Version)
 	case c.SecretValue != "":
 		return ": new value stored"
 	case o.CreatedBeforeDestroyed:

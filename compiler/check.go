@@ -30,6 +30,9 @@ func check(cfg *schema.Config, loc locator) diag.Diagnostics {
 		c.network(s.Network, appendPath(path, "network"))
 		c.sandboxFields(s, path)
 	}
+	for _, name := range sortedKeys(cfg.ScalingGroups) {
+		c.scalingGroup(cfg.ScalingGroups[name], []string{"scaling_groups", name})
+	}
 	for _, name := range sortedKeys(cfg.Functions) {
 		f := cfg.Functions[name]
 		path := []string{"functions", name}

@@ -123,6 +123,7 @@ func (b *builder) build(cfg *schema.Config) (*schema.Desired, diag.Diagnostics) 
 			b.training(name)
 		}
 	})
+	each(schema.KindScalingGroup, sortedKeys(cfg.ScalingGroups), b.scalingGroup)
 	each(schema.KindEvaluation, sortedKeys(cfg.Evaluations), b.evaluation)
 	if b.diags.HasErrors() {
 		return nil, b.diags

@@ -165,6 +165,25 @@ func fullConfig() map[string]any {
 		},
 		"containers": map[string]any{"web": container, "probe": probe},
 		"trainings":  map[string]any{"finetune": training},
+		// issue 11: scaling groups.
+		"scaling_groups": map[string]any{"worker": map[string]any{
+			"image":   map[string]any{"from": pinnedBase},
+			"network": map[string]any{"egress_mode": "none"},
+		}, "api": map[string]any{
+			"image":         map[string]any{"from": pinnedBase},
+			"command":       []any{"serve"},
+			"resources":     sandbox["resources"],
+			"replicas":      map[string]any{"min": 2, "max": 4, "target_concurrency": 10},
+			"env":           sandbox["env"],
+			"env_from":      sandbox["env_from"],
+			"credentials":   sandbox["credentials"],
+			"network":       map[string]any{"ingress_mode": "public", "exposed_ports": []any{8080}, "egress_allow": []any{"api.example.com"}},
+			"ports":         []any{8080, 9090},
+			"volume_mounts": mount,
+			"identity":      true,
+			"tags":          []any{"a"},
+			"annotations":   map[string]any{"k": "v"},
+		}},
 		"evaluations": map[string]any{
 			"quality":    map[string]any{"dataset": dataset, "task": fn, "scorers": scorers, "suite": "nightly", "metadata": map[string]any{"k": "v"}},
 			"by-name":    map[string]any{"dataset": dataset, "external_task": map[string]any{"name": "other"}, "scorers": []any{scorers[6]}},

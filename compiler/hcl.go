@@ -29,7 +29,7 @@ import (
 var hclKinds = map[string]schema.Kind{
 	"image": schema.KindImage, "secret": schema.KindSecret, "volume": schema.KindVolume,
 	"dataset": schema.KindDataset, "sandbox": schema.KindSandbox, "function": schema.KindFunction,
-	"container": schema.KindContainer, "training": schema.KindTraining, "evaluation": schema.KindEvaluation,
+	"container": schema.KindContainer, "training": schema.KindTraining, "evaluation": schema.KindEvaluation, "scaling_group": schema.KindScalingGroup,
 }
 
 // referable are the kinds other resources may refer to (image.base).

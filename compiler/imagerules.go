@@ -40,6 +40,9 @@ func checkImages(cfg *schema.Config, loc locator) diag.Diagnostics {
 	for _, name := range sortedKeys(cfg.Trainings) {
 		r.image(cfg.Trainings[name].Image, []string{"trainings", name, "image"}, "")
 	}
+	for _, name := range sortedKeys(cfg.ScalingGroups) {
+		r.image(cfg.ScalingGroups[name].Image, []string{"scaling_groups", name, "image"}, "")
+	}
 	return r.diags
 }
 

@@ -118,6 +118,9 @@ func lifecycles(cfg *schema.Config) []declared {
 	for _, n := range sortedKeys(cfg.Trainings) {
 		add(schema.KindTraining, n, cfg.Trainings[n].Lifecycle)
 	}
+	for _, n := range sortedKeys(cfg.ScalingGroups) {
+		add(schema.KindScalingGroup, n, cfg.ScalingGroups[n].Lifecycle)
+	}
 	for _, n := range sortedKeys(cfg.Evaluations) {
 		add(schema.KindEvaluation, n, cfg.Evaluations[n].Lifecycle)
 	}
@@ -139,10 +142,10 @@ func checkLifecycles(cfg *schema.Config, loc locator, s *schema.Schema, sensitiv
 		if r.lc.CreateBeforeDestroy && !s.CreateBeforeDestroy(r.kind) {
 			var kinds []string
 			for _, k := range s.CreateBeforeDestroyKinds() {
-				kinds = append(kinds, k.Plural())
+				kinds = append(kinds, k.PluralNoun())
 			}
 			ds = append(ds, diag.Errorf(loc.key(appendPath(path, "create_before_destroy")),
-				"create_before_destroy is for %s only: a %s cannot be started again before the old one stops", strings.Join(kinds, " and "), r.kind))
+				"create_before_destroy is for %s only: a %s cannot be started again before the old one stops", strings.Join(kinds, " and "), r.kind.Noun()))
 		}
 		for _, sp := range sensitive {
 			if len(sp) >= len(path) && pathKey(sp[:len(path)]) == pathKey(path) {
@@ -214,6 +217,10 @@ func lifecycleOf(cfg *schema.Config, k schema.Kind, name string) *schema.Lifecyc
 		}
 	case schema.KindTraining:
 		if r := cfg.Trainings[name]; r != nil {
+			return r.Lifecycle
+		}
+	case schema.KindScalingGroup:
+		if r := cfg.ScalingGroups[name]; r != nil {
 			return r.Lifecycle
 		}
 	case schema.KindEvaluation:

@@ -105,7 +105,7 @@ sandbox "dev" {
   }
 }
 `, []string{
-			`main.hcl:5:5: create_before_destroy is for sandboxes and containers only`,
+			`main.hcl:5:5: create_before_destroy is for sandboxes, containers and scaling groups only`,
 			`main.hcl:13:23: ignore_changes: a sandbox has no field "tagz"; did you mean "tags"?`,
 			`main.hcl:13:29: ignore_changes: env.LOG_LEVEL is a key of a map`,
 			`main.hcl:13:46: ignore_changes: resources has no field "cpu"; did you mean "resources.requests.cpu"?`,
@@ -122,7 +122,7 @@ sandboxes: dev: {
 	lifecycle: ignore_changes: ["tagz", "env.LOG_LEVEL.x", "resources.cpu"]
 }
 `, []string{
-			`main.cue:6:13: create_before_destroy is for sandboxes and containers only`,
+			`main.cue:6:13: create_before_destroy is for sandboxes, containers and scaling groups only`,
 			`main.cue:10:30: ignore_changes: a sandbox has no field "tagz"; did you mean "tags"?`,
 			`main.cue:10:38: ignore_changes: env.LOG_LEVEL is a key of a map`,
 			`main.cue:10:57: ignore_changes: resources has no field "cpu"; did you mean "resources.requests.cpu"?`,
@@ -159,9 +159,9 @@ sandbox "dev" {
 // (issue 10: lifecycle).
 func TestLifecycleSchemaFacts(t *testing.T) {
 	s := schema.Default()
-	// issue 11: a container's replacement may start first too.
-	if got := s.CreateBeforeDestroyKinds(); len(got) != 2 || got[0] != schema.KindSandbox || got[1] != schema.KindContainer {
-		t.Errorf("CreateBeforeDestroyKinds() = %v, want [sandbox container]", got)
+	// issue 11: a container's and a scaling group's replacement may start first too.
+	if got := s.CreateBeforeDestroyKinds(); len(got) != 3 || got[0] != schema.KindSandbox || got[1] != schema.KindContainer || got[2] != schema.KindScalingGroup {
+		t.Errorf("CreateBeforeDestroyKinds() = %v, want [sandbox container scaling_group]", got)
 	}
 	for _, k := range schema.Kinds {
 		if k == schema.KindImage {

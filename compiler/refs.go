@@ -36,6 +36,9 @@ func refSites(cfg *schema.Config) []refSite {
 	for _, n := range sortedKeys(cfg.Trainings) {
 		out = resourceRefSites(out, "trainings", n, cfg.Trainings[n])
 	}
+	for _, n := range sortedKeys(cfg.ScalingGroups) {
+		out = resourceRefSites(out, "scaling_groups", n, cfg.ScalingGroups[n])
+	}
 	for _, n := range sortedKeys(cfg.Evaluations) {
 		out = resourceRefSites(out, "evaluations", n, cfg.Evaluations[n])
 	}
@@ -106,6 +109,10 @@ func resourceRefSites(out []refSite, coll, name string, r any) []refSite {
 				out = append(out, refSite{appendPath(p, "dataset_mounts", strconv.Itoa(i), "dataset"), schema.KindDataset, &d.ID})
 			}
 		}
+	case *schema.ScalingGroup:
+		image(r.Image, appendPath(p, "image"))
+		workload(r.Env, r.EnvFrom, r.VolumeMounts)
+		credentials(r.Credentials)
 	case *schema.Evaluation:
 		if r.Dataset != nil {
 			out = append(out, refSite{appendPath(p, "dataset"), schema.KindDataset, &r.Dataset.ID})

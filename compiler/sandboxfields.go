@@ -118,8 +118,8 @@ func process(s *schema.Sandbox, spec *schema.SandboxSpec) {
 	}
 }
 
-// credentials resolves the host-scoped credentials of a sandbox or
-// function at path.
+// credentials resolves the host-scoped credentials of a workload at
+// path.
 func (b *builder) credentials(cs []schema.Credential, path []string, deps *[]string) []schema.CredentialSpec {
 	var out []schema.CredentialSpec
 	for i, c := range cs {

@@ -74,7 +74,7 @@ func specPath(kind schema.Kind, rel []string) ([]string, bool) {
 		case at(0, "from_dockerfile"):
 			return []string{"from_dockerfile", "path"}, true
 		}
-	case schema.KindSandbox, schema.KindFunction, schema.KindContainer, schema.KindTraining:
+	case schema.KindSandbox, schema.KindFunction, schema.KindContainer, schema.KindTraining, schema.KindScalingGroup:
 		switch {
 		case at(0, "image"), at(0, "env_from"), at(0, "dataset_mounts") && at(2, "dataset"):
 			return nil, false

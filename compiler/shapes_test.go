@@ -123,6 +123,15 @@ func handShapes() map[string]*shape {
 		"dataset_mount": list("dataset_mounts"),
 		"volume_mount":  list("volume_mounts"),
 	}}
+	// issue 11: scaling groups.
+	scalingGroup := &shape{blocks: map[string]blockSpec{
+		"image":        single("image", image),
+		"resources":    single("resources", resources),
+		"replicas":     single("replicas", leaf),
+		"network":      single("network", leaf),
+		"credential":   list("credentials"),
+		"volume_mount": list("volume_mounts"),
+	}}
 	judge := &shape{blocks: map[string]blockSpec{"field": list("fields")}}
 	scorers := map[string]*shape{}
 	for _, k := range schema.ScorerKinds {
@@ -140,7 +149,7 @@ func handShapes() map[string]*shape {
 	}}
 	// Every resource kind but image has a lifecycle block (issue 10).
 	lifecycle := single("lifecycle", leaf)
-	for _, sh := range []*shape{sandbox, function, container, training, evaluation, secret} {
+	for _, sh := range []*shape{sandbox, function, container, training, evaluation, secret, scalingGroup} {
 		sh.blocks["lifecycle"] = lifecycle
 	}
 	volume := &shape{blocks: map[string]blockSpec{"lifecycle": lifecycle}}
@@ -148,6 +157,6 @@ func handShapes() map[string]*shape {
 	return map[string]*shape{
 		"image": image, "secret": secret, "volume": volume, "dataset": dataset,
 		"sandbox": sandbox, "function": function, "evaluation": evaluation,
-		"container": container, "training": training,
+		"container": container, "training": training, "scaling_group": scalingGroup,
 	}
 }

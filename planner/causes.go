@@ -137,4 +137,5 @@ func joinCauses(msgs []string) string {
 // (an image hash): a change of it is explained by the image's steps.
 var runsImage = map[schema.Kind]bool{
 	schema.KindSandbox: true, schema.KindFunction: true, schema.KindContainer: true, schema.KindTraining: true,
+	schema.KindScalingGroup: true,
 }

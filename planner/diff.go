@@ -298,9 +298,12 @@ func (s *Summary) count(c *Change) {
 		s.Moved++
 	}
 	if v := c.Version; v != nil {
-		if v.Action == "reuse" {
+		switch {
+		case v.Action == "reuse":
 			s.ReusedVersions++
-		} else {
+		case c.Kind == schema.KindScalingGroup:
+			s.NewRevisions++
+		default:
 			s.NewVersions++
 		}
 	}

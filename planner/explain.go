@@ -56,6 +56,7 @@ func (pl *planning) explain(c *Change, dr *schema.Resource, sr *Resource) {
 			reasons = append(reasons, *r)
 		}
 		reasons = append(reasons, pl.explainUpdate(c, dr, sr)...)
+		reasons = append(reasons, pl.revisionReasons(c, dr, sr)...)
 	}
 	if dr != nil && dr.Kind == schema.KindSecret {
 		pl.explainSecretValue(c, dr, &reasons)

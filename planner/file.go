@@ -320,7 +320,7 @@ func (f *File) Write(w io.Writer) error {
 
 var (
 	projectRE = regexp.MustCompile(`^[a-z]([-a-z0-9]{0,61}[a-z0-9])?$`)
-	addressRE = regexp.MustCompile(`^[a-z]+\.[a-z0-9]([-a-z0-9_.]{0,126}[a-z0-9])?$`)
+	addressRE = regexp.MustCompile(`^[a-z]+(_[a-z]+)*\.[a-z0-9]([-a-z0-9_.]{0,126}[a-z0-9])?$`)
 	hashRE    = regexp.MustCompile(`^sha256:[0-9a-f]{64}$`)
 	lineageRE = regexp.MustCompile(`^[A-Za-z0-9._:-]{0,128}$`)
 	// configFileRE is a file name in the project directory, not a path.
@@ -435,6 +435,9 @@ func (f *File) check() error {
 		return err
 	}
 	if err := f.checkNewVersions(); err != nil {
+		return err
+	}
+	if err := checkNewRevisions(p); err != nil {
 		return err
 	}
 	// What every view shows first must be what the plan does.

@@ -40,6 +40,9 @@ func (pl *planning) checkNewVersion(all []string) error {
 			errs = append(errs, pl.unknownAddress("--new-version", a, "function", all))
 		case k == schema.KindDataset:
 			errs = append(errs, fmt.Errorf("--new-version %s: a dataset's revision is its content; it gets a new one when its files change", a))
+		case k == schema.KindScalingGroup:
+			// issue 11: scaling groups.
+			errs = append(errs, fmt.Errorf("--new-version %s: a scaling group appends a revision for every change of its spec and none for an unchanged one; --replace %s makes it anew", a, a))
 		case k != schema.KindFunction:
 			errs = append(errs, fmt.Errorf("--new-version %s: only functions have versions to force; --replace %s makes a %s anew", a, a, k))
 		case pl.want[a] == nil:
@@ -63,7 +66,8 @@ func (pl *planning) forcedReason(c *Change) []Reason {
 
 // externalSecretWarning says, once, which secrets of the configuration
 // keep their values outside cc, which cannot compare them, and how to
-// make the functions and sandboxes that use them pick up a new value.
+// make the functions, sandboxes and scaling groups that use them pick up
+// a new value (a scaling group, like a sandbox, by --replace: issue 11).
 func (pl *planning) externalSecretWarning() {
 	external := map[string]string{}
 	provider := map[string]string{} // by secret address, decoded once
@@ -102,10 +106,11 @@ func (pl *planning) externalSecretWarning() {
 }
 
 // replacedKinds names the kinds a --replace gives a new value to: "a
-// sandbox", and the containers and trainings among users (issue 11).
+// sandbox", and the containers, scaling groups and trainings among users
+// (issue 11).
 func replacedKinds(users []string) string {
 	kinds := []string{string(schema.KindSandbox)}
-	for _, k := range []schema.Kind{schema.KindContainer, schema.KindTraining} {
+	for _, k := range []schema.Kind{schema.KindContainer, schema.KindScalingGroup, schema.KindTraining} {
 		for _, u := range users {
 			if schema.KindOf(u) == k {
 				kinds = append(kinds, string(k))

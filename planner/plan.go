@@ -61,6 +61,9 @@ type Summary struct {
 	// current again.
 	NewVersions    int `json:"new_versions"`
 	ReusedVersions int `json:"reused_versions"`
+	// NewRevisions counts the changes of scaling groups that append a
+	// revision, which NewVersions leaves out (issue 11: scaling groups).
+	NewRevisions int `json:"new_revisions,omitempty"`
 	// Moved, Forget and Import count the resources that move to another
 	// address (whatever else changes), are forgotten and are imported
 	// (issue 10).
@@ -166,6 +169,9 @@ const (
 	ReasonMoved      = "moved"       // a moved declaration renames it (issue 10)
 	ReasonForget     = "forget"      // a removed declaration forgets it (issue 10)
 	ReasonImport     = "import"      // an import declaration adopts it (issue 10)
+	// ReasonNewRevision: a scaling group's change appends a revision,
+	// and which fields make it (issue 11: scaling groups).
+	ReasonNewRevision = "new-revision"
 )
 
 // FieldChange is one changed field of a spec. Path names it as

@@ -25,6 +25,8 @@ func TestIssue16ReplaceFieldsFromSchema(t *testing.T) {
 		// issue 11: container, training.
 		schema.KindContainer: {"image", "command", "resources", "env", "env_from", "ports", "volume_mounts", "mounted_files", "identity"},
 		schema.KindTraining:  {"image", "command", "resources", "dataset_mounts", "volume_mounts", "env", "env_from"},
+		// issue 11: scaling groups.
+		schema.KindScalingGroup: {"identity"},
 	}
 	if !cmp.Equal(planner.ReplaceFields, want) {
 		t.Errorf("ReplaceFields (-got +want):\n%s", cmp.Diff(planner.ReplaceFields, want))

@@ -140,6 +140,9 @@ func SummaryLine(p *Plan) string {
 	if s.ReusedVersions > 0 {
 		v = append(v, fmt.Sprintf("%d %s reused", s.ReusedVersions, plural(s.ReusedVersions, "version", "versions")))
 	}
+	if s.NewRevisions > 0 {
+		v = append(v, fmt.Sprintf("%d new %s", s.NewRevisions, plural(s.NewRevisions, "revision", "revisions")))
+	}
 	if len(v) > 0 {
 		line += "; " + strings.Join(v, ", ")
 	}
@@ -155,18 +158,19 @@ func ActionPhrase(c *Change) string {
 	switch c.Action {
 	case Create:
 		if c.Version != nil {
-			return fmt.Sprintf("create, version %d", c.Version.Number)
+			return fmt.Sprintf("create, %s %d", c.Kind.VersionNoun(), c.Version.Number)
 		}
 		return "create"
 	case Update:
 		if v := c.Version; v != nil {
+			noun := c.Kind.VersionNoun()
 			if v.Action == "reuse" {
-				return fmt.Sprintf("reuse version %d (now %d)", v.Number, v.Current)
+				return fmt.Sprintf("reuse %s %d (now %d)", noun, v.Number, v.Current)
 			}
 			if v.Forced {
 				return fmt.Sprintf("new version %d (new version requested; now %d)", v.Number, v.Current)
 			}
-			return fmt.Sprintf("new version %d (now %d)", v.Number, v.Current)
+			return fmt.Sprintf("new %s %d (now %d)", noun, v.Number, v.Current)
 		}
 		if c.Kind == schema.KindImage {
 			return "update: a new image"
@@ -330,9 +334,9 @@ func replacePhrase(c *Change) string {
 		s = fmt.Sprintf("replace (%s %s replacement)", why, verb)
 	}
 	if v := c.Version; v != nil && v.Action == "new" {
-		s += fmt.Sprintf(", new version %d", v.Number)
+		s += fmt.Sprintf(", new %s %d", c.Kind.VersionNoun(), v.Number)
 	} else if v != nil {
-		s += fmt.Sprintf(", reuse version %d", v.Number)
+		s += fmt.Sprintf(", reuse %s %d", c.Kind.VersionNoun(), v.Number)
 	}
 	return s
 }

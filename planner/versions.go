@@ -194,6 +194,9 @@ func (pl *planning) versionOf(dr *schema.Resource, sr *Resource) int64 {
 		if !versionIs(v, dr.Hash, secrets) {
 			continue
 		}
+		if !dr.Kind.ReusesVersions() && v.Version != sr.Version {
+			continue // a scaling group appends a revision for every change
+		}
 		if restricted && !containsVersion(allowed, v.Version) {
 			continue
 		}

@@ -21,6 +21,8 @@ type Config struct {
 	Functions   map[string]*Function   `json:"functions,omitempty"`
 	Containers  map[string]*Container  `json:"containers,omitempty"`
 	Trainings   map[string]*Training   `json:"trainings,omitempty"`
+	// ScalingGroups are issue 11's scaling groups.
+	ScalingGroups map[string]*ScalingGroup `json:"scaling_groups,omitempty"`
 	Evaluations map[string]*Evaluation `json:"evaluations,omitempty"`
 	Data        *Data                  `json:"data,omitempty"`
 

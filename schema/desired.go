@@ -24,11 +24,14 @@ const (
 	KindEvaluation Kind = "evaluation"
 	KindContainer  Kind = "container"
 	KindTraining   Kind = "training"
+	// KindScalingGroup is a stable parent with immutable revisions
+	// (issue 11: scaling groups).
+	KindScalingGroup Kind = "scaling_group"
 )
 
 // Kinds lists every kind in dependency order: a kind only refers to kinds
 // before it.
-var Kinds = []Kind{KindImage, KindSecret, KindVolume, KindDataset, KindFunction, KindSandbox, KindContainer, KindTraining, KindEvaluation}
+var Kinds = []Kind{KindImage, KindSecret, KindVolume, KindDataset, KindFunction, KindSandbox, KindContainer, KindScalingGroup, KindTraining, KindEvaluation}
 
 // Plural is the kind's collection name in CUE ("sandboxes").
 func (k Kind) Plural() string {
@@ -39,8 +42,46 @@ func (k Kind) Plural() string {
 }
 
 // Versioned reports whether the service keeps immutable versions of the
-// kind: functions (versions) and datasets (revisions).
-func (k Kind) Versioned() bool { return k == KindFunction || k == KindDataset }
+// kind: functions (versions), datasets and scaling groups (revisions).
+func (k Kind) Versioned() bool {
+	return k == KindFunction || k == KindDataset || k == KindScalingGroup
+}
+
+// ReusesVersions reports whether a change of the versioned kind back to
+// the content of an earlier version makes that version current again
+// (functions, datasets). A scaling group never does: every applied change
+// appends a revision, and only an unchanged spec keeps the current one
+// (issue 11: scaling groups).
+func (k Kind) ReusesVersions() bool { return k.Versioned() && k != KindScalingGroup }
+
+// VersionNoun is what the plan and the CLI call a version of the kind:
+// "revision" for a scaling group, as its SDK does, else "version".
+func (k Kind) VersionNoun() string {
+	if k == KindScalingGroup {
+		return "revision"
+	}
+	return "version"
+}
+
+// Noun is how a message names one resource of the kind: "scaling group"
+// for scaling_group.
+func (k Kind) Noun() string { return strings.ReplaceAll(string(k), "_", " ") }
+
+// PluralNoun is how a message names resources of the kind: "sandboxes",
+// "scaling groups".
+func (k Kind) PluralNoun() string { return strings.ReplaceAll(k.Plural(), "_", " ") }
+
+// VersionedKinds names the kinds with versions, for messages: "functions,
+// datasets and scaling groups".
+func VersionedKinds() string {
+	var out []string
+	for _, k := range Kinds {
+		if k.Versioned() {
+			out = append(out, k.PluralNoun())
+		}
+	}
+	return strings.Join(out[:len(out)-1], ", ") + " and " + out[len(out)-1]
+}
 
 // Valid reports whether k is one of Kinds.
 func (k Kind) Valid() bool {

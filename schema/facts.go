@@ -193,11 +193,22 @@ func (s *Schema) Def(name string) *Def { return s.defs[name] }
 
 // Kind returns the definition of a resource kind (#Sandbox for sandbox).
 func (s *Schema) Kind(k Kind) *Def {
-	name := string(k)
-	if name == "" {
+	if k == "" {
 		return nil
 	}
-	return s.defs["#"+strings.ToUpper(name[:1])+name[1:]]
+	return s.defs[k.DefName()]
+}
+
+// DefName is the name of the kind's schema definition: "#Sandbox",
+// "#ScalingGroup" for scaling_group (each word capitalized, no "_").
+func (k Kind) DefName() string {
+	out := "#"
+	for _, w := range strings.Split(string(k), "_") {
+		if w != "" {
+			out += strings.ToUpper(w[:1]) + w[1:]
+		}
+	}
+	return out
 }
 
 // Elem returns the struct a field's value (or list element) is: its

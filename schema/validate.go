@@ -59,6 +59,8 @@ func SpecRefs(k Kind, spec []byte) ([]string, error) {
 		v = new(ContainerSpec)
 	case KindTraining:
 		v = new(TrainingSpec)
+	case KindScalingGroup:
+		v = new(ScalingGroupSpec)
 	case KindEvaluation:
 		v = new(EvaluationSpec)
 	default:

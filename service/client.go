@@ -663,7 +663,8 @@ type RollbackResult struct {
 	Changed  bool
 }
 
-// Rollback makes an existing version of a function or dataset current.
+// Rollback makes an existing version of a function or dataset, or revision
+// of a scaling group, current.
 func (c *Client) Rollback(ctx context.Context, req RollbackRequest) (*RollbackResult, error) {
 	resp, err := c.resources.Rollback(ctx, &ccv1.RollbackRequest{
 		Project: req.Project, Address: req.Address, Version: req.Version,

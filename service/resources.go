@@ -483,12 +483,13 @@ func actionVerb(a ccv1.Action) string {
 // or adds one; forced (new_version) always adds one. Of several versions
 // with the key (a forced one has the key of the one it bypassed), the
 // newest is reused: it was made for a reason the key does not see, such as
-// a rotated value of a secret the service does not hold.
+// a rotated value of a secret the service does not hold. A scaling group
+// reuses only its current revision (an unchanged spec): every change
+// appends one (issue 11: scaling groups, revisionQuery).
 func (t *mutation) version(address, hash string, secrets []versionSecret, spec []byte, sensitive string, forced bool) (v int64, reused bool, err error) {
 	key := versionKey(hash, secrets)
 	if !forced {
-		err = t.tx.QueryRowContext(t.ctx, "SELECT version FROM versions WHERE project = ? AND address = ? AND key = ? ORDER BY version DESC LIMIT 1",
-			t.project, address, key).Scan(&v)
+		err = t.tx.QueryRowContext(t.ctx, reuseQuery(schema.KindOf(address)), t.project, address, key).Scan(&v)
 		if err == nil {
 			return v, true, nil
 		}
@@ -655,7 +656,7 @@ func (a *resourceAPI) Rollback(ctx context.Context, req *ccv1.RollbackRequest) (
 		return nil, err
 	}
 	if !kind.Versioned() {
-		return nil, status.Errorf(codes.InvalidArgument, "%s: only functions and datasets have versions to roll back to", req.GetAddress())
+		return nil, status.Errorf(codes.InvalidArgument, "%s: only %s have versions to roll back to", req.GetAddress(), schema.VersionedKinds())
 	}
 	resp := &ccv1.RollbackResponse{}
 	err = a.s.mutate(ctx, ccv1.ResourceService_Rollback_FullMethodName, req, resp, func(t *mutation) error {
@@ -675,7 +676,7 @@ func (a *resourceAPI) Rollback(ctx context.Context, req *ccv1.RollbackRequest) (
 		err = t.tx.QueryRowContext(ctx, "SELECT hash, spec, sensitive FROM versions WHERE project = ? AND address = ? AND version = ?",
 			t.project, addr, req.GetVersion()).Scan(&hash, &spec, &sens)
 		if errors.Is(err, sql.ErrNoRows) {
-			return status.Errorf(codes.NotFound, "%s in project %s has no version %d", addr, t.project, req.GetVersion())
+			return status.Errorf(codes.NotFound, "%s in project %s has no %s %d", addr, t.project, kind.VersionNoun(), req.GetVersion())
 		}
 		if err != nil {
 			return dbError(err)

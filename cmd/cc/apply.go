@@ -327,8 +327,17 @@ func (e *env) carryOut(c *command, cn *conn, a *applier.Applier, lk *applier.Loc
 	if mv, im, fg := res.LifecycleCounts(p); mv+im+fg > 0 {
 		summary += fmt.Sprintf(", %d moved, %d imported, %d forgotten", mv, im, fg)
 	}
-	if nv+rv > 0 {
+	// Issue 11: a scaling group's new revisions are counted apart.
+	nr := res.NewRevisions()
+	if nv -= nr; nv+rv > 0 {
 		summary += fmt.Sprintf("; %d new %s, %d %s reused", nv, plural(nv, "version", "versions"), rv, plural(rv, "version", "versions"))
+	}
+	if nr > 0 {
+		sep := "; "
+		if nv+rv > 0 {
+			sep = ", "
+		}
+		summary += fmt.Sprintf("%s%d new %s", sep, nr, plural(nr, "revision", "revisions"))
 	}
 	if len(res.Errors) == 0 && len(res.NotStarted) == 0 && res.Lost == nil {
 		fmt.Fprintf(e.stdout, "\nApply complete: %s (%s).\n", summary, time.Since(start).Round(time.Millisecond))

@@ -122,9 +122,9 @@ func printSummary(e *env, res *compiler.Result) {
 	var parts []string
 	for _, k := range schema.Kinds {
 		if n := counts[k]; n > 0 {
-			word := string(k)
+			word := k.Noun()
 			if n != 1 {
-				word = k.Plural()
+				word = k.PluralNoun()
 			}
 			parts = append(parts, fmt.Sprintf("%d %s", n, word))
 		}

@@ -25,7 +25,8 @@ func init() {
 default .), reads the project's state from its service in one call, and
 shows every change an apply would make: + create, ~ update in place, -/+
 replace (naming the field that forces it), - delete, and for functions and
-datasets the version an update makes ("new version 3", "reuse version 1").
+datasets the version an update makes ("new version 3", "reuse version 1"),
+for scaling groups the revision every change appends ("new revision 3").
 --new-version ADDR gives a function a new version though nothing changed
 (its image and source are reused: nothing is built or uploaded), as for a
 new value of a secret that lives outside cc (from_service,

@@ -43,19 +43,22 @@ only locates the embedded state).`,
 	register(&command{
 		name:    "versions",
 		args:    "[flags] ADDR [PATH]",
-		summary: "list the versions of a function or dataset",
-		help: `Versions lists the versions of a function or dataset (or the revisions of a
-secret's value, never the value), oldest first, marking the current one.`,
+		summary: "list the versions of a function, dataset or scaling group",
+		help: `Versions lists the versions of a function or dataset, the revisions of a
+scaling group (or the revisions of a secret's value, never the value),
+oldest first, marking the current one.`,
 		run: runVersions,
 	})
 	register(&command{
 		name:    "rollback",
 		args:    "[flags] ADDR VERSION [PATH]",
-		summary: "make an earlier version of a function or dataset current",
-		help: `Rollback makes an existing version of a function or dataset current again,
-under the project's lock, without building or uploading anything. The
-configuration still describes the content it had: the next cc plan shows
-the change back to it, unless the configuration is changed too.`,
+		summary: "make an earlier version of a function, dataset or scaling group current",
+		help: `Rollback makes an existing version of a function or dataset, or revision
+of a scaling group, current again, under the project's lock, without
+building or uploading anything. The configuration still describes the
+content it had: the next cc plan shows the change back to it, unless the
+configuration is changed too. For a scaling group that change appends a
+new revision: a scaling group reuses no earlier one.`,
 		run: runRollback,
 	})
 	register(&command{
@@ -164,7 +167,7 @@ func (e *env) stateList(st *service.State, cn *conn) int {
 	for _, r := range st.Resources {
 		v := ""
 		if r.Kind.Versioned() {
-			v = fmt.Sprintf("version %d of %d", r.Version, len(r.Versions))
+			v = fmt.Sprintf("%s %d of %d", r.Kind.VersionNoun(), r.Version, len(r.Versions))
 		}
 		if sv := st.SecretValue(r.Address); sv != nil {
 			v = fmt.Sprintf("value revision %d", sv.Revision)
@@ -197,7 +200,11 @@ func (e *env) stateShow(c *command, st *service.State, addr string) int {
 		for _, v := range r.Versions {
 			vs = append(vs, strconv.FormatInt(v.Version, 10))
 		}
-		fmt.Fprintf(e.stdout, "version:    %d (versions %s)\n", r.Version, strings.Join(vs, ", "))
+		if noun := r.Kind.VersionNoun(); noun != "version" {
+			fmt.Fprintf(e.stdout, "%-11s %d (%ss %s)\n", noun+":", r.Version, noun, strings.Join(vs, ", "))
+		} else {
+			fmt.Fprintf(e.stdout, "version:    %d (versions %s)\n", r.Version, strings.Join(vs, ", "))
+		}
 		for _, v := range r.Versions {
 			if v.Version != r.Version || len(v.Secrets) == 0 {
 				continue
@@ -254,7 +261,7 @@ func runVersions(e *env, args []string) int {
 	kind := schema.KindOf(addr)
 	secret := kind == schema.KindSecret
 	if !kind.Versioned() && !secret {
-		return e.usageError(c, "%s: a %s has no versions; functions and datasets have versions, and secrets revisions of their value", addr, kind)
+		return e.usageError(c, "%s: a %s has no versions; %s have versions, and secrets revisions of their value", addr, kind.Noun(), schema.VersionedKinds())
 	}
 	project, cn, rc := e.locate(c, &lf, path)
 	if rc >= 0 {
@@ -273,6 +280,11 @@ func runVersions(e *env, args []string) int {
 		mark := ""
 		if v.Current {
 			mark = "current"
+		}
+		if kind == schema.KindScalingGroup {
+			// issue 11: a scaling group's versions are its revisions.
+			fmt.Fprintf(tw, "revision %d\t%s\t%s\t%s\n", v.Version, shortHash(v.Hash), v.CreatedAt.UTC().Format(time.RFC3339), mark)
+			continue
 		}
 		if secret {
 			// A revision's fingerprint is derived from its value: no hash.
@@ -324,8 +336,9 @@ func runRollback(e *env, args []string) int {
 	if err != nil || version < 1 {
 		return e.usageError(c, "VERSION %q: want a version number", fs.Arg(1))
 	}
-	if !schema.KindOf(addr).Versioned() {
-		return e.usageError(c, "%s: only functions and datasets have versions to roll back to", addr)
+	kind := schema.KindOf(addr)
+	if !kind.Versioned() {
+		return e.usageError(c, "%s: only %s have versions to roll back to", addr, schema.VersionedKinds())
 	}
 	path := "."
 	if fs.NArg() == 3 {
@@ -345,12 +358,17 @@ func runRollback(e *env, args []string) int {
 		if err != nil {
 			return e.fail(c, err)
 		}
+		noun := kind.VersionNoun()
 		if !res.Changed {
-			fmt.Fprintf(e.stdout, "%s: version %d is current already.\n", addr, version)
+			fmt.Fprintf(e.stdout, "%s: %s %d is current already.\n", addr, noun, version)
 			return exitOK
 		}
-		fmt.Fprintf(e.stdout, "%s: version %d is current (was %d). The configuration still describes version %d's content: the next plan shows the change back to it.\n",
-			addr, version, was, was)
+		back := "the next plan shows the change back to it"
+		if !kind.ReusesVersions() {
+			back += ", which appends a new revision"
+		}
+		fmt.Fprintf(e.stdout, "%s: %s %d is current (was %d). The configuration still describes %s %d's content: %s.\n",
+			addr, noun, version, was, noun, was, back)
 		return exitOK
 	})
 }

@@ -257,8 +257,8 @@ type Resource struct {
 	// hashed over that, a newline and the config path it is declared at,
 	// which the service does not check.
 	Hash string `protobuf:"bytes,5,opt,name=hash,proto3" json:"hash,omitempty"`
-	// version is the current version of a versioned kind (function, dataset),
-	// 0 for other kinds.
+	// version is the current version of a versioned kind (function, dataset,
+	// scaling_group: its revision), 0 for other kinds.
 	Version   int64                  `protobuf:"varint,6,opt,name=version,proto3" json:"version,omitempty"`
 	Status    Status                 `protobuf:"varint,7,opt,name=status,proto3,enum=cc.v1.Status" json:"status,omitempty"`
 	CreatedAt *timestamppb.Timestamp `protobuf:"bytes,8,opt,name=created_at,json=createdAt,proto3" json:"created_at,omitempty"`

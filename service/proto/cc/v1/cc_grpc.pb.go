@@ -527,10 +527,12 @@ type ResourceServiceClient interface {
 	// idempotent: the same hash again changes nothing.
 	EnsureImage(ctx context.Context, in *EnsureImageRequest, opts ...grpc.CallOption) (*EnsureImageResponse, error)
 	// ApplyResource creates, updates in place, or replaces a resource of any
-	// kind but image. For versioned kinds (function, dataset) it returns the
-	// version, reusing an existing one with the same key (Version.key): the
-	// same content hash and, for each secret in depends_on whose value the
-	// service manages, the same value.
+	// kind but image. For versioned kinds (function, dataset, scaling_group)
+	// it returns the version, reusing an existing one with the same key
+	// (Version.key): the same content hash and, for each secret in depends_on
+	// whose value the service manages, the same value. A scaling group reuses
+	// only its current revision: any other key appends a new revision, even
+	// one an earlier revision has (issue 11).
 	ApplyResource(ctx context.Context, in *ApplyResourceRequest, opts ...grpc.CallOption) (*ApplyResourceResponse, error)
 	// DeleteResource removes a resource with its versions and secret
 	// revisions.
@@ -538,7 +540,8 @@ type ResourceServiceClient interface {
 	// ListVersions lists a versioned resource's versions, or a secret's
 	// revisions, oldest first.
 	ListVersions(ctx context.Context, in *ListVersionsRequest, opts ...grpc.CallOption) (*ListVersionsResponse, error)
-	// Rollback makes an existing version the resource's current one.
+	// Rollback makes an existing version (a scaling group's revision) the
+	// resource's current one.
 	Rollback(ctx context.Context, in *RollbackRequest, opts ...grpc.CallOption) (*RollbackResponse, error)
 	// PutSecretValue stores a secret's value, encrypted, and returns its
 	// revision: a new one only when the value differs from the current one.
@@ -758,10 +761,12 @@ type ResourceServiceServer interface {
 	// idempotent: the same hash again changes nothing.
 	EnsureImage(context.Context, *EnsureImageRequest) (*EnsureImageResponse, error)
 	// ApplyResource creates, updates in place, or replaces a resource of any
-	// kind but image. For versioned kinds (function, dataset) it returns the
-	// version, reusing an existing one with the same key (Version.key): the
-	// same content hash and, for each secret in depends_on whose value the
-	// service manages, the same value.
+	// kind but image. For versioned kinds (function, dataset, scaling_group)
+	// it returns the version, reusing an existing one with the same key
+	// (Version.key): the same content hash and, for each secret in depends_on
+	// whose value the service manages, the same value. A scaling group reuses
+	// only its current revision: any other key appends a new revision, even
+	// one an earlier revision has (issue 11).
 	ApplyResource(context.Context, *ApplyResourceRequest) (*ApplyResourceResponse, error)
 	// DeleteResource removes a resource with its versions and secret
 	// revisions.
@@ -769,7 +774,8 @@ type ResourceServiceServer interface {
 	// ListVersions lists a versioned resource's versions, or a secret's
 	// revisions, oldest first.
 	ListVersions(context.Context, *ListVersionsRequest) (*ListVersionsResponse, error)
-	// Rollback makes an existing version the resource's current one.
+	// Rollback makes an existing version (a scaling group's revision) the
+	// resource's current one.
 	Rollback(context.Context, *RollbackRequest) (*RollbackResponse, error)
 	// PutSecretValue stores a secret's value, encrypted, and returns its
 	// revision: a new one only when the value differs from the current one.
