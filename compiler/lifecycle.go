@@ -145,7 +145,7 @@ func checkLifecycles(cfg *schema.Config, loc locator, s *schema.Schema, sensitiv
 				kinds = append(kinds, k.PluralNoun())
 			}
 			ds = append(ds, diag.Errorf(loc.key(appendPath(path, "create_before_destroy")),
-				"create_before_destroy is for %s only: a %s cannot be started again before the old one stops", strings.Join(kinds, " and "), r.kind.Noun()))
+				"create_before_destroy is for %s only: a %s cannot be started again before the old one stops", andList(kinds), r.kind.Noun()))
 		}
 		for _, sp := range sensitive {
 			if len(sp) >= len(path) && pathKey(sp[:len(path)]) == pathKey(path) {
@@ -229,4 +229,12 @@ func lifecycleOf(cfg *schema.Config, k schema.Kind, name string) *schema.Lifecyc
 		}
 	}
 	return nil
+}
+
+// andList joins words as a sentence lists them: "a", "a and b", "a, b and c".
+func andList(words []string) string {
+	if len(words) < 2 {
+		return strings.Join(words, "")
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " and " + words[len(words)-1]
 }

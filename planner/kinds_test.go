@@ -18,7 +18,7 @@ func TestExternalSecretsWarningNamesTrainings(t *testing.T) {
 	web := res(t, "container.web", map[string]any{"image": img, "restart_policy": "always", "env_from": []any{map[string]any{"ref": "secret.vault", "hash": vault.Hash}}}, "secret.vault")
 	d := desired(vault, ft, web)
 	p := diff(t, d, applied(d, 1), planner.Options{})
-	want := "container.web, training.ft use them; to pick up a new value, force a function's new version with --new-version ADDR or a change of its version_trigger, and replace a sandbox, container or training with --replace ADDR"
+	want := "container.web, training.ft use them; to pick up a new value, force a function's new version with --new-version ADDR or a change of its version_trigger, and replace a sandbox, a container or a training with --replace ADDR"
 	if len(p.Warnings) != 1 || !strings.Contains(p.Warnings[0], want) {
 		t.Errorf("warnings %q, want one with %q", p.Warnings, want)
 	}

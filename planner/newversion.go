@@ -109,11 +109,11 @@ func (pl *planning) externalSecretWarning() {
 // sandbox", and the containers, scaling groups and trainings among users
 // (issue 11).
 func replacedKinds(users []string) string {
-	kinds := []string{string(schema.KindSandbox)}
+	kinds := []string{schema.KindSandbox.Noun()}
 	for _, k := range []schema.Kind{schema.KindContainer, schema.KindScalingGroup, schema.KindTraining} {
 		for _, u := range users {
 			if schema.KindOf(u) == k {
-				kinds = append(kinds, string(k))
+				kinds = append(kinds, k.Noun())
 				break
 			}
 		}
@@ -121,7 +121,7 @@ func replacedKinds(users []string) string {
 	if len(kinds) == 1 {
 		return "a " + kinds[0]
 	}
-	return "a " + strings.Join(kinds[:len(kinds)-1], ", ") + " or " + kinds[len(kinds)-1]
+	return "a " + strings.Join(kinds[:len(kinds)-1], ", a ") + " or a " + kinds[len(kinds)-1]
 }
 
 // maxListed is how many names a warning lists before "and N more".
