@@ -11,4 +11,4 @@ import "embed"
 var Files embed.FS
 
 // FileNames lists the schema files in a stable order.
-var FileNames = []string{"config.cue", "image.cue", "secret.cue", "workload.cue", "evaluation.cue", "data.cue", "lifecycle.cue"}
+var FileNames = []string{"config.cue", "image.cue", "secret.cue", "workload.cue", "evaluation.cue", "data.cue", "lifecycle.cue", "suite.cue"}

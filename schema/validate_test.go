@@ -26,7 +26,7 @@ func TestValidateSpec(t *testing.T) {
 		{KindSecret, `{"from_env":"K"}`, ""},
 		{KindSecret, `{"from_env":"K","from_service":"s"}`, "exactly one of"},
 		{KindDataset, `{"files":[{"path":"a.csv","digest":"` + img + `"}],"format":"csv"}`, ""},
-		{KindDataset, `{"files":[],"format":"csv"}`, "at least one"},
+		{KindDataset, `{"files":[],"format":"csv"}`, "exactly one"},
 		{KindSandbox, `{"image":"` + img + `","lifetime":"1h"}`, ""},
 		{KindSandbox, `{"image":"` + img + `","lifetime":"a while"}`, "not a duration"},
 		{KindSandbox, `{"image":"` + img + `","env":{"K":{"ref":"volume.v"}}}`, "not a secret"},
