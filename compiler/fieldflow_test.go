@@ -80,14 +80,17 @@ func fullConfig() map[string]any {
 		}},
 		map[string]any{"function": fn, "scores": []any{"relevance", "tone"}},
 		map[string]any{"external_function": map[string]any{"version_id": "fn_v2"}},
+		map[string]any{"external_function": map[string]any{"name": "brand"}, "scores": []any{"brand"}},
 		map[string]any{"llm_judge": map[string]any{
-			"model": "gpt-x", "instructions": "grade it",
+			"name": "reply", "model": "gpt-x", "instructions": "grade it",
 			"fields": []any{
 				map[string]any{"name": "score", "type": "int"},
 				map[string]any{"name": "verdict", "type": "enum", "values": []any{"pass", "fail"}},
 				map[string]any{"name": "issues", "type": "list", "items": map[string]any{"type": "object",
 					"fields": []any{map[string]any{"name": "tags", "type": "list", "items": map[string]any{"type": "enum", "values": []any{"x"}}}}}},
 				map[string]any{"name": "marks", "type": "list", "items": map[string]any{"type": "list", "items": map[string]any{"type": "float", "range": []any{0, 1}}}},
+				map[string]any{"name": "marks2", "type": "list", "items": map[string]any{"type": "float", "range": []any{0, 1}}},
+				map[string]any{"name": "labels", "type": "list", "items": map[string]any{"type": "enum", "values": []any{"a", "b"}}},
 				map[string]any{"name": "detail", "type": "object", "fields": []any{map[string]any{"name": "n", "type": "float", "range": []any{0, 2}}}},
 			},
 		}},
@@ -163,7 +166,9 @@ func schemaPaths(s *schema.Schema, d *schema.Def, at string, out []string) []str
 		if schema.Kind(strings.ToLower(strings.TrimPrefix(f.Type, "#"))).Valid() {
 			continue
 		}
-		if e := s.Elem(f); e != nil {
+		// A recursive definition (issue 11: a judge field's fields) is
+		// walked once: its fields below it are the same fields.
+		if e := s.Elem(f); e != nil && !strings.Contains("/"+at+"/", "/"+f.Name+"/") {
 			out = schemaPaths(s, e, p, out)
 		}
 	}
