@@ -20,6 +20,8 @@ func TestIssue16ReplaceFieldsFromSchema(t *testing.T) {
 		schema.KindSandbox:    {"image", "command", "resources", "env", "env_from", "volume_mounts", "mounted_files", "snapshot", "identity", "profile"},
 		schema.KindEvaluation: {"dataset.ref"},
 		schema.KindVolume:     {"size (when it shrinks)"},
+		// issue 11: a dataset's platform name is its identity there.
+		schema.KindDataset: {"name"},
 	}
 	if !cmp.Equal(planner.ReplaceFields, want) {
 		t.Errorf("ReplaceFields (-got +want):\n%s", cmp.Diff(planner.ReplaceFields, want))
