@@ -109,9 +109,6 @@ func (c *checker) prompt(j *schema.LLMJudge, path []string) {
 	}
 }
 
-// maxInlineRows bounds an inline table: a larger one belongs in a file.
-const maxInlineRows = 1000
-
 // dataset checks that a dataset has exactly one of files, rows and
 // columns, and that an inline table is one: every row with the same
 // columns, every column of one length.
@@ -138,8 +135,8 @@ func (c *checker) dataset(ds *schema.Dataset, path []string) {
 }
 
 func (c *checker) rows(ds *schema.Dataset, path []string) {
-	if len(ds.Rows) > maxInlineRows {
-		c.errorf(appendPath(path, "rows"), "dataset %q has %d inline rows, more than %d: put the table in a file", path[1], len(ds.Rows), maxInlineRows)
+	if len(ds.Rows) > schema.MaxInlineRows {
+		c.errorf(appendPath(path, "rows"), "dataset %q has %d inline rows, more than %d: put the table in a file", path[1], len(ds.Rows), schema.MaxInlineRows)
 		return
 	}
 	for i := 1; i < len(ds.Rows); i++ {
@@ -153,8 +150,8 @@ func (c *checker) rows(ds *schema.Dataset, path []string) {
 func (c *checker) columns(ds *schema.Dataset, path []string) {
 	names := sortedKeys(ds.Columns)
 	for _, n := range names {
-		if l := len(ds.Columns[n]); l > maxInlineRows {
-			c.errorf(appendPath(path, "columns", n), "dataset %q has %d inline rows, more than %d: put the table in a file", path[1], l, maxInlineRows)
+		if l := len(ds.Columns[n]); l > schema.MaxInlineRows {
+			c.errorf(appendPath(path, "columns", n), "dataset %q has %d inline rows, more than %d: put the table in a file", path[1], l, schema.MaxInlineRows)
 			return
 		} else if l0 := len(ds.Columns[names[0]]); l != l0 {
 			c.related(appendPath(path, "columns", n), appendPath(path, "columns", names[0]),

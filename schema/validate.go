@@ -230,7 +230,7 @@ func (s *SecretSpec) validate() error {
 
 func (s *SuiteSpec) validate() error {
 	if s.Title == "" {
-		return errors.New("title: want one")
+		return errNoTitle
 	}
 	return nil
 }
@@ -249,7 +249,7 @@ func (s *DatasetSpec) validate() error {
 			return err
 		}
 	}
-	return nil
+	return s.validateRows()
 }
 
 func checkResources(r *Resources) error {
@@ -339,4 +339,4 @@ func (s *FunctionSpec) validate() error {
 	return checkMounts(s.VolumeMounts)
 }
 
-func (s *EvaluationSpec) validate() error { return nil }
+func (s *EvaluationSpec) validate() error { return s.validateScorers() }
