@@ -46,6 +46,9 @@ func check(cfg *schema.Config, loc locator) diag.Diagnostics {
 	for _, name := range sortedKeys(cfg.Trainings) {
 		c.image(cfg.Trainings[name].Image, []string{"trainings", name, "image"}, false)
 	}
+	for _, name := range sortedKeys(cfg.Datasets) {
+		c.dataset(cfg.Datasets[name], []string{"datasets", name})
+	}
 	for _, name := range sortedKeys(cfg.Evaluations) {
 		c.evaluation(cfg.Evaluations[name], []string{"evaluations", name})
 	}
@@ -200,13 +203,8 @@ func (c *checker) evaluation(e *schema.Evaluation, path []string) {
 	judges := map[string]int{}
 	for i, s := range e.Scorers {
 		sp := appendPath(path, "scorers", strconv.Itoa(i))
-		if j := s.LLMJudge; j != nil && j.Name != "" {
-			if k, dup := judges[j.Name]; dup {
-				c.related(appendPath(sp, "llm_judge", "name"), appendPath(path, "scorers", strconv.Itoa(k), "llm_judge", "name"),
-					"evaluation %q has two judges named %q", path[1], j.Name)
-			} else {
-				judges[j.Name] = i
-			}
+		if j := s.LLMJudge; j != nil {
+			c.judgeName(j, i, path, judges)
 		}
 		ks := s.Kinds()
 		if len(ks) != 1 {
@@ -220,6 +218,7 @@ func (c *checker) evaluation(e *schema.Evaluation, path []string) {
 		if j := s.LLMJudge; j != nil {
 			c.judge(j, appendPath(sp, "llm_judge"))
 		}
+		c.scorerExtras(s, sp)
 		if n := s.NumericClose; n != nil && n.AbsTol == nil && n.RelTol == nil && !n.Graded {
 			c.errorf(appendPath(sp, "numeric_close"), "numeric_close needs abs_tol, rel_tol or graded")
 		}
@@ -239,6 +238,7 @@ func (c *checker) judge(j *schema.LLMJudge, path []string) {
 		if f.Name == "score" {
 			score = f
 		}
+		c.judgeType(f.Name, f.Type, f.Values, f.Items, f.Fields, fp)
 		if len(f.Range) == 2 {
 			if f.Type != "float" && f.Type != "int" {
 				c.errorf(appendPath(fp, "range"), "judge field %q: a range needs a numeric type, not %s", f.Name, f.Type)
@@ -262,6 +262,7 @@ func (c *checker) judge(j *schema.LLMJudge, path []string) {
 	} else if score.Type != "float" && score.Type != "int" {
 		c.errorf(appendPath(path, "fields"), `llm_judge field "score" must be float or int, not %s`, score.Type)
 	}
+	c.prompt(j, path)
 }
 
 // intRange refuses a fractional bound on an int judge field (issue 9

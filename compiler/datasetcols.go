@@ -35,16 +35,16 @@ type datasetCols struct {
 // (CSV header, JSONL keys of the first record, Parquet schema) and
 // reports a file that cannot be read as its format, or whose columns
 // differ from the first file's (issue 9 item 3). It returns nil when the
-// columns are not known. files are the dataset's files as written; spec
-// holds those that hashed, and the dataset's format.
-func (b *builder) datasetColumns(files []string, spec schema.DatasetSpec, path []string) *datasetCols {
-	if len(spec.Files) != len(files) {
+// columns are not known. files are the dataset's files, globs expanded;
+// spec holds those that hashed, and the dataset's format.
+func (b *builder) datasetColumns(files []datasetFile, spec schema.DatasetSpec, path []string) *datasetCols {
+	if len(files) == 0 || len(spec.Files) != len(files) {
 		return nil // a file is missing or unreadable: reported already
 	}
 	var first *datasetCols
 	var firstAt []string
 	for i, f := range spec.Files {
-		fp := appendPath(path, "files", strconv.Itoa(i))
+		fp := files[i].at
 		format := spec.Format
 		if formatOf(f.Path) == "parquet" {
 			format = "parquet" // a .parquet file is Parquet, whatever format says

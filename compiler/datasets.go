@@ -2,7 +2,6 @@ package compiler
 
 import (
 	"path/filepath"
-	"strconv"
 	"strings"
 
 	"cc.dev/cc/schema"
@@ -14,12 +13,12 @@ func (b *builder) dataset(name string) *schema.Resource {
 	}
 	ds := b.cfg.Datasets[name]
 	path := []string{"datasets", name}
-	spec := schema.DatasetSpec{DatasetSettings: ds.DatasetSettings}
+	spec := schema.DatasetSpec{Name: ds.Name, DatasetSettings: ds.DatasetSettings, Rows: inlineRows(ds)}
 	var inputs []schema.Input
 	format := ""
-	for i, f := range ds.Files {
-		fp := appendPath(path, "files", strconv.Itoa(i))
-		f = cleanRel(f)
+	files := b.datasetFiles(ds.Files, path)
+	for _, df := range files {
+		f, fp := df.rel, df.at
 		s := b.inputFile(f, fp, "dataset file")
 		if s.digest == "" {
 			continue
@@ -41,7 +40,11 @@ func (b *builder) dataset(name string) *schema.Resource {
 	if spec.Format == "" {
 		spec.Format = format
 	}
-	b.dataCols[name] = b.datasetColumns(ds.Files, spec, path)
+	if len(spec.Rows) > 0 {
+		b.dataCols[name] = &datasetCols{cols: sortedKeys(spec.Rows[0]), file: "the inline table"}
+	} else {
+		b.dataCols[name] = b.datasetColumns(files, spec, path)
+	}
 	r := b.emit(schema.KindDataset, name, withExtra(spec, ds.Extra), nil, inputs)
 	b.datasets[name] = r
 	return r

@@ -27,6 +27,7 @@ type builder struct {
 	imageHash map[string]string      // named image → hash
 	secrets   map[string]*schema.Resource
 	datasets  map[string]*schema.Resource
+	suites    map[string]*schema.Resource
 	dataCols  map[string]*datasetCols // by dataset name; nil when unknown
 	functions map[string]*schema.Resource
 	out       []*schema.Resource
@@ -54,7 +55,7 @@ func newBuilder(p *project, ld *loaded, lock *schema.Lock, offline bool) *builde
 	b := &builder{
 		p: p, ld: ld, lock: lock, offline: offline,
 		images: map[string]*imageEntry{}, imageHash: map[string]string{},
-		secrets: map[string]*schema.Resource{}, datasets: map[string]*schema.Resource{}, dataCols: map[string]*datasetCols{},
+		secrets: map[string]*schema.Resource{}, datasets: map[string]*schema.Resource{}, suites: map[string]*schema.Resource{}, dataCols: map[string]*datasetCols{},
 		functions: map[string]*schema.Resource{}, floating: map[string]bool{},
 	}
 	b.fs, b.fsErr = newFileHasher(p.root)
@@ -100,6 +101,7 @@ func (b *builder) build(cfg *schema.Config) (*schema.Desired, diag.Diagnostics) 
 		b.emit(schema.KindVolume, name, withExtra(schema.VolumeSpec{VolumeSettings: v.VolumeSettings}, v.Extra), nil, nil)
 	})
 	each(schema.KindDataset, sortedKeys(cfg.Datasets), func(name string) { b.dataset(name) })
+	each(schema.KindSuite, sortedKeys(cfg.Suites), b.suite)
 	// Functions and sandboxes are most of a large project and depend only
 	// on what is compiled above: compile them in parallel.
 	tr.set("compiling functions, sandboxes, containers and trainings")

@@ -30,6 +30,10 @@ func (b *builder) evaluation(name string) {
 			deps = append(deps, ref.Ref)
 		}
 	}
+	if ref := b.suiteRef(e.Suite, appendPath(path, "suite")); ref != nil {
+		spec.Suite = ref
+		deps = append(deps, ref.Ref)
+	}
 	for i, s := range e.Scorers {
 		spec.Scorers = append(spec.Scorers, b.scorer(s, appendPath(path, "scorers", strconv.Itoa(i)), &deps))
 	}
@@ -38,7 +42,7 @@ func (b *builder) evaluation(name string) {
 
 // scorer compiles one scorer; deps collects the resources it refers to.
 func (b *builder) scorer(s schema.Scorer, path []string, deps *[]string) schema.ScorerSpec {
-	out := schema.ScorerSpec{BuiltinScorers: s.BuiltinScorers}
+	out := schema.ScorerSpec{BuiltinScorers: s.BuiltinScorers, ScorerSettings: s.ScorerSettings}
 	if s.Function != nil {
 		if ref, ok := b.functionRef(s.Function, appendPath(path, "function")); ok {
 			out.Function = &ref
@@ -47,6 +51,9 @@ func (b *builder) scorer(s schema.Scorer, path []string, deps *[]string) schema.
 	}
 	if j := s.LLMJudge; j != nil {
 		js := &schema.LLMJudgeSpec{JudgeSettings: j.JudgeSettings}
+		if js.Name == "" {
+			js.Name = schema.DefaultJudgeName
+		}
 		if j.APIKey != nil {
 			if ref, ok := b.secretRef(j.APIKey, appendPath(path, "llm_judge", "api_key")); ok {
 				js.APIKey = &ref

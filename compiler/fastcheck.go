@@ -73,6 +73,8 @@ type stype struct {
 	elem     *stype
 	open     bool
 	minItems int
+	// any is CUE's _: every value, a list of anything too.
+	any bool
 }
 
 type sfield struct {

@@ -67,7 +67,9 @@ func (fs *fastSchema) compileIdent(e *ast.Ident) (*stype, error) {
 	case "null":
 		return &stype{kinds: kNull, defIdx: -1}, nil
 	case "_":
-		return &stype{kinds: kAll, defIdx: -1}, nil
+		// Anything: a list of anything too (issue 11: a judge's
+		// completion options, a stop list).
+		return &stype{kinds: kAll, defIdx: -1, any: true}, nil
 	}
 	if strings.HasPrefix(e.Name, "#") {
 		if fs.defs[e.Name] == nil {

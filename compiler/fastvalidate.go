@@ -198,6 +198,9 @@ func (fs *fastSchema) checkScalar(t *stype, v any, siblings map[string]any) erro
 }
 
 func (fs *fastSchema) checkList(t *stype, v []any) (any, error) {
+	if t.any {
+		return v, nil
+	}
 	if len(v) < t.minItems || len(v) < len(t.prefix) || !t.open && len(v) > len(t.prefix) {
 		return nil, fastError("length")
 	}

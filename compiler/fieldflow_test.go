@@ -18,7 +18,11 @@ func fullConfig() map[string]any {
 	envSecret := map[string]any{"from_env": "A", "env_var": "A2"}
 	svcSecret := map[string]any{"from_service": "shared.token"}
 	volume := map[string]any{"size": "10Gi"}
-	dataset := map[string]any{"files": []any{"data/g.csv"}, "format": "csv", "description": "goldens"}
+	dataset := map[string]any{"files": []any{"data/g.csv"}, "format": "csv", "description": "goldens", "name": "Goldens_v1"}
+	// issue 11: a suite, and inline tables by row and by column.
+	suite := map[string]any{"title": "Nightly", "description": "every night"}
+	rows := map[string]any{"rows": []any{map[string]any{"input": "a", "expected": "b"}}}
+	columns := map[string]any{"columns": map[string]any{"input": []any{"a", "c"}, "expected": []any{"b", 1}}}
 	resources := map[string]any{
 		"requests": map[string]any{"cpu": "500m", "memory": "1Gi"},
 		"limits":   map[string]any{"cpu": "1", "memory": "2Gi"},
@@ -116,9 +120,26 @@ func fullConfig() map[string]any {
 			"fields":     []any{map[string]any{"name": "score", "type": "float", "range": []any{0, 1}, "description": "how good"}},
 			"api_key":    envSecret,
 			"base_url":   "https://llm.example.com",
-			"completion": map[string]any{"temperature": 0.5},
+			"completion": map[string]any{"temperature": 0.5, "stop": []any{"\n\n"}, "extra": map[string]any{"k": true}},
+			"prompt":     "grade {{output}}",
+			"parse":      "json",
 		}},
-		map[string]any{"function": fn},
+		map[string]any{"function": fn, "scores": []any{"relevance", "tone"}},
+		map[string]any{"external_function": map[string]any{"version_id": "fn_v2"}},
+		map[string]any{"external_function": map[string]any{"name": "brand"}, "scores": []any{"brand"}},
+		map[string]any{"llm_judge": map[string]any{
+			"name": "reply", "model": "gpt-x", "instructions": "grade it",
+			"fields": []any{
+				map[string]any{"name": "score", "type": "int"},
+				map[string]any{"name": "verdict", "type": "enum", "values": []any{"pass", "fail"}},
+				map[string]any{"name": "issues", "type": "list", "items": map[string]any{"type": "object",
+					"fields": []any{map[string]any{"name": "tags", "type": "list", "items": map[string]any{"type": "enum", "values": []any{"x"}}}}}},
+				map[string]any{"name": "marks", "type": "list", "items": map[string]any{"type": "list", "items": map[string]any{"type": "float", "range": []any{0, 1}}}},
+				map[string]any{"name": "marks2", "type": "list", "items": map[string]any{"type": "float", "range": []any{0, 1}}},
+				map[string]any{"name": "labels", "type": "list", "items": map[string]any{"type": "enum", "values": []any{"a", "b"}}},
+				map[string]any{"name": "detail", "type": "object", "fields": []any{map[string]any{"name": "n", "type": "float", "range": []any{0, 2}}}},
+			},
+		}},
 	}
 	return map[string]any{
 		"project": "p",
@@ -151,7 +172,8 @@ func fullConfig() map[string]any {
 			"store": map[string]any{"from_store": map[string]any{"store": "vault", "name": "db", "field": "password"}},
 		},
 		"volumes":  map[string]any{"data": volume},
-		"datasets": map[string]any{"goldens": dataset},
+		"datasets": map[string]any{"goldens": dataset, "rows": rows, "columns": columns},
+		"suites":   map[string]any{"nightly": suite},
 		"functions": map[string]any{"fn": fn, "ranker": map[string]any{
 			"image": map[string]any{"from": pinnedBase}, "source": map[string]any{"paths": []any{"src"}},
 			"handler": "app.main:Ranker", "methods": []any{"rank", "score"},
@@ -185,7 +207,7 @@ func fullConfig() map[string]any {
 			"annotations":   map[string]any{"k": "v"},
 		}},
 		"evaluations": map[string]any{
-			"quality":    map[string]any{"dataset": dataset, "task": fn, "scorers": scorers, "suite": "nightly", "metadata": map[string]any{"k": "v"}},
+			"quality":    map[string]any{"dataset": dataset, "task": fn, "scorers": scorers, "suite": suite, "title": "Quality", "metadata": map[string]any{"k": "v"}},
 			"by-name":    map[string]any{"dataset": dataset, "external_task": map[string]any{"name": "other"}, "scorers": []any{scorers[6]}},
 			"by-version": map[string]any{"dataset": dataset, "external_task": map[string]any{"version_id": "v1"}, "scorers": []any{scorers[6]}},
 		},
@@ -217,7 +239,9 @@ func schemaPaths(s *schema.Schema, d *schema.Def, at string, out []string) []str
 		if schema.Kind(strings.ToLower(strings.TrimPrefix(f.Type, "#"))).Valid() {
 			continue
 		}
-		if e := s.Elem(f); e != nil {
+		// A recursive definition (issue 11: a judge field's fields) is
+		// walked once: its fields below it are the same fields.
+		if e := s.Elem(f); e != nil && !strings.Contains("/"+at+"/", "/"+f.Name+"/") {
 			out = schemaPaths(s, e, p, out)
 		}
 	}

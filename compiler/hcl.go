@@ -29,11 +29,11 @@ import (
 var hclKinds = map[string]schema.Kind{
 	"image": schema.KindImage, "secret": schema.KindSecret, "volume": schema.KindVolume,
 	"dataset": schema.KindDataset, "sandbox": schema.KindSandbox, "function": schema.KindFunction,
-	"container": schema.KindContainer, "training": schema.KindTraining, "evaluation": schema.KindEvaluation, "scaling_group": schema.KindScalingGroup,
+	"container": schema.KindContainer, "training": schema.KindTraining, "evaluation": schema.KindEvaluation, "scaling_group": schema.KindScalingGroup, "suite": schema.KindSuite,
 }
 
 // referable are the kinds other resources may refer to (image.base).
-var referable = map[string]bool{"image": true, "secret": true, "volume": true, "dataset": true, "function": true}
+var referable = map[string]bool{"image": true, "secret": true, "volume": true, "dataset": true, "function": true, "suite": true}
 
 // sensitiveMark marks values derived from sensitive variables.
 const sensitiveMark = "sensitive"
@@ -417,7 +417,7 @@ func (l *hclLoader) deps(exprs []hclsyntax.Expression) []node {
 	return out
 }
 
-var referenceRoots = []string{"var", "local", "image", "secret", "volume", "dataset", "function", "data"}
+var referenceRoots = []string{"var", "local", "image", "secret", "volume", "dataset", "function", "suite", "data"}
 
 // checkTraversal validates a reference (var.x, local.y, image.base) and
 // returns the node it depends on, or "".
@@ -433,8 +433,8 @@ func (l *hclLoader) checkTraversal(tr hcl.Traversal) node {
 		return l.checkDataTraversal(tr)
 	case referable[root]:
 		return l.checkResourceTraversal(tr, root)
-	case root == "sandbox" || root == "evaluation" || root == "container" || root == "training":
-		l.errorf(tr.SourceRange(), "%s cannot be referred to; only images, secrets, volumes, datasets and functions can", hclKinds[root].Plural())
+	case root == "sandbox" || root == "evaluation" || root == "container" || root == "training" || root == "scaling_group":
+		l.errorf(tr.SourceRange(), "%s cannot be referred to; only images, secrets, volumes, datasets, functions and suites can", hclKinds[root].Plural())
 		return ""
 	}
 	l.unknownRoot(tr, root)

@@ -6,6 +6,7 @@ import (
 	"math/big"
 	"sort"
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/hashicorp/hcl/v2"
@@ -41,6 +42,14 @@ type blockSpec struct {
 	// labels lists the allowed labels of a labelled block, with the shape
 	// of each one's body.
 	labels map[string]*shape
+	// plain are the labels whose member is no block: the body's
+	// attribute of the label's name is the member's value, and the body
+	// is the element's (scorer "function" { function = function.x }).
+	plain map[string]bool
+	// modifiers are the element's fields that are no label
+	// (@cc(modifier)): written in any labelled block's body, they are the
+	// element's (a scorer's scores).
+	modifiers []string
 }
 
 var shapeCache sync.Map // *schema.Schema → map[string]*shape
@@ -89,14 +98,26 @@ func defShape(s *schema.Schema, d *schema.Def, memo map[*schema.Def]*shape) *sha
 				sh.blocks[m.Name] = blockSpec{field: f.Name, mode: blockStep, shape: memberShape(s, m, memo)}
 			}
 		case schema.BlockLabelled:
-			labels := map[string]*shape{}
-			for _, m := range elem.Fields {
-				labels[m.Name] = memberShape(s, m, memo)
-			}
-			sh.blocks[f.BlockName] = blockSpec{field: f.Name, mode: blockLabelled, labels: labels}
+			sh.blocks[f.BlockName] = labelledSpec(s, f.Name, elem, memo)
 		}
 	}
 	return sh
+}
+
+// labelledSpec is the block of a labelled list field named field whose
+// element is elem.
+func labelledSpec(s *schema.Schema, field string, elem *schema.Def, memo map[*schema.Def]*shape) blockSpec {
+	bs := blockSpec{field: field, mode: blockLabelled, labels: map[string]*shape{}, plain: map[string]bool{}}
+	for _, m := range elem.Fields {
+		switch {
+		case m.Modifier:
+			bs.modifiers = append(bs.modifiers, m.Name)
+		default:
+			bs.labels[m.Name] = memberShape(s, m, memo)
+			bs.plain[m.Name] = m.Block == schema.BlockNone && m.Inline == nil
+		}
+	}
+	return bs
 }
 
 // memberShape is the shape of a step's or labelled block's body: its
@@ -239,9 +260,36 @@ func (l *hclLoader) evalElem(b *hclsyntax.Block, bs blockSpec, p []string, ectx 
 		}
 		return cty.NilVal, false
 	}
+	if bs.plain[label] {
+		return l.evalPlainElem(b, label, lsh, p, ectx)
+	}
 	sp := appendPath(p, label)
 	l.ranges.set(sp, b.DefRange(), b.LabelRanges[0])
-	return cty.ObjectVal(map[string]cty.Value{label: cty.ObjectVal(l.evalBody(b.Body, lsh, sp, ectx))}), true
+	body := l.evalBody(b.Body, lsh, sp, ectx)
+	elem := map[string]cty.Value{}
+	for _, m := range bs.modifiers {
+		if v, ok := body[m]; ok {
+			delete(body, m)
+			elem[m] = v
+			l.ranges.move(appendPath(sp, m), appendPath(p, m))
+		}
+	}
+	elem[label] = cty.ObjectVal(body)
+	return cty.ObjectVal(elem), true
+}
+
+// evalPlainElem evaluates a labelled block whose member is a value, not a
+// block (issue 11: scorer "function" { function = function.x }): the body
+// is the element, and must set the member.
+func (l *hclLoader) evalPlainElem(b *hclsyntax.Block, label string, lsh *shape, p []string, ectx *hcl.EvalContext) (cty.Value, bool) {
+	body := l.evalBody(b.Body, lsh, p, ectx)
+	if _, ok := body[label]; !ok {
+		if _, written := b.Body.Attributes[label]; !written {
+			l.errorf(b.DefRange(), "a %s %q block sets %s: %s %q { %s = ... }", b.Type, label, label, b.Type, label, label)
+		}
+		return cty.NilVal, false
+	}
+	return cty.ObjectVal(body), true
 }
 
 func (l *hclLoader) unknownBlock(b *hclsyntax.Block, sh *shape, path []string) {
@@ -375,6 +423,16 @@ func newHCLLocator() *hclLocator {
 
 func (l *hclLocator) set(path []string, val, key hcl.Range) {
 	l.ranges[pathKey(path)] = rangePair{val, key}
+}
+
+// move gives to the ranges recorded at from and under it.
+func (l *hclLocator) move(from, to []string) {
+	fk := pathKey(from)
+	for k, r := range l.ranges {
+		if rest, ok := strings.CutPrefix(k, fk); ok && (rest == "" || rest[0] == 0) {
+			l.ranges[pathKey(to)+rest] = r
+		}
+	}
 }
 
 func (l *hclLocator) at(path []string) *diag.Range {

@@ -106,6 +106,9 @@ func lifecycles(cfg *schema.Config) []declared {
 	for _, n := range sortedKeys(cfg.Datasets) {
 		add(schema.KindDataset, n, cfg.Datasets[n].Lifecycle)
 	}
+	for _, n := range sortedKeys(cfg.Suites) {
+		add(schema.KindSuite, n, cfg.Suites[n].Lifecycle)
+	}
 	for _, n := range sortedKeys(cfg.Functions) {
 		add(schema.KindFunction, n, cfg.Functions[n].Lifecycle)
 	}
@@ -201,6 +204,10 @@ func lifecycleOf(cfg *schema.Config, k schema.Kind, name string) *schema.Lifecyc
 		}
 	case schema.KindDataset:
 		if r := cfg.Datasets[name]; r != nil {
+			return r.Lifecycle
+		}
+	case schema.KindSuite:
+		if r := cfg.Suites[name]; r != nil {
 			return r.Lifecycle
 		}
 	case schema.KindFunction:

@@ -41,6 +41,8 @@ func mirror(t *testing.T, path []string, typ reflect.Type, seen map[reflect.Type
 		typ = reflect.TypeOf(schema.Image{})
 	case reflect.TypeOf(schema.EnvValue{}):
 		typ = reflect.TypeOf(schema.Secret{})
+	case reflect.TypeOf(schema.SuiteRef{}):
+		typ = reflect.TypeOf(schema.Suite{})
 	}
 	switch typ.Kind() {
 	case reflect.Struct:
@@ -64,7 +66,9 @@ func mirror(t *testing.T, path []string, typ reflect.Type, seen map[reflect.Type
 		// The fields by json name, embedded structs' (shared settings)
 		// included, as assign sees them.
 		for name, idx := range structFieldsOf(typ).byName {
-			if name == "$id" || name == "digest" || decl && dataCopyFields[name] {
+			// A dataset declares its platform name too (issue 11).
+			declared := typ == reflect.TypeOf(schema.Dataset{}) && name == "name"
+			if name == "$id" || name == "digest" || decl && dataCopyFields[name] && !declared {
 				continue
 			}
 			goFields[name] = typ.FieldByIndex(idx).Type

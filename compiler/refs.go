@@ -120,6 +120,9 @@ func resourceRefSites(out []refSite, coll, name string, r any) []refSite {
 		if r.Task != nil {
 			out = append(out, refSite{appendPath(p, "task"), schema.KindFunction, &r.Task.ID})
 		}
+		if r.Suite != nil && r.Suite.Suite != nil {
+			out = append(out, refSite{appendPath(p, "suite"), schema.KindSuite, &r.Suite.Suite.ID})
+		}
 		for i, s := range r.Scorers {
 			sp := appendPath(p, "scorers", strconv.Itoa(i))
 			if s.Function != nil {
@@ -216,6 +219,9 @@ func newContentIndex(cfg *schema.Config) contentIndex {
 	}
 	for _, n := range sortedKeys(cfg.Functions) {
 		add(schema.KindFunction, n, cfg.Functions[n])
+	}
+	for _, n := range sortedKeys(cfg.Suites) {
+		add(schema.KindSuite, n, cfg.Suites[n])
 	}
 	return idx
 }

@@ -87,7 +87,7 @@ func specPath(kind schema.Kind, rel []string) ([]string, bool) {
 		}
 	case schema.KindEvaluation:
 		switch {
-		case at(0, "dataset"), at(0, "task"):
+		case at(0, "dataset"), at(0, "task"), at(0, "suite"):
 			return nil, false
 		case at(0, "scorers") && (at(2, "function") || at(2, "llm_judge") && at(3, "api_key")):
 			return nil, false
@@ -95,6 +95,9 @@ func specPath(kind schema.Kind, rel []string) ([]string, bool) {
 	case schema.KindDataset:
 		if at(0, "files") && len(rel) == 2 {
 			return append(rel, "path"), true
+		}
+		if at(0, "columns") && len(rel) == 3 {
+			return []string{"rows", rel[2], rel[1]}, true // columns compile to rows (issue 11)
 		}
 	case schema.KindSecret:
 		if (at(0, "from_env_file") || at(0, "from_integration")) && at(1, "keys") {

@@ -132,7 +132,12 @@ func handShapes() map[string]*shape {
 		"credential":   list("credentials"),
 		"volume_mount": list("volume_mounts"),
 	}}
-	judge := &shape{blocks: map[string]blockSpec{"field": list("fields")}}
+	// issue 11: a reply field may be an object of fields or a list of
+	// items, each a type with blocks of its own.
+	field, items := &shape{}, &shape{}
+	field.blocks = map[string]blockSpec{"field": {field: "fields", mode: blockList, shape: field}, "items": single("items", items)}
+	items.blocks = field.blocks
+	judge := &shape{blocks: map[string]blockSpec{"field": {field: "fields", mode: blockList, shape: field}}}
 	scorers := map[string]*shape{}
 	for _, k := range schema.ScorerKinds {
 		scorers[k] = leaf
@@ -154,8 +159,9 @@ func handShapes() map[string]*shape {
 	}
 	volume := &shape{blocks: map[string]blockSpec{"lifecycle": lifecycle}}
 	dataset := &shape{blocks: map[string]blockSpec{"lifecycle": lifecycle}}
+	suite := &shape{blocks: map[string]blockSpec{"lifecycle": lifecycle}}
 	return map[string]*shape{
-		"image": image, "secret": secret, "volume": volume, "dataset": dataset,
+		"image": image, "secret": secret, "volume": volume, "dataset": dataset, "suite": suite,
 		"sandbox": sandbox, "function": function, "evaluation": evaluation,
 		"container": container, "training": training, "scaling_group": scalingGroup,
 	}

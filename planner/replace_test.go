@@ -27,6 +27,8 @@ func TestIssue16ReplaceFieldsFromSchema(t *testing.T) {
 		schema.KindTraining:  {"image", "command", "resources", "dataset_mounts", "volume_mounts", "env", "env_from"},
 		// issue 11: scaling groups.
 		schema.KindScalingGroup: {"identity"},
+		// issue 11: a dataset's platform name is its identity there.
+		schema.KindDataset: {"name"},
 	}
 	if !cmp.Equal(planner.ReplaceFields, want) {
 		t.Errorf("ReplaceFields (-got +want):\n%s", cmp.Diff(planner.ReplaceFields, want))

@@ -12,19 +12,19 @@ import (
 
 // Config is one project (#Config).
 type Config struct {
-	Project     string                 `json:"project"`
-	Images      map[string]*Image      `json:"images,omitempty"`
-	Secrets     map[string]*Secret     `json:"secrets,omitempty"`
-	Volumes     map[string]*Volume     `json:"volumes,omitempty"`
-	Datasets    map[string]*Dataset    `json:"datasets,omitempty"`
-	Sandboxes   map[string]*Sandbox    `json:"sandboxes,omitempty"`
-	Functions   map[string]*Function   `json:"functions,omitempty"`
-	Containers  map[string]*Container  `json:"containers,omitempty"`
-	Trainings   map[string]*Training   `json:"trainings,omitempty"`
-	// ScalingGroups are issue 11's scaling groups.
+	Project       string                   `json:"project"`
+	Images        map[string]*Image        `json:"images,omitempty"`
+	Secrets       map[string]*Secret       `json:"secrets,omitempty"`
+	Volumes       map[string]*Volume       `json:"volumes,omitempty"`
+	Datasets      map[string]*Dataset      `json:"datasets,omitempty"`
+	Suites        map[string]*Suite        `json:"suites,omitempty"`
+	Sandboxes     map[string]*Sandbox      `json:"sandboxes,omitempty"`
+	Functions     map[string]*Function     `json:"functions,omitempty"`
+	Containers    map[string]*Container    `json:"containers,omitempty"`
 	ScalingGroups map[string]*ScalingGroup `json:"scaling_groups,omitempty"`
-	Evaluations map[string]*Evaluation `json:"evaluations,omitempty"`
-	Data        *Data                  `json:"data,omitempty"`
+	Trainings     map[string]*Training     `json:"trainings,omitempty"`
+	Evaluations   map[string]*Evaluation   `json:"evaluations,omitempty"`
+	Data          *Data                    `json:"data,omitempty"`
 
 	// Moved, Removed and Imports are the lifecycle declarations (#Moved,
 	// #Import): they change how the plan treats what the service has.
@@ -305,9 +305,14 @@ type VolumeSettings struct {
 // Dataset is tabular data (#Dataset).
 type Dataset struct {
 	ID    string   `json:"$id,omitempty"`
-	Files []string `json:"files"`
-	// Name and Revision is set only where a data source is used (a copy of
-	// #DataDataset): the resource the service has, by name.
+	Files []string `json:"files,omitempty"`
+	// Rows and Columns are an inline table (issue 11); Columns compiles
+	// to Rows.
+	Rows    []map[string]Scalar `json:"rows,omitempty"`
+	Columns map[string][]Scalar `json:"columns,omitempty"`
+	// Name is the dataset's platform name; where a data source is used (a
+	// copy of #DataDataset), it and Revision name the resource the service
+	// has.
 	Name     string `json:"name,omitempty"`
 	Revision int64  `json:"revision,omitempty"`
 	DatasetSettings
@@ -474,6 +479,7 @@ type Evaluation struct {
 	Dataset *Dataset  `json:"dataset"`
 	Task    *Function `json:"task,omitempty"`
 	Scorers []Scorer  `json:"scorers"`
+	Suite   *SuiteRef `json:"suite,omitempty"`
 	EvaluationSettings
 	// Lifecycle is how cc treats the resource beyond its spec; it is
 	// in no spec or hash.
@@ -485,12 +491,13 @@ type Evaluation struct {
 
 // EvaluationSettings are the fields an evaluation's config and spec share.
 type EvaluationSettings struct {
+	Title        string            `json:"title,omitempty"`
 	ExternalTask *ExternalTask     `json:"external_task,omitempty"`
-	Suite        string            `json:"suite,omitempty"`
 	Metadata     map[string]string `json:"metadata,omitempty"`
 }
 
-// ExternalTask is a function deployed outside this project.
+// ExternalTask is a function deployed outside this project
+// (#ExternalFunction), a task's or a scorer's.
 type ExternalTask struct {
 	Name      string `json:"name,omitempty"`
 	VersionID string `json:"version_id,omitempty"`
@@ -501,6 +508,15 @@ type Scorer struct {
 	BuiltinScorers
 	LLMJudge *LLMJudge `json:"llm_judge,omitempty"`
 	Function *Function `json:"function,omitempty"`
+	ScorerSettings
+}
+
+// ScorerSettings are the fields of a scorer that its config and spec
+// share beside the built-ins: a function deployed elsewhere, and the
+// named scores a function scorer returns.
+type ScorerSettings struct {
+	ExternalFunction *ExternalTask `json:"external_function,omitempty"`
+	Scores           []string      `json:"scores,omitempty"`
 }
 
 // BuiltinScorers are the built-in scorer kinds, the same in a scorer's
@@ -519,14 +535,16 @@ type BuiltinScorers struct {
 
 // ScorerKinds lists the scorer kinds in schema order.
 var ScorerKinds = []string{"exact_match", "levenshtein", "regex_match", "contains", "numeric_close",
-	"string_similarity", "json_valid", "json_match", "embedding_similarity", "llm_judge", "function"}
+	"string_similarity", "json_valid", "json_match", "embedding_similarity", "llm_judge", "function",
+	"external_function"}
 
 // Kinds lists every scorer kind that is set, for the exactly-one check.
 func (s Scorer) Kinds() []string {
 	var ks []string
 	for i, set := range []bool{s.ExactMatch != nil, s.Levenshtein != nil, s.RegexMatch != nil,
 		s.Contains != nil, s.NumericClose != nil, s.StringSimilarity != nil, s.JSONValid != nil,
-		s.JSONMatch != nil, s.EmbeddingSimilarity != nil, s.LLMJudge != nil, s.Function != nil} {
+		s.JSONMatch != nil, s.EmbeddingSimilarity != nil, s.LLMJudge != nil, s.Function != nil,
+		s.ExternalFunction != nil} {
 		if set {
 			ks = append(ks, ScorerKinds[i])
 		}
@@ -596,16 +614,31 @@ type JudgeSettings struct {
 	Model        string            `json:"model"`
 	Instructions string            `json:"instructions"`
 	Inputs       []string          `json:"inputs"`
+	Prompt       string            `json:"prompt,omitempty"`
+	Parse        string            `json:"parse,omitempty"`
 	Fields       []JudgeField      `json:"fields"`
 	BaseURL      string            `json:"base_url,omitempty"`
 	Completion   map[string]Scalar `json:"completion,omitempty"`
 }
 
+// JudgeField is one field of a judge's reply (#JudgeField).
 type JudgeField struct {
-	Name        string   `json:"name"`
-	Type        string   `json:"type"`
-	Range       []Number `json:"range,omitempty"`
-	Description string   `json:"description,omitempty"`
+	Name        string       `json:"name"`
+	Type        string       `json:"type"`
+	Range       []Number     `json:"range,omitempty"`
+	Description string       `json:"description,omitempty"`
+	Values      []string     `json:"values,omitempty"`
+	Items       *JudgeType   `json:"items,omitempty"`
+	Fields      []JudgeField `json:"fields,omitempty"`
+}
+
+// JudgeType is the type of a list field's items (#JudgeType).
+type JudgeType struct {
+	Type   string       `json:"type"`
+	Range  []Number     `json:"range,omitempty"`
+	Values []string     `json:"values,omitempty"`
+	Items  *JudgeType   `json:"items,omitempty"`
+	Fields []JudgeField `json:"fields,omitempty"`
 }
 
 // Extra holds a config's fields that the schema declares and the Go type

@@ -19,6 +19,7 @@ const (
 	KindSecret     Kind = "secret"
 	KindVolume     Kind = "volume"
 	KindDataset    Kind = "dataset"
+	KindSuite      Kind = "suite"
 	KindSandbox    Kind = "sandbox"
 	KindFunction   Kind = "function"
 	KindEvaluation Kind = "evaluation"
@@ -31,7 +32,7 @@ const (
 
 // Kinds lists every kind in dependency order: a kind only refers to kinds
 // before it.
-var Kinds = []Kind{KindImage, KindSecret, KindVolume, KindDataset, KindFunction, KindSandbox, KindContainer, KindScalingGroup, KindTraining, KindEvaluation}
+var Kinds = []Kind{KindImage, KindSecret, KindVolume, KindDataset, KindSuite, KindFunction, KindSandbox, KindContainer, KindScalingGroup, KindTraining, KindEvaluation}
 
 // Plural is the kind's collection name in CUE ("sandboxes").
 func (k Kind) Plural() string {

@@ -66,6 +66,10 @@ type Field struct {
 	// allows lifecycle.create_before_destroy
 	// (@cc(create_before_destroy)).
 	CreateBeforeDestroy bool
+	// Modifier, on a field of a labelled element, says the field is no
+	// kind (label) of the element but goes with one, written in the
+	// labelled block's body (@cc(modifier): a scorer's scores).
+	Modifier bool
 }
 
 // Replace says when a change of a field replaces its resource.
@@ -380,6 +384,8 @@ func (f *Field) setFacts(body string) error {
 			f.SDKNames = append(f.SDKNames, val)
 		case "create_before_destroy":
 			f.CreateBeforeDestroy = true
+		case "modifier":
+			f.Modifier = true
 		case "step":
 			mode = BlockStep
 		case "labelled":

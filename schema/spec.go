@@ -58,7 +58,12 @@ type VolumeSpec struct {
 
 // DatasetSpec is a compiled dataset.
 type DatasetSpec struct {
-	Files []FileInput `json:"files"`
+	// Name is the dataset's platform name when it differs from its
+	// address.
+	Name  string      `json:"name,omitempty"`
+	Files []FileInput `json:"files,omitempty"`
+	// Rows is an inline table, each row's cells by column (issue 11).
+	Rows []map[string]Scalar `json:"rows,omitempty"`
 	DatasetSettings
 }
 
@@ -150,6 +155,7 @@ type EvaluationSpec struct {
 	Dataset Ref          `json:"dataset"`
 	Task    *Ref         `json:"task,omitempty"`
 	Scorers []ScorerSpec `json:"scorers"`
+	Suite   *Ref         `json:"suite,omitempty"`
 	EvaluationSettings
 }
 
@@ -158,6 +164,7 @@ type ScorerSpec struct {
 	BuiltinScorers
 	LLMJudge *LLMJudgeSpec `json:"llm_judge,omitempty"`
 	Function *Ref          `json:"function,omitempty"`
+	ScorerSettings
 }
 
 // LLMJudgeSpec is a compiled LLM judge.

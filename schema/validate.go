@@ -51,6 +51,8 @@ func SpecRefs(k Kind, spec []byte) ([]string, error) {
 		v = new(VolumeSpec)
 	case KindDataset:
 		v = new(DatasetSpec)
+	case KindSuite:
+		v = new(SuiteSpec)
 	case KindSandbox:
 		v = new(SandboxSpec)
 	case KindFunction:
@@ -109,6 +111,7 @@ func (*ImageSpec) refs() []refUse   { return nil }
 func (*SecretSpec) refs() []refUse  { return nil }
 func (*VolumeSpec) refs() []refUse  { return nil }
 func (*DatasetSpec) refs() []refUse { return nil }
+func (*SuiteSpec) refs() []refUse   { return nil }
 
 func envRefs(env map[string]EnvSpec, from []Ref) []refUse {
 	var out []refUse
@@ -152,7 +155,7 @@ func (s *FunctionSpec) refs() []refUse {
 }
 
 func (s *EvaluationSpec) refs() []refUse {
-	out := []refUse{{"dataset", &s.Dataset, KindDataset}, {"task", s.Task, KindFunction}}
+	out := []refUse{{"dataset", &s.Dataset, KindDataset}, {"task", s.Task, KindFunction}, {"suite", s.Suite, KindSuite}}
 	for i, sc := range s.Scorers {
 		out = append(out, refUse{fmt.Sprintf("scorers[%d].function", i), sc.Function, KindFunction})
 		if sc.LLMJudge != nil {
@@ -245,11 +248,18 @@ func (s *SecretSpec) validate() error {
 	return nil
 }
 
+func (s *SuiteSpec) validate() error {
+	if s.Title == "" {
+		return errNoTitle
+	}
+	return nil
+}
+
 func (s *VolumeSpec) validate() error { return checkQuantity("size", s.Size, true) }
 
 func (s *DatasetSpec) validate() error {
-	if len(s.Files) == 0 {
-		return errors.New("files: want at least one")
+	if (len(s.Files) == 0) == (len(s.Rows) == 0) {
+		return errors.New("files or rows: want exactly one of them")
 	}
 	for i, f := range s.Files {
 		if f.Path == "" {
@@ -259,7 +269,7 @@ func (s *DatasetSpec) validate() error {
 			return err
 		}
 	}
-	return nil
+	return s.validateRows()
 }
 
 func checkResources(r *Resources) error {
@@ -349,4 +359,4 @@ func (s *FunctionSpec) validate() error {
 	return checkMounts(s.VolumeMounts)
 }
 
-func (s *EvaluationSpec) validate() error { return nil }
+func (s *EvaluationSpec) validate() error { return s.validateScorers() }

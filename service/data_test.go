@@ -98,7 +98,7 @@ func TestIssue10ApplyChecksDataPins(t *testing.T) {
 	mustApply(t, c, applyReq(t, service.Unowned, "dataset.build-evals", service.ActionUpdate, dataset("bb"), d1.Serial))
 	up := ev
 	up.Action, up.ExpectedSerial = service.ActionUpdate, e.Serial
-	up.Spec, up.Hash = spec(t, map[string]any{"dataset": map[string]any{"ref": "data.dataset.evals"}, "scorers": []any{}, "suite": "s"})
+	up.Spec, up.Hash = spec(t, map[string]any{"dataset": map[string]any{"ref": "data.dataset.evals"}, "scorers": []any{}})
 	_, err = c.Apply(ctx, up)
 	var se *service.Error
 	if !errors.As(err, &se) || se.Code != codes.FailedPrecondition || !strings.Contains(err.Error(), "data.dataset.evals") || !strings.Contains(err.Error(), "version 2") {

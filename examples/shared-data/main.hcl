@@ -48,7 +48,14 @@ function "rank" {
   env_from = [data.secret.openai]
 }
 
+# A suite groups evaluations; an evaluation refers to one (issue 11).
+suite "nightly" {
+  title = "Nightly"
+}
+
 evaluation "nightly" {
+  title   = "Nightly ranking"
+  suite   = suite.nightly
   dataset = data.dataset.evals
   task    = function.rank
   scorer "exact_match" {
