@@ -44,7 +44,7 @@ var sdkItems = []sdkItem{
 	{"@cc.function env", "a", aEnv, "#Function.env", ""},
 	{"@cc.cls: a class deployed as one function", "a", aEnv, "#Function.methods", ""},
 	{"@cc.training env", "a", aEnv, "#Training.env", ""},
-	{"Secret.from_chalk_env in env", "a", aEnv, "#Sandbox.env.from_service", ""},
+	{"Secret.from_chalk_env (an env value)", "a", aEnv, "#Secret.from_service", ""},
 	{"Secret.from_local_env", "a", aEnv, "#Secret.from_env", ""},
 	{"Secret.from_chalk_integration(name)", "a", aEnv, "#Secret.from_integration.name", ""},
 	{"Secret.from_chalk_integration(keys=[...])", "a", aEnv, "#Secret.from_integration.keys", ""},
@@ -75,7 +75,7 @@ var sdkItems = []sdkItem{
 	{"Image.sandbox(): workdir /workspace", "a", aGit, "#Image.steps.workdir.path", "/workspace"},
 	{"Image.sandbox(): git, ca-certificates and OpenSSH", "a", aGit, "#Image.steps.apt.packages", "openssh-client"},
 	{"Sandbox() without image uses Image.sandbox()", "a", aGit, "#Sandbox.image", ""},
-	{"Image.sandbox().apt_install([\"tmux\"])", "a", aTmux, "#Image.from.steps.workdir.path", "/workspace"},
+	{"Image.sandbox().apt_install([\"tmux\"]): the sandbox image as a base", "a", aTmux, "#Image.steps.apt.packages", "tmux"},
 
 	// sdk-a: Evaluations, built-in scorers, LLM judges.
 	{"DatasetClient.upload(name, file.csv)", "a", aEval, "#Dataset.files", ""},
