@@ -39,6 +39,7 @@ func check(cfg *schema.Config, loc locator) diag.Diagnostics {
 		c.image(f.Image, appendPath(path, "image"), false)
 		c.network(f.Network, appendPath(path, "network"))
 		c.functionClass(f, path)
+		c.portMappings(f.Extra["ports"], appendPath(path, "ports"))
 	}
 	for _, name := range sortedKeys(cfg.Containers) {
 		c.container(cfg.Containers[name], []string{"containers", name})

@@ -57,7 +57,10 @@ func Generate(in GenerateInput) ([]byte, error) {
 	if in.Lang != "hcl" && in.Lang != "cue" {
 		return nil, fmt.Errorf("generate configuration: language %q: want hcl or cue", in.Lang)
 	}
-	rs := append([]GenerateResource(nil), in.Resources...)
+	rs, imgs, err := inlineImages(in)
+	if err != nil {
+		return nil, err
+	}
 	sort.Slice(rs, func(i, j int) bool { return rs[i].Address < rs[j].Address })
 	var b bytes.Buffer
 	if in.Lang == "hcl" {
@@ -80,7 +83,7 @@ func Generate(in GenerateInput) ([]byte, error) {
 		if err != nil {
 			return nil, fmt.Errorf("generate configuration: %s: %v", r.Address, err)
 		}
-		cv, err := configOf(k, v, in.Images)
+		cv, err := configOf(k, v, imgs)
 		if err != nil {
 			return nil, fmt.Errorf("generate configuration: %s: %v", r.Address, err)
 		}
@@ -115,9 +118,68 @@ func decodeGenSpec(spec []byte) (any, error) {
 	return v, nil
 }
 
+// genImages are the images generated configuration refers to: by hash,
+// the addresses of the configuration's, and the specs of those that have
+// no name (image.HASHPREFIX), written in place.
+type genImages struct {
+	addr   map[string]string
+	inline map[string]map[string]any
+}
+
+// inlineImages takes the images without a name out of in.Resources: they
+// are written where they are used (issue 11: image = "ubuntu:latest"),
+// never declared; so are the built-in images (image.sandbox), which are
+// referred to.
+func inlineImages(in GenerateInput) ([]GenerateResource, genImages, error) {
+	imgs := genImages{addr: in.Images, inline: map[string]map[string]any{}}
+	var rs []GenerateResource
+	for _, r := range in.Resources {
+		k, name, _ := cutAddr(r.Address)
+		if k == schema.KindImage && schema.IsBuiltinImage(name) {
+			continue // built in: referred to, never declared
+		}
+		if k != schema.KindImage || !isHashPrefix(name) {
+			rs = append(rs, r)
+			continue
+		}
+		v, err := decodeGenSpec(r.Spec)
+		if err != nil {
+			return nil, imgs, fmt.Errorf("generate configuration: %s: %v", r.Address, err)
+		}
+		imgs.inline[name] = v.(map[string]any)
+	}
+	return rs, imgs, nil
+}
+
+var hashPrefixRE = regexp.MustCompile(`^[0-9a-f]{12}$`)
+
+// isHashPrefix reports whether an image's name is the prefix of its hash,
+// the address of an image that was never named.
+func isHashPrefix(name string) bool { return hashPrefixRE.MatchString(name) }
+
+// generatedImage is the configuration of the image with hash h at key (image,
+// from_image): a reference, or an unnamed image in place: its base alone
+// as the string shorthand where an image is taken, else its fields.
+func generatedImage(key, h string, images genImages) (any, error) {
+	addr, ok := images.addr[h]
+	_, name, _ := cutAddr(addr)
+	hex := strings.TrimPrefix(h, "sha256:")
+	spec := images.inline[hex[:min(12, len(hex))]]
+	switch {
+	case ok && !isHashPrefix(name):
+		return ref(addr), nil
+	case spec == nil:
+		return nil, fmt.Errorf("%s %s is not an image of the configuration: declare it, then write the declaration again", key, h)
+	}
+	if from, only := spec["from"].(string); only && len(spec) == 1 && key == "image" {
+		return from, nil
+	}
+	return configOf(schema.KindImage, spec, images)
+}
+
 // configOf turns a compiled spec value back into configuration: refs
 // and image hashes into references, local file digests dropped.
-func configOf(k schema.Kind, v any, images map[string]string) (any, error) {
+func configOf(k schema.Kind, v any, images genImages) (any, error) {
 	switch t := v.(type) {
 	case map[string]any:
 		if r, ok := t["ref"].(string); ok && len(t) <= 2 {
@@ -131,11 +193,15 @@ func configOf(k schema.Kind, v any, images map[string]string) (any, error) {
 				continue // computed from the local files
 			}
 			if (key == "image" || key == "from_image") && isDigest(e) {
-				addr, ok := images[e.(string)]
-				if !ok {
-					return nil, fmt.Errorf("%s %s is not an image of the configuration: declare it, then write the declaration again", key, e)
+				iv, err := generatedImage(key, e.(string), images)
+				if err != nil {
+					return nil, err
 				}
-				out[strings.TrimSuffix(key, "_image")] = ref(addr)
+				out[strings.TrimSuffix(key, "_image")] = iv
+				continue
+			}
+			if fd, ok := e.(map[string]any); ok && key == "from_dockerfile" && k == schema.KindImage {
+				out[key] = fd["path"] // its digest and context's are computed
 				continue
 			}
 			if key == "files" && k == schema.KindDataset {

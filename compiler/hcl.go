@@ -158,7 +158,7 @@ func loadHCL(ctx context.Context, p *project, vars, varFiles []string) (_ *loade
 		l.lifecycle.setOn(fast.cfg)
 	}
 	if ferr == nil && !crossCheck {
-		return &loaded{cfg: fast.cfg, loc: withDefaults(l.ranges, l.shared), sensitive: fast.sens}, nil
+		return &loaded{cfg: fast.cfg, loc: withDefaults(l.ranges, l.shared), sensitive: fast.sens, defaults: l.shared}, nil
 	}
 	return l.judge(project, fast, ferr)
 }

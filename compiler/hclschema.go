@@ -41,5 +41,5 @@ func (l *hclLoader) validateCUE(cfg map[string]any) (*loaded, diag.Diagnostics) 
 	if err != nil {
 		return nil, tr.translate(err)
 	}
-	return &loaded{json: b, loc: withDefaults(l.ranges, l.shared), sensitive: l.ranges.sensitive}, nil
+	return &loaded{json: b, loc: withDefaults(l.ranges, l.shared), sensitive: l.ranges.sensitive, defaults: l.shared}, nil
 }

@@ -97,6 +97,9 @@ func resourceRefSites(out []refSite, coll, name string, r any) []refSite {
 		image(r.Image, appendPath(p, "image"))
 		workload(r.Env, r.EnvFrom, r.VolumeMounts)
 		credentials(r.Credentials)
+		if r.S3Mount != nil {
+			secret(r.S3Mount.Credentials, appendPath(p, "s3_mount", "credentials"))
+		}
 	case *schema.Container:
 		image(r.Image, appendPath(p, "image"))
 		workload(r.Env, r.EnvFrom, r.VolumeMounts)

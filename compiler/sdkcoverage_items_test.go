@@ -101,7 +101,7 @@ var sdkItems = []sdkItem{
 	{"evaluation.run(metadata={...})", "a", aEval, "#Evaluation.metadata", ""},
 	{"task=RemoteFunction.from_name(...)", "a", aEval, "#Evaluation.external_task.name", ""},
 	{"task=RemoteFunction.from_id / from_version_id", "a", aEval, "#Evaluation.external_task.version_id", ""},
-	{"scorers=[RemoteFunction.from_version_id(...)]", "a", aEval, "#Scorer.function_version", ""},
+	{"scorers=[RemoteFunction.from_version_id(...)]", "a", aEval, "#Scorer.external_function.version_id", ""},
 	{"scorers take inputs (candidate, reference)", "a", aScorers, "#Scorer.exact_match.inputs", ""},
 	{"exact_match", "a", aScorers, "#Scorer.exact_match", ""},
 	{"exact_match(case_insensitive=)", "a", aScorers, "#Scorer.exact_match.case_insensitive", ""},
@@ -183,8 +183,8 @@ var sdkItems = []sdkItem{
 
 	// sdk-b: Session and SandboxDefaults.
 	{"Session(defaults): defaults shared by a project's sandboxes", "b", bSession, "#Config.defaults", ""},
-	{"session.sandbox(...): a sandbox taking the session's defaults", "b", bSession, "#Sandbox.use_defaults", ""},
-	{"session.function(): a function taking the session's defaults", "b", bSession, "#Function.use_defaults", ""},
+	{"session.sandbox(...): a sandbox taking the session's defaults", "b", bSession, "#Config.default_sets", ""},
+	{"session.function(): a function taking the session's defaults", "b", bSession, "#Config.default_sets", ""},
 	{"container_image", "b", bDefaults, "#Sandbox.image", ""},
 	{"max_lifetime_seconds", "b", bDefaults, "#Sandbox.lifetime", ""},
 	{"temp_dir", "b", bDefaults, "#Sandbox.temp_dir", ""},
@@ -262,7 +262,7 @@ var sdkItems = []sdkItem{
 	{"@cc.training image", "issue", iKinds, "#Training.image", ""},
 	{"@cc.training command", "issue", iKinds, "#Training.command", ""},
 	{"@cc.training GPUs", "issue", iKinds, "#Training.resources.gpu.count", ""},
-	{"@cc.training datasets mounted", "issue", iKinds, "#Training.datasets", ""},
+	{"@cc.training datasets mounted", "issue", iKinds, "#Training.dataset_mounts", ""},
 	{"@cc.training volumes mounted", "issue", iKinds, "#Training.volume_mounts", ""},
 }
 

@@ -179,7 +179,39 @@ func exampleConfig(t *testing.T, dir, lang string, written bool) any {
 			t.Fatal(err)
 		}
 	}
-	return decodeJSON(t, b)
+	cfg := decodeJSON(t, b)
+	if !written {
+		addDefaults(cfg, ld.defaults)
+	}
+	return cfg
+}
+
+// addDefaults puts the shared defaults back into an evaluated
+// configuration, which has them merged into its resources: the walk sees
+// the defaults and default_sets the project declared.
+func addDefaults(cfg any, sd *sharedDefaults) {
+	top, ok := cfg.(map[string]any)
+	if !ok || sd == nil || !sd.declared() {
+		return
+	}
+	if len(sd.project) > 0 {
+		d := map[string]any{}
+		for k, l := range sd.project {
+			d[string(k)] = l.tree
+		}
+		top["defaults"] = d
+	}
+	if len(sd.sets) > 0 {
+		sets := map[string]any{}
+		for name, kinds := range sd.sets {
+			d := map[string]any{}
+			for k, l := range kinds {
+				d[string(k)] = l.tree
+			}
+			sets[name] = d
+		}
+		top["default_sets"] = sets
+	}
 }
 
 func decodeJSON(t *testing.T, b []byte) any {

@@ -144,6 +144,7 @@ func (b *builder) function(name string) *schema.Resource {
 	spec.VolumeMounts = b.volumeMounts(f.VolumeMounts, appendPath(path, "volume_mounts"), &deps)
 	spec.Credentials = b.credentials(f.Credentials, appendPath(path, "credentials"), &deps)
 	spec.MountedFiles = b.mountedFiles(f.MountedFiles, appendPath(path, "mounted_files"), &inputs)
+	spec.S3Mount = b.s3Mount(f.S3Mount, appendPath(path, "s3_mount"), &deps)
 	r := b.emit(schema.KindFunction, name, withExtra(spec, f.Extra), deps, inputs)
 	b.mu.Lock()
 	b.functions[name] = r

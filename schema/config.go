@@ -451,6 +451,7 @@ type Function struct {
 	VolumeMounts []VolumeMount       `json:"volume_mounts,omitempty"`
 	Credentials  []Credential        `json:"credentials,omitempty"`
 	MountedFiles []MountedFile       `json:"mounted_files,omitempty"`
+	S3Mount      *S3Mount            `json:"s3_mount,omitempty"`
 	// Lifecycle is how cc treats the resource beyond its spec; it is
 	// in no spec or hash.
 	Lifecycle *Lifecycle `json:"lifecycle,omitempty"`

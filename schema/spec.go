@@ -148,6 +148,7 @@ type FunctionSpec struct {
 	VolumeMounts []VolumeMountSpec  `json:"volume_mounts,omitempty"`
 	Credentials  []CredentialSpec   `json:"credentials,omitempty"`
 	MountedFiles []MountedFileSpec  `json:"mounted_files,omitempty"`
+	S3Mount      *S3MountSpec       `json:"s3_mount,omitempty"`
 }
 
 // EvaluationSpec is a compiled evaluation.

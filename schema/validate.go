@@ -151,7 +151,11 @@ func credentialRefs(cs []CredentialSpec) []refUse {
 
 func (s *FunctionSpec) refs() []refUse {
 	out := append(envRefs(s.Env, s.EnvFrom), mountRefs(s.VolumeMounts)...)
-	return append(out, credentialRefs(s.Credentials)...)
+	out = append(out, credentialRefs(s.Credentials)...)
+	if s.S3Mount != nil {
+		out = append(out, refUse{"s3_mount.credentials", s.S3Mount.Credentials, KindSecret})
+	}
+	return out
 }
 
 func (s *EvaluationSpec) refs() []refUse {

@@ -43,8 +43,9 @@ volume "cache" {
 
 # Seed A uploads "support_goldens": the platform's name, not the address.
 dataset "goldens" {
-  name  = "support_goldens"
-  files = ["data/goldens.csv"]
+  name   = "support_goldens"
+  files  = ["data/goldens.csv"]
+  format = "csv"
 }
 
 function "answer" {
@@ -178,6 +179,15 @@ function "provision-agent" {
     hosts  = ["api.openai.com"]
     secret = secret.openai
   }
+  # The advanced sandbox options a function takes too (seed B).
+  port { container_port = 8000 }
+  s3_mount {
+    bucket      = "tour-data"
+    mount_path  = "/mnt/s3"
+    read_only   = true
+    credentials = secret.openai
+  }
+  snapshot { mount_path = "/state" }
   tags          = ["tour"]
   annotations   = { owner = "platform" }
   profiles      = ["cpu-small"]
@@ -462,6 +472,7 @@ evaluation "support" {
     inputs  = ["output", "expected"]
     abs_tol = 0.5
     rel_tol = 0.1
+    graded  = true
   }
   scorer "string_similarity" {
     inputs = ["output", "expected"]

@@ -18,6 +18,12 @@ data "secret" "openai" {
   name = "openai"
 }
 
+# A scorer deployed by another tool (seed A RemoteFunction.from_name):
+# its current version when planning, pinned.
+data "function" "brand" {
+  name = "brand-check"
+}
+
 image "app" {
   from = "python:3.12-slim"
 
@@ -60,5 +66,8 @@ evaluation "nightly" {
   task    = function.rank
   scorer "exact_match" {
     case_insensitive = true
+  }
+  scorer "function" {
+    function = data.function.brand
   }
 }
