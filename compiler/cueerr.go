@@ -200,24 +200,7 @@ func (t *cueTranslator) one(e cueErr) *diag.Diagnostic {
 		}
 		return d
 	case e.msg == "field is required but not present":
-		name := e.path[len(e.path)-1]
-		parent := cueErr{path: e.path[:len(e.path)-1], err: e.err}
-		if t.lang == "cue" {
-			// The error's own positions are in the schema; point at the
-			// struct that lacks the field.
-			if r := t.loc.key(parent.path); r != nil {
-				d.Subject = r
-			} else if files := sortedKeys(t.p.sources); len(parent.path) == 0 && len(files) > 0 {
-				// The whole configuration, whose position may be in the
-				// built-in images' declarations (issue 11): its first
-				// file.
-				d.Subject = &diag.Range{File: files[0], Start: diag.Pos{Line: 1, Col: 1}, End: diag.Pos{Line: 1, Col: 1}}
-			}
-		} else {
-			d.Subject = t.loc.key(parent.path)
-		}
-		d.Summary = fmt.Sprintf("%s: missing required %s %q", t.what(parent.path), t.field(), name)
-		return d
+		return t.missingField(e)
 	case e.msg == "structural cycle":
 		d.Subject, d.Related = t.rangeFor(e, false)
 		d.Summary = fmt.Sprintf("%s refers to itself (a reference cycle)", what)
@@ -255,6 +238,30 @@ func (t *cueTranslator) one(e cueErr) *diag.Diagnostic {
 	} else {
 		d.Summary = what + ": " + t.describe(e)
 	}
+	return d
+}
+
+// missingField is the diagnostic of a required field not present: at the
+// struct that lacks it.
+func (t *cueTranslator) missingField(e cueErr) *diag.Diagnostic {
+	d := &diag.Diagnostic{Severity: diag.Error}
+	name := e.path[len(e.path)-1]
+	parent := cueErr{path: e.path[:len(e.path)-1], err: e.err}
+	if t.lang == "cue" {
+		// The error's own positions are in the schema; point at the
+		// struct that lacks the field.
+		if r := t.loc.key(parent.path); r != nil {
+			d.Subject = r
+		} else if files := sortedKeys(t.p.sources); len(parent.path) == 0 && len(files) > 0 {
+			// The whole configuration, whose position may be in the
+			// built-in images' declarations (issue 11): its first
+			// file.
+			d.Subject = &diag.Range{File: files[0], Start: diag.Pos{Line: 1, Col: 1}, End: diag.Pos{Line: 1, Col: 1}}
+		}
+	} else {
+		d.Subject = t.loc.key(parent.path)
+	}
+	d.Summary = fmt.Sprintf("%s: missing required %s %q", t.what(parent.path), t.field(), name)
 	return d
 }
 

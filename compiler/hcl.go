@@ -328,59 +328,70 @@ func (l *hclLoader) collect(body *hclsyntax.Body) []*hclsyntax.Block {
 		case "moved", "removed", "import":
 			l.lifecycleBlocks = append(l.lifecycleBlocks, b)
 		case "locals":
-			if len(b.Labels) != 0 {
-				l.errorf(b.LabelRanges[0], "a locals block has no labels")
-				continue
-			}
-			for _, a := range sortedAttrs(b.Body.Attributes) {
-				if prev := l.locals[a.Name]; prev != nil {
-					d := l.errorf(a.NameRange, "local.%s is defined twice", a.Name)
-					d.Related = []diag.Range{*toRange(prev.attr.NameRange)}
-					continue
-				}
-				l.locals[a.Name] = &hclLocal{name: a.Name, attr: a}
-			}
-			for _, nb := range b.Body.Blocks {
-				l.errorf(nb.DefRange(), "a locals block holds only attributes, not %s blocks", nb.Type)
-			}
+			l.collectLocals(b)
 		case "data":
 			l.collectData(b)
 		case defaultsField:
 			l.collectDefaults(b)
 		default:
-			kind, ok := hclKinds[b.Type]
-			if !ok {
-				cands := []string{"variable", "locals", "data", "moved", "removed", "import", defaultsField}
-				for k := range hclKinds {
-					cands = append(cands, k)
-				}
-				d := l.errorf(b.TypeRange, "unknown block type %q", b.Type)
-				if s := diag.Suggest(b.Type, cands); s != "" {
-					d.Summary += fmt.Sprintf("; did you mean %q?", s)
-				} else if b.Type == "project" {
-					d.Summary = `project is an attribute: project = "name"`
-				}
-				continue
-			}
-			if len(b.Labels) != 1 {
-				l.errorf(b.DefRange(), "a %s block has one label, its name: %s \"name\" { ... }", b.Type, b.Type)
-				continue
-			}
-			addr := string(kind) + "." + b.Labels[0]
-			if prev := l.resources[addr]; prev != nil {
-				d := l.errorf(b.DefRange(), "%s %q is defined twice", b.Type, b.Labels[0])
-				d.Related = []diag.Range{*toRange(prev.block.DefRange())}
-				continue
-			}
-			if l.reservedHCL(b) {
-				continue
-			}
-			l.lifecycleTraversals(b)
-			l.resources[addr] = &hclResource{kind: b.Type, name: b.Labels[0], block: b}
-			l.order = append(l.order, addr)
+			l.collectResource(b)
 		}
 	}
 	return vars
+}
+
+// collectLocals records the locals of a locals block.
+func (l *hclLoader) collectLocals(b *hclsyntax.Block) {
+	if len(b.Labels) != 0 {
+		l.errorf(b.LabelRanges[0], "a locals block has no labels")
+		return
+	}
+	for _, a := range sortedAttrs(b.Body.Attributes) {
+		if prev := l.locals[a.Name]; prev != nil {
+			d := l.errorf(a.NameRange, "local.%s is defined twice", a.Name)
+			d.Related = []diag.Range{*toRange(prev.attr.NameRange)}
+			continue
+		}
+		l.locals[a.Name] = &hclLocal{name: a.Name, attr: a}
+	}
+	for _, nb := range b.Body.Blocks {
+		l.errorf(nb.DefRange(), "a locals block holds only attributes, not %s blocks", nb.Type)
+	}
+}
+
+// collectResource records a resource block, refusing an unknown block
+// type (with did-you-mean), a wrong label and a second declaration.
+func (l *hclLoader) collectResource(b *hclsyntax.Block) {
+	kind, ok := hclKinds[b.Type]
+	if !ok {
+		cands := []string{"variable", "locals", "data", "moved", "removed", "import", defaultsField}
+		for k := range hclKinds {
+			cands = append(cands, k)
+		}
+		d := l.errorf(b.TypeRange, "unknown block type %q", b.Type)
+		if s := diag.Suggest(b.Type, cands); s != "" {
+			d.Summary += fmt.Sprintf("; did you mean %q?", s)
+		} else if b.Type == "project" {
+			d.Summary = `project is an attribute: project = "name"`
+		}
+		return
+	}
+	if len(b.Labels) != 1 {
+		l.errorf(b.DefRange(), "a %s block has one label, its name: %s \"name\" { ... }", b.Type, b.Type)
+		return
+	}
+	addr := string(kind) + "." + b.Labels[0]
+	if prev := l.resources[addr]; prev != nil {
+		d := l.errorf(b.DefRange(), "%s %q is defined twice", b.Type, b.Labels[0])
+		d.Related = []diag.Range{*toRange(prev.block.DefRange())}
+		return
+	}
+	if l.reservedHCL(b) {
+		return
+	}
+	l.lifecycleTraversals(b)
+	l.resources[addr] = &hclResource{kind: b.Type, name: b.Labels[0], block: b}
+	l.order = append(l.order, addr)
 }
 
 func sortedAttrs(m hclsyntax.Attributes) []*hclsyntax.Attribute {

@@ -47,96 +47,108 @@ func refSites(cfg *schema.Config) []refSite {
 
 // resourceRefSites appends the reference positions of one resource.
 func resourceRefSites(out []refSite, coll, name string, r any) []refSite {
-	p := []string{coll, name}
-	var image func(img *schema.Image, path []string)
-	image = func(img *schema.Image, path []string) {
-		if img == nil {
-			return
-		}
-		out = append(out, refSite{path, schema.KindImage, &img.ID})
-		if img.From != nil && img.From.Image != nil {
-			image(img.From.Image, appendPath(path, "from"))
-		}
-	}
-	secret := func(s *schema.Secret, path []string) {
-		if s != nil {
-			out = append(out, refSite{path, schema.KindSecret, &s.ID})
-		}
-	}
-	workload := func(env map[string]schema.EnvValue, envFrom []*schema.Secret, vms []schema.VolumeMount) {
-		for _, k := range sortedKeys(env) {
-			secret(env[k].Secret, appendPath(p, "env", k))
-		}
-		for i, s := range envFrom {
-			secret(s, appendPath(p, "env_from", strconv.Itoa(i)))
-		}
-		for i := range vms {
-			if v := vms[i].Volume; v != nil {
-				out = append(out, refSite{appendPath(p, "volume_mounts", strconv.Itoa(i), "volume"), schema.KindVolume, &v.ID})
-			}
-		}
-	}
-	credentials := func(cs []schema.Credential) {
-		for i := range cs {
-			secret(cs[i].Secret, appendPath(p, "credentials", strconv.Itoa(i), "secret"))
-		}
-	}
+	c := &siteWalk{out: out, p: []string{coll, name}}
 	switch r := r.(type) {
 	case *schema.Image:
 		if r.From != nil && r.From.Image != nil {
-			image(r.From.Image, appendPath(p, "from"))
+			c.image(r.From.Image, c.at("from"))
 		}
 	case *schema.Sandbox:
-		image(r.Image, appendPath(p, "image"))
-		workload(r.Env, r.EnvFrom, r.VolumeMounts)
-		credentials(r.Credentials)
-		if r.S3Mount != nil {
-			secret(r.S3Mount.Credentials, appendPath(p, "s3_mount", "credentials"))
-		}
+		c.workload(r.Image, r.Env, r.EnvFrom, r.VolumeMounts, r.Credentials)
+		c.s3Mount(r.S3Mount)
 	case *schema.Function:
-		image(r.Image, appendPath(p, "image"))
-		workload(r.Env, r.EnvFrom, r.VolumeMounts)
-		credentials(r.Credentials)
-		if r.S3Mount != nil {
-			secret(r.S3Mount.Credentials, appendPath(p, "s3_mount", "credentials"))
-		}
+		c.workload(r.Image, r.Env, r.EnvFrom, r.VolumeMounts, r.Credentials)
+		c.s3Mount(r.S3Mount)
 	case *schema.Container:
-		image(r.Image, appendPath(p, "image"))
-		workload(r.Env, r.EnvFrom, r.VolumeMounts)
-		credentials(r.Credentials)
+		c.workload(r.Image, r.Env, r.EnvFrom, r.VolumeMounts, r.Credentials)
 	case *schema.Training:
-		image(r.Image, appendPath(p, "image"))
-		workload(r.Env, r.EnvFrom, r.VolumeMounts)
+		c.workload(r.Image, r.Env, r.EnvFrom, r.VolumeMounts, nil)
 		for i := range r.Datasets {
 			if d := r.Datasets[i].Dataset; d != nil {
-				out = append(out, refSite{appendPath(p, "dataset_mounts", strconv.Itoa(i), "dataset"), schema.KindDataset, &d.ID})
+				c.add(c.at("dataset_mounts", strconv.Itoa(i), "dataset"), schema.KindDataset, &d.ID)
 			}
 		}
 	case *schema.ScalingGroup:
-		image(r.Image, appendPath(p, "image"))
-		workload(r.Env, r.EnvFrom, r.VolumeMounts)
-		credentials(r.Credentials)
+		c.workload(r.Image, r.Env, r.EnvFrom, r.VolumeMounts, r.Credentials)
 	case *schema.Evaluation:
-		if r.Dataset != nil {
-			out = append(out, refSite{appendPath(p, "dataset"), schema.KindDataset, &r.Dataset.ID})
-		}
-		if r.Task != nil {
-			out = append(out, refSite{appendPath(p, "task"), schema.KindFunction, &r.Task.ID})
-		}
-		if r.Suite != nil && r.Suite.Suite != nil {
-			out = append(out, refSite{appendPath(p, "suite"), schema.KindSuite, &r.Suite.Suite.ID})
-		}
-		for i, s := range r.Scorers {
-			sp := appendPath(p, "scorers", strconv.Itoa(i))
-			if s.Function != nil {
-				out = append(out, refSite{appendPath(sp, "function"), schema.KindFunction, &s.Function.ID})
-			}
-			if s.LLMJudge != nil {
-				secret(s.LLMJudge.APIKey, appendPath(sp, "llm_judge", "api_key"))
-			}
+		c.evaluation(r)
+	}
+	return c.out
+}
+
+// siteWalk collects the reference sites of one resource at p.
+type siteWalk struct {
+	out []refSite
+	p   []string
+}
+
+func (c *siteWalk) at(path ...string) []string { return appendPath(c.p, path...) }
+
+func (c *siteWalk) add(path []string, k schema.Kind, id *string) {
+	c.out = append(c.out, refSite{path, k, id})
+}
+
+// image adds an image and the images it is built from.
+func (c *siteWalk) image(img *schema.Image, path []string) {
+	if img == nil {
+		return
+	}
+	c.add(path, schema.KindImage, &img.ID)
+	if img.From != nil && img.From.Image != nil {
+		c.image(img.From.Image, appendPath(path, "from"))
+	}
+}
+
+func (c *siteWalk) secret(s *schema.Secret, path []string) {
+	if s != nil {
+		c.add(path, schema.KindSecret, &s.ID)
+	}
+}
+
+// workload adds what every kind that runs an image refers to.
+func (c *siteWalk) workload(img *schema.Image, env map[string]schema.EnvValue, envFrom []*schema.Secret, vms []schema.VolumeMount, cs []schema.Credential) {
+	c.image(img, c.at("image"))
+	for _, k := range sortedKeys(env) {
+		c.secret(env[k].Secret, c.at("env", k))
+	}
+	for i, s := range envFrom {
+		c.secret(s, c.at("env_from", strconv.Itoa(i)))
+	}
+	for i := range vms {
+		if v := vms[i].Volume; v != nil {
+			c.add(c.at("volume_mounts", strconv.Itoa(i), "volume"), schema.KindVolume, &v.ID)
 		}
 	}
-	return out
+	for i := range cs {
+		c.secret(cs[i].Secret, c.at("credentials", strconv.Itoa(i), "secret"))
+	}
+}
+
+func (c *siteWalk) s3Mount(m *schema.S3Mount) {
+	if m != nil {
+		c.secret(m.Credentials, c.at("s3_mount", "credentials"))
+	}
+}
+
+func (c *siteWalk) evaluation(r *schema.Evaluation) {
+	if r.Dataset != nil {
+		c.add(c.at("dataset"), schema.KindDataset, &r.Dataset.ID)
+	}
+	if r.Task != nil {
+		c.add(c.at("task"), schema.KindFunction, &r.Task.ID)
+	}
+	if r.Suite != nil && r.Suite.Suite != nil {
+		c.add(c.at("suite"), schema.KindSuite, &r.Suite.Suite.ID)
+	}
+	for i, s := range r.Scorers {
+		sp := c.at("scorers", strconv.Itoa(i))
+		if s.Function != nil {
+			c.add(appendPath(sp, "function"), schema.KindFunction, &s.Function.ID)
+		}
+		if s.LLMJudge != nil {
+			c.secret(s.LLMJudge.APIKey, appendPath(sp, "llm_judge", "api_key"))
+		}
+	}
 }
 
 // markCUERefs stamps the ID of every reference in one resource written as
