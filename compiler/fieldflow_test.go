@@ -51,6 +51,10 @@ func fullConfig() map[string]any {
 		"profiles":      []any{"gpu"},
 		"compute_class": "host",
 		"description":   "runs the app",
+		// issue 11: and the advanced sandbox options of seed B.
+		"ports":    []any{map[string]any{"container_port": 8000, "host_port": 80, "protocol": "tcp"}},
+		"s3_mount": map[string]any{"bucket": "fn-data", "prefix": "in/", "mount_path": "/mnt/s3", "read_only": true, "credentials": svcSecret},
+		"snapshot": map[string]any{"mount_path": "/state", "size": "1Gi", "restore_from": "snap-2"},
 	}
 	sandbox := map[string]any{
 		"image":         map[string]any{"from": pinnedBase},

@@ -105,6 +105,10 @@ func handShapes() map[string]*shape {
 		"network":      single("network", leaf),
 		"credential":   list("credentials"),
 		"mounted_file": list("mounted_files"),
+		// and seed B's advanced sandbox options.
+		"port":     list("ports"),
+		"s3_mount": single("s3_mount", leaf),
+		"snapshot": single("snapshot", leaf),
 	}}
 	// issue 11: container, training
 	container := &shape{blocks: map[string]blockSpec{
