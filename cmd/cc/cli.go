@@ -164,10 +164,10 @@ func editDistance(a, b string) int {
 }
 
 func usage(w io.Writer) {
-	fmt.Fprint(w, `cc compiles a project's images, secrets, volumes, datasets, sandboxes,
-functions, containers, trainings and evaluations, described in CUE or HCL,
-into content-hashed specs, plans the changes against the platform's service,
-and applies them.
+	fmt.Fprint(w, `cc compiles a project's images, secrets, volumes, datasets, suites,
+sandboxes, functions, containers, scaling groups, trainings and evaluations,
+described in CUE or HCL, into content-hashed specs, plans the changes
+against the platform's service, and applies them.
 
 Usage:
 
