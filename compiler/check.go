@@ -45,7 +45,9 @@ func check(cfg *schema.Config, loc locator) diag.Diagnostics {
 		c.container(cfg.Containers[name], []string{"containers", name})
 	}
 	for _, name := range sortedKeys(cfg.Trainings) {
-		c.image(cfg.Trainings[name].Image, []string{"trainings", name, "image"}, false)
+		t, path := cfg.Trainings[name], []string{"trainings", name}
+		c.image(t.Image, appendPath(path, "image"), false)
+		c.process(t.Command, t.Process, path)
 	}
 	for _, name := range sortedKeys(cfg.Datasets) {
 		c.dataset(cfg.Datasets[name], []string{"datasets", name})

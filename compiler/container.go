@@ -20,6 +20,7 @@ func (b *builder) container(name string) {
 	spec.VolumeMounts = b.volumeMounts(c.VolumeMounts, appendPath(path, "volume_mounts"), &deps)
 	var inputs []schema.Input
 	spec.MountedFiles = b.mountedFiles(c.MountedFiles, appendPath(path, "mounted_files"), &inputs)
+	spec.Command, spec.Args = foldProcess(c.Command, c.Process)
 	b.emit(schema.KindContainer, name, withExtra(spec, c.Extra), deps, inputs)
 }
 
@@ -28,6 +29,7 @@ func (b *builder) container(name string) {
 // and exposed ports it listens on.
 func (c *checker) container(ct *schema.Container, path []string) {
 	c.image(ct.Image, appendPath(path, "image"), false)
+	c.process(ct.Command, ct.Process, path)
 	c.network(ct.Network, appendPath(path, "network"))
 	listens := map[int]bool{}
 	seen := map[schema.ContainerPort]int{}

@@ -30,7 +30,7 @@ import (
 // defaultKinds are the kinds that take shared defaults. Adding a kind is
 // adding it here (its HCL block and CUE field inside defaults are its kind
 // name, its fields those of its collection's schema).
-var defaultKinds = []schema.Kind{schema.KindSandbox, schema.KindFunction, schema.KindContainer}
+var defaultKinds = []schema.Kind{schema.KindSandbox, schema.KindFunction, schema.KindContainer, schema.KindScalingGroup}
 
 // The configuration names of the construct.
 const (

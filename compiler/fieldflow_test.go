@@ -189,10 +189,15 @@ func fullConfig() map[string]any {
 			"entry": map[string]any{"image": map[string]any{"from": pinnedBase}, "entrypoint": []any{"python"}, "args": []any{"-m", "app"}},
 			"args":  map[string]any{"image": map[string]any{"from": pinnedBase}, "args": []any{"--serve"}},
 		},
-		"containers": map[string]any{"web": container, "probe": probe},
-		"trainings":  map[string]any{"finetune": training},
+		// issue 11: kinds parity: entrypoint and args beside command.
+		"containers": map[string]any{"web": container, "probe": probe,
+			"entry": map[string]any{"image": "python:3.12", "entrypoint": []any{"python"}, "args": []any{"-m", "app"}}},
+		"trainings": map[string]any{"finetune": training,
+			"entry": map[string]any{"image": "python:3.12", "entrypoint": []any{"python"}, "args": []any{"train.py"}}},
 		// issue 11: scaling groups.
-		"scaling_groups": map[string]any{"worker": map[string]any{
+		"scaling_groups": map[string]any{"entry": map[string]any{
+			"image": "python:3.12", "entrypoint": []any{"python"}, "args": []any{"-m", "app"},
+		}, "worker": map[string]any{
 			"image":   map[string]any{"from": pinnedBase},
 			"network": map[string]any{"egress_mode": "none"},
 		}, "api": map[string]any{
@@ -314,10 +319,11 @@ func TestIssue16EveryFieldReachesTheSpec(t *testing.T) {
 }
 
 // renamed: an image based on another image of the project holds it as
-// from_image; a sandbox's entrypoint (and the args after it) are its
-// command (issue 11).
+// from_image; the entrypoint (and the args after it) of a sandbox, a
+// container, a scaling group or a training are its command (issue 11).
 func renamed(k schema.Kind, sp []string, spec any) bool {
-	if k == schema.KindSandbox && len(sp) > 0 && (sp[0] == "entrypoint" || sp[0] == "args") {
+	process := k == schema.KindSandbox || k == schema.KindContainer || k == schema.KindScalingGroup || k == schema.KindTraining
+	if process && len(sp) > 0 && (sp[0] == "entrypoint" || sp[0] == "args") {
 		_, ok := schema.ValueAt(spec, "/command")
 		return ok
 	}

@@ -16,16 +16,7 @@ import (
 
 // sandboxFields checks the rules across the sandbox fields of issue 11.
 func (c *checker) sandboxFields(s *schema.Sandbox, path []string) {
-	if s.Command != nil {
-		if s.Entrypoint != nil {
-			d := c.errorf(appendPath(path, "entrypoint"), "set command or entrypoint, not both: command is the whole process, the same as an entrypoint without args")
-			d.Detail = "to run the process under the image's ENTRYPOINT write args alone; to replace both, entrypoint and args"
-		}
-		if s.Args != nil {
-			d := c.errorf(appendPath(path, "args"), "set command or args, not both: command is the whole process, and args replace only the image's CMD")
-			d.Detail = "write entrypoint and args instead of command, or command alone"
-		}
-	}
+	c.process(s.Command, s.Process, path)
 	c.portMappings(s.Extra["ports"], appendPath(path, "ports"))
 	if stop, ok := s.Extra["stop"].(map[string]any); ok && stop["snapshot_on_stop"] == true && s.Snapshot == nil {
 		c.errorf(appendPath(path, "stop", "snapshot_on_stop"), "stop: snapshot_on_stop needs a snapshot mount (snapshot)")
@@ -98,24 +89,44 @@ func (c *checker) classCalls(e *schema.Evaluation, path []string) {
 	}
 }
 
-// process folds a sandbox's entrypoint and args into its spec: an
-// entrypoint replaces the image's ENTRYPOINT and, args or not, its CMD, so
-// the process is entrypoint then args, one command (the same spec as
-// command); args alone stay args, run under the image's ENTRYPOINT.
-func process(s *schema.Sandbox, spec *schema.SandboxSpec) {
+// process refuses command beside entrypoint or args in the workload at
+// path (a sandbox, a container, a scaling group, a training): command is
+// the whole process.
+func (c *checker) process(command []string, p schema.Process, path []string) {
+	if command == nil {
+		return
+	}
+	if p.Entrypoint != nil {
+		d := c.errorf(appendPath(path, "entrypoint"), "set command or entrypoint, not both: command is the whole process, the same as an entrypoint without args")
+		d.Detail = "to run the process under the image's ENTRYPOINT write args alone; to replace both, entrypoint and args"
+	}
+	if p.Args != nil {
+		d := c.errorf(appendPath(path, "args"), "set command or args, not both: command is the whole process, and args replace only the image's CMD")
+		d.Detail = "write entrypoint and args instead of command, or command alone"
+	}
+}
+
+// foldProcess is the spec's command and args of a workload's command and
+// process: an entrypoint replaces the image's ENTRYPOINT and, args or
+// not, its CMD, so the process is entrypoint then args, one command (the
+// same spec as command); args alone stay args, run under the image's
+// ENTRYPOINT; command alone stays as it is.
+func foldProcess(command []string, p schema.Process) ([]string, *[]string) {
 	switch {
-	case s.Entrypoint != nil:
-		spec.Command = slices.Clone(s.Entrypoint)
-		if s.Args != nil {
-			spec.Command = append(spec.Command, *s.Args...)
+	case p.Entrypoint != nil:
+		cmd := slices.Clone(p.Entrypoint)
+		if p.Args != nil {
+			cmd = append(cmd, *p.Args...)
 		}
-	case s.Args != nil:
-		args := slices.Clone(*s.Args)
+		return cmd, nil
+	case p.Args != nil:
+		args := slices.Clone(*p.Args)
 		if args == nil {
 			args = []string{}
 		}
-		spec.Args = &args
+		return command, &args
 	}
+	return command, nil
 }
 
 // credentials resolves the host-scoped credentials of a workload at

@@ -19,13 +19,15 @@ func (b *builder) scalingGroup(name string) {
 	spec.Env, spec.EnvFrom = b.environment(g.Env, g.EnvFrom, path, &deps)
 	spec.Credentials = b.credentials(g.Credentials, appendPath(path, "credentials"), &deps)
 	spec.VolumeMounts = b.volumeMounts(g.VolumeMounts, appendPath(path, "volume_mounts"), &deps)
+	spec.Command, spec.Args = foldProcess(g.Command, g.Process)
 	b.emit(schema.KindScalingGroup, name, withExtra(spec, g.Extra), deps, nil)
 }
 
 // scalingGroup checks a scaling group where it is declared: its image,
-// its network and its ports, each listed once.
+// its process, its network and its ports, each listed once.
 func (c *checker) scalingGroup(g *schema.ScalingGroup, path []string) {
 	c.image(g.Image, appendPath(path, "image"), false)
+	c.process(g.Command, g.Process, path)
 	c.network(g.Network, appendPath(path, "network"))
 	seen := map[int]int{}
 	for i, p := range g.Ports {

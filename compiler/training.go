@@ -20,6 +20,7 @@ func (b *builder) training(name string) {
 	b.serviceSecretsOnly(t, spec, path)
 	spec.Datasets = b.datasetMounts(t.Datasets, appendPath(path, "dataset_mounts"), &deps)
 	spec.VolumeMounts = b.volumeMounts(t.VolumeMounts, appendPath(path, "volume_mounts"), &deps)
+	spec.Command, spec.Args = foldProcess(t.Command, t.Process)
 	b.emit(schema.KindTraining, name, withExtra(spec, t.Extra), deps, nil)
 }
 

@@ -109,7 +109,7 @@ func (b *builder) sandbox(name string) {
 	var inputs []schema.Input
 	spec.MountedFiles = b.mountedFiles(s.MountedFiles, appendPath(path, "mounted_files"), &inputs)
 	spec.S3Mount = b.s3Mount(s.S3Mount, appendPath(path, "s3_mount"), &deps)
-	process(s, &spec)
+	spec.Command, spec.Args = foldProcess(s.Command, s.Process)
 	b.emit(schema.KindSandbox, name, withExtra(spec, s.Extra), deps, inputs)
 }
 

@@ -22,9 +22,9 @@ func TestIssue16ReplaceFieldsFromSchema(t *testing.T) {
 		schema.KindSandbox:    {"image", "command", "entrypoint", "args", "resources", "compute_class", "env", "env_from", "ports", "volume_mounts", "mounted_files", "s3_mount", "snapshot", "temp_dir", "identity", "runners", "profiles"},
 		schema.KindEvaluation: {"dataset.ref"},
 		schema.KindVolume:     {"size (when it shrinks)"},
-		// issue 11: container, training.
-		schema.KindContainer: {"image", "command", "resources", "env", "env_from", "ports", "volume_mounts", "mounted_files", "identity"},
-		schema.KindTraining:  {"image", "command", "resources", "dataset_mounts", "volume_mounts", "env", "env_from"},
+		// issue 11: container, training; entrypoint and args as a sandbox's.
+		schema.KindContainer: {"image", "command", "entrypoint", "args", "resources", "env", "env_from", "ports", "volume_mounts", "mounted_files", "identity"},
+		schema.KindTraining:  {"image", "command", "entrypoint", "args", "resources", "dataset_mounts", "volume_mounts", "env", "env_from"},
 		// issue 11: scaling groups.
 		schema.KindScalingGroup: {"identity"},
 		// issue 11: a dataset's platform name is its identity there.

@@ -385,13 +385,10 @@ type Sandbox struct {
 	Credentials  []Credential        `json:"credentials,omitempty"`
 	VolumeMounts []VolumeMount       `json:"volume_mounts,omitempty"`
 	MountedFiles []MountedFile       `json:"mounted_files,omitempty"`
-	// Entrypoint and Args are the process as the image's ENTRYPOINT and
-	// CMD replaced; the compiler folds them into the spec's Command and
-	// Args (#Sandbox.entrypoint). Args is a pointer: args = [] (the
-	// image's ENTRYPOINT without its CMD) is not args unset.
-	Entrypoint []string  `json:"entrypoint,omitempty"`
-	Args       *[]string `json:"args,omitempty"`
-	S3Mount    *S3Mount  `json:"s3_mount,omitempty"`
+	// Process is the process as the image's ENTRYPOINT and CMD
+	// replaced; the compiler folds it into the spec's Command and Args.
+	Process
+	S3Mount *S3Mount `json:"s3_mount,omitempty"`
 	// Lifecycle is how cc treats the resource beyond its spec; it is
 	// in no spec or hash.
 	Lifecycle *Lifecycle `json:"lifecycle,omitempty"`

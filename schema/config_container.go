@@ -10,6 +10,8 @@ import (
 type Container struct {
 	Image *Image `json:"image"`
 	ContainerSettings
+	// Process is the process beside command (entrypoint, args).
+	Process
 	Env          map[string]EnvValue `json:"env,omitempty"`
 	EnvFrom      []*Secret           `json:"env_from,omitempty"`
 	Credentials  []Credential        `json:"credentials,omitempty"`
@@ -62,6 +64,9 @@ type ContainerSpec struct {
 	Credentials  []CredentialSpec   `json:"credentials,omitempty"`
 	VolumeMounts []VolumeMountSpec  `json:"volume_mounts,omitempty"`
 	MountedFiles []MountedFileSpec  `json:"mounted_files,omitempty"`
+	// Args, set only without a Command, replaces the image's CMD under
+	// its ENTRYPOINT; an entrypoint is folded into Command.
+	Args *[]string `json:"args,omitempty"`
 }
 
 // MarshalJSON writes the container's Extra fields into its JSON.

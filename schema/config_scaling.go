@@ -12,7 +12,11 @@ import (
 
 // ScalingGroup is a long-running replicated service (#ScalingGroup).
 type ScalingGroup struct {
-	Image        *Image              `json:"image"`
+	Image *Image `json:"image"`
+	// Command and Process are the replicas' process (command, or
+	// entrypoint and args), folded into the spec's Command and Args.
+	Command []string `json:"command,omitempty"`
+	Process
 	Resources    *Resources          `json:"resources,omitempty"`
 	Network      *Network            `json:"network,omitempty"`
 	Ports        []int               `json:"ports,omitempty"`
@@ -57,6 +61,9 @@ type ScalingGroupSpec struct {
 	Identity     bool               `json:"identity,omitempty"`
 	Tags         []string           `json:"tags,omitempty"`
 	Annotations  map[string]string  `json:"annotations,omitempty"`
+	// Args, set only without a Command, replaces the image's CMD under
+	// its ENTRYPOINT; an entrypoint is folded into Command.
+	Args *[]string `json:"args,omitempty"`
 }
 
 func (s *ScalingGroupSpec) refs() []refUse {

@@ -6,6 +6,8 @@ import "fmt"
 type Training struct {
 	Image *Image `json:"image"`
 	TrainingSettings
+	// Process is the process beside command (entrypoint, args).
+	Process
 	Datasets     []DatasetMount      `json:"dataset_mounts,omitempty"`
 	VolumeMounts []VolumeMount       `json:"volume_mounts,omitempty"`
 	Env          map[string]EnvValue `json:"env,omitempty"`
@@ -45,6 +47,9 @@ type TrainingSpec struct {
 	VolumeMounts []VolumeMountSpec  `json:"volume_mounts,omitempty"`
 	Env          map[string]EnvSpec `json:"env,omitempty"`
 	EnvFrom      []Ref              `json:"env_from,omitempty"`
+	// Args, set only without a Command, replaces the image's CMD under
+	// its ENTRYPOINT; an entrypoint is folded into Command.
+	Args *[]string `json:"args,omitempty"`
 }
 
 // MarshalJSON writes the training's Extra fields into its JSON.
