@@ -167,7 +167,7 @@ func generatedImage(key, h string, images genImages) (any, error) {
 	spec := images.inline[hex[:min(12, len(hex))]]
 	switch {
 	case ok && !isHashPrefix(name):
-		return ref(addr), nil
+		return ref(builtinRef(addr)), nil
 	case spec == nil:
 		return nil, fmt.Errorf("%s %s is not an image of the configuration: declare it, then write the declaration again", key, h)
 	}

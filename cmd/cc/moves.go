@@ -124,10 +124,22 @@ func runImport(e *env, args []string) int {
 // that the configuration does not declare, in its language, and refuses to
 // overwrite a file.
 func generateConfig(name string, res *compiler.Result, p *planner.Plan, st *planner.State) error {
-	in := compiler.GenerateInput{Lang: res.Lang, Images: map[string]string{}}
+	// The built-in images first: a configuration that never names one
+	// still refers to it (issue 11); its own images win a shared hash.
+	builtins, err := compiler.BuiltinImageHashes(res.Desired.Root)
+	if err != nil {
+		return err
+	}
+	in := compiler.GenerateInput{Lang: res.Lang, Images: builtins}
 	for _, r := range res.Desired.Resources {
-		if r.Kind == schema.KindImage {
-			in.Images[r.Hash] = r.Address
+		if r.Kind != schema.KindImage {
+			continue
+		}
+		in.Images[r.Hash] = r.Address
+		if unnamedImage(r) {
+			// Written in place where an import uses it (image =
+			// "ubuntu:latest"), never declared.
+			in.Resources = append(in.Resources, compiler.GenerateResource{Address: r.Address, Spec: r.Spec, Sensitive: r.Sensitive})
 		}
 	}
 	for _, c := range p.Changes {
@@ -156,6 +168,13 @@ func generateConfig(name string, res *compiler.Result, p *planner.Plan, st *plan
 		return err
 	}
 	return f.Close()
+}
+
+// unnamedImage reports whether r is an image the configuration never named
+// (a string shorthand, image.HASHPREFIX).
+func unnamedImage(r schema.Resource) bool {
+	hex := strings.TrimPrefix(r.Hash, "sha256:")
+	return len(hex) >= 12 && r.Name == hex[:12]
 }
 
 var packageRE = regexp.MustCompile(`(?m)^package\s+([A-Za-z_][A-Za-z0-9_]*)\s*$`)
