@@ -77,20 +77,11 @@ func (v Container) MarshalJSON() ([]byte, error) {
 
 func (s *ContainerSpec) refs() []refUse {
 	out := append(envRefs(s.Env, s.EnvFrom), mountRefs(s.VolumeMounts)...)
-	for i := range s.Credentials {
-		out = append(out, refUse{fmt.Sprintf("credentials[%d].secret", i), &s.Credentials[i].Secret, KindSecret})
-	}
-	return out
+	return append(out, credentialRefs(s.Credentials)...)
 }
 
 func (s *ContainerSpec) validate() error {
-	if err := checkImageRef("image", s.Image); err != nil {
-		return err
-	}
-	if err := checkResources(s.Resources); err != nil {
-		return err
-	}
-	if err := checkMounts(s.VolumeMounts); err != nil {
+	if err := checkWorkload(s.Image, s.Resources, s.VolumeMounts); err != nil {
 		return err
 	}
 	switch s.RestartPolicy {

@@ -67,13 +67,7 @@ func (s *TrainingSpec) refs() []refUse {
 }
 
 func (s *TrainingSpec) validate() error {
-	if err := checkImageRef("image", s.Image); err != nil {
-		return err
-	}
-	if err := checkResources(s.Resources); err != nil {
-		return err
-	}
-	if err := checkMounts(s.VolumeMounts); err != nil {
+	if err := checkWorkload(s.Image, s.Resources, s.VolumeMounts); err != nil {
 		return err
 	}
 	seen := map[string]bool{}

@@ -276,6 +276,18 @@ func (s *DatasetSpec) validate() error {
 	return s.validateRows()
 }
 
+// checkWorkload checks what every kind that runs an image has: the image
+// by hash, the resources, the volume mounts.
+func checkWorkload(image string, r *Resources, ms []VolumeMountSpec) error {
+	if err := checkImageRef("image", image); err != nil {
+		return err
+	}
+	if err := checkResources(r); err != nil {
+		return err
+	}
+	return checkMounts(ms)
+}
+
 func checkResources(r *Resources) error {
 	if r == nil {
 		return nil
@@ -310,13 +322,7 @@ func checkImageRef(field, s string) error {
 }
 
 func (s *SandboxSpec) validate() error {
-	if err := checkImageRef("image", s.Image); err != nil {
-		return err
-	}
-	if err := checkResources(s.Resources); err != nil {
-		return err
-	}
-	if err := checkMounts(s.VolumeMounts); err != nil {
+	if err := checkWorkload(s.Image, s.Resources, s.VolumeMounts); err != nil {
 		return err
 	}
 	if s.Snapshot != nil && s.Snapshot.Size != "" {

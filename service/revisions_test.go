@@ -3,6 +3,7 @@ package service_test
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -63,9 +64,16 @@ func TestScalingGroupSpecValidated(t *testing.T) {
 		"port twice":    {"image": testImage, "ports": []int{8080, 8080}},
 		"replicas":      {"image": testImage, "replicas": map[string]any{"min": 3, "max": 2}},
 		"image":         {"image": "python:3.12"},
+		// A mount path that is not absolute, as for every kind that
+		// mounts volumes.
+		"mount path": {"image": testImage, "volume_mounts": []any{map[string]any{"volume": map[string]any{"ref": "volume.v"}, "path": "data"}}},
 	} {
-		if _, err := c.Apply(ctx, applyReq(t, "p", "scaling_group.api", service.ActionCreate, spec, 0)); !errors.Is(err, service.ErrInvalid) {
+		_, err := c.Apply(ctx, applyReq(t, "p", "scaling_group.api", service.ActionCreate, spec, 0))
+		if !errors.Is(err, service.ErrInvalid) {
 			t.Errorf("%s: Apply() = %v, want invalid argument", name, err)
+		}
+		if name == "mount path" && (err == nil || !strings.Contains(err.Error(), "is not absolute")) {
+			t.Errorf("%s: Apply() = %v, want the path refused", name, err)
 		}
 	}
 }
