@@ -37,6 +37,9 @@ type builder struct {
 	// mu guards the maps above and diags and out while functions and
 	// sandboxes compile in parallel.
 	mu sync.Mutex
+	// lcs are the configuration's lifecycles by address, made once.
+	lcs    map[string]*schema.Lifecycle
+	lcOnce sync.Once
 }
 
 type imageEntry struct {

@@ -25,24 +25,14 @@ const defaultImagePlatform = "linux/amd64"
 // where it is declared: named, or inline in place.
 func checkImages(cfg *schema.Config, loc locator) diag.Diagnostics {
 	r := &imageRules{cfg: cfg, loc: loc}
-	for _, name := range sortedKeys(cfg.Images) {
-		r.image(cfg.Images[name], []string{"images", name}, name)
-	}
-	for _, name := range sortedKeys(cfg.Sandboxes) {
-		r.image(cfg.Sandboxes[name].Image, []string{"sandboxes", name, "image"}, "")
-	}
-	for _, name := range sortedKeys(cfg.Functions) {
-		r.image(cfg.Functions[name].Image, []string{"functions", name, "image"}, "")
-	}
-	for _, name := range sortedKeys(cfg.Containers) {
-		r.image(cfg.Containers[name].Image, []string{"containers", name, "image"}, "")
-	}
-	for _, name := range sortedKeys(cfg.Trainings) {
-		r.image(cfg.Trainings[name].Image, []string{"trainings", name, "image"}, "")
-	}
-	for _, name := range sortedKeys(cfg.ScalingGroups) {
-		r.image(cfg.ScalingGroups[name].Image, []string{"scaling_groups", name, "image"}, "")
-	}
+	cfg.Each(func(k schema.Kind, name string, v any) {
+		switch v := v.(type) {
+		case *schema.Image:
+			r.image(v, []string{k.Plural(), name}, name)
+		case schema.Workload:
+			r.image(v.ImageOf(), []string{k.Plural(), name, "image"}, "")
+		}
+	})
 	return r.diags
 }
 

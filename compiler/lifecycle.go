@@ -92,41 +92,11 @@ type declared struct {
 // and name.
 func lifecycles(cfg *schema.Config) []declared {
 	var out []declared
-	add := func(k schema.Kind, name string, lc *schema.Lifecycle) {
-		if lc != nil {
-			out = append(out, declared{k, name, lc})
+	cfg.Each(func(k schema.Kind, name string, r any) {
+		if l, ok := r.(schema.Lifecycled); ok && l.LifecycleOf() != nil {
+			out = append(out, declared{k, name, l.LifecycleOf()})
 		}
-	}
-	for _, n := range sortedKeys(cfg.Secrets) {
-		add(schema.KindSecret, n, cfg.Secrets[n].Lifecycle)
-	}
-	for _, n := range sortedKeys(cfg.Volumes) {
-		add(schema.KindVolume, n, cfg.Volumes[n].Lifecycle)
-	}
-	for _, n := range sortedKeys(cfg.Datasets) {
-		add(schema.KindDataset, n, cfg.Datasets[n].Lifecycle)
-	}
-	for _, n := range sortedKeys(cfg.Suites) {
-		add(schema.KindSuite, n, cfg.Suites[n].Lifecycle)
-	}
-	for _, n := range sortedKeys(cfg.Functions) {
-		add(schema.KindFunction, n, cfg.Functions[n].Lifecycle)
-	}
-	for _, n := range sortedKeys(cfg.Sandboxes) {
-		add(schema.KindSandbox, n, cfg.Sandboxes[n].Lifecycle)
-	}
-	for _, n := range sortedKeys(cfg.Containers) {
-		add(schema.KindContainer, n, cfg.Containers[n].Lifecycle)
-	}
-	for _, n := range sortedKeys(cfg.Trainings) {
-		add(schema.KindTraining, n, cfg.Trainings[n].Lifecycle)
-	}
-	for _, n := range sortedKeys(cfg.ScalingGroups) {
-		add(schema.KindScalingGroup, n, cfg.ScalingGroups[n].Lifecycle)
-	}
-	for _, n := range sortedKeys(cfg.Evaluations) {
-		add(schema.KindEvaluation, n, cfg.Evaluations[n].Lifecycle)
-	}
+	})
 	return out
 }
 
@@ -162,7 +132,7 @@ func checkLifecycles(cfg *schema.Config, loc locator, s *schema.Schema, sensitiv
 // lifecycle is the Desired form of the lifecycle of the resource of kind
 // k at path, with where it is declared; nil when it says nothing.
 func (b *builder) lifecycle(k schema.Kind, name string, path []string) *schema.Lifecycle {
-	lc := lifecycleOf(b.cfg, k, name)
+	lc := b.lifecycleOf(k, name)
 	out := lc.Normalized()
 	if out == nil {
 		return nil
@@ -191,51 +161,15 @@ func (b *builder) lifecycle(k schema.Kind, name string, path []string) *schema.L
 }
 
 // lifecycleOf is the lifecycle cfg declares for the resource of kind k
-// named name, or nil.
-func lifecycleOf(cfg *schema.Config, k schema.Kind, name string) *schema.Lifecycle {
-	switch k {
-	case schema.KindSecret:
-		if r := cfg.Secrets[name]; r != nil {
-			return r.Lifecycle
+// named name, or nil: from the index the builder makes once.
+func (b *builder) lifecycleOf(k schema.Kind, name string) *schema.Lifecycle {
+	b.lcOnce.Do(func() {
+		b.lcs = map[string]*schema.Lifecycle{}
+		for _, d := range lifecycles(b.cfg) {
+			b.lcs[schema.Address(d.kind, d.name)] = d.lc
 		}
-	case schema.KindVolume:
-		if r := cfg.Volumes[name]; r != nil {
-			return r.Lifecycle
-		}
-	case schema.KindDataset:
-		if r := cfg.Datasets[name]; r != nil {
-			return r.Lifecycle
-		}
-	case schema.KindSuite:
-		if r := cfg.Suites[name]; r != nil {
-			return r.Lifecycle
-		}
-	case schema.KindFunction:
-		if r := cfg.Functions[name]; r != nil {
-			return r.Lifecycle
-		}
-	case schema.KindSandbox:
-		if r := cfg.Sandboxes[name]; r != nil {
-			return r.Lifecycle
-		}
-	case schema.KindContainer:
-		if r := cfg.Containers[name]; r != nil {
-			return r.Lifecycle
-		}
-	case schema.KindTraining:
-		if r := cfg.Trainings[name]; r != nil {
-			return r.Lifecycle
-		}
-	case schema.KindScalingGroup:
-		if r := cfg.ScalingGroups[name]; r != nil {
-			return r.Lifecycle
-		}
-	case schema.KindEvaluation:
-		if r := cfg.Evaluations[name]; r != nil {
-			return r.Lifecycle
-		}
-	}
-	return nil
+	})
+	return b.lcs[schema.Address(k, name)]
 }
 
 // andList joins words as a sentence lists them: "a", "a and b", "a, b and c".

@@ -21,27 +21,9 @@ type refSite struct {
 // that are themselves copies (a reference's insides are its target's).
 func refSites(cfg *schema.Config) []refSite {
 	var out []refSite
-	for _, n := range sortedKeys(cfg.Images) {
-		out = resourceRefSites(out, "images", n, cfg.Images[n])
-	}
-	for _, n := range sortedKeys(cfg.Sandboxes) {
-		out = resourceRefSites(out, "sandboxes", n, cfg.Sandboxes[n])
-	}
-	for _, n := range sortedKeys(cfg.Functions) {
-		out = resourceRefSites(out, "functions", n, cfg.Functions[n])
-	}
-	for _, n := range sortedKeys(cfg.Containers) {
-		out = resourceRefSites(out, "containers", n, cfg.Containers[n])
-	}
-	for _, n := range sortedKeys(cfg.Trainings) {
-		out = resourceRefSites(out, "trainings", n, cfg.Trainings[n])
-	}
-	for _, n := range sortedKeys(cfg.ScalingGroups) {
-		out = resourceRefSites(out, "scaling_groups", n, cfg.ScalingGroups[n])
-	}
-	for _, n := range sortedKeys(cfg.Evaluations) {
-		out = resourceRefSites(out, "evaluations", n, cfg.Evaluations[n])
-	}
+	cfg.Each(func(k schema.Kind, name string, r any) {
+		out = resourceRefSites(out, k.Plural(), name, r)
+	})
 	return out
 }
 
