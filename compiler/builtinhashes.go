@@ -37,13 +37,8 @@ func BuiltinImageHashes(root string) (map[string]string, error) {
 // name image.debian-slim, which no language reads as a reference).
 func builtinRef(addr string) string {
 	k, name, _ := cutAddr(addr)
-	if k != schema.KindImage || !schema.IsBuiltinImage(name) {
-		return addr
-	}
-	for _, b := range schema.BuiltinImageNames {
-		if name == b || name == schema.BuiltinImageName(b) {
-			return schema.Address(schema.KindImage, b)
-		}
+	if b := schema.CanonicalBuiltin(name); k == schema.KindImage && b != "" {
+		return schema.Address(schema.KindImage, b)
 	}
 	return addr
 }

@@ -189,10 +189,17 @@ func (b *builder) imageAddresses() map[string]string {
 			sort.Strings(names)
 			addr[h] = "image." + names[0]
 		} else {
-			addr[h] = "image." + strings.TrimPrefix(h, "sha256:")[:12]
+			addr[h] = schema.Address(schema.KindImage, unnamedImage(h))
 		}
 	}
 	return addr
+}
+
+// unnamedImage is the name of an image that was never named: the prefix
+// of its hash (image.0651d8c1dd6c).
+func unnamedImage(hash string) string {
+	hex := strings.TrimPrefix(hash, "sha256:")
+	return hex[:min(12, len(hex))]
 }
 
 // emit records a resource (not an image) with its canonical spec, its

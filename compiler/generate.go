@@ -163,8 +163,7 @@ func isHashPrefix(name string) bool { return hashPrefixRE.MatchString(name) }
 func generatedImage(key, h string, images genImages) (any, error) {
 	addr, ok := images.addr[h]
 	_, name, _ := cutAddr(addr)
-	hex := strings.TrimPrefix(h, "sha256:")
-	spec := images.inline[hex[:min(12, len(hex))]]
+	spec := images.inline[unnamedImage(h)]
 	switch {
 	case ok && !isHashPrefix(name):
 		return ref(builtinRef(addr)), nil

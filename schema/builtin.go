@@ -23,11 +23,11 @@ var BuiltinImageNames = []string{"debian_slim", DefaultSandboxImage}
 // IsBuiltinImage reports whether name refers to a built-in image: by its
 // name (debian_slim) or its resource name (debian-slim, the address plans
 // show), so a reference may use either.
-func IsBuiltinImage(name string) bool { return canonicalBuiltin(name) != "" }
+func IsBuiltinImage(name string) bool { return CanonicalBuiltin(name) != "" }
 
-// canonicalBuiltin is the name of the built-in image name refers to, ""
-// when none.
-func canonicalBuiltin(name string) string {
+// CanonicalBuiltin is the name of the built-in image name refers to
+// (debian_slim for debian-slim too), "" when none.
+func CanonicalBuiltin(name string) string {
 	for _, b := range BuiltinImageNames {
 		if name == b || name == BuiltinImageName(b) {
 			return b
@@ -55,7 +55,7 @@ func ReservedImageName(name string) bool { return IsBuiltinImage(name) }
 //     client installed, working in /workspace (seed A Image.sandbox()); it
 //     is built from the registry base directly, one image.
 func BuiltinImage(name string) *Image {
-	switch canonicalBuiltin(name) {
+	switch CanonicalBuiltin(name) {
 	case "debian_slim":
 		return &Image{From: &ImageFrom{Ref: DebianSlimBase}}
 	case DefaultSandboxImage:
