@@ -17,44 +17,35 @@ import (
 // configuration, so both languages get the same verdicts.
 func check(cfg *schema.Config, loc locator) diag.Diagnostics {
 	c := &checker{loc: loc}
-	for _, name := range sortedKeys(cfg.Images) {
-		c.image(cfg.Images[name], []string{"images", name}, true)
-	}
-	for _, name := range sortedKeys(cfg.Secrets) {
-		c.secret(cfg.Secrets[name], []string{"secrets", name})
-	}
-	for _, name := range sortedKeys(cfg.Sandboxes) {
-		s := cfg.Sandboxes[name]
-		path := []string{"sandboxes", name}
-		c.image(s.Image, appendPath(path, "image"), false)
-		c.network(s.Network, appendPath(path, "network"))
-		c.sandboxFields(s, path)
-	}
-	for _, name := range sortedKeys(cfg.ScalingGroups) {
-		c.scalingGroup(cfg.ScalingGroups[name], []string{"scaling_groups", name})
-	}
-	for _, name := range sortedKeys(cfg.Functions) {
-		f := cfg.Functions[name]
-		path := []string{"functions", name}
-		c.image(f.Image, appendPath(path, "image"), false)
-		c.network(f.Network, appendPath(path, "network"))
-		c.functionClass(f, path)
-		c.portMappings(f.Extra["ports"], appendPath(path, "ports"))
-	}
-	for _, name := range sortedKeys(cfg.Containers) {
-		c.container(cfg.Containers[name], []string{"containers", name})
-	}
-	for _, name := range sortedKeys(cfg.Trainings) {
-		t, path := cfg.Trainings[name], []string{"trainings", name}
-		c.image(t.Image, appendPath(path, "image"), false)
-		c.process(t.Command, t.Process, path)
-	}
-	for _, name := range sortedKeys(cfg.Datasets) {
-		c.dataset(cfg.Datasets[name], []string{"datasets", name})
-	}
-	for _, name := range sortedKeys(cfg.Evaluations) {
-		c.evaluation(cfg.Evaluations[name], []string{"evaluations", name})
-	}
+	cfg.Each(func(k schema.Kind, name string, r any) {
+		path := []string{k.Plural(), name}
+		if w, ok := r.(schema.Workload); ok {
+			c.image(w.ImageOf(), appendPath(path, "image"), false)
+		}
+		switch r := r.(type) {
+		case *schema.Image:
+			c.image(r, path, true)
+		case *schema.Secret:
+			c.secret(r, path)
+		case *schema.Dataset:
+			c.dataset(r, path)
+		case *schema.Sandbox:
+			c.network(r.Network, appendPath(path, "network"))
+			c.sandboxFields(r, path)
+		case *schema.Function:
+			c.network(r.Network, appendPath(path, "network"))
+			c.functionClass(r, path)
+			c.portMappings(r.Extra["ports"], appendPath(path, "ports"))
+		case *schema.Container:
+			c.container(r, path)
+		case *schema.ScalingGroup:
+			c.scalingGroup(r, path)
+		case *schema.Training:
+			c.process(r.Command, r.Process, path)
+		case *schema.Evaluation:
+			c.evaluation(r, path)
+		}
+	})
 	return c.diags
 }
 

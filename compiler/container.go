@@ -28,7 +28,6 @@ func (b *builder) container(name string) {
 // a health check probing one way, on a port the container listens on,
 // and exposed ports it listens on.
 func (c *checker) container(ct *schema.Container, path []string) {
-	c.image(ct.Image, appendPath(path, "image"), false)
 	c.process(ct.Command, ct.Process, path)
 	c.network(ct.Network, appendPath(path, "network"))
 	listens := map[int]bool{}

@@ -26,7 +26,6 @@ func (b *builder) scalingGroup(name string) {
 // scalingGroup checks a scaling group where it is declared: its image,
 // its process, its network and its ports, each listed once.
 func (c *checker) scalingGroup(g *schema.ScalingGroup, path []string) {
-	c.image(g.Image, appendPath(path, "image"), false)
 	c.process(g.Command, g.Process, path)
 	c.network(g.Network, appendPath(path, "network"))
 	seen := map[int]int{}
