@@ -354,13 +354,7 @@ type planning struct {
 	renamed map[string]string
 }
 
-func cutAddress(a string) (schema.Kind, string, bool) {
-	k := schema.KindOf(a)
-	if !k.Valid() || len(a) <= len(k)+1 {
-		return "", "", false
-	}
-	return k, a[len(k)+1:], true
-}
+func cutAddress(a string) (schema.Kind, string, bool) { return schema.ParseAddress(a) }
 
 func (pl *planning) explainOnce(c *Change) {
 	if pl.explained[c.Addr] {

@@ -159,7 +159,7 @@ func checkDrift(p *Plan) error {
 	}
 	for i := range p.Drift {
 		d := &p.Drift[i]
-		if !addressRE.MatchString(d.Address) || schema.KindOf(d.Address) != d.Kind {
+		if !schema.ValidAddress(d.Address) || schema.KindOf(d.Address) != d.Kind {
 			return fmt.Errorf("drift %d: bad address %q or kind %q", i, d.Address, d.Kind)
 		}
 		if i > 0 && (p.Drift[i-1].Address > d.Address || (p.Drift[i-1].Address == d.Address && p.Drift[i-1].Serial > d.Serial)) {

@@ -320,7 +320,6 @@ func (f *File) Write(w io.Writer) error {
 
 var (
 	projectRE = regexp.MustCompile(`^[a-z]([-a-z0-9]{0,61}[a-z0-9])?$`)
-	addressRE = regexp.MustCompile(`^[a-z]+(_[a-z]+)*\.[a-z0-9]([-a-z0-9_.]{0,126}[a-z0-9])?$`)
 	hashRE    = regexp.MustCompile(`^sha256:[0-9a-f]{64}$`)
 	lineageRE = regexp.MustCompile(`^[A-Za-z0-9._:-]{0,128}$`)
 	// configFileRE is a file name in the project directory, not a path.
@@ -455,7 +454,7 @@ func (f *File) check() error {
 func checkDesired(d *schema.Desired) error {
 	for i := range d.Resources {
 		r := &d.Resources[i]
-		if !addressRE.MatchString(r.Address) || schema.KindOf(r.Address) != r.Kind || !r.Kind.Valid() {
+		if !schema.ValidAddress(r.Address) || schema.KindOf(r.Address) != r.Kind {
 			return fmt.Errorf("desired resource %d: bad address %q or kind %q", i, r.Address, r.Kind)
 		}
 		if i > 0 && d.Resources[i-1].Address >= r.Address {
@@ -479,7 +478,7 @@ func checkDesired(d *schema.Desired) error {
 			return fmt.Errorf("%s: the spec does not have the hash %s", r.Address, r.Hash)
 		}
 		for _, dep := range r.DependsOn {
-			if !addressRE.MatchString(dep) {
+			if _, _, data := schema.ParseDataAddress(dep); !data && !schema.ValidAddress(dep) {
 				return fmt.Errorf("%s: bad dependency %q", r.Address, dep)
 			}
 		}
@@ -505,7 +504,7 @@ func (f *File) checkChanges() (map[string]*Change, error) {
 	index := map[string]*Change{}
 	for i := range p.Changes {
 		c := &p.Changes[i]
-		if !addressRE.MatchString(c.Addr) || schema.KindOf(c.Addr) != c.Kind {
+		if !schema.ValidAddress(c.Addr) || schema.KindOf(c.Addr) != c.Kind {
 			return nil, fmt.Errorf("change %d: bad address %q or kind %q", i, c.Addr, c.Kind)
 		}
 		if c.Action < NoOp || c.Action > Import || (c.Action == NoOp && c.MovedFrom == "") {

@@ -81,7 +81,7 @@ func movedState(st *State, mv moves) *State {
 	out.Resources = make([]Resource, len(st.Resources))
 	for i, r := range st.Resources {
 		r.Address = rename(r.Address)
-		_, r.Name, _ = strings.Cut(r.Address, ".")
+		_, r.Name, _ = schema.ParseAddress(r.Address)
 		r.DependsOn = renamedAll(r.DependsOn, rename)
 		r.Pins = append(r.Pins[:0:0], r.Pins...)
 		for j := range r.Pins {
@@ -392,7 +392,7 @@ func checkLifecycleDesired(d *schema.Desired) error {
 		addrs = append(addrs, im.To)
 	}
 	for _, a := range addrs {
-		if !addressRE.MatchString(a) || !schema.KindOf(a).Valid() || schema.KindOf(a) == schema.KindImage {
+		if !schema.ValidAddress(a) || schema.KindOf(a) == schema.KindImage {
 			return fmt.Errorf("lifecycle declaration: bad address %q", a)
 		}
 	}

@@ -170,7 +170,7 @@ func (f *File) checkNewVersions() error {
 	asked := map[string]bool{}
 	named := map[string]bool{}
 	for _, a := range cfg.NewVersion {
-		if !addressRE.MatchString(a) || schema.KindOf(a) != schema.KindFunction || f.Desired.Lookup(a) == nil {
+		if !schema.ValidAddress(a) || schema.KindOf(a) != schema.KindFunction || f.Desired.Lookup(a) == nil {
 			return fmt.Errorf("config new_version %q: not a function of the desired state", a)
 		}
 		if cfg.Destroy {

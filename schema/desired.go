@@ -94,14 +94,14 @@ func (k Kind) Valid() bool {
 	return false
 }
 
-// KindOf returns the kind of an address "kind.name".
+// KindOf returns the kind of an address: "sandbox" for "sandbox.web",
+// `sandbox.worker["a"]` and "module.api.sandbox.web" (ParseAddress checks
+// the rest).
 func KindOf(addr string) Kind {
-	k, _, _ := strings.Cut(addr, ".")
+	_, rest := cutModules(addr)
+	k, _, _ := strings.Cut(rest, ".")
 	return Kind(k)
 }
-
-// Address makes "kind.name".
-func Address(k Kind, name string) string { return string(k) + "." + name }
 
 // Desired is a compiled project: every resource with its canonical spec,
 // content hash and dependencies. It holds no absolute path, timestamp or

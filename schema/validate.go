@@ -197,11 +197,11 @@ func checkRef(field string, r *Ref, kind Kind) error {
 		}
 		return nil
 	}
-	k, name, ok := strings.Cut(r.Ref, ".")
-	if !ok || !ValidName(name) {
-		return fmt.Errorf("%s: ref %q is not KIND.NAME", field, r.Ref)
+	k, _, ok := ParseAddress(r.Ref)
+	if !ok {
+		return fmt.Errorf("%s: ref %q is not a resource's address (KIND.NAME)", field, r.Ref)
 	}
-	if Kind(k) != kind {
+	if k != kind {
 		return fmt.Errorf("%s: ref %q is not a %s", field, r.Ref, kind)
 	}
 	if r.Hash != "" && !digestRE.MatchString(r.Hash) {

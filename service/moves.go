@@ -379,7 +379,7 @@ func (t *mutation) relocate(src, dst place, serial int64) (*row, error) {
 		if err := t.exec("DELETE FROM resources WHERE project = ? AND address = ?", src.project, src.address); err != nil {
 			return nil, dbError(err)
 		}
-		_, cur.name, _ = strings.Cut(dst.address, ".")
+		_, cur.name, _ = schema.ParseAddress(dst.address)
 		cur.address, cur.serial, cur.updated = dst.address, serial, t.now
 		if err := to.put(cur); err != nil {
 			return nil, dbError(err)

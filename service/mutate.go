@@ -349,19 +349,15 @@ func (r *row) proto() *ccv1.Resource {
 
 var (
 	digestRE = regexp.MustCompile(`^sha256:[0-9a-f]{64}$`)
-	// imageIDRE is the name of an image never named: its hash's first 12
-	// hex digits.
-	imageIDRE = regexp.MustCompile(`^[0-9a-f]{12}$`)
 )
 
-// parseAddress checks "kind.name": a known kind and a lowercase DNS label
-// (or, for an image, the 12 hex digits the compiler names an unnamed one
-// by).
+// parseAddress checks a resource's address (schema.ParseAddress): a known
+// kind, DNS labels, and an instance key of the documented form; an image
+// never named is addressed by the 12 hex digits the compiler names it by.
 func parseAddress(addr string) (schema.Kind, string, error) {
-	k, name, ok := strings.Cut(addr, ".")
-	kind := schema.Kind(k)
-	if !ok || !kind.Valid() || !(schema.ValidName(name) || (kind == schema.KindImage && imageIDRE.MatchString(name))) {
-		return "", "", status.Errorf(codes.InvalidArgument, "address %q is not KIND.NAME with a known kind and a lowercase DNS label", addr)
+	kind, name, ok := schema.ParseAddress(addr)
+	if !ok {
+		return "", "", status.Errorf(codes.InvalidArgument, "address %q is not KIND.NAME with a known kind and a lowercase DNS label (with an optional instance key [0] or [\"key\"] and module.NAME. prefixes)", addr)
 	}
 	return kind, name, nil
 }
