@@ -36,6 +36,8 @@ type env struct {
 	// detailed: the command line has --detailed-exitcode, where 2 means
 	// "changes present", so a usage error exits 1 (usageCode).
 	detailed bool
+	// ui writes the events of cc apply --json, nil without it (jsonui.go).
+	ui *jsonUI
 }
 
 // command is one subcommand. run gets the arguments after the command name

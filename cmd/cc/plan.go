@@ -393,5 +393,8 @@ func (e *env) fail(c *command, err error) int {
 		hint = " ($CC_TOKEN may not use this project)"
 	}
 	fmt.Fprintf(e.stderr, "cc %s: %v%s\n", c.name, err, hint)
+	if e.ui != nil {
+		e.ui.diagnostic(fmt.Errorf("%w%s", err, hint))
+	}
 	return exitError
 }
