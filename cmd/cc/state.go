@@ -123,6 +123,7 @@ func runState(e *env, args []string) int {
 	fs := e.flags(c)
 	var lf locateFlags
 	lf.register(fs)
+	asJSON := fs.Bool("json", false, "print the state as JSON (README, \"Machine-readable output\"), sensitive values redacted")
 	if rc := e.parse(c, fs, args); rc >= 0 {
 		return rc
 	}
@@ -150,10 +151,16 @@ func runState(e *env, args []string) int {
 	defer cn.close()
 	st, err := cn.client.GetState(e.ctx, project)
 	if err != nil {
-		return e.fail(c, err)
+		return e.fail(c, cn.explain(err))
+	}
+	if sub == "list" && *asJSON {
+		return e.stateListAsJSON(st)
 	}
 	if sub == "list" {
 		return e.stateList(st, cn)
+	}
+	if r := st.Lookup(addr); r != nil && *asJSON {
+		return e.stateShowAsJSON(st, r)
 	}
 	return e.stateShow(c, st, addr)
 }
@@ -248,6 +255,7 @@ func runVersions(e *env, args []string) int {
 	fs := e.flags(c)
 	var lf locateFlags
 	lf.register(fs)
+	asJSON := fs.Bool("json", false, "print the versions as JSON (README, \"Machine-readable output\")")
 	if rc := e.parse(c, fs, args); rc >= 0 {
 		return rc
 	}
@@ -269,11 +277,17 @@ func runVersions(e *env, args []string) int {
 	}
 	defer cn.close()
 	vs, err := cn.client.Versions(e.ctx, project, addr)
+	if secret && errors.Is(err, service.ErrNotFound) && *asJSON {
+		return e.noRevisionsJSON(c, cn, project, addr, err)
+	}
 	if secret && errors.Is(err, service.ErrNotFound) {
 		return e.noRevisions(c, cn, project, addr, err)
 	}
 	if err != nil {
-		return e.fail(c, err)
+		return e.fail(c, cn.explain(err))
+	}
+	if *asJSON {
+		return e.versionsAsJSON(project, addr, kind, vs)
 	}
 	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
 	for _, v := range vs {
