@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"cc.dev/cc/buildkit"
 	"cc.dev/cc/internal/golden"
 )
 
@@ -87,4 +88,20 @@ func TestStateShowJSONRedacts(t *testing.T) {
 	if !strings.Contains(out, `"LOG_LEVEL": "(sensitive)"`) {
 		t.Errorf("no redacted LOG_LEVEL:\n%s", out)
 	}
+}
+
+// TestBuildJSONShape checks cc build --json's document against its golden
+// file: what became of each image, with its digest and reference. Issue
+// 12: --json.
+func TestBuildJSONShape(t *testing.T) {
+	var out strings.Builder
+	e := &env{stdout: &out}
+	res := []buildkit.Result{
+		{Image: &buildkit.Image{Address: "image.base", Hash: "sha256:1111"}, Reused: true, Ref: "registry.local/app:cc-1111"},
+		{Image: &buildkit.Image{Address: "image.app", Hash: "sha256:2222"}, Digest: "sha256:abcd", Ref: "registry.local/app:cc-2222"},
+	}
+	if rc := e.buildAsJSON(res); rc != exitOK {
+		t.Fatalf("exit %d", rc)
+	}
+	golden.Check(t, filepath.Join("testdata", "golden", "build.json"), []byte(out.String()))
 }
