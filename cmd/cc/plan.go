@@ -385,6 +385,10 @@ func runShow(e *env, args []string) int {
 
 // fail prints an operational error and returns exitError.
 func (e *env) fail(c *command, err error) int {
+	if e.cn != nil {
+		// No gRPC transport text: an unreachable server in words.
+		err = e.cn.explain(err)
+	}
 	hint := ""
 	switch {
 	case errors.Is(err, service.ErrUnauthenticated):
