@@ -64,6 +64,13 @@ Ctrl-C stops starting changes, lets those running finish, and releases
 the lock. Running apply again carries on
 where it stopped: what was done is not done twice.
 
+Each change prints [n/N] as it starts, its elapsed time when done, and,
+while it runs, a line every 10 s ("still creating... [20s elapsed]").
+--json writes, instead of the plan and progress text, one JSON event a line
+on stdout (version, planned_change, change_summary, apply_start,
+apply_progress, apply_complete, apply_errored, diagnostic; documented in
+planner/FORMAT.md); it needs --auto-approve unless given a PLANFILE.
+
 Secret values are read now, from the environment or env files, and sent
 only to the service; they are never printed or saved. An unchanged
 project costs one read of its state and nothing else.`,

@@ -1,13 +1,19 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
 	"cc.dev/cc/internal/golden"
+	"cc.dev/cc/service"
 )
 
 // normalizeEvents replaces what changes from run to run in an event
@@ -111,5 +117,37 @@ func TestApplyJSONFailureIsDiagnostic(t *testing.T) {
 	checkEvents(t, out)
 	if !strings.Contains(out, `"type":"diagnostic"`) {
 		t.Errorf("no diagnostic event:\n%s", out)
+	}
+}
+
+// TestApplyJSONChangeErrored checks that a change the service refuses is
+// an apply_errored event and a diagnostic naming its address and
+// position, that what needs it is a diagnostic "not started", and that
+// the apply's change_summary still comes, with exit status 1. Issue 12:
+// --json.
+func TestApplyJSONChangeErrored(t *testing.T) {
+	fixture(t)
+	t.Setenv("OPENAI_API_KEY", "sk-errored")
+	withServerOptions(t, service.WithUnaryInterceptor(func(ctx context.Context, req any, info *grpc.UnaryServerInfo, next grpc.UnaryHandler) (any, error) {
+		if r, ok := req.(interface{ GetAddress() string }); ok && strings.HasSuffix(info.FullMethod, "/ApplyResource") && r.GetAddress() == "function.support-answer" {
+			return nil, status.Error(codes.InvalidArgument, "refused by the test")
+		}
+		return next(ctx, req)
+	}))
+	out, _, code := cc(t, "apply", "--json", "--auto-approve", "--parallelism", "1", "main.hcl")
+	if code != 1 {
+		t.Fatalf("exit %d, want 1:\n%s", code, out)
+	}
+	checkEvents(t, out, "sk-errored")
+	for _, want := range []string{
+		`"@level":"error","@message":"function.support-answer: failed after `,
+		`"type":"apply_errored"`,
+		`"address":"function.support-answer","range":{"filename":"main.hcl"`,
+		`"summary":"not started: evaluation.support-quality: `,
+		`"operation":"apply"`,
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %s in:\n%s", want, out)
+		}
 	}
 }

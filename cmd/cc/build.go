@@ -36,6 +36,10 @@ built: its hash is made without the value, so the same tag may hold another.
 Builds are reproducible: file and config times are clamped to
 SOURCE_DATE_EPOCH (0 unless set), so the same hash gives the same digest.
 
+--json prints what became of each image as one JSON document on stdout
+(address, hash, digest, reference, reused; planner/FORMAT.md), and the line
+per image on stderr with BuildKit's display.
+
 --print prints the equivalent Dockerfile of each image instead, and needs no
 daemon; values of sensitive variables print as (sensitive) unless
 --show-sensitive is given. BuildKit is reached at --buildkit, else $BUILDKIT_HOST, else

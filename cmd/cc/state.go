@@ -37,7 +37,9 @@ owning it and the service keeps it, unowned, adoptable again with an import
 (what a removed block does). Neither changes the configuration.
 
 The project is found by compiling PATH, or named with --project (then PATH
-only locates the embedded state).`,
+only locates the embedded state). State list and state show take --json:
+one JSON document with a format_version (planner/FORMAT.md), sensitive
+values redacted.`,
 		run: runState,
 	})
 	register(&command{
@@ -46,7 +48,8 @@ only locates the embedded state).`,
 		summary: "list the versions of a function, dataset or scaling group",
 		help: `Versions lists the versions of a function or dataset, the revisions of a
 scaling group (or the revisions of a secret's value, never the value),
-oldest first, marking the current one.`,
+oldest first, marking the current one. --json prints them as one JSON
+document with a format_version (planner/FORMAT.md).`,
 		run: runVersions,
 	})
 	register(&command{
