@@ -283,6 +283,9 @@ func (e *env) refuseDataLoss(c *command, p *planner.Plan, loss []string, planFil
 	}
 	fmt.Fprintf(e.stderr, "cc %s: not applied: this plan destroys the data of %s; to carry it out, %s.%s Nothing was changed.\n",
 		c.name, strings.Join(names, ", "), how, everything)
+	if e.ui != nil {
+		e.ui.diagnostic(fmt.Errorf("not applied: this plan destroys the data of %s; to carry it out, %s. Nothing was changed", strings.Join(names, ", "), how))
+	}
 	return exitError
 }
 

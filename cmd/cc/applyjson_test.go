@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -149,5 +150,48 @@ func TestApplyJSONChangeErrored(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf("no %s in:\n%s", want, out)
 		}
+	}
+}
+
+// TestApplyJSONConfigError checks that a configuration that does not
+// compile is a diagnostic event with its position, on stdout, after the
+// version event. Issue 12: --json.
+func TestApplyJSONConfigError(t *testing.T) {
+	dir := t.TempDir()
+	copyTree(t, "testdata/plan/project", dir)
+	edit(t, filepath.Join(dir, "main.hcl"), `handler  = "src.support:answer"`, `handler  = 42`)
+	t.Setenv("CC_SERVER", "")
+	out, _, code := cc(t, "apply", "--json", "--auto-approve", filepath.Join(dir, "main.hcl"))
+	if code != 1 {
+		t.Fatalf("exit %d, want 1:\n%s", code, out)
+	}
+	checkEvents(t, out)
+	if !strings.Contains(out, `"type":"diagnostic"`) || !strings.Contains(out, `"range":{"filename":`) {
+		t.Errorf("no diagnostic with a range:\n%s", out)
+	}
+}
+
+// TestApplyJSONDataLossIsDiagnostic checks that a plan refused for
+// destroying data is, after its planned_change events, a diagnostic naming
+// what it would destroy. Issue 12: --json.
+func TestApplyJSONDataLossIsDiagnostic(t *testing.T) {
+	fixture(t)
+	t.Setenv("OPENAI_API_KEY", "sk-loss")
+	mustCC(t, 0, "apply", "--auto-approve", "main.hcl")
+	hcl, err := os.ReadFile("main.hcl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := strings.Index(string(hcl), `dataset "goldens" {`)
+	if err := os.WriteFile("main.hcl", hcl[:i], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, _, code := cc(t, "apply", "--json", "--auto-approve", "main.hcl")
+	if code != 1 {
+		t.Fatalf("exit %d, want 1:\n%s", code, out)
+	}
+	checkEvents(t, out)
+	if !strings.Contains(out, `"type":"planned_change"`) || !strings.Contains(out, `not applied: this plan destroys the data of dataset.goldens (delete)`) {
+		t.Errorf("no data-loss diagnostic:\n%s", out)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"cc.dev/cc/applier"
+	"cc.dev/cc/diag"
 	"cc.dev/cc/planner"
 	"cc.dev/cc/schema"
 )
@@ -140,4 +141,17 @@ func (u *jsonUI) diagnostic(err error) {
 		}
 	}
 	u.emit("error", "diagnostic", "Error: "+err.Error(), map[string]any{"diagnostic": d})
+}
+
+// configDiagnostics writes the diagnostics of a configuration that does
+// not compile (or compiles with warnings) as diagnostic events, in
+// diag's JSON form (severity, summary, detail, range).
+func (u *jsonUI) configDiagnostics(ds diag.Diagnostics) {
+	for _, d := range ds {
+		level := "error"
+		if d.Severity == diag.Warning {
+			level = "warn"
+		}
+		u.emit(level, "diagnostic", d.Error(), map[string]any{"diagnostic": d})
+	}
 }
