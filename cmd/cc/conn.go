@@ -121,6 +121,9 @@ func (e *env) connect(f serviceFlags, root string) (*conn, error) {
 // answering, in place of gRPC's transport text ("rpc error: code =
 // Unavailable desc = ...").
 func (cn *conn) explain(err error) error {
+	if prefix, reason, ok := tlsFailure(err); ok && cn.server != "" {
+		return cn.handshakeFailed(prefix, reason)
+	}
 	if applier.ServiceLost(err) && cn.server != "" {
 		// Issue 12: an unreachable --server, in words.
 		return cn.unreachable(err)

@@ -55,3 +55,34 @@ func dialOutcome(msg string, tls bool) string {
 	}
 	return "the connection failed"
 }
+
+// tlsFailure is, for an error of a call to a --server whose TLS handshake
+// failed, the reason TLS gave ("x509: certificate signed by unknown
+// authority"), without gRPC's text; ok is false for any other error.
+func tlsFailure(err error) (prefix, reason string, ok bool) {
+	msg := err.Error()
+	const marker = "authentication handshake failed: "
+	i := strings.Index(msg, marker)
+	if i < 0 {
+		return "", "", false
+	}
+	reason = strings.TrimRight(msg[i+len(marker):], `"`)
+	for _, m := range []string{"rpc error:", "connection error:"} {
+		if j := strings.Index(msg, m); j > 0 {
+			prefix = msg[:j]
+			break
+		}
+	}
+	return prefix, reason, true
+}
+
+// handshakeFailed says in words that the TLS handshake with the service at
+// cn.server failed, why, and what to check.
+func (cn *conn) handshakeFailed(prefix, reason string) error {
+	check := "that it serves TLS on that address, and that --ca names the CA that signed its certificate (or the system's roots do)"
+	if !cn.tls {
+		check = "whether it expects TLS (--tls, --ca)"
+	}
+	return fmt.Errorf("%scannot reach the cc service at %s: dialled %s with TLS, and the TLS handshake failed (%s). Check %s",
+		prefix, cn.server, cn.server, reason, check)
+}

@@ -54,3 +54,21 @@ func TestUnreachableInWords(t *testing.T) {
 		}
 	}
 }
+
+// TestHandshakeFailureInWords checks that a TLS handshake that fails is
+// said in words, with TLS's reason and what to check, without gRPC's
+// text. Issue 12: an unreachable --server.
+func TestHandshakeFailureInWords(t *testing.T) {
+	raw := errors.New(`read the state of project p: rpc error: code = Unavailable desc = connection error: desc = "transport: authentication handshake failed: tls: first record does not look like a TLS handshake"`)
+	cn := conn{server: "127.0.0.1:7433", tls: true}
+	got := cn.explain(raw).Error()
+	want := "read the state of project p: cannot reach the cc service at 127.0.0.1:7433: dialled 127.0.0.1:7433 with TLS, and the TLS handshake failed (tls: first record does not look like a TLS handshake). Check that it serves TLS on that address"
+	if !strings.HasPrefix(got, want) {
+		t.Errorf("got %q, want it to start with %q", got, want)
+	}
+	for _, bad := range []string{"rpc error", "desc =", "transport", "Unavailable"} {
+		if strings.Contains(got, bad) {
+			t.Errorf("%q shows gRPC's %q", got, bad)
+		}
+	}
+}
