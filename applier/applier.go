@@ -59,6 +59,9 @@ type Applier struct {
 	// timers are what locks wait and renew by; nil is package time's
 	// (lock.go).
 	timers timers
+	// heartbeat and events: events.go.
+	heartbeat time.Duration
+	events    func(Event)
 }
 
 // Option configures an Applier.
@@ -210,6 +213,7 @@ func New(svc Service, opts ...Option) (*Applier, error) {
 		notices:     io.Discard,
 		now:         time.Now,
 		retries:     2,
+		heartbeat:   DefaultHeartbeat,
 	}
 	for _, o := range opts {
 		if err := o(a); err != nil {

@@ -186,6 +186,8 @@ type node struct {
 	// expected is the serial its change expects when a move touched its
 	// row (lifecycle.go), else 0: the plan's.
 	expected int64
+	// seq is its number in the order the changes started, from 1.
+	seq int
 }
 
 type finished struct {
@@ -259,6 +261,7 @@ type run struct {
 	stopped    bool
 	leaseLost  bool
 	stopWhy    string
+	started    int // changes started, numbering them
 }
 
 // graph makes a node of every change, with the resource it applies and
@@ -372,12 +375,15 @@ func (r *run) loop() {
 func (r *run) start(n *node) {
 	n.state = 1
 	r.running++
+	r.started++
+	n.seq = r.started
 	go func() {
 		start := r.a.now()
-		r.say("%s: %s...", n.c.Addr, progressVerb(n.c))
-		slow := time.AfterFunc(10*time.Second, func() { r.say("%s: still %s... [10s+ elapsed]", n.c.Addr, verbing(n.c.Action)) })
+		// Issue 12: [n/N], and a heartbeat for as long as it runs.
+		r.report(Event{Type: EventStart, Change: n.c, Seq: n.seq}, "%s: %s... [%d/%d]", n.c.Addr, progressVerb(n.c), n.seq, len(r.p.Changes))
+		stop := r.heartbeat(n, start)
 		out, err := r.a.do(r.opCtx, r.lk, r.p, n)
-		slow.Stop()
+		stop()
 		out.Addr, out.Action, out.Elapsed = n.c.Addr, n.c.Action, r.a.now().Sub(start)
 		r.results <- finished{n: n, out: out, err: err}
 	}()
@@ -392,11 +398,13 @@ func (r *run) done(f finished) {
 		}
 		f.n.state = 5
 		r.res.Unknown = append(r.res.Unknown, f.n.c.Addr)
-		r.say("%s: no answer after %s: the service stopped answering", f.n.c.Addr, elapsed(f.out.Elapsed))
+		r.report(Event{Type: EventErrored, Change: f.n.c, Seq: f.n.seq, Elapsed: f.out.Elapsed, Err: f.err},
+			"%s: no answer after %s: the service stopped answering", f.n.c.Addr, elapsed(f.out.Elapsed))
 		return
 	}
 	if f.err != nil {
-		r.say("%s: failed after %s: %v", f.n.c.Addr, elapsed(f.out.Elapsed), f.err)
+		r.report(Event{Type: EventErrored, Change: f.n.c, Seq: f.n.seq, Elapsed: f.out.Elapsed, Err: f.err},
+			"%s: failed after %s: %v", f.n.c.Addr, elapsed(f.out.Elapsed), f.err)
 		r.fail(f.n, f.err)
 		r.a.skipDependants(f.n, r.say)
 		// The service refuses every mutation without the lock's live
@@ -409,7 +417,8 @@ func (r *run) done(f finished) {
 	}
 	f.n.state = 2
 	r.res.Done = append(r.res.Done, f.out)
-	r.say("%s: %s after %s%s", f.n.c.Addr, doneVerb(f.n.c.Action), elapsed(f.out.Elapsed), outcomeDetail(f.n.c, f.out))
+	r.report(Event{Type: EventComplete, Change: f.n.c, Seq: f.n.seq, Elapsed: f.out.Elapsed, Outcome: f.out},
+		"%s: %s after %s%s", f.n.c.Addr, doneVerb(f.n.c.Action), elapsed(f.out.Elapsed), outcomeDetail(f.n.c, f.out))
 	for _, m := range f.n.dependants {
 		m.waiting--
 		if m.waiting == 0 && m.state == 0 {

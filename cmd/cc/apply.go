@@ -64,6 +64,13 @@ Ctrl-C stops starting changes, lets those running finish, and releases
 the lock. Running apply again carries on
 where it stopped: what was done is not done twice.
 
+Each change prints [n/N] as it starts, its elapsed time when done, and,
+while it runs, a line every 10 s ("still creating... [20s elapsed]").
+--json writes, instead of the plan and progress text, one JSON event a line
+on stdout (version, planned_change, change_summary, apply_start,
+apply_progress, apply_complete, apply_errored, diagnostic; documented in
+planner/FORMAT.md); it needs --auto-approve unless given a PLANFILE.
+
 Secret values are read now, from the environment or env files, and sent
 only to the service; they are never printed or saved. An unchanged
 project costs one read of its state and nothing else.`,
@@ -90,6 +97,7 @@ type applyFlags struct {
 	autoApprove bool
 	parallelism int
 	lockTimeout time.Duration
+	json        bool // --json: events on stdout (jsonui.go)
 }
 
 func (f *applyFlags) register(fs *flag.FlagSet, destroy bool) {
@@ -97,6 +105,7 @@ func (f *applyFlags) register(fs *flag.FlagSet, destroy bool) {
 	fs.BoolVar(&f.autoApprove, "auto-approve", false, "apply without asking for approval (the plan is still shown)")
 	fs.IntVar(&f.parallelism, "parallelism", 10, "make at most `N` changes at once")
 	fs.DurationVar(&f.lockTimeout, "lock-timeout", 0, "wait up to `DURATION` for the project's lock when another apply holds it")
+	fs.BoolVar(&f.json, "json", false, "write a stream of events on stdout, one JSON object a line, instead of the plan and progress text (needs --auto-approve or a PLANFILE)")
 }
 
 func runApply(e *env, args []string) int {
@@ -117,6 +126,9 @@ func (e *env) runApplyLike(c *command, args []string, destroy bool) int {
 		return rc
 	}
 	if rc := e.checkApplyFlags(c, &af, destroy); rc >= 0 {
+		return rc
+	}
+	if rc := e.startJSON(c, fs, &af, destroy); rc >= 0 {
 		return rc
 	}
 	if !destroy && fs.NArg() > 0 && isPlanFile(fs.Arg(0)) {
@@ -203,11 +215,11 @@ func (e *env) lockAndApply(c *command, cn *conn, a *applier.Applier, d *schema.D
 			return e.fail(c, cn.explain(err))
 		}
 		if !p.Changed() {
-			planner.WriteText(e.stdout, p, planner.TextOptions{Color: e.color(e.stdout)})
+			e.showPlan(p)
 			return exitOK
 		}
 	}
-	planner.WriteText(e.stdout, p, planner.TextOptions{Color: e.color(e.stdout)})
+	e.showPlan(p)
 	loss := planner.DataLoss(p, st)
 	if len(loss) > 0 && !af.allowDataLoss {
 		return e.refuseDataLoss(c, p, loss, "")
@@ -227,18 +239,18 @@ func (e *env) lockAndApply(c *command, cn *conn, a *applier.Applier, d *schema.D
 // an approval there is no terminal to ask for.
 func (e *env) beforeLock(c *command, cn *conn, p *planner.Plan, st *planner.State, d *schema.Desired, af *applyFlags) int {
 	if !p.Changed() {
-		planner.WriteText(e.stdout, p, planner.TextOptions{Color: e.color(e.stdout)})
+		e.showPlan(p)
 		return exitOK
 	}
 	if err := missingSecretValues(p, d, applier.LocalSecrets{Root: d.Root}); err != nil {
 		return e.fail(c, cn.explain(err))
 	}
 	if loss := planner.DataLoss(p, st); len(loss) > 0 && !af.allowDataLoss {
-		planner.WriteText(e.stdout, p, planner.TextOptions{Color: e.color(e.stdout)})
+		e.showPlan(p)
 		return e.refuseDataLoss(c, p, loss, "")
 	}
 	if !af.autoApprove && !isTerminal(e.stdin) {
-		planner.WriteText(e.stdout, p, planner.TextOptions{Color: e.color(e.stdout)})
+		e.showPlan(p)
 		fmt.Fprintf(e.stderr, "cc %s: not applied: there is no terminal to ask for approval on; pass --auto-approve, or save the plan with cc plan --out FILE and apply it with cc apply FILE\n", c.name)
 		return exitError
 	}
@@ -271,6 +283,9 @@ func (e *env) refuseDataLoss(c *command, p *planner.Plan, loss []string, planFil
 	}
 	fmt.Fprintf(e.stderr, "cc %s: not applied: this plan destroys the data of %s; to carry it out, %s.%s Nothing was changed.\n",
 		c.name, strings.Join(names, ", "), how, everything)
+	if e.ui != nil {
+		e.ui.diagnostic(fmt.Errorf("not applied: this plan destroys the data of %s; to carry it out, %s. Nothing was changed", strings.Join(names, ", "), how))
+	}
 	return exitError
 }
 
@@ -282,7 +297,8 @@ func (e *env) applier(cn *conn, d *schema.Desired, af *applyFlags, allowDataLoss
 		applier.WithLockTimeout(af.lockTimeout),
 		applier.WithProgress(e.stdout),
 		applier.WithNotices(e.stderr),
-		applier.WithSecrets(applier.LocalSecrets{Root: d.Root}))
+		applier.WithSecrets(applier.LocalSecrets{Root: d.Root}),
+		e.applyEvents())
 }
 
 // confirm asks on the terminal, naming the resources whose data the
@@ -314,6 +330,9 @@ func (e *env) confirm(c *command, project string, destroy bool, loss []string) b
 
 // carryOut applies a plan under a lock and reports.
 func (e *env) carryOut(c *command, cn *conn, a *applier.Applier, lk *applier.Lock, p *planner.Plan, d *schema.Desired) int {
+	if e.ui != nil {
+		return e.carryOutJSON(c, cn, a, lk, p, d)
+	}
 	start := time.Now()
 	fmt.Fprintf(e.stdout, "\nApplying %d %s to project %s...\n", len(p.Changes), plural(len(p.Changes), "change", "changes"), p.Project)
 	res := a.Apply(e.ctx, lk, p, d)
@@ -321,6 +340,17 @@ func (e *env) carryOut(c *command, cn *conn, a *applier.Applier, lk *applier.Loc
 		// The checks above refuse first; this is the applier's own guard.
 		return e.fail(c, res.Refused)
 	}
+	summary := applySummary(res, p)
+	if len(res.Errors) == 0 && len(res.NotStarted) == 0 && res.Lost == nil {
+		fmt.Fprintf(e.stdout, "\nApply complete: %s (%s).\n", summary, time.Since(start).Round(time.Millisecond))
+		return exitOK
+	}
+	return e.applyFailed(c, cn, res, p, summary)
+}
+
+// applySummary is the one-line summary of what an apply did: "2 created,
+// 1 updated, 0 replaced, 0 deleted; 1 new version, 0 versions reused".
+func applySummary(res *applier.Result, p *planner.Plan) string {
 	cr, up, rp, dl, nv, rv := res.Counts()
 	summary := fmt.Sprintf("%d created, %d updated, %d replaced, %d deleted", cr, up, rp, dl)
 	// Issue 10: moves, imports and forgets, when the plan has any.
@@ -339,10 +369,12 @@ func (e *env) carryOut(c *command, cn *conn, a *applier.Applier, lk *applier.Loc
 		}
 		summary += fmt.Sprintf("%s%d new %s", sep, nr, plural(nr, "revision", "revisions"))
 	}
-	if len(res.Errors) == 0 && len(res.NotStarted) == 0 && res.Lost == nil {
-		fmt.Fprintf(e.stdout, "\nApply complete: %s (%s).\n", summary, time.Since(start).Round(time.Millisecond))
-		return exitOK
-	}
+	return summary
+}
+
+// applyFailed reports, on stderr, an apply that did not do everything:
+// each error, what was not started and why, and what was done.
+func (e *env) applyFailed(c *command, cn *conn, res *applier.Result, p *planner.Plan, summary string) int {
 	fmt.Fprintln(e.stderr)
 	for _, err := range res.Errors {
 		fmt.Fprintf(e.stderr, "Error: %v\n", err)
@@ -477,7 +509,7 @@ func (e *env) applyPlanFile(c *command, name, dir string, af *applyFlags) int {
 		return e.mismatch(c, name, cn, err)
 	}
 	if !p.Changed() {
-		planner.WriteText(e.stdout, p, planner.TextOptions{Color: e.color(e.stdout)})
+		e.showPlan(p)
 		return exitOK
 	}
 	if err := missingSecretValues(p, d, applier.LocalSecrets{Root: d.Root}); err != nil {

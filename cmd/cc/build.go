@@ -4,6 +4,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"strconv"
 	"strings"
@@ -34,6 +35,10 @@ built: its hash is made without the value, so the same tag may hold another.
 
 Builds are reproducible: file and config times are clamped to
 SOURCE_DATE_EPOCH (0 unless set), so the same hash gives the same digest.
+
+--json prints what became of each image as one JSON document on stdout
+(address, hash, digest, reference, reused; planner/FORMAT.md), and the line
+per image on stderr with BuildKit's display.
 
 --print prints the equivalent Dockerfile of each image instead, and needs no
 daemon; values of sensitive variables print as (sensitive) unless
@@ -76,6 +81,9 @@ func runBuild(e *env, args []string) int {
 	}
 	if len(imgs) == 0 {
 		fmt.Fprintln(e.stderr, "cc build: the project has no images")
+		if *f.json {
+			return e.buildAsJSON(nil)
+		}
 		return exitOK
 	}
 
@@ -107,7 +115,7 @@ func runBuild(e *env, args []string) int {
 		SourceDateEpoch: epoch,
 		Progress:        *f.progress,
 		Out:             e.stderr,
-		Log:             e.stdout,
+		Log:             buildLog(e, *f.json),
 	})
 }
 
@@ -116,6 +124,7 @@ type buildFlags struct {
 	cf                           compileFlags
 	addr, output, push, progress *string
 	print, show, force, offline  *bool
+	json                         *bool
 	insecure                     stringList
 }
 
@@ -130,6 +139,7 @@ func defineBuildFlags(fs *flag.FlagSet) *buildFlags {
 	f.force = fs.Bool("force", false, "build even images that are already built")
 	f.progress = fs.String("progress", "auto", "progress display: auto, tty, plain, quiet or rawjson")
 	f.offline = fs.Bool("offline", false, "fail when a base image is not pinned in cc.lock")
+	f.json = fs.Bool("json", false, "print what was built as JSON on stdout (address, digest, reference; README, \"Machine-readable output\"), the build's log on stderr")
 	fs.Var(&f.insecure, "insecure-registry", "reach registry `HOST` over plain HTTP (repeatable; localhost needs none)")
 	return f
 }
@@ -152,6 +162,9 @@ func (f *buildFlags) check(e *env, c *command) (dest string, epoch int64, rc int
 		if err != nil || epoch < 0 {
 			return "", 0, e.usageError(c, "SOURCE_DATE_EPOCH=%q: want a number of seconds", s)
 		}
+	}
+	if *f.print && *f.json {
+		return "", 0, e.usageError(c, "--print prints Dockerfiles; it takes no --json")
 	}
 	if *f.print && (*f.push != "" || dest != "") {
 		return "", 0, e.usageError(c, "--print builds nothing; it takes no --push or --output")
@@ -186,7 +199,7 @@ func (f *buildFlags) build(e *env, res *compiler.Result, req buildkit.Request) i
 	reg := &buildkit.Registry{Insecure: f.insecure}
 	b := buildkit.New(addr, buildkit.WithRegistry(reg))
 	defer b.Close()
-	_, err := b.Build(e.ctx, req)
+	results, err := b.Build(e.ctx, req)
 	var be *buildkit.BuildError
 	if errors.As(err, &be) {
 		e.printDiagnostics(diag.Diagnostics{be.Diagnostic()}, res.Files, false)
@@ -196,7 +209,19 @@ func (f *buildFlags) build(e *env, res *compiler.Result, req buildkit.Request) i
 		fmt.Fprintf(e.stderr, "cc build: %v\n", err)
 		return exitError
 	}
+	if *f.json {
+		return e.buildAsJSON(results)
+	}
 	return exitOK
+}
+
+// buildLog is where cc build's line per image goes: stdout, or stderr
+// with --json, which keeps stdout for the JSON.
+func buildLog(e *env, asJSON bool) io.Writer {
+	if asJSON {
+		return e.stderr
+	}
+	return e.stdout
 }
 
 // splitPathArgs takes the first argument as PATH when it names a file or

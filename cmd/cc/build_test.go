@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -46,6 +47,8 @@ func TestBuildUsage(t *testing.T) {
 		{[]string{"--output", "type=oci", qs}, exitUsage, "dest=FILE is missing"},
 		{[]string{"--progress", "fancy", qs}, exitUsage, "--progress"},
 		{[]string{"--print", "--push", "r", qs}, exitUsage, "--print builds nothing"},
+		// issue 12: --json
+		{[]string{"--print", "--json", qs}, exitUsage, "it takes no --json"},
 		{[]string{"--print", qs, "image.ap"}, exitError, `did you mean "image.app"`},
 	} {
 		rc, _, stderr := ccRun(t, append([]string{"build"}, tc.args...)...)
@@ -87,6 +90,12 @@ func TestE2EBuildCLI(t *testing.T) {
 	}
 	if stderr != "" {
 		t.Errorf("second build showed progress %q; a reuse solves nothing", stderr)
+	}
+	// Issue 12: --json says the same as JSON, and nothing else on stdout.
+	stdout, _ = build("--json", "--push", repo, dir)
+	var bj buildJSON
+	if err := json.Unmarshal([]byte(stdout), &bj); err != nil || len(bj.Images) != 3 || !bj.Images[0].Reused || !strings.HasPrefix(bj.Images[0].Ref, repo+":cc-") {
+		t.Errorf("--json printed %q (%v), want three images reused from %s", stdout, err, repo)
 	}
 	stdout, _ = build("--push", repo, "--force", dir, "app")
 	if !strings.Contains(stdout, "image.app: built") || !strings.Contains(stdout, "image.base: built") {

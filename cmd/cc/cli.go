@@ -36,6 +36,11 @@ type env struct {
 	// detailed: the command line has --detailed-exitcode, where 2 means
 	// "changes present", so a usage error exits 1 (usageCode).
 	detailed bool
+	// ui writes the events of cc apply --json, nil without it (jsonui.go).
+	ui *jsonUI
+	// cn is the service at --server the command opened, whose failures
+	// fail explains (unreachable.go); nil before.
+	cn *conn
 }
 
 // command is one subcommand. run gets the arguments after the command name

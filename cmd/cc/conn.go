@@ -47,8 +47,10 @@ type conn struct {
 	// where describes it for messages: "the embedded state in
 	// DIR/.cc/state.db" or "the cc service at ADDR".
 	where string
-	// server is the address, "" for the embedded default.
+	// server is the address, "" for the embedded default; tls says it
+	// is dialled with TLS.
 	server string
+	tls    bool
 	close  func() error
 }
 
@@ -110,13 +112,22 @@ func (e *env) connect(f serviceFlags, root string) (*conn, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &conn{client: c, where: "the cc service at " + server, server: server, close: c.Close}, nil
+	cn := &conn{client: c, where: "the cc service at " + server, server: server, tls: f.tls || f.ca != "", close: c.Close}
+	e.cn = cn
+	return cn, nil
 }
 
 // explain puts what a failed call means, when the service stopped
 // answering, in place of gRPC's transport text ("rpc error: code =
 // Unavailable desc = ...").
 func (cn *conn) explain(err error) error {
+	if prefix, reason, ok := tlsFailure(err); ok && cn.server != "" {
+		return cn.handshakeFailed(prefix, reason)
+	}
+	if applier.ServiceLost(err) && cn.server != "" {
+		// Issue 12: an unreachable --server, in words.
+		return cn.unreachable(err)
+	}
 	if applier.ServiceLost(err) {
 		return fmt.Errorf("%s is not answering (is it running, at that address?)", cn.where)
 	}

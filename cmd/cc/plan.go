@@ -385,6 +385,10 @@ func runShow(e *env, args []string) int {
 
 // fail prints an operational error and returns exitError.
 func (e *env) fail(c *command, err error) int {
+	if e.cn != nil {
+		// No gRPC transport text: an unreachable server in words.
+		err = e.cn.explain(err)
+	}
 	hint := ""
 	switch {
 	case errors.Is(err, service.ErrUnauthenticated):
@@ -393,5 +397,8 @@ func (e *env) fail(c *command, err error) int {
 		hint = " ($CC_TOKEN may not use this project)"
 	}
 	fmt.Fprintf(e.stderr, "cc %s: %v%s\n", c.name, err, hint)
+	if e.ui != nil {
+		e.ui.diagnostic(fmt.Errorf("%w%s", err, hint))
+	}
 	return exitError
 }

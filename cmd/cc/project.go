@@ -64,6 +64,10 @@ func (e *env) compile(c *command, path string, in compiler.Input, jsonDiags bool
 }
 
 func (e *env) printDiagnostics(ds diag.Diagnostics, files map[string][]byte, asJSON bool) {
+	if e.ui != nil {
+		// cc apply --json: as events too (issue 12).
+		e.ui.configDiagnostics(ds)
+	}
 	if asJSON {
 		diag.WriteJSON(e.stderr, ds)
 		return

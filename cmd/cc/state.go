@@ -37,7 +37,9 @@ owning it and the service keeps it, unowned, adoptable again with an import
 (what a removed block does). Neither changes the configuration.
 
 The project is found by compiling PATH, or named with --project (then PATH
-only locates the embedded state).`,
+only locates the embedded state). State list and state show take --json:
+one JSON document with a format_version (planner/FORMAT.md), sensitive
+values redacted.`,
 		run: runState,
 	})
 	register(&command{
@@ -46,7 +48,8 @@ only locates the embedded state).`,
 		summary: "list the versions of a function, dataset or scaling group",
 		help: `Versions lists the versions of a function or dataset, the revisions of a
 scaling group (or the revisions of a secret's value, never the value),
-oldest first, marking the current one.`,
+oldest first, marking the current one. --json prints them as one JSON
+document with a format_version (planner/FORMAT.md).`,
 		run: runVersions,
 	})
 	register(&command{
@@ -123,6 +126,7 @@ func runState(e *env, args []string) int {
 	fs := e.flags(c)
 	var lf locateFlags
 	lf.register(fs)
+	asJSON := fs.Bool("json", false, "print the state as JSON (README, \"Machine-readable output\"), sensitive values redacted")
 	if rc := e.parse(c, fs, args); rc >= 0 {
 		return rc
 	}
@@ -150,10 +154,16 @@ func runState(e *env, args []string) int {
 	defer cn.close()
 	st, err := cn.client.GetState(e.ctx, project)
 	if err != nil {
-		return e.fail(c, err)
+		return e.fail(c, cn.explain(err))
+	}
+	if sub == "list" && *asJSON {
+		return e.stateListAsJSON(st)
 	}
 	if sub == "list" {
 		return e.stateList(st, cn)
+	}
+	if r := st.Lookup(addr); r != nil && *asJSON {
+		return e.stateShowAsJSON(st, r)
 	}
 	return e.stateShow(c, st, addr)
 }
@@ -248,6 +258,7 @@ func runVersions(e *env, args []string) int {
 	fs := e.flags(c)
 	var lf locateFlags
 	lf.register(fs)
+	asJSON := fs.Bool("json", false, "print the versions as JSON (README, \"Machine-readable output\")")
 	if rc := e.parse(c, fs, args); rc >= 0 {
 		return rc
 	}
@@ -269,11 +280,17 @@ func runVersions(e *env, args []string) int {
 	}
 	defer cn.close()
 	vs, err := cn.client.Versions(e.ctx, project, addr)
+	if secret && errors.Is(err, service.ErrNotFound) && *asJSON {
+		return e.noRevisionsJSON(c, cn, project, addr, err)
+	}
 	if secret && errors.Is(err, service.ErrNotFound) {
 		return e.noRevisions(c, cn, project, addr, err)
 	}
 	if err != nil {
-		return e.fail(c, err)
+		return e.fail(c, cn.explain(err))
+	}
+	if *asJSON {
+		return e.versionsAsJSON(project, addr, kind, vs)
 	}
 	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
 	for _, v := range vs {
