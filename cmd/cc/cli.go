@@ -8,7 +8,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"sort"
 	"strconv"
 	"strings"
 )
@@ -36,6 +35,11 @@ type env struct {
 	// detailed: the command line has --detailed-exitcode, where 2 means
 	// "changes present", so a usage error exits 1 (usageCode).
 	detailed bool
+	// colorOn and colorOff are --color and --no-color (registerColor).
+	colorOn, colorOff bool
+	// probing makes parse return at once, leaving the command's flag set
+	// in fs (probeFlags).
+	probing bool
 }
 
 // command is one subcommand. run gets the arguments after the command name
@@ -46,7 +50,15 @@ type command struct {
 	summary string // one line for the command list
 	help    string // paragraphs for cc help NAME
 	run     func(e *env, args []string) int
+	// hidden leaves the command out of the command list (cc __complete).
+	hidden bool
+	// subcommands are the words that must follow the command's name (cc
+	// state list), listed by its help.
+	subcommands []subcommand
 }
+
+// subcommand is one of a command's subcommands, for its help.
+type subcommand struct{ name, summary string }
 
 // commands is the table of subcommands; each lives in its own file.
 var commands = map[string]*command{}
@@ -75,20 +87,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	name := args[0]
 	switch name {
 	case "-h", "-help", "--help", "help":
-		if len(args) > 1 {
-			if c := commands[args[1]]; c != nil {
-				commandUsage(stdout, c, nil)
-				return exitOK
-			}
-			if t := topics[args[1]]; t != nil {
-				t(stdout)
-				return exitOK
-			}
-			fmt.Fprintf(stderr, "cc: unknown command %q\n", args[1])
-			return e.usageCode()
-		}
-		usage(stdout)
-		return exitOK
+		return e.runHelp(args[1:])
 	case "-version", "--version":
 		name = "version"
 	}
@@ -131,12 +130,7 @@ func (e *env) usageCode() int {
 }
 
 func suggestCommand(name string) string {
-	best, bestD := "", 3
-	for n := range commands {
-		if d := editDistance(name, n); d < bestD {
-			best, bestD = n, d
-		}
-	}
+	best := closest(name, visibleCommands())
 	if best == "" {
 		return ""
 	}
@@ -176,12 +170,7 @@ Usage:
 Commands:
 
 `)
-	names := make([]string, 0, len(commands))
-	for n := range commands {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
+	for _, n := range visibleCommands() {
 		fmt.Fprintf(w, "\t%-12s %s\n", n, commands[n].summary)
 	}
 	fmt.Fprint(w, `
@@ -193,6 +182,7 @@ and 'cc help functions' for the functions of HCL configurations.
 
 func commandUsage(w io.Writer, c *command, fs *flag.FlagSet) {
 	fmt.Fprintf(w, "Usage: cc %s %s\n\n%s\n", c.name, c.args, strings.TrimSpace(c.help))
+	printSubcommands(w, c)
 	if fs == nil {
 		fs = flag.NewFlagSet(c.name, flag.ContinueOnError)
 	}
@@ -200,8 +190,7 @@ func commandUsage(w io.Writer, c *command, fs *flag.FlagSet) {
 	fs.VisitAll(func(*flag.Flag) { has = true })
 	if has {
 		fmt.Fprint(w, "\nFlags:\n")
-		fs.SetOutput(w)
-		fs.PrintDefaults()
+		printFlags(w, fs)
 	}
 }
 
@@ -211,21 +200,30 @@ func (e *env) flags(c *command) *flag.FlagSet {
 	fs := flag.NewFlagSet(c.name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {}
+	e.registerColor(fs)
 	e.fs = fs
 	return fs
 }
 
 // parse parses args into fs. It returns -1 to go on, or the exit code.
+// Flags may come before or after the positional arguments (interspersed).
 func (e *env) parse(c *command, fs *flag.FlagSet, args []string) int {
-	if err := fs.Parse(args); err != nil {
+	if e.probing {
+		return exitOK
+	}
+	ordered, err := interspersed(fs, args)
+	if err == nil {
+		err = fs.Parse(ordered)
+	}
+	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			commandUsage(e.stdout, c, fs)
 			return exitOK
 		}
-		fmt.Fprintf(e.stderr, "cc %s: %v\nRun 'cc help %s' for usage.\n", c.name, err, c.name)
+		fmt.Fprintf(e.stderr, "cc %s: %s\nRun 'cc help %s' for usage.\n", c.name, flagError(err), c.name)
 		return e.usageCode()
 	}
-	return -1
+	return e.checkColor(c)
 }
 
 // usageError reports bad arguments and returns the usage error's exit

@@ -39,6 +39,12 @@ owning it and the service keeps it, unowned, adoptable again with an import
 The project is found by compiling PATH, or named with --project (then PATH
 only locates the embedded state).`,
 		run: runState,
+		subcommands: []subcommand{
+			{"list", "list the resources the service holds for the project"},
+			{"show", "print one resource: spec, hash, versions, dependencies"},
+			{"mv", "rename a resource on the service, keeping its identity"},
+			{"rm", "forget a resource: the service keeps it, unowned"},
+		},
 	})
 	register(&command{
 		name:    "versions",
@@ -117,6 +123,10 @@ func runState(e *env, args []string) int {
 		return e.usageError(c, "want a subcommand: list, show, mv or rm")
 	}
 	sub, args := args[0], args[1:]
+	if isHelpArg(sub) {
+		commandUsage(e.stdout, c, e.probeFlags(c, ""))
+		return exitOK
+	}
 	if sub == "mv" || sub == "rm" {
 		return runStateLifecycle(e, c, sub, args)
 	}
