@@ -43,7 +43,9 @@ type env struct {
 }
 
 // command is one subcommand. run gets the arguments after the command name
-// and returns the exit code.
+// and returns the exit code. run makes its flag set with e.flags and calls
+// e.parse before doing anything else: cc help and completion run it with
+// e.probing set to read its flags (probeFlags).
 type command struct {
 	name    string
 	args    string // synopsis of the arguments, for usage

@@ -1,9 +1,11 @@
 package main
 
 import (
+	"flag"
 	"fmt"
 	"io"
 	"sort"
+	"strings"
 )
 
 // runHelp is cc help [COMMAND [SUBCOMMAND] | TOPIC]: a command's help with
@@ -103,4 +105,54 @@ func printSubcommands(w io.Writer, c *command) {
 // isHelpArg reports whether a is one of the spellings of -h.
 func isHelpArg(a string) bool {
 	return a == "-h" || a == "-help" || a == "--help" || a == "--h"
+}
+
+// subcommandArgs splits c's subcommand from args, where flags may come
+// before it (cc state --project p list): it is the first argument that is
+// neither a flag nor a flag's value. A help flag before any subcommand
+// leaves sub "".
+func (e *env) subcommandArgs(c *command, args []string) (sub string, rest []string) {
+	if len(args) == 0 || isHelpArg(args[0]) {
+		return "", args
+	}
+	if e.probing || args[0] == "" || args[0][0] != '-' {
+		return args[0], args[1:]
+	}
+	var sets []*flag.FlagSet
+	for _, s := range c.subcommands {
+		if fs := e.probeFlags(c, s.name); fs != nil {
+			sets = append(sets, fs)
+		}
+	}
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			i++
+		}
+		if a == "--" || len(a) < 2 || a[0] != '-' {
+			if i >= len(args) {
+				break
+			}
+			return args[i], append(append([]string(nil), args[:i]...), args[i+1:]...)
+		}
+		if isHelpArg(a) {
+			return "", args
+		}
+		if takesValue(sets, a) {
+			i++
+		}
+	}
+	return "", args
+}
+
+// takesValue reports whether arg is a value flag, without its value
+// joined, of one of sets.
+func takesValue(sets []*flag.FlagSet, arg string) bool {
+	name, _, joined := strings.Cut(strings.TrimPrefix(arg[1:], "-"), "=")
+	for _, fs := range sets {
+		if f := fs.Lookup(name); f != nil {
+			return !joined && !isBoolFlag(f)
+		}
+	}
+	return false
 }

@@ -119,13 +119,13 @@ func (e *env) locate(c *command, f *locateFlags, path string) (string, *conn, in
 
 func runState(e *env, args []string) int {
 	c := commands["state"]
-	if len(args) == 0 {
-		return e.usageError(c, "want a subcommand: list, show, mv or rm")
-	}
-	sub, args := args[0], args[1:]
-	if isHelpArg(sub) {
+	sub, args := e.subcommandArgs(c, args)
+	if sub == "" && len(args) > 0 && isHelpArg(args[0]) {
 		commandUsage(e.stdout, c, e.probeFlags(c, ""))
 		return exitOK
+	}
+	if sub == "" {
+		return e.usageError(c, "want a subcommand: list, show, mv or rm")
 	}
 	if sub == "mv" || sub == "rm" {
 		return runStateLifecycle(e, c, sub, args)
