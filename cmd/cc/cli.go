@@ -177,7 +177,7 @@ Commands:
 	}
 	fmt.Fprint(w, `
 PATH is a project directory or one .cue or .hcl file; the default is the
-current directory. Run 'cc help <command>' or 'cc <command> -h' for details,
+current directory. Flags go before or after the arguments; -- ends them. Run 'cc help <command>' or 'cc <command> -h' for details,
 and 'cc help functions' for the functions of HCL configurations.
 `)
 }

@@ -156,3 +156,16 @@ func takesValue(sets []*flag.FlagSet, arg string) bool {
 	}
 	return false
 }
+
+// suggestSubcommand is "; did you mean NAME?" for the subcommand of c
+// closest to name, or "".
+func (c *command) suggestSubcommand(name string) string {
+	var names []string
+	for _, s := range c.subcommands {
+		names = append(names, s.name)
+	}
+	if best := closest(name, names); best != "" {
+		return fmt.Sprintf("; did you mean %q?", best)
+	}
+	return ""
+}

@@ -151,7 +151,7 @@ func runState(e *env, args []string) int {
 	case sub == "list" || sub == "show":
 		return e.usageError(c, "want: cc state list [PATH] or cc state show ADDR [PATH]")
 	default:
-		return e.usageError(c, "unknown subcommand %q: want list, show, mv or rm", sub)
+		return e.usageError(c, "unknown subcommand %q: want list, show, mv or rm%s", sub, c.suggestSubcommand(sub))
 	}
 	project, cn, rc := e.locate(c, &lf, path)
 	if rc >= 0 {
