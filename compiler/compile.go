@@ -223,7 +223,7 @@ func compile(ctx context.Context, in Input, tr *tracker) (*Result, error) {
 	switch p.lang {
 	case "cue":
 		if len(in.Vars) > 0 || len(in.VarFiles) > 0 {
-			return nil, errors.New("-var and -var-file apply to HCL projects; a CUE project sets values in CUE (or with @tag attributes)")
+			return nil, errors.New("--var and --var-file apply to HCL projects; a CUE project sets values in CUE (or with @tag attributes)")
 		}
 		ld, ds = loadCUE(ctx, p)
 	default:

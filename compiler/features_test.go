@@ -225,3 +225,37 @@ sandboxes: a: {
 		t.Errorf("inline secret: error = %v", err)
 	}
 }
+
+// TestVarMessagesSpellDoubleDash: issue 12, the command line. The messages
+// about --var and --var-file spell the flags as cc's help does.
+func TestVarMessagesSpellDoubleDash(t *testing.T) {
+	dir := writeProject(t, map[string]string{
+		"main.hcl": `project = "p"
+variable "region" { type = string }
+`,
+	})
+	for _, tc := range []struct {
+		in   Input
+		want string
+	}{
+		{Input{Vars: []string{"nothing"}}, `--var "nothing": want name=value`},
+		{Input{}, `set it with --var region=VALUE or in a --var-file`},
+		{Input{VarFiles: []string{filepath.Join(dir, "missing.hcl")}}, `--var-file `},
+	} {
+		tc.in.Path = dir
+		_, err := Compile(context.Background(), tc.in)
+		var cerr *Error
+		if !errors.As(err, &cerr) || !strings.Contains(cerr.Error()+detailsOf(cerr), tc.want) {
+			t.Errorf("Compile(%+v) error = %v, want one containing %q", tc.in, err, tc.want)
+		}
+	}
+}
+
+// detailsOf joins the details of an error's diagnostics.
+func detailsOf(e *Error) string {
+	var b strings.Builder
+	for _, d := range e.Diagnostics {
+		b.WriteString(d.Detail + "\n")
+	}
+	return b.String()
+}

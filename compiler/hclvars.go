@@ -140,7 +140,7 @@ func (l *hclLoader) assignVariables(flags, files []string) {
 func (l *hclLoader) assignVarFlag(kv string) {
 	name, raw, ok := strings.Cut(kv, "=")
 	if !ok {
-		l.diags = append(l.diags, diag.Errorf(nil, "-var %q: want name=value", kv))
+		l.diags = append(l.diags, diag.Errorf(nil, "--var %q: want name=value", kv))
 		return
 	}
 	v := l.vars[name]
@@ -152,16 +152,16 @@ func (l *hclLoader) assignVarFlag(kv string) {
 		l.p.noteSensitive(cty.StringVal(raw).Mark(sensitiveMark))
 	}
 	if v.typ == cty.String || v.typ == cty.DynamicPseudoType {
-		v.value, v.set, v.valueRange = cty.StringVal(raw), true, hcl.Range{Filename: "-var " + name}
+		v.value, v.set, v.valueRange = cty.StringVal(raw), true, hcl.Range{Filename: "--var " + name}
 		return
 	}
-	expr, hd := hclsyntax.ParseExpression([]byte(raw), "-var "+name, hcl.InitialPos)
+	expr, hd := hclsyntax.ParseExpression([]byte(raw), "--var "+name, hcl.InitialPos)
 	if _, bare := expr.(*hclsyntax.ScopeTraversalExpr); bare || hd.HasErrors() && !strings.ContainsAny(raw, "[{\"") {
 		// A bare word (n=abc) is the string it spells, as Terraform
 		// reads it: converted to the variable's type, its error says
 		// what type is wanted, not "Variables not allowed" (issue 9
 		// item 18).
-		v.value, v.set, v.valueRange = cty.StringVal(raw), true, hcl.Range{Filename: "-var " + name}
+		v.value, v.set, v.valueRange = cty.StringVal(raw), true, hcl.Range{Filename: "--var " + name}
 		return
 	}
 	l.add(hd)
@@ -182,7 +182,7 @@ func (l *hclLoader) assignVarFlag(kv string) {
 func (l *hclLoader) variableValue(name string, v *hclVariable) (cty.Value, bool) {
 	if !v.set {
 		d := l.errorf(v.block.DefRange(), "no value for required variable %q", name)
-		d.Detail = fmt.Sprintf("give it a default, or set it with -var %s=VALUE or in a -var-file", name)
+		d.Detail = fmt.Sprintf("give it a default, or set it with --var %s=VALUE or in a --var-file", name)
 		return cty.NilVal, false
 	}
 	val := v.value
@@ -275,10 +275,10 @@ func (l *hclLoader) readVarFile(path string) {
 	var tl *schema.TooLargeError
 	switch {
 	case errors.As(err, &tl):
-		l.diags = append(l.diags, diag.Errorf(nil, "-var-file %s is larger than %s, the limit on a configuration file; raise it with --max-config-size", path, schema.FormatSize(l.p.maxSize)))
+		l.diags = append(l.diags, diag.Errorf(nil, "--var-file %s is larger than %s, the limit on a configuration file; raise it with --max-config-size", path, schema.FormatSize(l.p.maxSize)))
 		return
 	case err != nil:
-		l.diags = append(l.diags, diag.Errorf(nil, "-var-file %s: %v", path, unwrapPathError(err)))
+		l.diags = append(l.diags, diag.Errorf(nil, "--var-file %s: %v", path, unwrapPathError(err)))
 		return
 	}
 	l.p.sources[path] = src

@@ -506,7 +506,7 @@ func TestItem14VarValuesCounted(t *testing.T) {
 	})
 	in := Input{Path: filepath.Join(dir, "main.hcl")}
 	in.Vars = []string{"n=[abs(1)]"}
-	wantDiag(t, dir, in, "-var n:1:2: Function calls not allowed")
+	wantDiag(t, dir, in, "--var n:1:2: Function calls not allowed")
 	in.Vars = nil
 	in.VarFiles = []string{filepath.Join(dir, "vars", "vars.hcl")}
 	wantDiag(t, dir, in, "vars.hcl:1:")

@@ -8,7 +8,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"sort"
 	"strconv"
 	"strings"
 )
@@ -41,17 +40,32 @@ type env struct {
 	// cn is the service at --server the command opened, whose failures
 	// fail explains (unreachable.go); nil before.
 	cn *conn
+	// colorOn and colorOff are --color and --no-color (registerColor).
+	colorOn, colorOff bool
+	// probing makes parse return at once, leaving the command's flag set
+	// in fs (probeFlags).
+	probing bool
 }
 
 // command is one subcommand. run gets the arguments after the command name
-// and returns the exit code.
+// and returns the exit code. run makes its flag set with e.flags and calls
+// e.parse before doing anything else: cc help and completion run it with
+// e.probing set to read its flags (probeFlags).
 type command struct {
 	name    string
 	args    string // synopsis of the arguments, for usage
 	summary string // one line for the command list
 	help    string // paragraphs for cc help NAME
 	run     func(e *env, args []string) int
+	// hidden leaves the command out of the command list (cc __complete).
+	hidden bool
+	// subcommands are the words that must follow the command's name (cc
+	// state list), listed by its help.
+	subcommands []subcommand
 }
+
+// subcommand is one of a command's subcommands, for its help.
+type subcommand struct{ name, summary string }
 
 // commands is the table of subcommands; each lives in its own file.
 var commands = map[string]*command{}
@@ -80,20 +94,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	name := args[0]
 	switch name {
 	case "-h", "-help", "--help", "help":
-		if len(args) > 1 {
-			if c := commands[args[1]]; c != nil {
-				commandUsage(stdout, c, nil)
-				return exitOK
-			}
-			if t := topics[args[1]]; t != nil {
-				t(stdout)
-				return exitOK
-			}
-			fmt.Fprintf(stderr, "cc: unknown command %q\n", args[1])
-			return e.usageCode()
-		}
-		usage(stdout)
-		return exitOK
+		return e.runHelp(args[1:])
 	case "-version", "--version":
 		name = "version"
 	}
@@ -136,12 +137,7 @@ func (e *env) usageCode() int {
 }
 
 func suggestCommand(name string) string {
-	best, bestD := "", 3
-	for n := range commands {
-		if d := editDistance(name, n); d < bestD {
-			best, bestD = n, d
-		}
-	}
+	best := closest(name, visibleCommands())
 	if best == "" {
 		return ""
 	}
@@ -181,23 +177,19 @@ Usage:
 Commands:
 
 `)
-	names := make([]string, 0, len(commands))
-	for n := range commands {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
+	for _, n := range visibleCommands() {
 		fmt.Fprintf(w, "\t%-12s %s\n", n, commands[n].summary)
 	}
 	fmt.Fprint(w, `
 PATH is a project directory or one .cue or .hcl file; the default is the
-current directory. Run 'cc help <command>' or 'cc <command> -h' for details,
+current directory. Flags go before or after the arguments; -- ends them. Run 'cc help <command>' or 'cc <command> -h' for details,
 and 'cc help functions' for the functions of HCL configurations.
 `)
 }
 
 func commandUsage(w io.Writer, c *command, fs *flag.FlagSet) {
 	fmt.Fprintf(w, "Usage: cc %s %s\n\n%s\n", c.name, c.args, strings.TrimSpace(c.help))
+	printSubcommands(w, c)
 	if fs == nil {
 		fs = flag.NewFlagSet(c.name, flag.ContinueOnError)
 	}
@@ -205,8 +197,7 @@ func commandUsage(w io.Writer, c *command, fs *flag.FlagSet) {
 	fs.VisitAll(func(*flag.Flag) { has = true })
 	if has {
 		fmt.Fprint(w, "\nFlags:\n")
-		fs.SetOutput(w)
-		fs.PrintDefaults()
+		printFlags(w, fs)
 	}
 }
 
@@ -216,21 +207,30 @@ func (e *env) flags(c *command) *flag.FlagSet {
 	fs := flag.NewFlagSet(c.name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {}
+	e.registerColor(fs)
 	e.fs = fs
 	return fs
 }
 
 // parse parses args into fs. It returns -1 to go on, or the exit code.
+// Flags may come before or after the positional arguments (interspersed).
 func (e *env) parse(c *command, fs *flag.FlagSet, args []string) int {
-	if err := fs.Parse(args); err != nil {
+	if e.probing {
+		return exitOK
+	}
+	ordered, err := interspersed(fs, args)
+	if err == nil {
+		err = fs.Parse(ordered)
+	}
+	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			commandUsage(e.stdout, c, fs)
 			return exitOK
 		}
-		fmt.Fprintf(e.stderr, "cc %s: %v\nRun 'cc help %s' for usage.\n", c.name, err, c.name)
+		fmt.Fprintf(e.stderr, "cc %s: %s\nRun 'cc help %s' for usage.\n", c.name, flagError(err), c.name)
 		return e.usageCode()
 	}
-	return -1
+	return e.checkColor(c)
 }
 
 // usageError reports bad arguments and returns the usage error's exit

@@ -177,8 +177,11 @@ var isTerminal = func(v any) bool {
 	return isatty.IsTerminal(f.Fd()) || isatty.IsCygwinTerminal(f.Fd())
 }
 
-// color reports whether to colour output to w: only a terminal, and never
-// with NO_COLOR set or TERM=dumb.
+// color reports whether to colour output to w: as --color or --no-color
+// says, else only a terminal, and never with NO_COLOR set or TERM=dumb.
 func (e *env) color(w io.Writer) bool {
+	if e.colorOn || e.colorOff {
+		return e.colorOn
+	}
 	return isTerminal(w) && e.getenv("NO_COLOR") == "" && e.getenv("TERM") != "dumb"
 }

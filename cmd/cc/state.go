@@ -41,6 +41,12 @@ only locates the embedded state). State list and state show take --json:
 one JSON document with a format_version (planner/FORMAT.md), sensitive
 values redacted.`,
 		run: runState,
+		subcommands: []subcommand{
+			{"list", "list the resources the service holds for the project"},
+			{"show", "print one resource: spec, hash, versions, dependencies"},
+			{"mv", "rename a resource on the service, keeping its identity"},
+			{"rm", "forget a resource: the service keeps it, unowned"},
+		},
 	})
 	register(&command{
 		name:    "versions",
@@ -116,10 +122,14 @@ func (e *env) locate(c *command, f *locateFlags, path string) (string, *conn, in
 
 func runState(e *env, args []string) int {
 	c := commands["state"]
-	if len(args) == 0 {
+	sub, args := e.subcommandArgs(c, args)
+	if sub == "" && len(args) > 0 && isHelpArg(args[0]) {
+		commandUsage(e.stdout, c, e.probeFlags(c, ""))
+		return exitOK
+	}
+	if sub == "" {
 		return e.usageError(c, "want a subcommand: list, show, mv or rm")
 	}
-	sub, args := args[0], args[1:]
 	if sub == "mv" || sub == "rm" {
 		return runStateLifecycle(e, c, sub, args)
 	}
@@ -145,7 +155,7 @@ func runState(e *env, args []string) int {
 	case sub == "list" || sub == "show":
 		return e.usageError(c, "want: cc state list [PATH] or cc state show ADDR [PATH]")
 	default:
-		return e.usageError(c, "unknown subcommand %q: want list, show, mv or rm", sub)
+		return e.usageError(c, "unknown subcommand %q: want list, show, mv or rm%s", sub, c.suggestSubcommand(sub))
 	}
 	project, cn, rc := e.locate(c, &lf, path)
 	if rc >= 0 {
