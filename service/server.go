@@ -23,6 +23,7 @@ import (
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/proto"
 
+	"cc.dev/cc/schema"
 	ccv1 "cc.dev/cc/service/proto/cc/v1"
 )
 
@@ -470,5 +471,6 @@ func validName(s string) bool { return nameRE.MatchString(s) }
 const Unowned = "-"
 
 // validProject reports whether s names a project a request may address: a
-// project name, or Unowned.
-func validProject(s string) bool { return s == Unowned || validName(s) }
+// project name, a project in an environment (schema.Scope, "NAME/ENV":
+// issue 12), or Unowned.
+func validProject(s string) bool { return s == Unowned || schema.ValidScope(s) }
