@@ -126,7 +126,8 @@ func (e *env) runApplyLike(c *command, args []string, destroy bool) int {
 	if rc >= 0 {
 		return rc
 	}
-	res, rc := e.compile(c, path, compiler.Input{Vars: af.vars, VarFiles: af.varFiles, Offline: af.offline}, false)
+	in := e.withEnvironment(compiler.Input{Vars: af.vars, VarFiles: af.varFiles, Tags: af.tags, Offline: af.offline}, af.svc.env)
+	res, rc := e.compileScoped(c, path, in, false)
 	if rc >= 0 {
 		return rc
 	}
@@ -450,6 +451,9 @@ func (e *env) applyPlanFile(c *command, name, dir string, af *applyFlags) int {
 	if len(af.targets)+len(af.excludes)+len(af.replace)+len(af.newVersion) > 0 {
 		return e.usageError(c, "--target, --exclude, --replace and --new-version shape a plan; a saved plan was shaped when it was made")
 	}
+	if rc := e.checkPlanEnv(c, name, f, af.svc.env); rc >= 0 {
+		return rc
+	}
 	root, err := planFileRoot(name, dir, f, af, e.getenv("CC_SERVER"))
 	if err != nil {
 		return e.fail(c, err)
@@ -590,7 +594,8 @@ func (e *env) planFileDesired(c *command, name string, f *planner.File, af *appl
 		if f.Config.File != "" {
 			path = filepath.Join(root, f.Config.File)
 		}
-		res, rc := e.compile(c, path, compiler.Input{Vars: af.vars, VarFiles: af.varFiles, Offline: af.offline}, false)
+		in := e.withEnvironment(compiler.Input{Vars: af.vars, VarFiles: af.varFiles, Tags: af.tags, Offline: af.offline}, af.svc.env)
+		res, rc := e.compileScoped(c, path, in, false)
 		if rc >= 0 {
 			return nil, rc
 		}

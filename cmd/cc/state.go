@@ -89,12 +89,17 @@ func (f *locateFlags) register(fs *flag.FlagSet) {
 func (e *env) locate(c *command, f *locateFlags, path string) (string, *conn, int) {
 	project, root := f.project, ""
 	if project == "" {
-		res, rc := e.compile(c, path, compiler.Input{Vars: f.vars, VarFiles: f.varFiles}, false)
+		in := e.withEnvironment(compiler.Input{Vars: f.vars, VarFiles: f.varFiles, Tags: f.tags}, f.svc.env)
+		res, rc := e.compileScoped(c, path, in, false)
 		if rc >= 0 {
 			return "", nil, rc
 		}
 		project, root = res.Desired.Project, res.Desired.Root
 	} else {
+		if !schema.ValidName(project) {
+			return "", nil, e.usageError(c, "--project %q is not a project name (a lowercase DNS label): name the environment with --env", project)
+		}
+		project = schema.Scope(project, e.withEnvironment(compiler.Input{}, f.svc.env).Env)
 		abs, err := filepath.Abs(path)
 		if err != nil {
 			return "", nil, e.fail(c, err)
