@@ -297,7 +297,7 @@ func (e *env) confirm(c *command, project string, destroy bool, loss []string) b
 	if len(loss) > 0 {
 		also = fmt.Sprintf(" This destroys the data of %s.", strings.Join(loss, ", "))
 	}
-	fmt.Fprintf(e.stdout, "\n%s project %s?%s Only 'yes' is accepted: ", verb, project, also)
+	fmt.Fprintf(e.stdout, "\n%s project %s?%s Only 'yes' is accepted: ", verb, schema.ScopeTitle(project), also)
 	answer := make(chan string, 1)
 	go func() {
 		line, _ := bufio.NewReader(e.stdin).ReadString('\n')
@@ -316,7 +316,7 @@ func (e *env) confirm(c *command, project string, destroy bool, loss []string) b
 // carryOut applies a plan under a lock and reports.
 func (e *env) carryOut(c *command, cn *conn, a *applier.Applier, lk *applier.Lock, p *planner.Plan, d *schema.Desired) int {
 	start := time.Now()
-	fmt.Fprintf(e.stdout, "\nApplying %d %s to project %s...\n", len(p.Changes), plural(len(p.Changes), "change", "changes"), p.Project)
+	fmt.Fprintf(e.stdout, "\nApplying %d %s to project %s...\n", len(p.Changes), plural(len(p.Changes), "change", "changes"), schema.ScopeTitle(p.Project))
 	res := a.Apply(e.ctx, lk, p, d)
 	if res.Refused != nil {
 		// The checks above refuse first; this is the applier's own guard.
