@@ -8,6 +8,7 @@ import (
 	"cc.dev/cc/compiler"
 	"cc.dev/cc/planner"
 	"cc.dev/cc/schema"
+	"cc.dev/cc/service"
 )
 
 // Environments (issue 12): --env NAME (or $CC_ENV) picks the environment
@@ -77,4 +78,22 @@ func (e *env) checkPlanEnv(c *command, name string, f *planner.File, flag string
 	}
 	return e.fail(c, fmt.Errorf("%s was made for %s of project %s, but this apply is for %s: apply it with %s, or plan again for %s",
 		name, envWords(planned), project, envWords(want), how, envWords(want)))
+}
+
+// projectScope is the scope of --project NAME in the environment of --env
+// (flag) or $CC_ENV: NAME must be a project's name, or "-" (the unowned
+// resources, which are in no environment).
+func (e *env) projectScope(c *command, project, flag string) (string, int) {
+	envName := e.withEnvironment(compiler.Input{}, flag).Env
+	switch {
+	case project == service.Unowned && envName == "":
+		return project, -1
+	case project == service.Unowned:
+		return "", e.usageError(c, "--project - names the unowned resources, which are in no environment: leave out --env (and $CC_ENV)")
+	case !schema.ValidName(project):
+		return "", e.usageError(c, "--project %q is not a project name (a lowercase DNS label): name the environment with --env", project)
+	case envName != "" && !schema.ValidName(envName):
+		return "", e.usageError(c, "environment %q is not a lowercase DNS label (letters, digits and -, at most 63)", envName)
+	}
+	return schema.Scope(project, envName), -1
 }

@@ -96,10 +96,10 @@ func (e *env) locate(c *command, f *locateFlags, path string) (string, *conn, in
 		}
 		project, root = res.Desired.Project, res.Desired.Root
 	} else {
-		if !schema.ValidName(project) {
-			return "", nil, e.usageError(c, "--project %q is not a project name (a lowercase DNS label): name the environment with --env", project)
+		var rc int
+		if project, rc = e.projectScope(c, project, f.svc.env); rc >= 0 {
+			return "", nil, rc
 		}
-		project = schema.Scope(project, e.withEnvironment(compiler.Input{}, f.svc.env).Env)
 		abs, err := filepath.Abs(path)
 		if err != nil {
 			return "", nil, e.fail(c, err)
