@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
-	"regexp"
 	"runtime/debug"
 	"strings"
 	"time"
@@ -457,11 +456,6 @@ func logValue(s string) string {
 	}
 	return fmt.Sprintf("%s…(%d bytes)", s[:n], len(s))
 }
-
-var nameRE = regexp.MustCompile(`^[a-z]([-a-z0-9]{0,61}[a-z0-9])?$`)
-
-// validName reports whether s is a project name: a lowercase DNS label.
-func validName(s string) bool { return nameRE.MatchString(s) }
 
 // Unowned is the reserved project that holds the resources no project owns:
 // made by a platform SDK or another tool, or forgotten by a project (issue
