@@ -46,6 +46,19 @@ type Input struct {
 	// Schema is the schema to compile against; nil means the embedded one
 	// (schema.Default). The desired state carries it to the planner.
 	Schema *schema.Schema
+	// Env is the environment to compile for (cc's --env), a lowercase DNS
+	// label; "" is the default environment. An HCL project reads the
+	// variable file env/ENV.ccvars.hcl of its root (refused when env/
+	// exists without that file) and sees it as env.name ("" by default);
+	// a CUE project gets it as the tag env (@tag(env)) when it declares
+	// one. It is no part of the desired state (environments.go).
+	Env string
+	// Tags are CUE tag values, "key=value" or a boolean tag "name", as
+	// cue's -t gives them (cue/load Config.Tags); an error for HCL.
+	Tags []string
+	// EnvVars are CC_VAR_name=value pairs (EnvVarsOf) setting HCL
+	// variables below every other source; undeclared names are ignored.
+	EnvVars []string
 }
 
 // DefaultMaxConfigSize is the default limit on a configuration file's
@@ -213,6 +226,9 @@ func compile(ctx context.Context, in Input, tr *tracker) (*Result, error) {
 	}
 	p.track = tr
 	p.sch = in.Schema
+	if err := p.useEnvironment(in); err != nil {
+		return nil, err
+	}
 	res := &Result{Lang: p.lang, Files: map[string][]byte{}}
 	fail := func(ds diag.Diagnostics) (*Result, error) {
 		return res, &Error{Diagnostics: p.scrub(ds).Sort().Limit(diag.MaxShown), Files: res.Files}
@@ -223,7 +239,7 @@ func compile(ctx context.Context, in Input, tr *tracker) (*Result, error) {
 	switch p.lang {
 	case "cue":
 		if len(in.Vars) > 0 || len(in.VarFiles) > 0 {
-			return nil, errors.New("--var and --var-file apply to HCL projects; a CUE project sets values in CUE (or with @tag attributes)")
+			return nil, errors.New("--var and --var-file apply to HCL projects; a CUE project sets values in CUE, or injects them with -t key=value into @tag(key) attributes")
 		}
 		ld, ds = loadCUE(ctx, p)
 	default:

@@ -119,7 +119,9 @@ func loadCUEInstance(p *project) (*build.Instance, *cueTranslator, diag.Diagnost
 		p.sources[p.display(abs)] = b
 	}
 	p.track.set("loading the CUE files")
-	insts := load.Instances(args, &load.Config{Dir: p.root, Env: []string{}, FS: regularFS{limit: p.maxSize}})
+	insts := p.loadTagged(args, func() *load.Config {
+		return &load.Config{Dir: p.root, Env: []string{}, FS: regularFS{limit: p.maxSize}}
+	})
 	inst := insts[0]
 	for _, f := range inst.BuildFiles {
 		p.addSource(f.Filename)

@@ -428,7 +428,7 @@ func (l *hclLoader) deps(exprs []hclsyntax.Expression) []node {
 	return out
 }
 
-var referenceRoots = []string{"var", "local", "image", "secret", "volume", "dataset", "function", "suite", "data"}
+var referenceRoots = []string{"var", "env", "local", "image", "secret", "volume", "dataset", "function", "suite", "data"}
 
 // checkTraversal validates a reference (var.x, local.y, image.base) and
 // returns the node it depends on, or "".
@@ -437,6 +437,9 @@ func (l *hclLoader) checkTraversal(tr hcl.Traversal) node {
 	switch {
 	case root == "var":
 		l.checkVarTraversal(tr)
+		return ""
+	case root == "env":
+		l.checkEnvTraversal(tr)
 		return ""
 	case root == "local":
 		return l.checkLocalTraversal(tr)
@@ -629,7 +632,7 @@ func (l *hclLoader) isDone(n node) bool {
 // evalContext holds the variables, functions and just the locals and
 // resources the node refers to.
 func (l *hclLoader) evalContext(deps []node) *hcl.EvalContext {
-	vars := map[string]cty.Value{"var": l.varsObj}
+	vars := map[string]cty.Value{"var": l.varsObj, "env": envObject(l.p.env)}
 	groups := map[string]map[string]cty.Value{}
 	data := map[string]map[string]cty.Value{}
 	for _, d := range deps {

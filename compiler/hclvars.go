@@ -113,9 +113,15 @@ func (l *hclLoader) declareVariables(blocks []*hclsyntax.Block) {
 	}
 }
 
-// assignVariables applies -var-file files, then -var flags, converts every
-// value to its declared type, runs the validation rules and builds var.
+// assignVariables applies CC_VAR_name environment variables, then the
+// environment's variable file (env/ENV.ccvars.hcl), then -var-file files,
+// then -var flags, converts every value to its declared type, runs the
+// validation rules and builds var.
 func (l *hclLoader) assignVariables(flags, files []string) {
+	l.assignEnvVars(l.p.envVars)
+	if l.p.envFile != "" {
+		files = append([]string{l.p.envFile}, files...)
+	}
 	for _, f := range files {
 		l.readVarFile(f)
 	}
@@ -143,25 +149,31 @@ func (l *hclLoader) assignVarFlag(kv string) {
 		l.diags = append(l.diags, diag.Errorf(nil, "--var %q: want name=value", kv))
 		return
 	}
-	v := l.vars[name]
-	if v == nil {
+	if l.vars[name] == nil {
 		l.undeclared(name, nil)
 		return
 	}
+	l.assignRaw(name, raw, "--var "+name)
+}
+
+// assignRaw sets declared variable name from the text raw of a -var flag
+// or a CC_VAR_name environment variable (label names it in errors).
+func (l *hclLoader) assignRaw(name, raw, label string) {
+	v := l.vars[name]
 	if v.sensitive {
 		l.p.noteSensitive(cty.StringVal(raw).Mark(sensitiveMark))
 	}
 	if v.typ == cty.String || v.typ == cty.DynamicPseudoType {
-		v.value, v.set, v.valueRange = cty.StringVal(raw), true, hcl.Range{Filename: "--var " + name}
+		v.value, v.set, v.valueRange = cty.StringVal(raw), true, hcl.Range{Filename: label}
 		return
 	}
-	expr, hd := hclsyntax.ParseExpression([]byte(raw), "--var "+name, hcl.InitialPos)
+	expr, hd := hclsyntax.ParseExpression([]byte(raw), label, hcl.InitialPos)
 	if _, bare := expr.(*hclsyntax.ScopeTraversalExpr); bare || hd.HasErrors() && !strings.ContainsAny(raw, "[{\"") {
 		// A bare word (n=abc) is the string it spells, as Terraform
 		// reads it: converted to the variable's type, its error says
 		// what type is wanted, not "Variables not allowed" (issue 9
 		// item 18).
-		v.value, v.set, v.valueRange = cty.StringVal(raw), true, hcl.Range{Filename: "--var " + name}
+		v.value, v.set, v.valueRange = cty.StringVal(raw), true, hcl.Range{Filename: label}
 		return
 	}
 	l.add(hd)

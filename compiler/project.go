@@ -38,6 +38,13 @@ type project struct {
 	track *tracker
 	// sch is the schema to compile against; nil means schema.Default().
 	sch *schema.Schema
+	// env is the environment compiled for ("" the default), envFile
+	// its HCL variable file (or ""), envVars the CC_VAR_name=value
+	// pairs and tags the CUE -t values (issue 12, environments.go).
+	env     string
+	envFile string
+	envVars []string
+	tags    []string
 }
 
 // schema is the schema the project compiles against.

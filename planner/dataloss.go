@@ -109,5 +109,5 @@ func DeletesAllLine(p *Plan) string {
 			n++
 		}
 	}
-	return "This plan deletes every resource of project " + p.Project + " (" + strconv.Itoa(n) + " " + plural(n, "resource", "resources") + ")."
+	return "This plan deletes every resource of project " + schema.ScopeTitle(p.Project) + " (" + strconv.Itoa(n) + " " + plural(n, "resource", "resources") + ")."
 }

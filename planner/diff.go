@@ -92,7 +92,7 @@ func Diff(d *schema.Desired, st *State, o Options) (*Plan, error) {
 		return nil, fmt.Errorf("the state is of project %s, not %s", st.Project, d.Project)
 	}
 	if o.RefreshOnly {
-		return &Plan{FormatVersion: FormatVersion, Project: d.Project, Serial: st.Serial, RefreshOnly: true, Changes: []Change{},
+		return &Plan{FormatVersion: FormatVersion, Project: d.Project, Env: envOf(d.Project), Serial: st.Serial, RefreshOnly: true, Changes: []Change{},
 			Summary: Summary{Unchanged: len(st.Resources)}, Drift: driftOf(st)}, nil
 	}
 	mv := moves{}
@@ -116,7 +116,7 @@ func Diff(d *schema.Desired, st *State, o Options) (*Plan, error) {
 	if err := pl.checkAddresses(); err != nil {
 		return nil, err
 	}
-	p := &Plan{FormatVersion: FormatVersion, Project: d.Project, Serial: st.Serial, Destroy: o.Destroy, Changes: []Change{}}
+	p := &Plan{FormatVersion: FormatVersion, Project: d.Project, Env: envOf(d.Project), Serial: st.Serial, Destroy: o.Destroy, Changes: []Change{}}
 	if !o.Destroy {
 		var err error
 		if p.Data, err = resolveData(d, st); err != nil {

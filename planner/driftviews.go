@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"html"
 	"strings"
+
+	"cc.dev/cc/schema"
 )
 
 // DriftHeading is the title of the section every view shows first when
@@ -44,7 +46,7 @@ func writeDriftText(w *bufio.Writer, p *Plan, pt painter) {
 func writeRefreshOnlyText(w *bufio.Writer, p *Plan, pt painter) {
 	if !p.Drifted() {
 		fmt.Fprintf(w, "No changes outside cc. Project %s at state serial %d is as cc last applied it (%d %s).\n",
-			p.Project, p.Serial, p.Summary.Unchanged, plural(p.Summary.Unchanged, "resource", "resources"))
+			schema.ScopeTitle(p.Project), p.Serial, p.Summary.Unchanged, plural(p.Summary.Unchanged, "resource", "resources"))
 		writeNotes(w, p)
 		return
 	}
@@ -56,7 +58,7 @@ func writeRefreshOnlyText(w *bufio.Writer, p *Plan, pt painter) {
 // RefreshOnlyLine is a refresh-only plan's summary.
 func RefreshOnlyLine(p *Plan) string {
 	return fmt.Sprintf("Refresh-only plan for project %s at state serial %d: %d %s outside cc; cc apply --refresh-only records %s as the project's state and changes nothing on the platform.",
-		p.Project, p.Serial, len(p.Drift), plural(len(p.Drift), "change", "changes"), plural(len(p.Drift), "it", "them"))
+		schema.ScopeTitle(p.Project), p.Serial, len(p.Drift), plural(len(p.Drift), "change", "changes"), plural(len(p.Drift), "it", "them"))
 }
 
 // maxDriftMarkdown bounds the Markdown drift section (about a third of a

@@ -319,7 +319,6 @@ func (f *File) Write(w io.Writer) error {
 }
 
 var (
-	projectRE = regexp.MustCompile(`^[a-z]([-a-z0-9]{0,61}[a-z0-9])?$`)
 	hashRE    = regexp.MustCompile(`^sha256:[0-9a-f]{64}$`)
 	lineageRE = regexp.MustCompile(`^[A-Za-z0-9._:-]{0,128}$`)
 	// configFileRE is a file name in the project directory, not a path.
@@ -402,8 +401,8 @@ func (f *File) check() error {
 		return errors.New("no plan or no desired state")
 	}
 	p, d := f.Plan, f.Desired
-	if !projectRE.MatchString(p.Project) || d.Project != p.Project {
-		return fmt.Errorf("project %q of the plan and %q of the desired state", p.Project, d.Project)
+	if _, env := schema.SplitScope(p.Project); !schema.ValidScope(p.Project) || d.Project != p.Project || p.Env != env {
+		return fmt.Errorf("project %q (environment %q) of the plan and %q of the desired state", p.Project, p.Env, d.Project)
 	}
 	if p.FormatVersion != FormatVersion {
 		return fmt.Errorf("plan format version %d", p.FormatVersion)

@@ -45,7 +45,7 @@ func WriteMarkdown(w io.Writer, p *Plan, o MarkdownOptions) error {
 	if line := DataLossLine(p); line != "" {
 		fmt.Fprintf(&head, "**%s**\n\n", mdText(line))
 	}
-	fmt.Fprintf(&head, "### cc plan: `%s`\n\n", mdCode(p.Project))
+	fmt.Fprintf(&head, "### cc plan: `%s`%s\n\n", mdCode(projectOf(p.Project)), markdownEnv(p))
 	if p.RefreshOnly {
 		writeRefreshOnlyMarkdown(&head, p)
 		_, err := w.Write(clipBytes(head.Bytes(), limit))

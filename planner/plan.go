@@ -15,8 +15,13 @@ const FormatVersion = 1
 // Plan is every change an apply would make to a project, each with its
 // reasons. The text, JSON and Markdown views all render from it.
 type Plan struct {
-	FormatVersion int    `json:"format_version"`
-	Project       string `json:"project"`
+	FormatVersion int `json:"format_version"`
+	// Project is the state scope planned (schema.Scope): the project's
+	// name, or NAME/ENV for the project in an environment.
+	Project string `json:"project"`
+	// Env is the environment of Project, "" (absent) for the default one
+	// (issue 12: environments).
+	Env string `json:"environment,omitempty"`
 	// Serial is the state serial the plan was made against.
 	Serial int64 `json:"serial"`
 	// Destroy: the plan deletes everything the project has.

@@ -66,7 +66,7 @@ func WriteText(w io.Writer, p *Plan, o TextOptions) error {
 	writeDriftText(bw, p, pt)
 	if !p.Changed() {
 		fmt.Fprintf(bw, "No changes. Project %s at state serial %d matches the configuration (%d %s).\n",
-			p.Project, p.Serial, p.Summary.Unchanged, plural(p.Summary.Unchanged, "resource", "resources"))
+			schema.ScopeTitle(p.Project), p.Serial, p.Summary.Unchanged, plural(p.Summary.Unchanged, "resource", "resources"))
 		writeData(bw, p)
 		writeNotes(bw, p)
 		return bw.Flush()
@@ -82,7 +82,7 @@ func WriteText(w io.Writer, p *Plan, o TextOptions) error {
 		cbd = fmt.Sprintf(" (%s: create before destroy)", pt.action(Replace, "+/-"))
 	}
 	fmt.Fprintf(bw, "Plan for project %s at state serial %d. Actions: %s create, %s update in place, %s replace%s, %s delete%s.\n",
-		p.Project, p.Serial, pt.action(Create, "+"), pt.action(Update, "~"), pt.action(Replace, "-/+"), cbd, pt.action(Delete, "-"), lifecycleLegend(p, pt))
+		schema.ScopeTitle(p.Project), p.Serial, pt.action(Create, "+"), pt.action(Update, "~"), pt.action(Replace, "-/+"), cbd, pt.action(Delete, "-"), lifecycleLegend(p, pt))
 	if len(p.Data) > 0 {
 		bw.WriteByte('\n')
 		writeData(bw, p)

@@ -18,6 +18,8 @@ import (
 	"google.golang.org/grpc/peer"
 	"google.golang.org/grpc/status"
 	"google.golang.org/grpc/tap"
+
+	"cc.dev/cc/schema"
 )
 
 // Tokens maps bearer tokens to the projects they may touch.
@@ -32,10 +34,13 @@ type principal struct {
 	projects map[string]bool
 }
 
-// may reports whether the principal may touch the project; "*" covers every
-// project but Unowned, which must be listed by name.
+// may reports whether the principal may touch the project (a scope,
+// schema.Scope); "*" covers every project but Unowned, which must be listed
+// by name; a project's name covers each of its environments, and
+// "NAME/ENV" only that one (issue 12: environments).
 func (p *principal) may(project string) bool {
-	return (p.all && project != Unowned) || p.projects[project]
+	name, _ := schema.SplitScope(project)
+	return (p.all && project != Unowned) || p.projects[project] || p.projects[name]
 }
 
 var sumToken = regexp.MustCompile(`^sha256:[0-9a-f]{64}$`)
@@ -46,7 +51,9 @@ var sumToken = regexp.MustCompile(`^sha256:[0-9a-f]{64}$`)
 //
 // where TOKEN is the bearer token itself (at least 16 characters) or
 // "sha256:" + the hex sha256 of it, so that the file need not hold the
-// token; PROJECTS is a comma-separated list of project names, or * for all;
+// token; PROJECTS is a comma-separated list of project names (each covering
+// every environment of the project), projects in one environment
+// ("NAME/ENV"), or * for all;
 // "-" names the unowned resources (Unowned), which * does not cover;
 // and NAME labels the token in logs (the default is the first 8 hex digits of
 // its sha256). Blank lines and lines starting with # are ignored.
@@ -89,7 +96,7 @@ func ParseTokens(name string, data []byte) (*Tokens, error) {
 			case validProject(proj):
 				p.projects[proj] = true
 			default:
-				return nil, fmt.Errorf("%s:%d: %q is not a project name (a lowercase DNS label), - (the unowned resources) or *", name, n, proj)
+				return nil, fmt.Errorf("%s:%d: %q is not a project name (a lowercase DNS label), a project in an environment (NAME/ENV), - (the unowned resources) or *", name, n, proj)
 			}
 		}
 		t.bySum[sum] = p
@@ -177,7 +184,7 @@ func authorize(ctx context.Context, project string) error {
 		return status.Error(codes.Unauthenticated, "unauthenticated call")
 	}
 	if !p.may(project) {
-		return status.Errorf(codes.PermissionDenied, "token %q may not use project %q", p.name, project)
+		return status.Errorf(codes.PermissionDenied, "token %q may not use %s", p.name, scopeWords(project))
 	}
 	return nil
 }
@@ -194,4 +201,14 @@ func localAddr(a net.Addr) bool {
 		return false
 	}
 	return a.Network() == "bufconn" || a.Network() == "pipe"
+}
+
+// scopeWords names a scope in an error: project "app", or environment
+// "prod" of project "app".
+func scopeWords(scope string) string {
+	name, env := schema.SplitScope(scope)
+	if env == "" {
+		return fmt.Sprintf("project %q", scope)
+	}
+	return fmt.Sprintf("environment %q of project %q", env, name)
 }

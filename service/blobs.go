@@ -34,7 +34,7 @@ const (
 func (a *blobAPI) FindMissingBlobs(ctx context.Context, req *ccv1.FindMissingBlobsRequest) (*ccv1.FindMissingBlobsResponse, error) {
 	project := req.GetProject()
 	if !validProject(project) {
-		return nil, status.Errorf(codes.InvalidArgument, "project %q is not a lowercase DNS label", project)
+		return nil, status.Errorf(codes.InvalidArgument, "project %q is not NAME or NAME/ENV (lowercase DNS labels)", project)
 	}
 	if len(req.GetDigests()) > maxDigestsPerCall {
 		return nil, status.Errorf(codes.InvalidArgument, "more than %d digests in one call", maxDigestsPerCall)
@@ -222,7 +222,7 @@ func (a *blobAPI) uploadHeader(stream ccv1.BlobService_UploadBlobServer) (*ccv1.
 		ci.project = project
 	}
 	if !validProject(project) {
-		return nil, status.Errorf(codes.InvalidArgument, "project %q is not a lowercase DNS label", project)
+		return nil, status.Errorf(codes.InvalidArgument, "project %q is not NAME or NAME/ENV (lowercase DNS labels)", project)
 	}
 	if err := authorize(ctx, project); err != nil {
 		return nil, err
@@ -405,7 +405,7 @@ const (
 func (a *blobAPI) ReadBlob(ctx context.Context, req *ccv1.ReadBlobRequest) (*ccv1.ReadBlobResponse, error) {
 	project, digest := req.GetProject(), req.GetDigest()
 	if !validProject(project) {
-		return nil, status.Errorf(codes.InvalidArgument, "project %q is not a lowercase DNS label", project)
+		return nil, status.Errorf(codes.InvalidArgument, "project %q is not NAME or NAME/ENV (lowercase DNS labels)", project)
 	}
 	if !digestRE.MatchString(digest) {
 		return nil, status.Errorf(codes.InvalidArgument, "digest %q is not sha256:HEX", digest)

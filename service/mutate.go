@@ -77,7 +77,7 @@ func (s *Server) mutate(ctx context.Context, method string, req writeRequest, re
 func (s *Server) transact(ctx context.Context, method string, req baseRequest, resp proto.Message, open, do func(t *mutation) error) error {
 	project := req.GetProject()
 	if !validProject(project) {
-		return status.Errorf(codes.InvalidArgument, "project %q is not a lowercase DNS label", project)
+		return status.Errorf(codes.InvalidArgument, "project %q is not NAME or NAME/ENV (lowercase DNS labels)", project)
 	}
 	if req.GetExpectedSerial() < 0 {
 		return status.Errorf(codes.InvalidArgument, "expected serial %d is negative", req.GetExpectedSerial())

@@ -73,7 +73,7 @@ func (a *projectAPI) GetState(ctx context.Context, req *ccv1.GetStateRequest) (*
 func (s *Server) checkStateRequest(ctx context.Context, req *ccv1.GetStateRequest) error {
 	project := req.GetProject()
 	if !validProject(project) {
-		return status.Errorf(codes.InvalidArgument, "project %q is not a lowercase DNS label", project)
+		return status.Errorf(codes.InvalidArgument, "project %q is not NAME or NAME/ENV (lowercase DNS labels)", project)
 	}
 	if err := checkDataLookups(req.GetData()); err != nil {
 		return err
@@ -311,7 +311,7 @@ func leaseTTL(d interface {
 func (a *projectAPI) Lock(ctx context.Context, req *ccv1.LockRequest) (*ccv1.LockResponse, error) {
 	project := req.GetProject()
 	if !validProject(project) {
-		return nil, status.Errorf(codes.InvalidArgument, "project %q is not a lowercase DNS label", project)
+		return nil, status.Errorf(codes.InvalidArgument, "project %q is not NAME or NAME/ENV (lowercase DNS labels)", project)
 	}
 	ttl, err := leaseTTL(req.GetTtl(), req.Ttl != nil)
 	if err != nil {
@@ -363,7 +363,7 @@ func (a *projectAPI) Lock(ctx context.Context, req *ccv1.LockRequest) (*ccv1.Loc
 func (a *projectAPI) RenewLock(ctx context.Context, req *ccv1.RenewLockRequest) (*ccv1.RenewLockResponse, error) {
 	project := req.GetProject()
 	if !validProject(project) {
-		return nil, status.Errorf(codes.InvalidArgument, "project %q is not a lowercase DNS label", project)
+		return nil, status.Errorf(codes.InvalidArgument, "project %q is not NAME or NAME/ENV (lowercase DNS labels)", project)
 	}
 	ttl, err := leaseTTL(req.GetTtl(), req.Ttl != nil)
 	if err != nil {
@@ -403,7 +403,7 @@ func (a *projectAPI) RenewLock(ctx context.Context, req *ccv1.RenewLockRequest) 
 func (a *projectAPI) Unlock(ctx context.Context, req *ccv1.UnlockRequest) (*ccv1.UnlockResponse, error) {
 	project := req.GetProject()
 	if !validProject(project) {
-		return nil, status.Errorf(codes.InvalidArgument, "project %q is not a lowercase DNS label", project)
+		return nil, status.Errorf(codes.InvalidArgument, "project %q is not NAME or NAME/ENV (lowercase DNS labels)", project)
 	}
 	if !req.GetForce() && req.GetLeaseId() == "" {
 		return nil, status.Error(codes.InvalidArgument, "unlock needs the lease id, or force")

@@ -587,7 +587,7 @@ func (a *resourceAPI) DeleteResource(ctx context.Context, req *ccv1.DeleteResour
 func (a *resourceAPI) ListVersions(ctx context.Context, req *ccv1.ListVersionsRequest) (*ccv1.ListVersionsResponse, error) {
 	project := req.GetProject()
 	if !validProject(project) {
-		return nil, status.Errorf(codes.InvalidArgument, "project %q is not a lowercase DNS label", project)
+		return nil, status.Errorf(codes.InvalidArgument, "project %q is not NAME or NAME/ENV (lowercase DNS labels)", project)
 	}
 	kind, _, err := parseAddress(req.GetAddress())
 	if err != nil {

@@ -203,7 +203,7 @@ func caller(ctx context.Context) string {
 func (a *resourceAPI) CompareValues(ctx context.Context, req *ccv1.CompareValuesRequest) (*ccv1.CompareValuesResponse, error) {
 	project := req.GetProject()
 	if !validProject(project) {
-		return nil, status.Errorf(codes.InvalidArgument, "project %q is not a lowercase DNS label", project)
+		return nil, status.Errorf(codes.InvalidArgument, "project %q is not NAME or NAME/ENV (lowercase DNS labels)", project)
 	}
 	vals := req.GetValues()
 	if err := a.s.admitComparisons(ctx, vals); err != nil {

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
-	"regexp"
 	"runtime/debug"
 	"strings"
 	"time"
@@ -23,6 +22,7 @@ import (
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/proto"
 
+	"cc.dev/cc/schema"
 	ccv1 "cc.dev/cc/service/proto/cc/v1"
 )
 
@@ -457,11 +457,6 @@ func logValue(s string) string {
 	return fmt.Sprintf("%s…(%d bytes)", s[:n], len(s))
 }
 
-var nameRE = regexp.MustCompile(`^[a-z]([-a-z0-9]{0,61}[a-z0-9])?$`)
-
-// validName reports whether s is a project name: a lowercase DNS label.
-func validName(s string) bool { return nameRE.MatchString(s) }
-
 // Unowned is the reserved project that holds the resources no project owns:
 // made by a platform SDK or another tool, or forgotten by a project (issue
 // 10). It is not a DNS label, so no project can be named so. A request names
@@ -470,5 +465,6 @@ func validName(s string) bool { return nameRE.MatchString(s) }
 const Unowned = "-"
 
 // validProject reports whether s names a project a request may address: a
-// project name, or Unowned.
-func validProject(s string) bool { return s == Unowned || validName(s) }
+// project name, a project in an environment (schema.Scope, "NAME/ENV":
+// issue 12), or Unowned.
+func validProject(s string) bool { return s == Unowned || schema.ValidScope(s) }

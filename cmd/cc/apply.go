@@ -138,7 +138,8 @@ func (e *env) runApplyLike(c *command, args []string, destroy bool) int {
 	if rc >= 0 {
 		return rc
 	}
-	res, rc := e.compile(c, path, compiler.Input{Vars: af.vars, VarFiles: af.varFiles, Offline: af.offline}, false)
+	in := e.withEnvironment(compiler.Input{Vars: af.vars, VarFiles: af.varFiles, Tags: af.tags, Offline: af.offline}, af.svc.env)
+	res, rc := e.compileScoped(c, path, in, false)
 	if rc >= 0 {
 		return rc
 	}
@@ -312,7 +313,7 @@ func (e *env) confirm(c *command, project string, destroy bool, loss []string) b
 	if len(loss) > 0 {
 		also = fmt.Sprintf(" This destroys the data of %s.", strings.Join(loss, ", "))
 	}
-	fmt.Fprintf(e.stdout, "\n%s project %s?%s Only 'yes' is accepted: ", verb, project, also)
+	fmt.Fprintf(e.stdout, "\n%s project %s?%s Only 'yes' is accepted: ", verb, schema.ScopeTitle(project), also)
 	answer := make(chan string, 1)
 	go func() {
 		line, _ := bufio.NewReader(e.stdin).ReadString('\n')
@@ -334,7 +335,7 @@ func (e *env) carryOut(c *command, cn *conn, a *applier.Applier, lk *applier.Loc
 		return e.carryOutJSON(c, cn, a, lk, p, d)
 	}
 	start := time.Now()
-	fmt.Fprintf(e.stdout, "\nApplying %d %s to project %s...\n", len(p.Changes), plural(len(p.Changes), "change", "changes"), p.Project)
+	fmt.Fprintf(e.stdout, "\nApplying %d %s to project %s...\n", len(p.Changes), plural(len(p.Changes), "change", "changes"), schema.ScopeTitle(p.Project))
 	res := a.Apply(e.ctx, lk, p, d)
 	if res.Refused != nil {
 		// The checks above refuse first; this is the applier's own guard.
@@ -482,6 +483,9 @@ func (e *env) applyPlanFile(c *command, name, dir string, af *applyFlags) int {
 	if len(af.targets)+len(af.excludes)+len(af.replace)+len(af.newVersion) > 0 {
 		return e.usageError(c, "--target, --exclude, --replace and --new-version shape a plan; a saved plan was shaped when it was made")
 	}
+	if rc := e.checkPlanEnv(c, name, f, af.svc.env); rc >= 0 {
+		return rc
+	}
 	root, err := planFileRoot(name, dir, f, af, e.getenv("CC_SERVER"))
 	if err != nil {
 		return e.fail(c, err)
@@ -622,7 +626,8 @@ func (e *env) planFileDesired(c *command, name string, f *planner.File, af *appl
 		if f.Config.File != "" {
 			path = filepath.Join(root, f.Config.File)
 		}
-		res, rc := e.compile(c, path, compiler.Input{Vars: af.vars, VarFiles: af.varFiles, Offline: af.offline}, false)
+		in := e.withEnvironment(compiler.Input{Vars: af.vars, VarFiles: af.varFiles, Tags: af.tags, Offline: af.offline}, af.svc.env)
+		res, rc := e.compileScoped(c, path, in, false)
 		if rc >= 0 {
 			return nil, rc
 		}

@@ -61,7 +61,7 @@ func runBuild(e *env, args []string) int {
 		return rc
 	}
 
-	res, rc := e.compile(c, path, compiler.Input{Vars: f.cf.vars, VarFiles: f.cf.varFiles, Offline: *f.offline}, false)
+	res, rc := e.compile(c, path, e.withEnvironment(compiler.Input{Vars: f.cf.vars, VarFiles: f.cf.varFiles, Tags: f.cf.tags, Offline: *f.offline}, f.env), false)
 	if rc >= 0 {
 		return rc
 	}
@@ -122,6 +122,7 @@ func runBuild(e *env, args []string) int {
 // buildFlags are cc build's flags.
 type buildFlags struct {
 	cf                           compileFlags
+	env                          string
 	addr, output, push, progress *string
 	print, show, force, offline  *bool
 	json                         *bool
@@ -131,6 +132,7 @@ type buildFlags struct {
 func defineBuildFlags(fs *flag.FlagSet) *buildFlags {
 	f := &buildFlags{}
 	f.cf.register(fs)
+	registerEnv(fs, &f.env)
 	f.addr = fs.String("buildkit", "", "BuildKit daemon `ADDR` (default $BUILDKIT_HOST or "+buildkit.DefaultAddress+")")
 	f.output = fs.String("output", "", "write OCI tarballs: `type=oci,dest=FILE`")
 	f.push = fs.String("push", "", "push to `REPO`, tagged cc-<hash prefix>")

@@ -46,7 +46,9 @@ func runValidate(e *env, args []string) int {
 	c := commands["validate"]
 	fs := e.flags(c)
 	var cf compileFlags
+	var envName string
 	cf.register(fs)
+	registerEnv(fs, &envName)
 	fs.BoolVar(&cf.json, "json", false, "print diagnostics as JSON")
 	if rc := e.parse(c, fs, args); rc >= 0 {
 		return rc
@@ -55,7 +57,7 @@ func runValidate(e *env, args []string) int {
 	if rc >= 0 {
 		return rc
 	}
-	_, rc = e.compile(c, path, compiler.Input{Vars: cf.vars, VarFiles: cf.varFiles}, cf.json)
+	_, rc = e.compile(c, path, e.withEnvironment(compiler.Input{Vars: cf.vars, VarFiles: cf.varFiles, Tags: cf.tags}, envName), cf.json)
 	if rc >= 0 {
 		return rc
 	}
@@ -66,7 +68,9 @@ func runCompile(e *env, args []string) int {
 	c := commands["compile"]
 	fs := e.flags(c)
 	var cf compileFlags
+	var envName string
 	cf.register(fs)
+	registerEnv(fs, &envName)
 	fs.BoolVar(&cf.json, "json", false, "print the desired state (and diagnostics) as JSON")
 	offline := fs.Bool("offline", false, "fail when a base image is not pinned in cc.lock")
 	show := fs.Bool("show-sensitive", false, "with --json, print the values of sensitive variables instead of (sensitive)")
@@ -77,7 +81,7 @@ func runCompile(e *env, args []string) int {
 	if rc >= 0 {
 		return rc
 	}
-	res, rc := e.compile(c, path, compiler.Input{Vars: cf.vars, VarFiles: cf.varFiles, Offline: *offline}, cf.json)
+	res, rc := e.compile(c, path, e.withEnvironment(compiler.Input{Vars: cf.vars, VarFiles: cf.varFiles, Tags: cf.tags, Offline: *offline}, envName), cf.json)
 	if rc >= 0 {
 		return rc
 	}

@@ -28,6 +28,8 @@ type serviceFlags struct {
 	tls      bool
 	ca       string
 	insecure bool
+	// env is --env: the environment whose state to use (environments.go).
+	env string
 }
 
 func (f *serviceFlags) register(fs *flag.FlagSet) {
@@ -35,6 +37,7 @@ func (f *serviceFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.tls, "tls", false, "connect to --server with TLS, checking its certificate against the system's roots")
 	fs.StringVar(&f.ca, "ca", "", "connect to --server with TLS, checking its certificate against the CA certificates in `FILE` (PEM)")
 	fs.BoolVar(&f.insecure, "insecure", false, "connect without TLS to a --server on another machine, sending $CC_TOKEN and secret values in clear")
+	registerEnv(fs, &f.env)
 }
 
 // embeddedOptions are added to the embedded server's options: tests count

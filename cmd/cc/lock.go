@@ -36,7 +36,9 @@ func runLock(e *env, args []string) int {
 	c := commands["lock"]
 	fs := e.flags(c)
 	var cf compileFlags
+	var envName string
 	cf.register(fs)
+	registerEnv(fs, &envName)
 	update := fs.Bool("update", false, "resolve references that are already locked again")
 	var insecure, mirrors stringList
 	fs.Var(&insecure, "insecure-registry", "reach registry `HOST` over plain HTTP (repeatable)")
@@ -56,7 +58,7 @@ func runLock(e *env, args []string) int {
 		}
 		reg.Mirrors[k] = v
 	}
-	res, rc := e.compile(c, path, compiler.Input{Vars: cf.vars, VarFiles: cf.varFiles}, false)
+	res, rc := e.compile(c, path, e.withEnvironment(compiler.Input{Vars: cf.vars, VarFiles: cf.varFiles, Tags: cf.tags}, envName), false)
 	if rc >= 0 {
 		return rc
 	}

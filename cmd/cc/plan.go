@@ -155,7 +155,8 @@ func runPlan(e *env, args []string) int {
 	if rc >= 0 {
 		return rc
 	}
-	res, rc := e.compile(c, path, compiler.Input{Vars: f.vars, VarFiles: f.varFiles, Offline: f.offline}, f.format == "json")
+	in := e.withEnvironment(compiler.Input{Vars: f.vars, VarFiles: f.varFiles, Tags: f.tags, Offline: f.offline}, f.svc.env)
+	res, rc := e.compileScoped(c, path, in, f.format == "json")
 	if rc >= 0 {
 		return rc
 	}

@@ -22,12 +22,15 @@ func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
 type compileFlags struct {
 	vars     stringList
 	varFiles stringList
-	json     bool
+	// tags are CUE's -t values (environments.go).
+	tags stringList
+	json bool
 }
 
 func (f *compileFlags) register(fs *flag.FlagSet) {
 	fs.Var(&f.vars, "var", "set an HCL variable, `name=value` (repeatable)")
 	fs.Var(&f.varFiles, "var-file", "read HCL variable values from `FILE` (repeatable)")
+	registerTags(fs, &f.tags)
 	registerLimits(fs)
 }
 

@@ -98,12 +98,17 @@ func (f *locateFlags) register(fs *flag.FlagSet) {
 func (e *env) locate(c *command, f *locateFlags, path string) (string, *conn, int) {
 	project, root := f.project, ""
 	if project == "" {
-		res, rc := e.compile(c, path, compiler.Input{Vars: f.vars, VarFiles: f.varFiles}, false)
+		in := e.withEnvironment(compiler.Input{Vars: f.vars, VarFiles: f.varFiles, Tags: f.tags}, f.svc.env)
+		res, rc := e.compileScoped(c, path, in, false)
 		if rc >= 0 {
 			return "", nil, rc
 		}
 		project, root = res.Desired.Project, res.Desired.Root
 	} else {
+		var rc int
+		if project, rc = e.projectScope(c, project, f.svc.env); rc >= 0 {
+			return "", nil, rc
+		}
 		abs, err := filepath.Abs(path)
 		if err != nil {
 			return "", nil, e.fail(c, err)
@@ -180,7 +185,7 @@ func runState(e *env, args []string) int {
 
 func (e *env) stateList(st *service.State, cn *conn) int {
 	if len(st.Resources) == 0 && len(st.SecretValues) == 0 {
-		fmt.Fprintf(e.stdout, "Project %s has nothing in %s (serial %d).\n", st.Project, cn.where, st.Serial)
+		fmt.Fprintf(e.stdout, "Project %s has nothing in %s (serial %d).\n", schema.ScopeTitle(st.Project), cn.where, st.Serial)
 		return exitOK
 	}
 	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
@@ -199,14 +204,14 @@ func (e *env) stateList(st *service.State, cn *conn) int {
 	if st.Lock != nil {
 		lock = fmt.Sprintf("; locked by %s", st.Lock.Holder)
 	}
-	fmt.Fprintf(e.stdout, "\nProject %s: %d %s at serial %d%s.\n", st.Project, len(st.Resources), plural(len(st.Resources), "resource", "resources"), st.Serial, lock)
+	fmt.Fprintf(e.stdout, "\nProject %s: %d %s at serial %d%s.\n", schema.ScopeTitle(st.Project), len(st.Resources), plural(len(st.Resources), "resource", "resources"), st.Serial, lock)
 	return exitOK
 }
 
 func (e *env) stateShow(c *command, st *service.State, addr string) int {
 	r := st.Lookup(addr)
 	if r == nil {
-		fmt.Fprintf(e.stderr, "cc state: project %s has no %s\n", st.Project, addr)
+		fmt.Fprintf(e.stderr, "cc state: project %s has no %s\n", schema.ScopeTitle(st.Project), addr)
 		return exitError
 	}
 	fmt.Fprintf(e.stdout, "address:    %s\n", r.Address)
