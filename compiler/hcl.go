@@ -729,6 +729,7 @@ func (l *hclLoader) projectValue() (any, bool) {
 		return nil, false
 	}
 	l.ranges.set([]string{"project"}, l.project.Expr.Range(), l.project.NameRange)
+	pv, _ = l.known(pv, l.project.Expr.Range())
 	return ctyToGo(pv, nil, nil), true
 }
 

@@ -38,6 +38,11 @@ type project struct {
 	track *tracker
 	// sch is the schema to compile against; nil means schema.Default().
 	sch *schema.Schema
+	// unknownVars: an HCL variable without a value is unknown
+	// (Input.UnknownVariables).
+	unknownVars bool
+	// unknownAt are the expressions whose value was not known (known).
+	unknownAt []diag.Range
 }
 
 // schema is the schema the project compiles against.

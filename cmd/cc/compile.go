@@ -47,7 +47,7 @@ func runValidate(e *env, args []string) int {
 	fs := e.flags(c)
 	var cf compileFlags
 	cf.register(fs)
-	fs.BoolVar(&cf.json, "json", false, "print diagnostics as JSON")
+	fs.BoolVar(&cf.json, "json", false, "print one JSON document in terraform validate -json's shape on stdout, also when valid")
 	if rc := e.parse(c, fs, args); rc >= 0 {
 		return rc
 	}
@@ -55,7 +55,13 @@ func runValidate(e *env, args []string) int {
 	if rc >= 0 {
 		return rc
 	}
-	_, rc = e.compile(c, path, compiler.Input{Vars: cf.vars, VarFiles: cf.varFiles}, cf.json)
+	// Like terraform validate, it needs no values for required variables:
+	// they are unknown, and checks skip what is unknown (issue 12).
+	in := compiler.Input{Vars: cf.vars, VarFiles: cf.varFiles, UnknownVariables: true}
+	if cf.json {
+		return e.validateJSON(path, in)
+	}
+	_, rc = e.compile(c, path, in, false)
 	if rc >= 0 {
 		return rc
 	}
