@@ -23,7 +23,16 @@ func init() {
 default .), checks it against the schema and compiles it, reading and hashing
 every local file it uses, without contacting any service. It prints nothing
 and exits 0 when the configuration is valid, and prints positioned
-diagnostics and exits 1 when it is not.`,
+diagnostics and exits 1 when it is not.
+
+Like terraform validate it needs no values for required HCL variables: an
+unset variable is an unknown value of its type, and a check that meets an
+unknown value is skipped (plan and apply still require every variable).
+
+With --json it prints one JSON document in terraform validate -json's shape
+on stdout, also when the configuration is valid: format_version, valid,
+error_count, warning_count and diagnostics, each with its range (filenames
+relative to the project root) and a snippet of the source.`,
 		run: runValidate,
 	})
 	register(&command{
