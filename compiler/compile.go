@@ -43,6 +43,15 @@ type Input struct {
 	// MaxMemory limits the heap while compiling (of the whole process:
 	// it is sampled); 0 means DefaultMaxMemory, below 0 no limit.
 	MaxMemory int64
+	// UnknownVariables makes an HCL variable with no value and no default
+	// an unknown value of its type instead of an error, as terraform
+	// validate does (cc validate sets it): a check that meets an unknown
+	// value skips it (the diagnostics inside an expression whose value was
+	// not known are dropped). The desired state of such a compilation is
+	// not for planning: unknown fields hold placeholders, and it is nil
+	// when a skipped check stopped compilation early. plan and apply
+	// leave it false, so they still require every variable.
+	UnknownVariables bool
 	// Schema is the schema to compile against; nil means the embedded one
 	// (schema.Default). The desired state carries it to the planner.
 	Schema *schema.Schema
@@ -229,6 +238,7 @@ func compile(ctx context.Context, in Input, tr *tracker) (*Result, error) {
 	if err := p.useEnvironment(in); err != nil {
 		return nil, err
 	}
+	p.unknownVars = in.UnknownVariables
 	res := &Result{Lang: p.lang, Files: map[string][]byte{}}
 	fail := func(ds diag.Diagnostics) (*Result, error) {
 		return res, &Error{Diagnostics: p.scrub(ds).Sort().Limit(diag.MaxShown), Files: res.Files}
@@ -248,8 +258,15 @@ func compile(ctx context.Context, in Input, tr *tracker) (*Result, error) {
 	for name, b := range p.sources {
 		res.Files[name] = b
 	}
+	ds = p.skipUnknown(ds)
 	if ds.HasErrors() {
 		return fail(ds)
+	}
+	if ld == nil {
+		// Every error was a check of an unknown value, skipped
+		// (UnknownVariables): nothing more to check.
+		res.Warnings = p.scrub(ds)
+		return res, nil
 	}
 	res.Warnings = append(res.Warnings, ds...)
 
@@ -272,7 +289,7 @@ func compile(ctx context.Context, in Input, tr *tracker) (*Result, error) {
 	}
 	tr.set("checking the rules that span fields")
 	ds = append(check(&cfg, ld.loc), checkImages(&cfg, ld.loc)...)
-	if ds := append(ds, checkLifecycles(&cfg, ld.loc, p.schema(), ld.sensitive)...); ds.HasErrors() {
+	if ds := p.skipUnknown(append(ds, checkLifecycles(&cfg, ld.loc, p.schema(), ld.sensitive)...)); ds.HasErrors() {
 		return fail(ds)
 	}
 	lock, err := readLock(p.root)
@@ -284,6 +301,7 @@ func compile(ctx context.Context, in Input, tr *tracker) (*Result, error) {
 	if tr.isStopped() {
 		return nil, &DeadlineError{Doing: tr.get(), Err: ctx.Err()}
 	}
+	ds = p.skipUnknown(ds)
 	res.Warnings = append(res.Warnings, ds...)
 	if ds.HasErrors() {
 		return fail(ds)

@@ -15,8 +15,18 @@ import (
 // Format returns src, a .cue or .hcl file named name, in its language's
 // canonical format. A syntax error is returned as an *Error.
 func Format(name string, src []byte) ([]byte, *Error) {
-	files := map[string][]byte{name: src}
+	lang := "cue"
 	if filepath.Ext(name) == ".hcl" {
+		lang = "hcl"
+	}
+	return FormatAs(lang, name, src)
+}
+
+// FormatAs is Format for src in lang, "hcl" or "cue", whatever name's
+// extension (cc fmt - formats stdin, named <stdin>).
+func FormatAs(lang, name string, src []byte) ([]byte, *Error) {
+	files := map[string][]byte{name: src}
+	if lang == "hcl" {
 		if _, hd := hclsyntax.ParseConfig(src, name, hcl.InitialPos); hd.HasErrors() {
 			var ds diag.Diagnostics
 			for _, d := range hd {

@@ -148,6 +148,7 @@ func loadHCL(ctx context.Context, p *project, vars, varFiles []string) (_ *loade
 		l.col.setProject(project)
 	}
 	fast, ferr := l.col.wait()
+	l.diags = l.p.skipUnknown(l.diags)
 	if l.diags.HasErrors() {
 		if ok {
 			l.alsoSchemaErrors(project)
@@ -206,11 +207,14 @@ func (l *hclLoader) judge(project any, fast *fastResult, ferr error) (*loaded, d
 		return nil, l.diags
 	}
 	ld, ds := l.validateCUE(cfg)
-	if ds.HasErrors() {
+	if ds = l.p.skipUnknown(ds); ds.HasErrors() {
 		if ferr == nil {
 			return nil, diag.Diagnostics{diag.Errorf(nil, "internal error: the fast check accepts what CUE rejects: %v", ds)}
 		}
 		return nil, ds
+	}
+	if ld == nil {
+		return nil, ds // every error was a skipped check of an unknown value
 	}
 	if !crossCheck {
 		return ld, nil
@@ -732,6 +736,7 @@ func (l *hclLoader) projectValue() (any, bool) {
 		return nil, false
 	}
 	l.ranges.set([]string{"project"}, l.project.Expr.Range(), l.project.NameRange)
+	pv, _ = l.known(pv, l.project.Expr.Range())
 	return ctyToGo(pv, nil, nil), true
 }
 

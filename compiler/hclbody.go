@@ -194,7 +194,8 @@ func (l *hclLoader) evalAttrs(body *hclsyntax.Body, path []string, ectx *hcl.Eva
 		if hd.HasErrors() {
 			continue
 		}
-		if !v.IsWhollyKnown() {
+		v, ok := l.known(v, a.Expr.Range())
+		if !ok {
 			l.errorf(a.Expr.Range(), "%s: value is not known", a.Name)
 			continue
 		}

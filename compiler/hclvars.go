@@ -192,6 +192,9 @@ func (l *hclLoader) assignRaw(name, raw, label string) {
 // converted to its type and checked by its validation rules; ok is false
 // when it has none or it does not convert.
 func (l *hclLoader) variableValue(name string, v *hclVariable) (cty.Value, bool) {
+	if !v.set && l.p.unknownVars {
+		return unknownVariable(v), true
+	}
 	if !v.set {
 		d := l.errorf(v.block.DefRange(), "no value for required variable %q", name)
 		d.Detail = fmt.Sprintf("give it a default, or set it with --var %s=VALUE or in a --var-file", name)

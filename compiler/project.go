@@ -45,6 +45,11 @@ type project struct {
 	envFile string
 	envVars []string
 	tags    []string
+	// unknownVars: an HCL variable without a value is unknown
+	// (Input.UnknownVariables).
+	unknownVars bool
+	// unknownAt are the expressions whose value was not known (known).
+	unknownAt []diag.Range
 }
 
 // schema is the schema the project compiles against.

@@ -23,7 +23,16 @@ func init() {
 default .), checks it against the schema and compiles it, reading and hashing
 every local file it uses, without contacting any service. It prints nothing
 and exits 0 when the configuration is valid, and prints positioned
-diagnostics and exits 1 when it is not.`,
+diagnostics and exits 1 when it is not.
+
+Like terraform validate it needs no values for required HCL variables: an
+unset variable is an unknown value of its type, and a check that meets an
+unknown value is skipped (plan and apply still require every variable).
+
+With --json it prints one JSON document in terraform validate -json's shape
+on stdout, also when the configuration is valid: format_version, valid,
+error_count, warning_count and diagnostics, each with its range (filenames
+relative to the project root) and a snippet of the source.`,
 		run: runValidate,
 	})
 	register(&command{
@@ -49,7 +58,7 @@ func runValidate(e *env, args []string) int {
 	var envName string
 	cf.register(fs)
 	registerEnv(fs, &envName)
-	fs.BoolVar(&cf.json, "json", false, "print diagnostics as JSON")
+	fs.BoolVar(&cf.json, "json", false, "print one JSON document in terraform validate -json's shape on stdout, also when valid")
 	if rc := e.parse(c, fs, args); rc >= 0 {
 		return rc
 	}
@@ -57,7 +66,13 @@ func runValidate(e *env, args []string) int {
 	if rc >= 0 {
 		return rc
 	}
-	_, rc = e.compile(c, path, e.withEnvironment(compiler.Input{Vars: cf.vars, VarFiles: cf.varFiles, Tags: cf.tags}, envName), cf.json)
+	// Like terraform validate, it needs no values for required variables:
+	// they are unknown, and checks skip what is unknown (issue 12).
+	in := e.withEnvironment(compiler.Input{Vars: cf.vars, VarFiles: cf.varFiles, Tags: cf.tags, UnknownVariables: true}, envName)
+	if cf.json {
+		return e.validateJSON(path, in)
+	}
+	_, rc = e.compile(c, path, in, false)
 	if rc >= 0 {
 		return rc
 	}

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"strings"
+	"time"
 
 	"cc.dev/cc/compiler"
 	"cc.dev/cc/diag"
@@ -41,29 +42,33 @@ func (e *env) compile(c *command, path string, in compiler.Input, jsonDiags bool
 	ctx, cancel, timeout := e.compileLimits(&in)
 	defer cancel()
 	res, err := compiler.Compile(ctx, in)
-	var de *compiler.DeadlineError
-	if errors.As(err, &de) && errors.Is(err, context.DeadlineExceeded) {
-		fmt.Fprintf(e.stderr, "cc %s: compiling took longer than %v, the --timeout limit, and was stopped while %s; raise it with --timeout\n", c.name, timeout, de.Doing)
-		return nil, exitError
-	}
-	var me *compiler.MemoryError
-	if errors.As(err, &me) {
-		fmt.Fprintf(e.stderr, "cc %s: %v; raise it with --max-memory\n", c.name, err)
-		return nil, exitError
-	}
 	var cerr *compiler.Error
 	if errors.As(err, &cerr) {
 		e.printDiagnostics(cerr.Diagnostics, cerr.Files, jsonDiags)
 		return nil, exitError
 	}
 	if err != nil {
-		fmt.Fprintf(e.stderr, "cc %s: %v\n", c.name, err)
+		fmt.Fprintf(e.stderr, "cc %s: %s\n", c.name, compileFailure(err, timeout))
 		return nil, exitError
 	}
 	if len(res.Warnings) > 0 {
 		e.printDiagnostics(res.Warnings, res.Files, jsonDiags)
 	}
 	return res, -1
+}
+
+// compileFailure says what went wrong in a compilation that failed with
+// an error other than a *compiler.Error's diagnostics.
+func compileFailure(err error, timeout time.Duration) string {
+	var de *compiler.DeadlineError
+	if errors.As(err, &de) && errors.Is(err, context.DeadlineExceeded) {
+		return fmt.Sprintf("compiling took longer than %v, the --timeout limit, and was stopped while %s; raise it with --timeout", timeout, de.Doing)
+	}
+	var me *compiler.MemoryError
+	if errors.As(err, &me) {
+		return fmt.Sprintf("%v; raise it with --max-memory", err)
+	}
+	return err.Error()
 }
 
 func (e *env) printDiagnostics(ds diag.Diagnostics, files map[string][]byte, asJSON bool) {

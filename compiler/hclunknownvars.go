@@ -1,0 +1,117 @@
+package compiler
+
+import (
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+
+	"cc.dev/cc/diag"
+)
+
+// Compiling with Input.UnknownVariables (cc validate), a variable with
+// neither a value nor a default is an unknown value of its type, as
+// terraform validate evaluates a module without its inputs (issue 12:
+// validate without required variables). An attribute whose value is not
+// wholly known then holds a placeholder of its type (placeholder) so the
+// rest of its resource is checked, and every diagnostic inside that
+// attribute's expression is dropped (skipUnknown): a check that meets an
+// unknown value skips it instead of failing. Validation rules of an
+// unknown variable do not run.
+
+// unknownVariable is the value of a variable without a value or default.
+func unknownVariable(v *hclVariable) cty.Value {
+	val := cty.UnknownVal(v.typ)
+	if v.sensitive {
+		val = val.Mark(sensitiveMark)
+	}
+	return val
+}
+
+// known returns v when it is wholly known. Otherwise, when unknown
+// variables are allowed, it notes rng as unknown and returns v's
+// placeholder, and true; else false.
+func (l *hclLoader) known(v cty.Value, rng hcl.Range) (cty.Value, bool) {
+	if v.IsWhollyKnown() {
+		return v, true
+	}
+	if !l.p.unknownVars {
+		return v, false
+	}
+	l.p.unknownAt = append(l.p.unknownAt, *toRange(rng))
+	return placeholder(v), true
+}
+
+// placeholder replaces every unknown part of v with a known value of its
+// type: "unknown" for a string, 1 for a number, false for a bool, an empty
+// collection, an object or tuple of placeholders. Marks stay on what
+// holds them; a marked unknown stays marked.
+func placeholder(v cty.Value) cty.Value {
+	out, err := cty.Transform(v, func(_ cty.Path, x cty.Value) (cty.Value, error) {
+		if x.IsKnown() {
+			return x, nil
+		}
+		x, marks := x.Unmark()
+		return zeroOf(x.Type()).WithMarks(marks), nil
+	})
+	if err != nil {
+		return cty.StringVal("unknown")
+	}
+	return out
+}
+
+// zeroOf is a known value of type t, for placeholder.
+func zeroOf(t cty.Type) cty.Value {
+	switch {
+	case t == cty.String, t == cty.DynamicPseudoType:
+		return cty.StringVal("unknown")
+	case t == cty.Number:
+		return cty.NumberIntVal(1)
+	case t == cty.Bool:
+		return cty.False
+	case t.IsListType():
+		return cty.ListValEmpty(t.ElementType())
+	case t.IsSetType():
+		return cty.SetValEmpty(t.ElementType())
+	case t.IsMapType():
+		return cty.MapValEmpty(t.ElementType())
+	case t.IsObjectType():
+		attrs := map[string]cty.Value{}
+		for name, at := range t.AttributeTypes() {
+			attrs[name] = zeroOf(at)
+		}
+		return cty.ObjectVal(attrs)
+	case t.IsTupleType():
+		elems := make([]cty.Value, len(t.TupleElementTypes()))
+		for i, et := range t.TupleElementTypes() {
+			elems[i] = zeroOf(et)
+		}
+		return cty.TupleVal(elems)
+	}
+	return cty.NullVal(t)
+}
+
+// skipUnknown drops the diagnostics that point into an expression whose
+// value was not known (known): what they checked was a placeholder.
+func (p *project) skipUnknown(ds diag.Diagnostics) diag.Diagnostics {
+	if len(p.unknownAt) == 0 {
+		return ds
+	}
+	out := ds[:0:0]
+	for _, d := range ds {
+		if !p.inUnknown(d.Subject) {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+func (p *project) inUnknown(r *diag.Range) bool {
+	if r == nil {
+		return false
+	}
+	for _, u := range p.unknownAt {
+		if u.File == r.File && r.Start.Byte >= u.Start.Byte && r.Start.Byte < max(u.End.Byte, u.Start.Byte+1) {
+			return true
+		}
+	}
+	return false
+}
