@@ -27,6 +27,13 @@ func (f *File) Save(name string) error {
 // file is read, and at most MaxFileSize bytes of it. Errors start with
 // name (and LINE:COL for a JSON error).
 func LoadFile(name string) (*File, error) {
+	// Look before opening: opening a FIFO would block until a writer
+	// came; the open file is looked at again below.
+	if fi, err := os.Stat(name); err != nil {
+		return nil, err
+	} else if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: not a regular file", name)
+	}
 	fd, err := os.Open(name)
 	if err != nil {
 		return nil, err
