@@ -16,7 +16,9 @@
 //     does; WithProgress and WithNotices say where progress lines and
 //     notices go (nowhere by default); WithParallelism, WithLockTimeout and
 //     WithAllowDataLoss are cc apply's --parallelism, --lock-timeout and
-//     --allow-data-loss.
+//     --allow-data-loss; WithHolder names the program in the lock
+//     (service.CurrentHolder("my-bot")), which cc shows to whoever waits
+//     for it.
 //   - Applier.Plan reads the state in one call and diffs it: a
 //     *planner.Plan and the *planner.State it was made against. An
 //     unchanged project costs that one call (Plan.Changed is false).
@@ -39,5 +41,7 @@
 // the lock too; PlanKey is the key of the SensitiveMAC of a plan whose
 // configuration has sensitive values (HasSensitive).
 //
-// Example runs the whole flow against an embedded service.
+// Example runs the whole flow against an embedded service, and
+// Example_savedPlan a CI bot's: plan and save on a pull request, apply the
+// saved plan on merge.
 package applier
