@@ -1,8 +1,3 @@
-// Package applier carries out plans against a cc service: it reads the
-// state a plan is made against, takes the project's lock, uploads the
-// blobs the service lacks, and walks the plan's changes in dependency
-// order with bounded parallelism, reporting progress and every error with
-// its resource's address and configuration position.
 package applier
 
 import (

@@ -1,9 +1,3 @@
-// Package buildkit previews a project's images: it turns compiled image specs
-// into BuildKit LLB (not by way of a Dockerfile), solves them against a
-// buildkitd, exports an OCI tarball or pushes to a registry, and skips what
-// is already built by looking for the content-hash tag cc-<hash> first. It
-// also prints an equivalent Dockerfile and pins floating base references
-// to digests for cc.lock.
 package buildkit
 
 import (

@@ -1,16 +1,3 @@
-// Package compiler turns a project's CUE or HCL configuration into the
-// Desired state: every resource with its canonical spec, content hash and
-// dependencies.
-//
-// Both languages end in the same place. CUE is unified with the embedded
-// schema; HCL is evaluated (variables, locals, functions, references) to
-// plain data that is then checked against the very same schema. What comes
-// out is decoded into the Go types of package schema, checked for the rules
-// that span fields, and compiled: references resolved, local files hashed,
-// specs canonicalized and hashed as a Merkle tree.
-//
-// This package is the only one that ever sees a cue.Value, hcl.Body or
-// cty.Value.
 package compiler
 
 import (

@@ -1,6 +1,3 @@
-// Package schema holds the configuration schema (CUE, embedded), the Go
-// types that mirror it, and the Go types of the Desired state the compiler
-// produces. It is plain data: no I/O beyond the embedded files.
 package schema
 
 import "embed"

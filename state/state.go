@@ -1,9 +1,3 @@
-// Package state is a project's state as the service holds it and as a
-// client reads it: the one client-side model of it. The service's client
-// returns it (service.State is a Project), the planner plans against it
-// (planner.State is a Project) and cc state shows it. The service keeps
-// its own rows in SQLite and sends ccv1 messages on the wire; those are
-// its storage and its API, and convert to this in the client only.
 package state
 
 import (

@@ -434,34 +434,9 @@ func (e *env) release(c *command, cn *conn, lk *applier.Lock) {
 	}
 }
 
-// missingSecretValues refuses, before anything changes, a plan that
-// creates a secret whose local value cannot be read.
+// missingSecretValues is applier.MissingSecretValues.
 func missingSecretValues(p *planner.Plan, d *schema.Desired, src applier.SecretSource) error {
-	var errs []error
-	for i := range p.Changes {
-		ch := &p.Changes[i]
-		if ch.Kind != schema.KindSecret || ch.Action != planner.Create {
-			continue
-		}
-		r := d.Lookup(ch.Addr)
-		if r == nil {
-			continue
-		}
-		spec, err := schema.DecodeSecretSpec(r.Spec)
-		if err != nil {
-			continue
-		}
-		if _, _, err := src.Value(ch.Addr, spec); err != nil && !errors.Is(err, applier.ErrNotLocal) {
-			if ch.Range != nil && !ch.Range.IsZero() {
-				err = fmt.Errorf("%s: %w", ch.Range, err)
-			}
-			errs = append(errs, err)
-		}
-	}
-	if len(errs) > 0 {
-		return fmt.Errorf("nothing was applied: a new secret needs its value, read when it is applied:\n%w\nSet it and apply again", errors.Join(errs...))
-	}
-	return nil
+	return applier.MissingSecretValues(p, d, src)
 }
 
 // applyPlanFile carries out a saved plan in the project directory dir.

@@ -20,7 +20,7 @@ import (
 
 // stateDir is where the embedded default keeps a project's state, in its
 // root.
-const stateDir = ".cc"
+const stateDir = service.StateDir
 
 // serviceFlags say which service holds a project's state.
 type serviceFlags struct {
@@ -69,17 +69,8 @@ func (e *env) connect(f serviceFlags, root string) (*conn, error) {
 			return nil, errors.New("--tls and --ca go with --server (or CC_SERVER)")
 		}
 		dir := filepath.Join(root, stateDir)
-		if err := os.MkdirAll(dir, 0o700); err != nil {
-			return nil, fmt.Errorf("state directory: %w", err)
-		}
-		// The state is this machine's: keep it out of version control even
-		// where no .gitignore says so.
-		if f, err := os.OpenFile(filepath.Join(dir, ".gitignore"), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644); err == nil {
-			f.WriteString("# cc's local state: never commit it.\n*\n")
-			f.Close()
-		}
 		opts := append([]service.Option{service.WithSync(service.SyncNormal)}, embeddedOptions...)
-		c, closeFn, err := service.OpenEmbedded(e.ctx, filepath.Join(dir, "state.db"), opts...)
+		c, closeFn, err := service.OpenProject(e.ctx, root, opts...)
 		if err != nil {
 			return nil, fmt.Errorf("open the embedded state in %s: %w", dir, err)
 		}

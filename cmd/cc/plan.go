@@ -288,48 +288,11 @@ func (e *env) render(p *planner.Plan, format, more string) error {
 	return planner.WriteText(e.stdout, p, planner.TextOptions{Color: e.color(e.stdout)})
 }
 
-// writePlanFile writes a plan file readable only by its owner: it holds
-// no secret value, but specs and paths are nobody else's business.
-func writePlanFile(name string, f *planner.File) error {
-	var b bytes.Buffer
-	if err := f.Write(&b); err != nil {
-		return err
-	}
-	tmp := name + ".tmp"
-	if err := os.WriteFile(tmp, b.Bytes(), 0o600); err != nil {
-		return err
-	}
-	return os.Rename(tmp, name)
-}
+// writePlanFile is planner's File.Save.
+func writePlanFile(name string, f *planner.File) error { return f.Save(name) }
 
-// readPlanFile reads a plan file, or says it is not one. It is untrusted
-// input: only a regular file is read, and at most planner.MaxFileSize
-// bytes of it.
-func readPlanFile(name string) (*planner.File, error) {
-	fd, err := os.Open(name)
-	if err != nil {
-		return nil, err
-	}
-	defer fd.Close()
-	if fi, err := fd.Stat(); err != nil {
-		return nil, err
-	} else if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: not a regular file", name)
-	}
-	b, err := io.ReadAll(io.LimitReader(fd, planner.MaxFileSize+1))
-	if err != nil {
-		return nil, err
-	}
-	f, err := planner.ReadFile(b)
-	if err != nil {
-		sep := ": "
-		if c := err.Error(); c != "" && c[0] >= '0' && c[0] <= '9' {
-			sep = ":" // LINE:COL: ...
-		}
-		return nil, fmt.Errorf("%s%s%w", name, sep, err)
-	}
-	return f, nil
-}
+// readPlanFile is planner.LoadFile: the file is untrusted input.
+func readPlanFile(name string) (*planner.File, error) { return planner.LoadFile(name) }
 
 // isPlanFile reports whether path names a plan file rather than a
 // configuration.

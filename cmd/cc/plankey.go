@@ -1,86 +1,11 @@
 package main
 
 import (
-	"crypto/rand"
-	"encoding/hex"
-	"errors"
-	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
-	"strings"
-
+	"cc.dev/cc/applier"
 	"cc.dev/cc/schema"
 )
 
-// planKey is the key that a saved plan's SensitiveMAC is made with: a
-// random key in the project's .cc directory (.cc/plan-key, mode 0600,
-// beside the embedded state), made on first use. A plan file holds no
-// sensitive value and nothing that can be checked against a guess of one
-// without this key (issue 8 item 8); cc apply PLANFILE checks with it that
-// the values compiled again are those planned, so a plan with sensitive
-// values is applied from the checkout it was made in.
-func planKey(root string) ([]byte, error) {
-	path := filepath.Join(root, ".cc", "plan-key")
-	key, err := readPlanKey(path)
-	if !errors.Is(err, fs.ErrNotExist) {
-		return key, err
-	}
-	key, err = createPlanKey(path)
-	if errors.Is(err, fs.ErrExist) {
-		// Another cc made the key first: use that one.
-		return readPlanKey(path)
-	}
-	return key, err
-}
+// planKey is applier.PlanKey: the key of a saved plan's SensitiveMAC.
+func planKey(root string) ([]byte, error) { return applier.PlanKey(root) }
 
-// readPlanKey reads a plan key file; a missing file's error wraps
-// fs.ErrNotExist.
-func readPlanKey(path string) ([]byte, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("plan key: %w", err)
-	}
-	key, err := hex.DecodeString(strings.TrimSpace(string(b)))
-	if err != nil || len(key) != 32 {
-		return nil, fmt.Errorf("plan key %s: want 64 hex digits", path)
-	}
-	return key, nil
-}
-
-// createPlanKey makes a new random key at path. The key is written to a
-// temporary file first and then linked into place, so a cc running at the
-// same time never reads a half-written key; if path exists by then, the
-// error wraps fs.ErrExist.
-func createPlanKey(path string) ([]byte, error) {
-	key := make([]byte, 32)
-	rand.Read(key)
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return nil, fmt.Errorf("plan key: %w", err)
-	}
-	f, err := os.CreateTemp(filepath.Dir(path), ".plan-key-*")
-	if err != nil {
-		return nil, fmt.Errorf("plan key: %w", err)
-	}
-	defer os.Remove(f.Name())
-	_, err = f.WriteString(hex.EncodeToString(key) + "\n")
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Link(f.Name(), path)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("plan key: %w", err)
-	}
-	return key, nil
-}
-
-func hasSensitive(d *schema.Desired) bool {
-	for _, r := range d.Resources {
-		if len(r.Sensitive) > 0 {
-			return true
-		}
-	}
-	return false
-}
+func hasSensitive(d *schema.Desired) bool { return applier.HasSensitive(d) }

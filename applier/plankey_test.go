@@ -1,16 +1,18 @@
-package main
+package applier_test
 
 import (
 	"bytes"
 	"sync"
 	"testing"
+
+	"cc.dev/cc/applier"
 )
 
 // TestIssue16PlanKeyRace is issue 16 item 6 (staticcheck SA4006 in
-// planKey): when two cc processes make a project's plan key at the same
-// time, the one whose exclusive create loses reads the winner's key. It
-// used to read it into a shadowed err and then report the first read's
-// "no such file" instead.
+// planKey, applier.PlanKey since issue 12): when two cc processes make a
+// project's plan key at the same time, the one whose exclusive create
+// loses reads the winner's key. It used to read it into a shadowed err and
+// then report the first read's "no such file" instead.
 func TestIssue16PlanKeyRace(t *testing.T) {
 	const rounds, racers = 50, 8
 	for range rounds {
@@ -26,7 +28,7 @@ func TestIssue16PlanKeyRace(t *testing.T) {
 			go func() {
 				defer wg.Done()
 				<-start
-				keys[i], errs[i] = planKey(root)
+				keys[i], errs[i] = applier.PlanKey(root)
 			}()
 		}
 		close(start)
