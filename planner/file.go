@@ -249,7 +249,9 @@ func Fingerprint(d *schema.Desired) string {
 		Moves   []schema.Moved      `json:"moves,omitempty"`
 		Removed []schema.Removed    `json:"removed,omitempty"`
 		Imports []schema.Imported   `json:"imports,omitempty"`
-	}{Project: d.Project, Resources: []entry{}, Data: d.Data, Moves: d.Moves, Removed: d.Removed, Imports: d.Imports}
+		// Outputs (issue 12), sensitive values redacted.
+		Outputs []schema.Output `json:"outputs,omitempty"`
+	}{Project: d.Project, Resources: []entry{}, Data: d.Data, Moves: d.Moves, Removed: d.Removed, Imports: d.Imports, Outputs: schema.RedactedOutputs(d.Outputs)}
 	for _, r := range d.Resources {
 		v.Resources = append(v.Resources, entry{r.Address, r.Hash, r.Aliases})
 	}
@@ -265,7 +267,7 @@ func Fingerprint(d *schema.Desired) string {
 func NewFile(p *Plan, d *schema.Desired, st *State, cfg Config) *File {
 	cfg.Fingerprint = Fingerprint(d)
 	rd := &schema.Desired{FormatVersion: d.FormatVersion, Project: d.Project, Trees: d.Trees, Root: d.Root, Data: d.Data,
-		Moves: d.Moves, Removed: d.Removed, Imports: d.Imports}
+		Moves: d.Moves, Removed: d.Removed, Imports: d.Imports, Outputs: schema.RedactedOutputs(d.Outputs)}
 	rd.Resources = make([]schema.Resource, len(d.Resources))
 	for i, r := range d.Resources {
 		rd.Resources[i] = r.Redacted()
