@@ -287,6 +287,14 @@ func (f *File) NeedsSensitive() []string {
 			out = append(out, c.Addr)
 		}
 	}
+	// Issue 12: a sensitive output the apply stores.
+	if len(f.Plan.Outputs) > 0 {
+		for _, o := range f.Desired.Outputs {
+			if o.Sensitive {
+				out = append(out, "output."+o.Name)
+			}
+		}
+	}
 	return out
 }
 
@@ -427,6 +435,9 @@ func (f *File) check() error {
 		return err
 	}
 	if err := checkDrift(p); err != nil {
+		return err
+	}
+	if err := checkOutputChanges(p, d); err != nil {
 		return err
 	}
 	if err := f.checkData(); err != nil {
@@ -610,6 +621,15 @@ func SensitiveMAC(d *schema.Desired, key []byte) string {
 		for _, p := range r.Sensitive {
 			v, _ := schema.SensitiveValue(r.Spec, p)
 			for _, s := range [][]byte{[]byte(r.Address), []byte(p), v} {
+				fmt.Fprintf(m, "%d:", len(s))
+				m.Write(s)
+			}
+			n++
+		}
+	}
+	for _, o := range d.Outputs {
+		if o.Sensitive {
+			for _, s := range [][]byte{[]byte("output." + o.Name), o.Value} {
 				fmt.Fprintf(m, "%d:", len(s))
 				m.Write(s)
 			}

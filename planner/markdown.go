@@ -65,6 +65,7 @@ func WriteMarkdown(w io.Writer, p *Plan, o MarkdownOptions) error {
 	writeCountTable(&head, p)
 	writeMarkdownData(&head, p)
 	writeMarkdownNotes(&head, p)
+	writeMarkdownOutputs(&head, p)
 	head.WriteString("\n")
 
 	order := make([]*Change, len(p.Changes))

@@ -92,6 +92,7 @@ func WriteText(w io.Writer, p *Plan, o TextOptions) error {
 		writeChange(bw, &p.Changes[i], "  ", pt)
 	}
 	bw.WriteByte('\n')
+	writeOutputChanges(bw, p, pt)
 	writeNotes(bw, p)
 	fmt.Fprintln(bw, pt.paint(ansiBold, SummaryLine(p)))
 	return bw.Flush()

@@ -341,6 +341,7 @@ func (e *env) carryOut(c *command, cn *conn, a *applier.Applier, lk *applier.Loc
 	}
 	if len(res.Errors) == 0 && len(res.NotStarted) == 0 && res.Lost == nil {
 		fmt.Fprintf(e.stdout, "\nApply complete: %s (%s).\n", summary, time.Since(start).Round(time.Millisecond))
+		e.writeApplyOutputs(res.Outputs)
 		return exitOK
 	}
 	fmt.Fprintln(e.stderr)
