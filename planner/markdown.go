@@ -62,7 +62,9 @@ func WriteMarkdown(w io.Writer, p *Plan, o MarkdownOptions) error {
 	}
 	fmt.Fprintf(&head, "**%s** Planned against state serial %d; %d %s unchanged.\n\n", html.EscapeString(SummaryLine(p)),
 		p.Serial, p.Summary.Unchanged, plural(p.Summary.Unchanged, "resource", "resources"))
-	writeCountTable(&head, p)
+	if len(p.Changes) > 0 {
+		writeCountTable(&head, p)
+	}
 	writeMarkdownData(&head, p)
 	writeMarkdownNotes(&head, p)
 	writeMarkdownOutputs(&head, p)

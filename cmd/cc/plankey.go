@@ -82,5 +82,10 @@ func hasSensitive(d *schema.Desired) bool {
 			return true
 		}
 	}
+	for _, o := range d.Outputs {
+		if o.Sensitive { // issue 12: outputs
+			return true
+		}
+	}
 	return false
 }
