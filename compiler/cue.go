@@ -363,8 +363,12 @@ func fastCUE(v cue.Value, fs *fastSchema, sd *sharedDefaults) (*fastResult, erro
 				}
 				continue
 			}
-			if name == defaultsField || name == defaultSetsField || name == "outputs" {
-				continue // read by cueDefaults, cueOutputs
+			if name == "outputs" {
+				// Issue 12: outputs hold any value; CUE judges them.
+				return gatedError("outputs")
+			}
+			if name == defaultsField || name == defaultSetsField {
+				continue // read by cueDefaults
 			}
 			if err := addCUECollection(c, name, it.Value()); err != nil {
 				return err
