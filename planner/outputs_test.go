@@ -98,11 +98,15 @@ func TestPlanFileOutputs(t *testing.T) {
 		t.Errorf("NeedsSensitive() = %v, want [output.tok]", need)
 	}
 	for name, edit := range map[string]func(m map[string]any){
-		"bad name":  func(m map[string]any) { oc(m)[0].(map[string]any)["name"] = "1x" },
-		"action":    func(m map[string]any) { oc(m)[0].(map[string]any)["action"] = "replace" },
-		"value":     func(m map[string]any) { oc(m)[1].(map[string]any)["after"] = strings.Repeat("x", schema.MaxOutputValue+1) },
+		"bad name": func(m map[string]any) { oc(m)[0].(map[string]any)["name"] = "1x" },
+		"action":   func(m map[string]any) { oc(m)[0].(map[string]any)["action"] = "replace" },
+		"value": func(m map[string]any) {
+			oc(m)[1].(map[string]any)["after"] = strings.Repeat("x", schema.MaxOutputValue+1)
+		},
 		"sensitive": func(m map[string]any) { oc(m)[0].(map[string]any)["after"] = "x" },
-		"desired":   func(m map[string]any) { m["desired"].(map[string]any)["outputs"] = []any{map[string]any{"name": "-", "value": 1}} },
+		"desired": func(m map[string]any) {
+			m["desired"].(map[string]any)["outputs"] = []any{map[string]any{"name": "-", "value": 1}}
+		},
 	} {
 		var m map[string]any
 		if err := json.Unmarshal(b.Bytes(), &m); err != nil {
