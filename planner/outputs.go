@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"sort"
 	"strings"
 
 	"cc.dev/cc/schema"
@@ -64,11 +65,7 @@ func diffOutputs(want, have []schema.Output) []OutputChange {
 }
 
 func sortOutputChanges(cs []OutputChange) {
-	for i := 1; i < len(cs); i++ {
-		for j := i; j > 0 && cs[j].Name < cs[j-1].Name; j-- {
-			cs[j], cs[j-1] = cs[j-1], cs[j]
-		}
-	}
+	sort.Slice(cs, func(i, j int) bool { return cs[i].Name < cs[j].Name })
 }
 
 // OutputLine renders one output change: "+ url = "https://..."",
