@@ -31,6 +31,8 @@ type Service interface {
 	Move(ctx context.Context, req service.MoveRequest) (*service.MoveResult, error)
 	Forget(ctx context.Context, req service.TransferRequest) (*service.TransferResult, error)
 	Adopt(ctx context.Context, req service.TransferRequest) (*service.TransferResult, error)
+	// SetOutputs replaces the project's outputs (issue 12).
+	SetOutputs(ctx context.Context, req service.SetOutputsRequest) (int64, error)
 }
 
 var _ Service = (*service.Client)(nil)

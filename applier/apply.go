@@ -39,6 +39,9 @@ type Result struct {
 	Unknown []string
 	// Refused is why nothing was started at all: a *DataLossError.
 	Refused error
+	// Outputs are the project's outputs after a successful apply, sorted
+	// by name (issue 12); nil when it failed.
+	Outputs []schema.Output
 }
 
 // DataLossError refuses a plan that destroys the data of Addrs, for an
@@ -230,6 +233,7 @@ func (a *Applier) Apply(ctx context.Context, lk *Lock, p *planner.Plan, d *schem
 	}
 	r.loop()
 	r.finish()
+	a.storeOutputs(ctx, lk, p, d, res)
 	return res
 }
 

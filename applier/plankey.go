@@ -87,5 +87,10 @@ func HasSensitive(d *schema.Desired) bool {
 			return true
 		}
 	}
+	for _, o := range d.Outputs {
+		if o.Sensitive { // issue 12: outputs
+			return true
+		}
+	}
 	return false
 }

@@ -293,6 +293,7 @@ func compile(ctx context.Context, in Input, tr *tracker) (*Result, error) {
 	if ds.HasErrors() {
 		return fail(ds)
 	}
+	d.Outputs = ld.outputs
 	res.Desired = d
 	res.Warnings = p.scrub(res.Warnings)
 	res.Unlocked = p.scrubStrings(b.unlocked())

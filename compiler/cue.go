@@ -37,6 +37,8 @@ type loaded struct {
 	// defaults are the shared defaults merged into the resources (CUE:
 	// to find the references they make); nil when there are none.
 	defaults *sharedDefaults
+	// outputs are the configuration's outputs, sorted by name (issue 12).
+	outputs []schema.Output
 }
 
 // locator maps a config path (["sandboxes", "dev", "image"]) to source.
@@ -83,7 +85,16 @@ func loadCUE(ctx context.Context, p *project) (*loaded, diag.Diagnostics) {
 		return nil, ds
 	}
 	tr.loc = withDefaults(tr.loc, sd)
-	return judgeCUE(p, sch, <-gate, v, tr, sd)
+	ld, ds := judgeCUE(p, sch, <-gate, v, tr, sd)
+	if ds.HasErrors() {
+		return ld, ds
+	}
+	outs, ods := cueOutputs(p, v)
+	if ods.HasErrors() {
+		return nil, ods
+	}
+	ld.outputs = outs
+	return ld, ds
 }
 
 // loadCUEInstance reads the project's CUE files and loads them as one
@@ -353,6 +364,10 @@ func fastCUE(v cue.Value, fs *fastSchema, sd *sharedDefaults) (*fastResult, erro
 					return exportError{err}
 				}
 				continue
+			}
+			if name == "outputs" {
+				// Issue 12: outputs hold any value; CUE judges them.
+				return gatedError("outputs")
 			}
 			if name == defaultsField || name == defaultSetsField {
 				continue // read by cueDefaults

@@ -69,6 +69,8 @@ type hclLoader struct {
 	// after the variables into lifecycle (lifecycle.go).
 	lifecycleBlocks []*hclsyntax.Block
 	lifecycle       hclLifecycle
+	// outputBlocks are the output blocks, in source order (outputs.go).
+	outputBlocks []*hclsyntax.Block
 	// defaults are the kind blocks of defaults blocks, by their config
 	// path (defaults.sandbox), in source order in defaultOrder; shared
 	// is what they evaluate to (defaults_hcl.go).
@@ -140,6 +142,7 @@ func loadHCL(ctx context.Context, p *project, vars, varFiles []string) (_ *loade
 	l.col = newCollector(compiledSchemaOf(l.p.schema()))
 	l.col.defaults = l.shared
 	l.evaluate()
+	outputs := l.evalOutputs()
 	for _, b := range l.lifecycleBlocks {
 		l.lifecycleBlock(b)
 	}
@@ -159,9 +162,13 @@ func loadHCL(ctx context.Context, p *project, vars, varFiles []string) (_ *loade
 		l.lifecycle.setOn(fast.cfg)
 	}
 	if ferr == nil && !crossCheck {
-		return &loaded{cfg: fast.cfg, loc: withDefaults(l.ranges, l.shared), sensitive: fast.sens, defaults: l.shared}, nil
+		return &loaded{cfg: fast.cfg, loc: withDefaults(l.ranges, l.shared), sensitive: fast.sens, defaults: l.shared, outputs: outputs}, nil
 	}
-	return l.judge(project, fast, ferr)
+	ld, ds := l.judge(project, fast, ferr)
+	if ld != nil {
+		ld.outputs = outputs
+	}
+	return ld, ds
 }
 
 // alsoSchemaErrors adds the schema's verdict on what did evaluate to the
@@ -333,6 +340,8 @@ func (l *hclLoader) collect(body *hclsyntax.Body) []*hclsyntax.Block {
 			l.lifecycleBlocks = append(l.lifecycleBlocks, b)
 		case "locals":
 			l.collectLocals(b)
+		case "output":
+			l.collectOutput(b)
 		case "data":
 			l.collectData(b)
 		case defaultsField:
@@ -368,7 +377,7 @@ func (l *hclLoader) collectLocals(b *hclsyntax.Block) {
 func (l *hclLoader) collectResource(b *hclsyntax.Block) {
 	kind, ok := hclKinds[b.Type]
 	if !ok {
-		cands := []string{"variable", "locals", "data", "moved", "removed", "import", defaultsField}
+		cands := []string{"variable", "locals", "output", "data", "moved", "removed", "import", defaultsField}
 		for k := range hclKinds {
 			cands = append(cands, k)
 		}

@@ -153,6 +153,11 @@ func Diff(d *schema.Desired, st *State, o Options) (*Plan, error) {
 	p.DataLoss = DataLoss(p, st)
 	p.DeletesAll = deletesAll(p, len(st.Resources))
 	p.Drift = driftOf(st)
+	if o.Destroy {
+		p.Outputs = diffOutputs(nil, st.Outputs)
+	} else {
+		p.Outputs = diffOutputs(d.Outputs, st.Outputs)
+	}
 	return p, nil
 }
 

@@ -249,7 +249,9 @@ func Fingerprint(d *schema.Desired) string {
 		Moves   []schema.Moved      `json:"moves,omitempty"`
 		Removed []schema.Removed    `json:"removed,omitempty"`
 		Imports []schema.Imported   `json:"imports,omitempty"`
-	}{Project: d.Project, Resources: []entry{}, Data: d.Data, Moves: d.Moves, Removed: d.Removed, Imports: d.Imports}
+		// Outputs (issue 12), sensitive values redacted.
+		Outputs []schema.Output `json:"outputs,omitempty"`
+	}{Project: d.Project, Resources: []entry{}, Data: d.Data, Moves: d.Moves, Removed: d.Removed, Imports: d.Imports, Outputs: schema.RedactedOutputs(d.Outputs)}
 	for _, r := range d.Resources {
 		v.Resources = append(v.Resources, entry{r.Address, r.Hash, r.Aliases})
 	}
@@ -265,7 +267,7 @@ func Fingerprint(d *schema.Desired) string {
 func NewFile(p *Plan, d *schema.Desired, st *State, cfg Config) *File {
 	cfg.Fingerprint = Fingerprint(d)
 	rd := &schema.Desired{FormatVersion: d.FormatVersion, Project: d.Project, Trees: d.Trees, Root: d.Root, Data: d.Data,
-		Moves: d.Moves, Removed: d.Removed, Imports: d.Imports}
+		Moves: d.Moves, Removed: d.Removed, Imports: d.Imports, Outputs: schema.RedactedOutputs(d.Outputs)}
 	rd.Resources = make([]schema.Resource, len(d.Resources))
 	for i, r := range d.Resources {
 		rd.Resources[i] = r.Redacted()
@@ -283,6 +285,14 @@ func (f *File) NeedsSensitive() []string {
 		}
 		if r := f.lookup(c.Addr); r != nil && len(r.Sensitive) > 0 {
 			out = append(out, c.Addr)
+		}
+	}
+	// Issue 12: a sensitive output the apply stores.
+	if len(f.Plan.Outputs) > 0 {
+		for _, o := range f.Desired.Outputs {
+			if o.Sensitive {
+				out = append(out, "output."+o.Name)
+			}
 		}
 	}
 	return out
@@ -423,6 +433,9 @@ func (f *File) check() error {
 		return err
 	}
 	if err := checkDrift(p); err != nil {
+		return err
+	}
+	if err := checkOutputChanges(p, d); err != nil {
 		return err
 	}
 	if err := f.checkData(); err != nil {
@@ -606,6 +619,15 @@ func SensitiveMAC(d *schema.Desired, key []byte) string {
 		for _, p := range r.Sensitive {
 			v, _ := schema.SensitiveValue(r.Spec, p)
 			for _, s := range [][]byte{[]byte(r.Address), []byte(p), v} {
+				fmt.Fprintf(m, "%d:", len(s))
+				m.Write(s)
+			}
+			n++
+		}
+	}
+	for _, o := range d.Outputs {
+		if o.Sensitive {
+			for _, s := range [][]byte{[]byte("output." + o.Name), o.Value} {
 				fmt.Fprintf(m, "%d:", len(s))
 				m.Write(s)
 			}

@@ -62,9 +62,12 @@ func WriteMarkdown(w io.Writer, p *Plan, o MarkdownOptions) error {
 	}
 	fmt.Fprintf(&head, "**%s** Planned against state serial %d; %d %s unchanged.\n\n", html.EscapeString(SummaryLine(p)),
 		p.Serial, p.Summary.Unchanged, plural(p.Summary.Unchanged, "resource", "resources"))
-	writeCountTable(&head, p)
+	if len(p.Changes) > 0 {
+		writeCountTable(&head, p)
+	}
 	writeMarkdownData(&head, p)
 	writeMarkdownNotes(&head, p)
+	writeMarkdownOutputs(&head, p)
 	head.WriteString("\n")
 
 	order := make([]*Change, len(p.Changes))

@@ -52,6 +52,10 @@ type Plan struct {
 	// Data are the configuration's data sources as the plan resolved them
 	// (issue 10), sorted by address: what the apply uses, exactly.
 	Data []DataSource `json:"data,omitempty"`
+	// Outputs are the changes of the project's output values (issue 12),
+	// sorted by name: every view shows them in a "Changes to Outputs:"
+	// section, and an apply stores the configuration's outputs.
+	Outputs []OutputChange `json:"output_changes,omitempty"`
 }
 
 // Summary counts a plan's changes.
@@ -78,7 +82,7 @@ type Summary struct {
 }
 
 // Changed reports whether the plan changes anything.
-func (p *Plan) Changed() bool { return len(p.Changes) > 0 }
+func (p *Plan) Changed() bool { return len(p.Changes) > 0 || len(p.Outputs) > 0 }
 
 // Change is what happens to one resource, and why.
 type Change struct {

@@ -92,6 +92,7 @@ func WriteText(w io.Writer, p *Plan, o TextOptions) error {
 		writeChange(bw, &p.Changes[i], "  ", pt)
 	}
 	bw.WriteByte('\n')
+	writeOutputChanges(bw, p, pt)
 	writeNotes(bw, p)
 	fmt.Fprintln(bw, pt.paint(ansiBold, SummaryLine(p)))
 	return bw.Flush()
@@ -133,6 +134,9 @@ func SummaryLine(p *Plan) string {
 	}
 	line := fmt.Sprintf("Plan: %d to create, %d to update, %d to replace, %d to delete", s.Create, s.Update, s.Replace, s.Delete)
 	line += lifecycleCounts(s)
+	if n := len(p.Outputs); n > 0 {
+		line += fmt.Sprintf(", %d %s to change", n, plural(n, "output", "outputs"))
+	}
 	var v []string
 	if s.NewVersions > 0 {
 		v = append(v, fmt.Sprintf("%d new %s", s.NewVersions, plural(s.NewVersions, "version", "versions")))

@@ -31,6 +31,9 @@ type Config struct {
 	Moved   []Move   `json:"moved,omitempty"`
 	Removed []string `json:"removed,omitempty"`
 	Imports []Import `json:"imports,omitempty"`
+
+	// Outputs are the project's output values (#Output), by name.
+	Outputs map[string]*ConfigOutput `json:"outputs,omitempty"`
 }
 
 // Data are the data sources of a project (#Data), by kind and name.

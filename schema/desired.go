@@ -124,6 +124,9 @@ type Desired struct {
 	Moves   []Moved    `json:"moves,omitempty"`
 	Removed []Removed  `json:"removed,omitempty"`
 	Imports []Imported `json:"imports,omitempty"`
+	// Outputs are the project's output values, sorted by name (issue 12:
+	// outputs). They are in no spec or hash.
+	Outputs []Output `json:"outputs,omitempty"`
 
 	// Root is the absolute project root local inputs are read from.
 	Root string `json:"-"`

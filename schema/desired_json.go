@@ -31,6 +31,9 @@ func (d *Desired) MarshalCanonical() ([]byte, error) {
 	if err := writeField(&b, "moves", len(d.Moves) > 0, d.Moves); err != nil {
 		return nil, err
 	}
+	if err := writeField(&b, "outputs", len(d.Outputs) > 0, d.Outputs); err != nil {
+		return nil, err
+	}
 	b.WriteString(`,"project":`)
 	writeString(&b, d.Project)
 	if err := writeField(&b, "removed", len(d.Removed) > 0, d.Removed); err != nil {

@@ -150,6 +150,11 @@ var calls = []struct {
 		_, err := c.Adopt(ctx, service.TransferRequest{Project: p, Address: "function.f", ID: "f"})
 		return err
 	}},
+	// issue 12: outputs.
+	{"SetOutputs", func(ctx context.Context, c *service.Client, p string) error {
+		_, err := c.SetOutputs(ctx, service.SetOutputsRequest{Project: p, Outputs: []schema.Output{{Name: "url", Value: []byte(`"x"`)}}})
+		return err
+	}},
 }
 
 var (

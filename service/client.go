@@ -334,6 +334,7 @@ func stateFromProto(resp *ccv1.GetStateResponse) *State {
 	for _, d := range resp.GetDrift() {
 		st.Drift = append(st.Drift, driftFromProto(d))
 	}
+	st.Outputs = outputsFromProto(resp.GetOutputs())
 	return st
 }
 

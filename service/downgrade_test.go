@@ -34,6 +34,8 @@ var undoMigration = map[int][]string{
 	7: {"DROP TABLE protections"},
 	// issue 10: moves, forgetting, adoption
 	8: {"ALTER TABLE resources DROP COLUMN id"},
+	// issue 12: outputs
+	9: {"DROP TABLE outputs"},
 }
 
 // downgrade takes the database at path, of the newest migration, back to

@@ -45,6 +45,8 @@ var fuzzMethods = []struct {
 	{ccv1.ResourceService_MoveResource_FullMethodName, func() proto.Message { return &ccv1.MoveResourceRequest{} }, func() proto.Message { return &ccv1.MoveResourceResponse{} }},
 	{ccv1.ResourceService_ForgetResource_FullMethodName, func() proto.Message { return &ccv1.ForgetResourceRequest{} }, func() proto.Message { return &ccv1.ForgetResourceResponse{} }},
 	{ccv1.ResourceService_AdoptResource_FullMethodName, func() proto.Message { return &ccv1.AdoptResourceRequest{} }, func() proto.Message { return &ccv1.AdoptResourceResponse{} }},
+	// issue 12: outputs (appended).
+	{ccv1.ResourceService_SetOutputs_FullMethodName, func() proto.Message { return &ccv1.SetOutputsRequest{} }, func() proto.Message { return &ccv1.SetOutputsResponse{} }},
 }
 
 func methodIndex(name string) byte {
@@ -100,6 +102,7 @@ func FuzzServer(f *testing.F) {
 	seed(ccv1.ResourceService_ForgetResource_FullMethodName, 1, &ccv1.ForgetResourceRequest{Project: "fz", Address: "volume.v"})
 	seed(ccv1.ResourceService_AdoptResource_FullMethodName, 1, &ccv1.AdoptResourceRequest{Project: "fz", Address: "volume.w", Id: "v"})
 	seed(ccv1.ProjectService_GetState_FullMethodName, 0, &ccv1.GetStateRequest{Project: "fz", Unowned: []string{"volume.v", "function.f"}})
+	seed(ccv1.ResourceService_SetOutputs_FullMethodName, 0, &ccv1.SetOutputsRequest{Project: "fz", Outputs: []*ccv1.Output{{Name: "url", Value: []byte(`"x"`)}, {Name: "t", Value: []byte(`1`), Sensitive: true}}})
 
 	c, closeFn, err := openEmbedded(context.Background(), filepath.Join(f.TempDir(), "state.db"))
 	if err != nil {

@@ -65,6 +65,9 @@ func (a *projectAPI) GetState(ctx context.Context, req *ccv1.GetStateRequest) (*
 	if err := fullState(ctx, tx, project, now, resp); err != nil {
 		return nil, err
 	}
+	if err := a.s.stateOutputs(ctx, tx, project, resp); err != nil {
+		return nil, err
+	}
 	return resp, nil
 }
 

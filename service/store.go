@@ -243,6 +243,10 @@ CREATE TABLE protections (
 	{sql: `
 ALTER TABLE resources ADD COLUMN id TEXT NOT NULL DEFAULT '';
 `, then: addResourceIDs},
+	// 10 (issue 12: outputs): each project's output values; a sensitive
+	// one's value sealed (nonce non-empty), as secret values are
+	// (service/outputs.go).
+	{sql: outputsTable},
 }
 
 // newLineage makes a project's lineage: 16 random bytes in hex.

@@ -40,6 +40,9 @@ type Project struct {
 	// read asked for by address, sorted by address: the candidates of the
 	// configuration's imports (issue 10: adoption).
 	Unowned []Resource
+	// Outputs are the project's output values as the last apply stored
+	// them (issue 12), sorted by name; sensitive ones with their values.
+	Outputs []schema.Output
 }
 
 // UnownedAt returns the unowned resource read at addr, or nil.

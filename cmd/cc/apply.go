@@ -344,6 +344,7 @@ func (e *env) carryOut(c *command, cn *conn, a *applier.Applier, lk *applier.Loc
 	summary := applySummary(res, p)
 	if len(res.Errors) == 0 && len(res.NotStarted) == 0 && res.Lost == nil {
 		fmt.Fprintf(e.stdout, "\nApply complete: %s (%s).\n", summary, time.Since(start).Round(time.Millisecond))
+		e.writeApplyOutputs(res.Outputs)
 		return exitOK
 	}
 	return e.applyFailed(c, cn, res, p, summary)

@@ -94,5 +94,6 @@ func (e *env) carryOutJSON(c *command, cn *conn, a *applier.Applier, lk *applier
 	if !ok {
 		return exitError
 	}
+	u.outputs(res.Outputs)
 	return exitOK
 }

@@ -171,6 +171,7 @@ func redactDesired(d *schema.Desired) *schema.Desired {
 	for i := range out.Resources {
 		out.Resources[i] = out.Resources[i].Redacted()
 	}
+	out.Outputs = schema.RedactedOutputs(d.Outputs)
 	return &out
 }
 

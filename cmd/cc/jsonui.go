@@ -155,3 +155,21 @@ func (u *jsonUI) configDiagnostics(ds diag.Diagnostics) {
 		u.emit(level, "diagnostic", d.Error(), map[string]any{"diagnostic": d})
 	}
 }
+
+// outputs emits the project's outputs after a successful apply, as
+// Terraform's outputs event: by name, sensitive, type and value, with no
+// value for a sensitive output (issue 12: outputs).
+func (u *jsonUI) outputs(outs []schema.Output) {
+	if len(outs) == 0 {
+		return
+	}
+	m := make(map[string]any, len(outs))
+	for _, o := range outs {
+		v := map[string]any{"sensitive": o.Sensitive, "type": schema.OutputType(o.Value)}
+		if !o.Sensitive {
+			v["value"] = json.RawMessage(o.Value)
+		}
+		m[o.Name] = v
+	}
+	u.emit("info", "outputs", fmt.Sprintf("Outputs: %d", len(outs)), map[string]any{"outputs": m})
+}

@@ -1266,10 +1266,13 @@ func (x *GetStateRequest) GetUnowned() []string {
 }
 
 type GetStateResponse struct {
-	state     protoimpl.MessageState `protogen:"open.v1"`
-	Project   string                 `protobuf:"bytes,1,opt,name=project,proto3" json:"project,omitempty"`
-	Serial    int64                  `protobuf:"varint,2,opt,name=serial,proto3" json:"serial,omitempty"`
-	Unchanged bool                   `protobuf:"varint,3,opt,name=unchanged,proto3" json:"unchanged,omitempty"`
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// outputs are the project's output values (issue 12), sorted by name;
+	// a sensitive one's value too, for the caller that may read the state.
+	Outputs   []*Output `protobuf:"bytes,50,rep,name=outputs,proto3" json:"outputs,omitempty"`
+	Project   string    `protobuf:"bytes,1,opt,name=project,proto3" json:"project,omitempty"`
+	Serial    int64     `protobuf:"varint,2,opt,name=serial,proto3" json:"serial,omitempty"`
+	Unchanged bool      `protobuf:"varint,3,opt,name=unchanged,proto3" json:"unchanged,omitempty"`
 	// resources are sorted by address.
 	Resources []*Resource `protobuf:"bytes,4,rep,name=resources,proto3" json:"resources,omitempty"`
 	// images are sorted by hash.
@@ -1340,6 +1343,13 @@ func (x *GetStateResponse) ProtoReflect() protoreflect.Message {
 // Deprecated: Use GetStateResponse.ProtoReflect.Descriptor instead.
 func (*GetStateResponse) Descriptor() ([]byte, []int) {
 	return file_cc_v1_cc_proto_rawDescGZIP(), []int{13}
+}
+
+func (x *GetStateResponse) GetOutputs() []*Output {
+	if x != nil {
+		return x.Outputs
+	}
+	return nil
 }
 
 func (x *GetStateResponse) GetProject() string {
@@ -4866,6 +4876,202 @@ func (x *AdoptResourceResponse) GetSerial() int64 {
 	return 0
 }
 
+// Output is one output value of a project (issue 12: outputs).
+type Output struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// name is an identifier of at most 64 characters.
+	Name string `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	// value is the value's JSON, at most 64 KiB.
+	Value []byte `protobuf:"bytes,2,opt,name=value,proto3" json:"value,omitempty"`
+	// description is at most 4096 bytes.
+	Description string `protobuf:"bytes,3,opt,name=description,proto3" json:"description,omitempty"`
+	// sensitive: the value is never shown unless asked for, and is sealed
+	// at rest.
+	Sensitive     bool `protobuf:"varint,4,opt,name=sensitive,proto3" json:"sensitive,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Output) Reset() {
+	*x = Output{}
+	mi := &file_cc_v1_cc_proto_msgTypes[62]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Output) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Output) ProtoMessage() {}
+
+func (x *Output) ProtoReflect() protoreflect.Message {
+	mi := &file_cc_v1_cc_proto_msgTypes[62]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Output.ProtoReflect.Descriptor instead.
+func (*Output) Descriptor() ([]byte, []int) {
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{62}
+}
+
+func (x *Output) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *Output) GetValue() []byte {
+	if x != nil {
+		return x.Value
+	}
+	return nil
+}
+
+func (x *Output) GetDescription() string {
+	if x != nil {
+		return x.Description
+	}
+	return ""
+}
+
+func (x *Output) GetSensitive() bool {
+	if x != nil {
+		return x.Sensitive
+	}
+	return false
+}
+
+// SetOutputsRequest replaces every output of the project with outputs
+// (at most 1000, unique names).
+type SetOutputsRequest struct {
+	state          protoimpl.MessageState `protogen:"open.v1"`
+	Project        string                 `protobuf:"bytes,1,opt,name=project,proto3" json:"project,omitempty"`
+	Outputs        []*Output              `protobuf:"bytes,2,rep,name=outputs,proto3" json:"outputs,omitempty"`
+	ExpectedSerial int64                  `protobuf:"varint,3,opt,name=expected_serial,json=expectedSerial,proto3" json:"expected_serial,omitempty"`
+	IdempotencyKey string                 `protobuf:"bytes,4,opt,name=idempotency_key,json=idempotencyKey,proto3" json:"idempotency_key,omitempty"`
+	LeaseId        string                 `protobuf:"bytes,5,opt,name=lease_id,json=leaseId,proto3" json:"lease_id,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
+}
+
+func (x *SetOutputsRequest) Reset() {
+	*x = SetOutputsRequest{}
+	mi := &file_cc_v1_cc_proto_msgTypes[63]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SetOutputsRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SetOutputsRequest) ProtoMessage() {}
+
+func (x *SetOutputsRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_cc_v1_cc_proto_msgTypes[63]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SetOutputsRequest.ProtoReflect.Descriptor instead.
+func (*SetOutputsRequest) Descriptor() ([]byte, []int) {
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{63}
+}
+
+func (x *SetOutputsRequest) GetProject() string {
+	if x != nil {
+		return x.Project
+	}
+	return ""
+}
+
+func (x *SetOutputsRequest) GetOutputs() []*Output {
+	if x != nil {
+		return x.Outputs
+	}
+	return nil
+}
+
+func (x *SetOutputsRequest) GetExpectedSerial() int64 {
+	if x != nil {
+		return x.ExpectedSerial
+	}
+	return 0
+}
+
+func (x *SetOutputsRequest) GetIdempotencyKey() string {
+	if x != nil {
+		return x.IdempotencyKey
+	}
+	return ""
+}
+
+func (x *SetOutputsRequest) GetLeaseId() string {
+	if x != nil {
+		return x.LeaseId
+	}
+	return ""
+}
+
+type SetOutputsResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Serial        int64                  `protobuf:"varint,1,opt,name=serial,proto3" json:"serial,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SetOutputsResponse) Reset() {
+	*x = SetOutputsResponse{}
+	mi := &file_cc_v1_cc_proto_msgTypes[64]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SetOutputsResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SetOutputsResponse) ProtoMessage() {}
+
+func (x *SetOutputsResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_cc_v1_cc_proto_msgTypes[64]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SetOutputsResponse.ProtoReflect.Descriptor instead.
+func (*SetOutputsResponse) Descriptor() ([]byte, []int) {
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{64}
+}
+
+func (x *SetOutputsResponse) GetSerial() int64 {
+	if x != nil {
+		return x.Serial
+	}
+	return 0
+}
+
 type UploadBlobRequest_Header struct {
 	state   protoimpl.MessageState `protogen:"open.v1"`
 	Project string                 `protobuf:"bytes,1,opt,name=project,proto3" json:"project,omitempty"`
@@ -4880,7 +5086,7 @@ type UploadBlobRequest_Header struct {
 
 func (x *UploadBlobRequest_Header) Reset() {
 	*x = UploadBlobRequest_Header{}
-	mi := &file_cc_v1_cc_proto_msgTypes[62]
+	mi := &file_cc_v1_cc_proto_msgTypes[65]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4892,7 +5098,7 @@ func (x *UploadBlobRequest_Header) String() string {
 func (*UploadBlobRequest_Header) ProtoMessage() {}
 
 func (x *UploadBlobRequest_Header) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[62]
+	mi := &file_cc_v1_cc_proto_msgTypes[65]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5022,8 +5228,9 @@ const file_cc_v1_cc_proto_rawDesc = "" +
 	"\fknown_serial\x18\x02 \x01(\x03R\vknownSerial\x12-\n" +
 	"\acompare\x18\x03 \x03(\v2\x13.cc.v1.CompareValueR\acompare\x12%\n" +
 	"\x04data\x18( \x03(\v2\x11.cc.v1.DataLookupR\x04data\x12\x18\n" +
-	"\aunowned\x18\x14 \x03(\tR\aunowned\"\xeb\x03\n" +
-	"\x10GetStateResponse\x12\x18\n" +
+	"\aunowned\x18\x14 \x03(\tR\aunowned\"\x94\x04\n" +
+	"\x10GetStateResponse\x12'\n" +
+	"\aoutputs\x182 \x03(\v2\r.cc.v1.OutputR\aoutputs\x12\x18\n" +
 	"\aproject\x18\x01 \x01(\tR\aproject\x12\x16\n" +
 	"\x06serial\x18\x02 \x01(\x03R\x06serial\x12\x1c\n" +
 	"\tunchanged\x18\x03 \x01(\bR\tunchanged\x12-\n" +
@@ -5289,7 +5496,20 @@ const file_cc_v1_cc_proto_rawDesc = "" +
 	"\rexpected_hash\x18\a \x01(\tR\fexpectedHash\"\\\n" +
 	"\x15AdoptResourceResponse\x12+\n" +
 	"\bresource\x18\x01 \x01(\v2\x0f.cc.v1.ResourceR\bresource\x12\x16\n" +
-	"\x06serial\x18\x02 \x01(\x03R\x06serial*\x84\x01\n" +
+	"\x06serial\x18\x02 \x01(\x03R\x06serial\"r\n" +
+	"\x06Output\x12\x12\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\x12\x14\n" +
+	"\x05value\x18\x02 \x01(\fR\x05value\x12 \n" +
+	"\vdescription\x18\x03 \x01(\tR\vdescription\x12\x1c\n" +
+	"\tsensitive\x18\x04 \x01(\bR\tsensitive\"\xc3\x01\n" +
+	"\x11SetOutputsRequest\x12\x18\n" +
+	"\aproject\x18\x01 \x01(\tR\aproject\x12'\n" +
+	"\aoutputs\x18\x02 \x03(\v2\r.cc.v1.OutputR\aoutputs\x12'\n" +
+	"\x0fexpected_serial\x18\x03 \x01(\x03R\x0eexpectedSerial\x12'\n" +
+	"\x0fidempotency_key\x18\x04 \x01(\tR\x0eidempotencyKey\x12\x19\n" +
+	"\blease_id\x18\x05 \x01(\tR\aleaseId\",\n" +
+	"\x12SetOutputsResponse\x12\x16\n" +
+	"\x06serial\x18\x01 \x01(\x03R\x06serial*\x84\x01\n" +
 	"\x06Status\x12\x16\n" +
 	"\x12STATUS_UNSPECIFIED\x10\x00\x12\x10\n" +
 	"\fSTATUS_READY\x10\x01\x12\x12\n" +
@@ -5317,7 +5537,7 @@ const file_cc_v1_cc_proto_rawDesc = "" +
 	"\x10FindMissingBlobs\x12\x1e.cc.v1.FindMissingBlobsRequest\x1a\x1f.cc.v1.FindMissingBlobsResponse\x12C\n" +
 	"\n" +
 	"UploadBlob\x12\x18.cc.v1.UploadBlobRequest\x1a\x19.cc.v1.UploadBlobResponse(\x01\x12;\n" +
-	"\bReadBlob\x12\x16.cc.v1.ReadBlobRequest\x1a\x17.cc.v1.ReadBlobResponse2\xde\a\n" +
+	"\bReadBlob\x12\x16.cc.v1.ReadBlobRequest\x1a\x17.cc.v1.ReadBlobResponse2\xa1\b\n" +
 	"\x0fResourceService\x12D\n" +
 	"\vEnsureImage\x12\x19.cc.v1.EnsureImageRequest\x1a\x1a.cc.v1.EnsureImageResponse\x12J\n" +
 	"\rApplyResource\x12\x1b.cc.v1.ApplyResourceRequest\x1a\x1c.cc.v1.ApplyResourceResponse\x12M\n" +
@@ -5331,7 +5551,9 @@ const file_cc_v1_cc_proto_rawDesc = "" +
 	"\vAcceptDrift\x12\x19.cc.v1.AcceptDriftRequest\x1a\x1a.cc.v1.AcceptDriftResponse\x12G\n" +
 	"\fMoveResource\x12\x1a.cc.v1.MoveResourceRequest\x1a\x1b.cc.v1.MoveResourceResponse\x12M\n" +
 	"\x0eForgetResource\x12\x1c.cc.v1.ForgetResourceRequest\x1a\x1d.cc.v1.ForgetResourceResponse\x12J\n" +
-	"\rAdoptResource\x12\x1b.cc.v1.AdoptResourceRequest\x1a\x1c.cc.v1.AdoptResourceResponseB$Z\"cc.dev/cc/service/proto/cc/v1;ccv1b\x06proto3"
+	"\rAdoptResource\x12\x1b.cc.v1.AdoptResourceRequest\x1a\x1c.cc.v1.AdoptResourceResponse\x12A\n" +
+	"\n" +
+	"SetOutputs\x12\x18.cc.v1.SetOutputsRequest\x1a\x19.cc.v1.SetOutputsResponseB$Z\"cc.dev/cc/service/proto/cc/v1;ccv1b\x06proto3"
 
 var (
 	file_cc_v1_cc_proto_rawDescOnce sync.Once
@@ -5346,7 +5568,7 @@ func file_cc_v1_cc_proto_rawDescGZIP() []byte {
 }
 
 var file_cc_v1_cc_proto_enumTypes = make([]protoimpl.EnumInfo, 3)
-var file_cc_v1_cc_proto_msgTypes = make([]protoimpl.MessageInfo, 63)
+var file_cc_v1_cc_proto_msgTypes = make([]protoimpl.MessageInfo, 66)
 var file_cc_v1_cc_proto_goTypes = []any{
 	(Status)(0),                      // 0: cc.v1.Status
 	(Action)(0),                      // 1: cc.v1.Action
@@ -5413,112 +5635,119 @@ var file_cc_v1_cc_proto_goTypes = []any{
 	(*ForgetResourceResponse)(nil),   // 62: cc.v1.ForgetResourceResponse
 	(*AdoptResourceRequest)(nil),     // 63: cc.v1.AdoptResourceRequest
 	(*AdoptResourceResponse)(nil),    // 64: cc.v1.AdoptResourceResponse
-	(*UploadBlobRequest_Header)(nil), // 65: cc.v1.UploadBlobRequest.Header
-	(*timestamppb.Timestamp)(nil),    // 66: google.protobuf.Timestamp
-	(*durationpb.Duration)(nil),      // 67: google.protobuf.Duration
+	(*Output)(nil),                   // 65: cc.v1.Output
+	(*SetOutputsRequest)(nil),        // 66: cc.v1.SetOutputsRequest
+	(*SetOutputsResponse)(nil),       // 67: cc.v1.SetOutputsResponse
+	(*UploadBlobRequest_Header)(nil), // 68: cc.v1.UploadBlobRequest.Header
+	(*timestamppb.Timestamp)(nil),    // 69: google.protobuf.Timestamp
+	(*durationpb.Duration)(nil),      // 70: google.protobuf.Duration
 }
 var file_cc_v1_cc_proto_depIdxs = []int32{
 	0,  // 0: cc.v1.Resource.status:type_name -> cc.v1.Status
-	66, // 1: cc.v1.Resource.created_at:type_name -> google.protobuf.Timestamp
-	66, // 2: cc.v1.Resource.updated_at:type_name -> google.protobuf.Timestamp
+	69, // 1: cc.v1.Resource.created_at:type_name -> google.protobuf.Timestamp
+	69, // 2: cc.v1.Resource.updated_at:type_name -> google.protobuf.Timestamp
 	4,  // 3: cc.v1.Resource.pins:type_name -> cc.v1.Pin
 	37, // 4: cc.v1.Resource.versions:type_name -> cc.v1.Version
-	66, // 5: cc.v1.Resource.expired_at:type_name -> google.protobuf.Timestamp
+	69, // 5: cc.v1.Resource.expired_at:type_name -> google.protobuf.Timestamp
 	57, // 6: cc.v1.Resource.data_pins:type_name -> cc.v1.DataPin
-	66, // 7: cc.v1.Image.created_at:type_name -> google.protobuf.Timestamp
-	66, // 8: cc.v1.SecretValue.updated_at:type_name -> google.protobuf.Timestamp
+	69, // 7: cc.v1.Image.created_at:type_name -> google.protobuf.Timestamp
+	69, // 8: cc.v1.SecretValue.updated_at:type_name -> google.protobuf.Timestamp
 	7,  // 9: cc.v1.Lease.holder:type_name -> cc.v1.Holder
-	66, // 10: cc.v1.Lease.acquired_at:type_name -> google.protobuf.Timestamp
-	66, // 11: cc.v1.Lease.expires_at:type_name -> google.protobuf.Timestamp
+	69, // 10: cc.v1.Lease.acquired_at:type_name -> google.protobuf.Timestamp
+	69, // 11: cc.v1.Lease.expires_at:type_name -> google.protobuf.Timestamp
 	8,  // 12: cc.v1.LockHeld.lease:type_name -> cc.v1.Lease
 	7,  // 13: cc.v1.LeaseRefused.holder:type_name -> cc.v1.Holder
 	43, // 14: cc.v1.GetStateRequest.compare:type_name -> cc.v1.CompareValue
 	55, // 15: cc.v1.GetStateRequest.data:type_name -> cc.v1.DataLookup
-	3,  // 16: cc.v1.GetStateResponse.resources:type_name -> cc.v1.Resource
-	5,  // 17: cc.v1.GetStateResponse.images:type_name -> cc.v1.Image
-	6,  // 18: cc.v1.GetStateResponse.secret_values:type_name -> cc.v1.SecretValue
-	8,  // 19: cc.v1.GetStateResponse.lock:type_name -> cc.v1.Lease
-	17, // 20: cc.v1.GetStateResponse.matches:type_name -> cc.v1.ValueMatch
-	53, // 21: cc.v1.GetStateResponse.drift:type_name -> cc.v1.Drift
-	56, // 22: cc.v1.GetStateResponse.data:type_name -> cc.v1.DataResolution
-	3,  // 23: cc.v1.GetStateResponse.unowned:type_name -> cc.v1.Resource
-	2,  // 24: cc.v1.ValueMatch.comparison:type_name -> cc.v1.Comparison
-	7,  // 25: cc.v1.LockRequest.holder:type_name -> cc.v1.Holder
-	67, // 26: cc.v1.LockRequest.ttl:type_name -> google.protobuf.Duration
-	8,  // 27: cc.v1.LockResponse.lease:type_name -> cc.v1.Lease
-	67, // 28: cc.v1.RenewLockRequest.ttl:type_name -> google.protobuf.Duration
-	8,  // 29: cc.v1.RenewLockResponse.lease:type_name -> cc.v1.Lease
-	8,  // 30: cc.v1.UnlockResponse.released:type_name -> cc.v1.Lease
-	65, // 31: cc.v1.UploadBlobRequest.header:type_name -> cc.v1.UploadBlobRequest.Header
-	5,  // 32: cc.v1.EnsureImageResponse.image:type_name -> cc.v1.Image
-	3,  // 33: cc.v1.EnsureImageResponse.resource:type_name -> cc.v1.Resource
-	1,  // 34: cc.v1.ApplyResourceRequest.action:type_name -> cc.v1.Action
-	57, // 35: cc.v1.ApplyResourceRequest.data_pins:type_name -> cc.v1.DataPin
-	3,  // 36: cc.v1.ApplyResourceResponse.resource:type_name -> cc.v1.Resource
-	3,  // 37: cc.v1.DeleteResourceResponse.deleted:type_name -> cc.v1.Resource
-	66, // 38: cc.v1.Version.created_at:type_name -> google.protobuf.Timestamp
-	6,  // 39: cc.v1.Version.secrets:type_name -> cc.v1.SecretValue
-	37, // 40: cc.v1.ListVersionsResponse.versions:type_name -> cc.v1.Version
-	3,  // 41: cc.v1.RollbackResponse.resource:type_name -> cc.v1.Resource
-	6,  // 42: cc.v1.PutSecretValueResponse.secret_value:type_name -> cc.v1.SecretValue
-	43, // 43: cc.v1.CompareValuesRequest.values:type_name -> cc.v1.CompareValue
-	2,  // 44: cc.v1.CompareValuesResponse.results:type_name -> cc.v1.Comparison
-	46, // 45: cc.v1.PatchResourceRequest.set:type_name -> cc.v1.FieldPatch
-	3,  // 46: cc.v1.PatchResourceResponse.resource:type_name -> cc.v1.Resource
-	53, // 47: cc.v1.PatchResourceResponse.drift:type_name -> cc.v1.Drift
-	3,  // 48: cc.v1.TerminateSandboxResponse.resource:type_name -> cc.v1.Resource
-	53, // 49: cc.v1.TerminateSandboxResponse.drift:type_name -> cc.v1.Drift
-	53, // 50: cc.v1.AcceptDriftResponse.accepted:type_name -> cc.v1.Drift
-	66, // 51: cc.v1.Drift.at:type_name -> google.protobuf.Timestamp
-	54, // 52: cc.v1.Drift.fields:type_name -> cc.v1.DriftField
-	3,  // 53: cc.v1.MoveResourceResponse.resource:type_name -> cc.v1.Resource
-	3,  // 54: cc.v1.ForgetResourceResponse.forgotten:type_name -> cc.v1.Resource
-	3,  // 55: cc.v1.AdoptResourceResponse.resource:type_name -> cc.v1.Resource
-	15, // 56: cc.v1.ProjectService.GetState:input_type -> cc.v1.GetStateRequest
-	18, // 57: cc.v1.ProjectService.Lock:input_type -> cc.v1.LockRequest
-	20, // 58: cc.v1.ProjectService.RenewLock:input_type -> cc.v1.RenewLockRequest
-	22, // 59: cc.v1.ProjectService.Unlock:input_type -> cc.v1.UnlockRequest
-	24, // 60: cc.v1.BlobService.FindMissingBlobs:input_type -> cc.v1.FindMissingBlobsRequest
-	26, // 61: cc.v1.BlobService.UploadBlob:input_type -> cc.v1.UploadBlobRequest
-	28, // 62: cc.v1.BlobService.ReadBlob:input_type -> cc.v1.ReadBlobRequest
-	30, // 63: cc.v1.ResourceService.EnsureImage:input_type -> cc.v1.EnsureImageRequest
-	32, // 64: cc.v1.ResourceService.ApplyResource:input_type -> cc.v1.ApplyResourceRequest
-	34, // 65: cc.v1.ResourceService.DeleteResource:input_type -> cc.v1.DeleteResourceRequest
-	36, // 66: cc.v1.ResourceService.ListVersions:input_type -> cc.v1.ListVersionsRequest
-	39, // 67: cc.v1.ResourceService.Rollback:input_type -> cc.v1.RollbackRequest
-	41, // 68: cc.v1.ResourceService.PutSecretValue:input_type -> cc.v1.PutSecretValueRequest
-	44, // 69: cc.v1.ResourceService.CompareValues:input_type -> cc.v1.CompareValuesRequest
-	47, // 70: cc.v1.ResourceService.PatchResource:input_type -> cc.v1.PatchResourceRequest
-	49, // 71: cc.v1.ResourceService.TerminateSandbox:input_type -> cc.v1.TerminateSandboxRequest
-	51, // 72: cc.v1.ResourceService.AcceptDrift:input_type -> cc.v1.AcceptDriftRequest
-	59, // 73: cc.v1.ResourceService.MoveResource:input_type -> cc.v1.MoveResourceRequest
-	61, // 74: cc.v1.ResourceService.ForgetResource:input_type -> cc.v1.ForgetResourceRequest
-	63, // 75: cc.v1.ResourceService.AdoptResource:input_type -> cc.v1.AdoptResourceRequest
-	16, // 76: cc.v1.ProjectService.GetState:output_type -> cc.v1.GetStateResponse
-	19, // 77: cc.v1.ProjectService.Lock:output_type -> cc.v1.LockResponse
-	21, // 78: cc.v1.ProjectService.RenewLock:output_type -> cc.v1.RenewLockResponse
-	23, // 79: cc.v1.ProjectService.Unlock:output_type -> cc.v1.UnlockResponse
-	25, // 80: cc.v1.BlobService.FindMissingBlobs:output_type -> cc.v1.FindMissingBlobsResponse
-	27, // 81: cc.v1.BlobService.UploadBlob:output_type -> cc.v1.UploadBlobResponse
-	29, // 82: cc.v1.BlobService.ReadBlob:output_type -> cc.v1.ReadBlobResponse
-	31, // 83: cc.v1.ResourceService.EnsureImage:output_type -> cc.v1.EnsureImageResponse
-	33, // 84: cc.v1.ResourceService.ApplyResource:output_type -> cc.v1.ApplyResourceResponse
-	35, // 85: cc.v1.ResourceService.DeleteResource:output_type -> cc.v1.DeleteResourceResponse
-	38, // 86: cc.v1.ResourceService.ListVersions:output_type -> cc.v1.ListVersionsResponse
-	40, // 87: cc.v1.ResourceService.Rollback:output_type -> cc.v1.RollbackResponse
-	42, // 88: cc.v1.ResourceService.PutSecretValue:output_type -> cc.v1.PutSecretValueResponse
-	45, // 89: cc.v1.ResourceService.CompareValues:output_type -> cc.v1.CompareValuesResponse
-	48, // 90: cc.v1.ResourceService.PatchResource:output_type -> cc.v1.PatchResourceResponse
-	50, // 91: cc.v1.ResourceService.TerminateSandbox:output_type -> cc.v1.TerminateSandboxResponse
-	52, // 92: cc.v1.ResourceService.AcceptDrift:output_type -> cc.v1.AcceptDriftResponse
-	60, // 93: cc.v1.ResourceService.MoveResource:output_type -> cc.v1.MoveResourceResponse
-	62, // 94: cc.v1.ResourceService.ForgetResource:output_type -> cc.v1.ForgetResourceResponse
-	64, // 95: cc.v1.ResourceService.AdoptResource:output_type -> cc.v1.AdoptResourceResponse
-	76, // [76:96] is the sub-list for method output_type
-	56, // [56:76] is the sub-list for method input_type
-	56, // [56:56] is the sub-list for extension type_name
-	56, // [56:56] is the sub-list for extension extendee
-	0,  // [0:56] is the sub-list for field type_name
+	65, // 16: cc.v1.GetStateResponse.outputs:type_name -> cc.v1.Output
+	3,  // 17: cc.v1.GetStateResponse.resources:type_name -> cc.v1.Resource
+	5,  // 18: cc.v1.GetStateResponse.images:type_name -> cc.v1.Image
+	6,  // 19: cc.v1.GetStateResponse.secret_values:type_name -> cc.v1.SecretValue
+	8,  // 20: cc.v1.GetStateResponse.lock:type_name -> cc.v1.Lease
+	17, // 21: cc.v1.GetStateResponse.matches:type_name -> cc.v1.ValueMatch
+	53, // 22: cc.v1.GetStateResponse.drift:type_name -> cc.v1.Drift
+	56, // 23: cc.v1.GetStateResponse.data:type_name -> cc.v1.DataResolution
+	3,  // 24: cc.v1.GetStateResponse.unowned:type_name -> cc.v1.Resource
+	2,  // 25: cc.v1.ValueMatch.comparison:type_name -> cc.v1.Comparison
+	7,  // 26: cc.v1.LockRequest.holder:type_name -> cc.v1.Holder
+	70, // 27: cc.v1.LockRequest.ttl:type_name -> google.protobuf.Duration
+	8,  // 28: cc.v1.LockResponse.lease:type_name -> cc.v1.Lease
+	70, // 29: cc.v1.RenewLockRequest.ttl:type_name -> google.protobuf.Duration
+	8,  // 30: cc.v1.RenewLockResponse.lease:type_name -> cc.v1.Lease
+	8,  // 31: cc.v1.UnlockResponse.released:type_name -> cc.v1.Lease
+	68, // 32: cc.v1.UploadBlobRequest.header:type_name -> cc.v1.UploadBlobRequest.Header
+	5,  // 33: cc.v1.EnsureImageResponse.image:type_name -> cc.v1.Image
+	3,  // 34: cc.v1.EnsureImageResponse.resource:type_name -> cc.v1.Resource
+	1,  // 35: cc.v1.ApplyResourceRequest.action:type_name -> cc.v1.Action
+	57, // 36: cc.v1.ApplyResourceRequest.data_pins:type_name -> cc.v1.DataPin
+	3,  // 37: cc.v1.ApplyResourceResponse.resource:type_name -> cc.v1.Resource
+	3,  // 38: cc.v1.DeleteResourceResponse.deleted:type_name -> cc.v1.Resource
+	69, // 39: cc.v1.Version.created_at:type_name -> google.protobuf.Timestamp
+	6,  // 40: cc.v1.Version.secrets:type_name -> cc.v1.SecretValue
+	37, // 41: cc.v1.ListVersionsResponse.versions:type_name -> cc.v1.Version
+	3,  // 42: cc.v1.RollbackResponse.resource:type_name -> cc.v1.Resource
+	6,  // 43: cc.v1.PutSecretValueResponse.secret_value:type_name -> cc.v1.SecretValue
+	43, // 44: cc.v1.CompareValuesRequest.values:type_name -> cc.v1.CompareValue
+	2,  // 45: cc.v1.CompareValuesResponse.results:type_name -> cc.v1.Comparison
+	46, // 46: cc.v1.PatchResourceRequest.set:type_name -> cc.v1.FieldPatch
+	3,  // 47: cc.v1.PatchResourceResponse.resource:type_name -> cc.v1.Resource
+	53, // 48: cc.v1.PatchResourceResponse.drift:type_name -> cc.v1.Drift
+	3,  // 49: cc.v1.TerminateSandboxResponse.resource:type_name -> cc.v1.Resource
+	53, // 50: cc.v1.TerminateSandboxResponse.drift:type_name -> cc.v1.Drift
+	53, // 51: cc.v1.AcceptDriftResponse.accepted:type_name -> cc.v1.Drift
+	69, // 52: cc.v1.Drift.at:type_name -> google.protobuf.Timestamp
+	54, // 53: cc.v1.Drift.fields:type_name -> cc.v1.DriftField
+	3,  // 54: cc.v1.MoveResourceResponse.resource:type_name -> cc.v1.Resource
+	3,  // 55: cc.v1.ForgetResourceResponse.forgotten:type_name -> cc.v1.Resource
+	3,  // 56: cc.v1.AdoptResourceResponse.resource:type_name -> cc.v1.Resource
+	65, // 57: cc.v1.SetOutputsRequest.outputs:type_name -> cc.v1.Output
+	15, // 58: cc.v1.ProjectService.GetState:input_type -> cc.v1.GetStateRequest
+	18, // 59: cc.v1.ProjectService.Lock:input_type -> cc.v1.LockRequest
+	20, // 60: cc.v1.ProjectService.RenewLock:input_type -> cc.v1.RenewLockRequest
+	22, // 61: cc.v1.ProjectService.Unlock:input_type -> cc.v1.UnlockRequest
+	24, // 62: cc.v1.BlobService.FindMissingBlobs:input_type -> cc.v1.FindMissingBlobsRequest
+	26, // 63: cc.v1.BlobService.UploadBlob:input_type -> cc.v1.UploadBlobRequest
+	28, // 64: cc.v1.BlobService.ReadBlob:input_type -> cc.v1.ReadBlobRequest
+	30, // 65: cc.v1.ResourceService.EnsureImage:input_type -> cc.v1.EnsureImageRequest
+	32, // 66: cc.v1.ResourceService.ApplyResource:input_type -> cc.v1.ApplyResourceRequest
+	34, // 67: cc.v1.ResourceService.DeleteResource:input_type -> cc.v1.DeleteResourceRequest
+	36, // 68: cc.v1.ResourceService.ListVersions:input_type -> cc.v1.ListVersionsRequest
+	39, // 69: cc.v1.ResourceService.Rollback:input_type -> cc.v1.RollbackRequest
+	41, // 70: cc.v1.ResourceService.PutSecretValue:input_type -> cc.v1.PutSecretValueRequest
+	44, // 71: cc.v1.ResourceService.CompareValues:input_type -> cc.v1.CompareValuesRequest
+	47, // 72: cc.v1.ResourceService.PatchResource:input_type -> cc.v1.PatchResourceRequest
+	49, // 73: cc.v1.ResourceService.TerminateSandbox:input_type -> cc.v1.TerminateSandboxRequest
+	51, // 74: cc.v1.ResourceService.AcceptDrift:input_type -> cc.v1.AcceptDriftRequest
+	59, // 75: cc.v1.ResourceService.MoveResource:input_type -> cc.v1.MoveResourceRequest
+	61, // 76: cc.v1.ResourceService.ForgetResource:input_type -> cc.v1.ForgetResourceRequest
+	63, // 77: cc.v1.ResourceService.AdoptResource:input_type -> cc.v1.AdoptResourceRequest
+	66, // 78: cc.v1.ResourceService.SetOutputs:input_type -> cc.v1.SetOutputsRequest
+	16, // 79: cc.v1.ProjectService.GetState:output_type -> cc.v1.GetStateResponse
+	19, // 80: cc.v1.ProjectService.Lock:output_type -> cc.v1.LockResponse
+	21, // 81: cc.v1.ProjectService.RenewLock:output_type -> cc.v1.RenewLockResponse
+	23, // 82: cc.v1.ProjectService.Unlock:output_type -> cc.v1.UnlockResponse
+	25, // 83: cc.v1.BlobService.FindMissingBlobs:output_type -> cc.v1.FindMissingBlobsResponse
+	27, // 84: cc.v1.BlobService.UploadBlob:output_type -> cc.v1.UploadBlobResponse
+	29, // 85: cc.v1.BlobService.ReadBlob:output_type -> cc.v1.ReadBlobResponse
+	31, // 86: cc.v1.ResourceService.EnsureImage:output_type -> cc.v1.EnsureImageResponse
+	33, // 87: cc.v1.ResourceService.ApplyResource:output_type -> cc.v1.ApplyResourceResponse
+	35, // 88: cc.v1.ResourceService.DeleteResource:output_type -> cc.v1.DeleteResourceResponse
+	38, // 89: cc.v1.ResourceService.ListVersions:output_type -> cc.v1.ListVersionsResponse
+	40, // 90: cc.v1.ResourceService.Rollback:output_type -> cc.v1.RollbackResponse
+	42, // 91: cc.v1.ResourceService.PutSecretValue:output_type -> cc.v1.PutSecretValueResponse
+	45, // 92: cc.v1.ResourceService.CompareValues:output_type -> cc.v1.CompareValuesResponse
+	48, // 93: cc.v1.ResourceService.PatchResource:output_type -> cc.v1.PatchResourceResponse
+	50, // 94: cc.v1.ResourceService.TerminateSandbox:output_type -> cc.v1.TerminateSandboxResponse
+	52, // 95: cc.v1.ResourceService.AcceptDrift:output_type -> cc.v1.AcceptDriftResponse
+	60, // 96: cc.v1.ResourceService.MoveResource:output_type -> cc.v1.MoveResourceResponse
+	62, // 97: cc.v1.ResourceService.ForgetResource:output_type -> cc.v1.ForgetResourceResponse
+	64, // 98: cc.v1.ResourceService.AdoptResource:output_type -> cc.v1.AdoptResourceResponse
+	67, // 99: cc.v1.ResourceService.SetOutputs:output_type -> cc.v1.SetOutputsResponse
+	79, // [79:100] is the sub-list for method output_type
+	58, // [58:79] is the sub-list for method input_type
+	58, // [58:58] is the sub-list for extension type_name
+	58, // [58:58] is the sub-list for extension extendee
+	0,  // [0:58] is the sub-list for field type_name
 }
 
 func init() { file_cc_v1_cc_proto_init() }
@@ -5537,7 +5766,7 @@ func file_cc_v1_cc_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_cc_v1_cc_proto_rawDesc), len(file_cc_v1_cc_proto_rawDesc)),
 			NumEnums:      3,
-			NumMessages:   63,
+			NumMessages:   66,
 			NumExtensions: 0,
 			NumServices:   3,
 		},

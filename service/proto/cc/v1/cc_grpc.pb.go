@@ -523,6 +523,7 @@ const (
 	ResourceService_MoveResource_FullMethodName     = "/cc.v1.ResourceService/MoveResource"
 	ResourceService_ForgetResource_FullMethodName   = "/cc.v1.ResourceService/ForgetResource"
 	ResourceService_AdoptResource_FullMethodName    = "/cc.v1.ResourceService/AdoptResource"
+	ResourceService_SetOutputs_FullMethodName       = "/cc.v1.ResourceService/SetOutputs"
 )
 
 // ResourceServiceClient is the client API for ResourceService service.
@@ -619,6 +620,11 @@ type ResourceServiceClient interface {
 	// blobs, keeping its id. The caller needs the project's lease only; the
 	// address must be free in the project (ALREADY_EXISTS).
 	AdoptResource(ctx context.Context, in *AdoptResourceRequest, opts ...grpc.CallOption) (*AdoptResourceResponse, error)
+	// SetOutputs replaces the project's output values (issue 12: outputs)
+	// with the request's, written at the end of a successful apply under
+	// the caller's lease. Sensitive values are sealed at rest with the key
+	// of secret values. GetState returns them.
+	SetOutputs(ctx context.Context, in *SetOutputsRequest, opts ...grpc.CallOption) (*SetOutputsResponse, error)
 }
 
 type resourceServiceClient struct {
@@ -759,6 +765,16 @@ func (c *resourceServiceClient) AdoptResource(ctx context.Context, in *AdoptReso
 	return out, nil
 }
 
+func (c *resourceServiceClient) SetOutputs(ctx context.Context, in *SetOutputsRequest, opts ...grpc.CallOption) (*SetOutputsResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(SetOutputsResponse)
+	err := c.cc.Invoke(ctx, ResourceService_SetOutputs_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // ResourceServiceServer is the server API for ResourceService service.
 // All implementations must embed UnimplementedResourceServiceServer
 // for forward compatibility.
@@ -853,6 +869,11 @@ type ResourceServiceServer interface {
 	// blobs, keeping its id. The caller needs the project's lease only; the
 	// address must be free in the project (ALREADY_EXISTS).
 	AdoptResource(context.Context, *AdoptResourceRequest) (*AdoptResourceResponse, error)
+	// SetOutputs replaces the project's output values (issue 12: outputs)
+	// with the request's, written at the end of a successful apply under
+	// the caller's lease. Sensitive values are sealed at rest with the key
+	// of secret values. GetState returns them.
+	SetOutputs(context.Context, *SetOutputsRequest) (*SetOutputsResponse, error)
 	mustEmbedUnimplementedResourceServiceServer()
 }
 
@@ -901,6 +922,9 @@ func (UnimplementedResourceServiceServer) ForgetResource(context.Context, *Forge
 }
 func (UnimplementedResourceServiceServer) AdoptResource(context.Context, *AdoptResourceRequest) (*AdoptResourceResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method AdoptResource not implemented")
+}
+func (UnimplementedResourceServiceServer) SetOutputs(context.Context, *SetOutputsRequest) (*SetOutputsResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method SetOutputs not implemented")
 }
 func (UnimplementedResourceServiceServer) mustEmbedUnimplementedResourceServiceServer() {}
 func (UnimplementedResourceServiceServer) testEmbeddedByValue()                         {}
@@ -1157,6 +1181,24 @@ func _ResourceService_AdoptResource_Handler(srv interface{}, ctx context.Context
 	return interceptor(ctx, in, info, handler)
 }
 
+func _ResourceService_SetOutputs_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(SetOutputsRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(ResourceServiceServer).SetOutputs(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: ResourceService_SetOutputs_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(ResourceServiceServer).SetOutputs(ctx, req.(*SetOutputsRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // ResourceService_ServiceDesc is the grpc.ServiceDesc for ResourceService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -1215,6 +1257,10 @@ var ResourceService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "AdoptResource",
 			Handler:    _ResourceService_AdoptResource_Handler,
+		},
+		{
+			MethodName: "SetOutputs",
+			Handler:    _ResourceService_SetOutputs_Handler,
 		},
 	},
 	Streams:  []grpc.StreamDesc{},
