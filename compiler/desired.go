@@ -187,7 +187,7 @@ func (b *builder) imageAddresses() map[string]string {
 		if len(e.names) > 0 {
 			names := append([]string(nil), e.names...)
 			sort.Strings(names)
-			addr[h] = "image." + names[0]
+			addr[h] = schema.Address(schema.KindImage, names[0])
 		} else {
 			addr[h] = schema.Address(schema.KindImage, unnamedImage(h))
 		}

@@ -84,6 +84,12 @@ type hclLoader struct {
 	budget *budget
 	// omitted counts the HCL diagnostics past maxCollected.
 	omitted int
+	// modules are the module blocks, by node ("module.api"), in source
+	// order in moduleOrder; scope is set in a module's own loader
+	// (hclmodules.go).
+	modules     map[node]*hclModule
+	moduleOrder []node
+	scope       *moduleScope
 }
 
 // maxCollected is how many of HCL's diagnostics are kept: random bytes
@@ -333,6 +339,8 @@ func (l *hclLoader) collect(body *hclsyntax.Body) []*hclsyntax.Block {
 			l.collectData(b)
 		case defaultsField:
 			l.collectDefaults(b)
+		case "module":
+			l.collectModule(b)
 		default:
 			l.collectResource(b)
 		}
@@ -364,7 +372,7 @@ func (l *hclLoader) collectLocals(b *hclsyntax.Block) {
 func (l *hclLoader) collectResource(b *hclsyntax.Block) {
 	kind, ok := hclKinds[b.Type]
 	if !ok {
-		cands := []string{"variable", "locals", "data", "moved", "removed", "import", defaultsField}
+		cands := []string{"variable", "locals", "data", "moved", "removed", "import", "module", defaultsField}
 		for k := range hclKinds {
 			cands = append(cands, k)
 		}
@@ -390,7 +398,7 @@ func (l *hclLoader) collectResource(b *hclsyntax.Block) {
 		return
 	}
 	l.lifecycleTraversals(b)
-	l.resources[addr] = &hclResource{kind: b.Type, name: b.Labels[0], block: b}
+	l.resources[addr] = &hclResource{kind: b.Type, name: l.memberName(b.Labels[0]), block: b}
 	l.order = append(l.order, addr)
 }
 
@@ -444,6 +452,8 @@ func (l *hclLoader) checkTraversal(tr hcl.Traversal) node {
 		return l.checkDataTraversal(tr)
 	case referable[root]:
 		return l.checkResourceTraversal(tr, root)
+	case root == "module":
+		return l.checkModuleTraversal(tr)
 	case root == "sandbox" || root == "evaluation" || root == "container" || root == "training" || root == "scaling_group":
 		l.errorf(tr.SourceRange(), "%s cannot be referred to; only images, secrets, volumes, datasets, functions and suites can", hclKinds[root].Plural())
 		return ""
@@ -563,6 +573,7 @@ func (l *hclLoader) evaluate() {
 		r := l.resources[addr]
 		graph[addr] = append(l.deps(bodyExprs(r.block.Body, nil)), l.defaultNodes(r.kind)...)
 	}
+	nodes = l.moduleNodes(graph, nodes)
 	if l.diags.HasErrors() {
 		return
 	}
@@ -610,6 +621,9 @@ func (l *hclLoader) nodeRange(n node) *diag.Range {
 	if d := l.defaults[n]; d != nil {
 		return toRange(d.block.TypeRange)
 	}
+	if m := l.modules[n]; m != nil {
+		return toRange(m.block.DefRange())
+	}
 	if r := l.resources[n]; r == nil {
 		return nil
 	}
@@ -622,6 +636,9 @@ func (l *hclLoader) isDone(n node) bool {
 	}
 	if d := l.defaults[n]; d != nil {
 		return d.done
+	}
+	if m := l.modules[n]; m != nil {
+		return m.done
 	}
 	return l.resources[n].done
 }
@@ -650,6 +667,8 @@ func (l *hclLoader) evalContext(deps []node) *hcl.EvalContext {
 				data[k] = map[string]cty.Value{}
 			}
 			data[k][n] = l.resources[d].value
+		case root == "module":
+			groups[root][name] = l.modules[d].value
 		default:
 			groups[root][name] = l.resources[d].value
 		}
@@ -690,6 +709,10 @@ func (l *hclLoader) evalNode(n node, deps []node) {
 		l.evalDefault(d, deps)
 		return
 	}
+	if m := l.modules[n]; m != nil {
+		l.evalModule(m, deps)
+		return
+	}
 	r := l.resources[n]
 	coll := hclKinds[r.kind].Plural()
 	sh := shapesOf(l.p.schema())[r.kind]
@@ -701,7 +724,7 @@ func (l *hclLoader) evalNode(n node, deps []node) {
 	l.ranges.set(path, r.block.DefRange(), label)
 	obj := l.evalBody(r.block.Body, sh, path, ectx)
 	if referable[r.kind] || r.dataKind != "" {
-		obj["$id"] = cty.StringVal(n)
+		obj["$id"] = cty.StringVal(l.scopedID(n))
 	}
 	r.value = cty.ObjectVal(obj)
 	r.done = true
