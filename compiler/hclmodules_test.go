@@ -1,0 +1,162 @@
+package compiler
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"cc.dev/cc/schema"
+)
+
+// modFiles is a project with a module at modules/svc.
+func modFiles(root, module string) map[string]string {
+	return map[string]string{
+		"main.hcl": "project = \"p\"\n" + root,
+		"modules/svc/main.hcl": `variable "size" {
+  type = string
+}
+variable "memory" {
+  type    = string
+  default = "1Gi"
+  validation {
+    condition     = endswith(var.memory, "Gi")
+    error_message = "memory is in Gi"
+  }
+}
+volume "cache" {
+  size = var.size
+}
+sandbox "web" {
+  image = "python:3.12-slim"
+  resources {
+    requests {
+      memory = var.memory
+    }
+  }
+  volume_mount {
+    volume = volume.cache
+    path   = "/cache"
+  }
+}
+output "cache" {
+  value = volume.cache
+}
+` + module,
+	}
+}
+
+// moduleErr compiles the project, which must fail, and returns its
+// diagnostics with file names relative to the project.
+func moduleErr(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := writeProject(t, files)
+	return strings.ReplaceAll(compileErr(t, dir), dir+string(filepath.Separator), "")
+}
+
+// TestModuleAddresses checks that a module used twice gives each use's
+// resources their module's member names, that references inside a module
+// are its own, and that an output passes a reference to the caller
+// (issue 12: modules).
+func TestModuleAddresses(t *testing.T) {
+	dir := writeProject(t, modFiles(`
+module "a" {
+  source = "./modules/svc"
+  size   = "1Gi"
+}
+module "b" {
+  source = "./modules/svc"
+  size   = "2Gi"
+  memory = "4Gi"
+}
+sandbox "client" {
+  image = "python:3.12-slim"
+  volume_mount {
+    volume = module.b.cache
+    path   = "/b"
+  }
+}
+`, ""))
+	res, err := Compile(context.Background(), Input{Path: dir})
+	if err != nil {
+		t.Fatalf("Compile() = %v", err)
+	}
+	var addrs []string
+	refs := map[string][]string{}
+	for _, r := range res.Desired.Resources {
+		addrs = append(addrs, r.Address)
+		refs[r.Address] = r.DependsOn
+	}
+	want := "module.a.sandbox.web module.a.volume.cache module.b.sandbox.web module.b.volume.cache sandbox.client"
+	if got := strings.Join(addrs, " "); !strings.Contains(got, want) {
+		t.Fatalf("addresses = %s, want %s", got, want)
+	}
+	if got := strings.Join(refs["module.a.sandbox.web"], " "); !strings.Contains(got, "module.a.volume.cache") {
+		t.Errorf("module.a.sandbox.web refs = %s, want module.a.volume.cache", got)
+	}
+	if got := strings.Join(refs["sandbox.client"], " "); !strings.Contains(got, "module.b.volume.cache") {
+		t.Errorf("sandbox.client refs = %s, want module.b.volume.cache", got)
+	}
+	if k, member, ok := schema.ParseAddress("module.b.volume.cache"); !ok || k != schema.KindVolume || member != "module.b.cache" {
+		t.Errorf("ParseAddress() = %s %s %v", k, member, ok)
+	}
+}
+
+// TestModuleRefusals checks each refused module form is a positioned
+// error that says what is supported (issue 12: modules).
+func TestModuleRefusals(t *testing.T) {
+	ok := "module \"a\" {\n  source = \"./modules/svc\"\n  size   = \"1Gi\"\n}\n"
+	for _, tc := range []struct {
+		name, root, module, want string
+	}{
+		{"registry", "module \"a\" {\n  source = \"hashicorp/consul/aws\"\n}\n", "",
+			`main.hcl:3:12: module source "hashicorp/consul/aws": registry sources are not supported`},
+		{"git", "module \"a\" {\n  source = \"git::https://x/y.git\"\n}\n", "",
+			`main.hcl:3:12: module source "git::https://x/y.git": remote sources`},
+		{"absolute", "module \"a\" {\n  source = \"/etc\"\n}\n", "",
+			`main.hcl:3:12: module source "/etc": an absolute path is not supported`},
+		{"escape", "module \"a\" {\n  source = \"../../x\"\n}\n", "",
+			`main.hcl:3:12: module source "../../x": it is outside the project directory`},
+		{"missing dir", "module \"a\" {\n  source = \"./modules/nope\"\n}\n", "",
+			`main.hcl:3:12: module source "./modules/nope": no such directory`},
+		{"no source", "module \"a\" {\n  size = \"1Gi\"\n}\n", "",
+			`main.hcl:2:1: module "a" has no source`},
+		{"count", "module \"a\" {\n  source = \"./modules/svc\"\n  count  = 2\n}\n", "",
+			`main.hcl:4:3: count on a module block is not supported`},
+		{"for_each", "module \"a\" {\n  source   = \"./modules/svc\"\n  for_each = {}\n}\n", "",
+			`main.hcl:4:3: for_each on a module block is not supported`},
+		{"undeclared input", "module \"a\" {\n  source = \"./modules/svc\"\n  size   = \"1Gi\"\n  sise2  = 1\n  memroy = \"2Gi\"\n}\n", "",
+			`main.hcl:6:3: module "a" has no variable "memroy"; did you mean "memory"?`},
+		{"required", "module \"a\" {\n  source = \"./modules/svc\"\n}\n", "",
+			`main.hcl:2:1: module "a": no value for required variable "size"`},
+		{"conversion", "module \"a\" {\n  source = \"./modules/svc\"\n  size   = [1]\n}\n", "",
+			`main.hcl:4:12: invalid value for variable "size"`},
+		{"validation", "module \"a\" {\n  source = \"./modules/svc\"\n  size   = \"1Gi\"\n  memory = \"1G\"\n}\n", "",
+			`main.hcl:5:12: invalid value for variable "memory": memory is in Gi`},
+		{"project in module", ok, "project = \"q\"\n",
+			`modules/svc/main.hcl:30:1: a module sets no project`},
+		{"defaults in module", ok, "defaults {\n}\n",
+			`modules/svc/main.hcl:30:1: a module cannot hold defaults blocks`},
+		{"moved in module", ok, "moved {\n  from = sandbox.x\n  to = sandbox.web\n}\n",
+			`modules/svc/main.hcl:30:1: a module cannot hold moved blocks`},
+		{"caller resource", ok, "sandbox \"x\" {\n  env = { A = secret.top }\n}\n",
+			`modules/svc/main.hcl:31:15: reference to undefined secret "top"`},
+		{"undefined module", ok + "sandbox \"c\" {\n  image = \"python:3.12-slim\"\n  env = { A = module.b.cache }\n}\n", "",
+			`main.hcl:8:15: reference to undefined module "b"; did you mean module.a?`},
+		{"undefined output", ok + "sandbox \"c\" {\n  image = \"python:3.12-slim\"\n  env = { A = module.a.cahce }\n}\n", "",
+			`main.hcl:8:15: module "a" has no output "cahce"; did you mean module.a.cache?`},
+		{"cycle of sources", ok, "module \"again\" {\n  source = \"../svc\"\n  size = \"1Gi\"\n}\n",
+			`modules/svc/main.hcl:30:1: module "again": a cycle of module sources`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			files := modFiles(tc.root, tc.module)
+			if tc.name == "caller resource" {
+				files["main.hcl"] += "secret \"top\" {\n  from_env = \"X\"\n}\n"
+			}
+			got := moduleErr(t, files)
+			if !strings.Contains(got, tc.want) {
+				t.Errorf("Compile() error =\n%s\nwant one containing %q", got, tc.want)
+			}
+		})
+	}
+}
