@@ -152,7 +152,7 @@ func (b *builder) desired(cfg *schema.Config) *schema.Desired {
 		sort.Strings(names)
 		r := schema.Resource{Kind: schema.KindImage, Hash: e.hash, Spec: e.spec, Sensitive: e.sensitive, Inputs: e.inputs, Range: e.rng, Ranges: e.ranges}
 		r.Address = addr[e.hash]
-		r.Name = strings.TrimPrefix(r.Address, "image.")
+		_, r.Name, _ = schema.ParseAddress(r.Address) // module.api.base (issue 12: modules)
 		if len(names) > 1 {
 			r.Aliases = names[1:]
 		}

@@ -12,6 +12,7 @@ module "api" {
   command    = ["python", "-m", "http.server", "8080"]
   memory     = "2Gi"
   cache_size = "20Gi"
+  port       = 8080
 }
 
 module "worker" {
