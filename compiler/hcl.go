@@ -454,6 +454,9 @@ func (l *hclLoader) checkTraversal(tr hcl.Traversal) node {
 		return l.checkResourceTraversal(tr, root)
 	case root == "module":
 		return l.checkModuleTraversal(tr)
+	case root == "path":
+		l.checkPathTraversal(tr)
+		return ""
 	case root == "sandbox" || root == "evaluation" || root == "container" || root == "training" || root == "scaling_group":
 		l.errorf(tr.SourceRange(), "%s cannot be referred to; only images, secrets, volumes, datasets, functions and suites can", hclKinds[root].Plural())
 		return ""
@@ -646,7 +649,7 @@ func (l *hclLoader) isDone(n node) bool {
 // evalContext holds the variables, functions and just the locals and
 // resources the node refers to.
 func (l *hclLoader) evalContext(deps []node) *hcl.EvalContext {
-	vars := map[string]cty.Value{"var": l.varsObj}
+	vars := map[string]cty.Value{"var": l.varsObj, "path": l.pathObj()}
 	groups := map[string]map[string]cty.Value{}
 	data := map[string]map[string]cty.Value{}
 	for _, d := range deps {

@@ -521,3 +521,26 @@ func (l *hclLoader) moduleAddressOf(a *hclsyntax.Attribute, tr hcl.Traversal, pa
 	l.ranges.set(path, a.Expr.Range(), a.NameRange)
 	return addr, true
 }
+
+// pathObj is path: path.module is the directory of the module being
+// evaluated and path.root the project's, relative to the project root
+// ("modules/service" and "."), as the paths of local files are written
+// (issue 12: modules).
+func (l *hclLoader) pathObj() cty.Value {
+	mod := "."
+	if l.scope != nil {
+		if rel, err := filepath.Rel(l.p.root, l.scope.dir); err == nil {
+			mod = filepath.ToSlash(rel)
+		}
+	}
+	return cty.ObjectVal(map[string]cty.Value{"module": cty.StringVal(mod), "root": cty.StringVal(".")})
+}
+
+// checkPathTraversal reports a reference path.X that is not path.module
+// or path.root.
+func (l *hclLoader) checkPathTraversal(tr hcl.Traversal) {
+	name, r, ok := traversalAttr(tr)
+	if !ok || name != "module" && name != "root" {
+		l.errorf(hcl.RangeBetween(tr[0].SourceRange(), r), "path has path.module (the module's directory) and path.root (the project's)")
+	}
+}

@@ -160,3 +160,73 @@ func TestModuleRefusals(t *testing.T) {
 		})
 	}
 }
+
+// TestModuleNestedSensitivePath checks a module calling a module (member
+// names module.a.module.b.NAME), that a sensitive input and a sensitive
+// output stay sensitive, and path.module (issue 12: modules).
+func TestModuleNestedSensitivePath(t *testing.T) {
+	dir := writeProject(t, map[string]string{
+		"main.hcl": `project = "p"
+variable "token" {
+  type      = string
+  sensitive = true
+  default   = "s3cr3t-value"
+}
+module "a" {
+  source = "./modules/outer"
+  token  = var.token
+}
+sandbox "c" {
+  image = "python:3.12-slim"
+  env   = { T = module.a.token, D = module.a.dir }
+}
+`,
+		"modules/outer/main.hcl": `variable "token" {
+  type = string
+}
+module "b" {
+  source = "../inner"
+  token  = var.token
+}
+output "token" {
+  value     = module.b.token
+  sensitive = true
+}
+output "dir" {
+  value = path.module
+}
+`,
+		"modules/inner/main.hcl": `variable "token" {
+  type = string
+}
+sandbox "web" {
+  image = "python:3.12-slim"
+  env   = { T = var.token, D = path.module }
+}
+output "token" {
+  value = var.token
+}
+`,
+	})
+	res, err := Compile(context.Background(), Input{Path: dir})
+	if err != nil {
+		t.Fatalf("Compile() = %v", err)
+	}
+	web := res.Desired.Lookup("module.a.module.b.sandbox.web")
+	if web == nil {
+		t.Fatalf("no module.a.module.b.sandbox.web in %v", res.Desired.Resources)
+	}
+	if got := strings.Join(web.Sensitive, " "); !strings.Contains(got, "/env/T") {
+		t.Errorf("module.a.module.b.sandbox.web sensitive = %q, want /env/T", got)
+	}
+	if !strings.Contains(string(web.Spec), `"D":"modules/inner"`) {
+		t.Errorf("module.a.module.b.sandbox.web spec = %s, want D = modules/inner", web.Spec)
+	}
+	c := res.Desired.Lookup("sandbox.c")
+	if got := strings.Join(c.Sensitive, " "); c == nil || !strings.Contains(got, "/env/T") {
+		t.Errorf("sandbox.c sensitive = %q, want /env/T", got)
+	}
+	if !strings.Contains(string(c.Spec), `"D":"modules/outer"`) {
+		t.Errorf("sandbox.c spec = %s, want D = modules/outer", c.Spec)
+	}
+}
