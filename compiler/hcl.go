@@ -725,7 +725,7 @@ func (l *hclLoader) evalNode(n node, deps []node) {
 	}
 	path := append(strings.Split(coll, "."), r.name)
 	l.ranges.set(path, r.block.DefRange(), label)
-	obj := l.evalBody(r.block.Body, sh, path, ectx)
+	obj := l.modulePaths(r.kind, l.evalBody(r.block.Body, sh, path, ectx))
 	if referable[r.kind] || r.dataKind != "" {
 		obj["$id"] = cty.StringVal(l.scopedID(n))
 	}

@@ -230,3 +230,63 @@ output "token" {
 		t.Errorf("sandbox.c spec = %s, want D = modules/outer", c.Spec)
 	}
 }
+
+// TestModuleLocalFiles checks that a module's local files are relative to
+// its directory, and that an image passed in keeps its own paths (issue
+// 12: modules).
+func TestModuleLocalFiles(t *testing.T) {
+	dir := writeProject(t, map[string]string{
+		"main.hcl": `project = "p"
+image "root" {
+  from = "python:3.12-slim"
+  copy {
+    src = "src"
+    dst = "/src"
+  }
+}
+module "a" {
+  source = "./modules/fn"
+  base   = image.root
+}
+`,
+		"src/x.py":              "x = 1\n",
+		"modules/fn/app/h.py":   "def h(): pass\n",
+		"modules/fn/req.txt":    "requests\n",
+		"modules/fn/main.hcl": `variable "base" {}
+image "app" {
+  from = var.base
+  pip_requirements { file = "req.txt" }
+  copy {
+    src = "app"
+    dst = "/app"
+  }
+}
+function "h" {
+  image   = image.app
+  handler = "app.h:h"
+  source { paths = ["app"] }
+}
+`,
+	})
+	res, err := Compile(context.Background(), Input{Path: dir})
+	if err != nil {
+		t.Fatalf("Compile() = %v", err)
+	}
+	app := res.Desired.Lookup("module.a.image.app")
+	if app == nil {
+		t.Fatalf("no module.a.image.app in %v", res.Desired.Resources)
+	}
+	for _, want := range []string{`"src":"modules/fn/app"`, `"file":"modules/fn/req.txt"`} {
+		if !strings.Contains(string(app.Spec), want) {
+			t.Errorf("module.a.image.app spec = %s, want %s", app.Spec, want)
+		}
+	}
+	root := res.Desired.Lookup("image.root")
+	if root == nil || !strings.Contains(string(root.Spec), `"src":"src"`) {
+		t.Errorf("image.root = %v, want src = src", root)
+	}
+	fn := res.Desired.Lookup("module.a.function.h")
+	if fn == nil || !strings.Contains(string(fn.Spec), "modules/fn/app") {
+		t.Errorf("module.a.function.h = %v, want source paths modules/fn/app", fn)
+	}
+}
