@@ -249,9 +249,9 @@ module "a" {
   base   = image.root
 }
 `,
-		"src/x.py":              "x = 1\n",
-		"modules/fn/app/h.py":   "def h(): pass\n",
-		"modules/fn/req.txt":    "requests\n",
+		"src/x.py":            "x = 1\n",
+		"modules/fn/app/h.py": "def h(): pass\n",
+		"modules/fn/req.txt":  "requests\n",
 		"modules/fn/main.hcl": `variable "base" {}
 image "app" {
   from = var.base
