@@ -436,7 +436,7 @@ func (l *hclLoader) deps(exprs []hclsyntax.Expression) []node {
 	return out
 }
 
-var referenceRoots = []string{"var", "local", "image", "secret", "volume", "dataset", "function", "suite", "data"}
+var referenceRoots = []string{"var", "local", "image", "secret", "volume", "dataset", "function", "suite", "data", "module", "path"}
 
 // checkTraversal validates a reference (var.x, local.y, image.base) and
 // returns the node it depends on, or "".

@@ -145,6 +145,10 @@ func TestModuleRefusals(t *testing.T) {
 			`main.hcl:8:15: reference to undefined module "b"; did you mean module.a?`},
 		{"undefined output", ok + "sandbox \"c\" {\n  image = \"python:3.12-slim\"\n  env = { A = module.a.cahce }\n}\n", "",
 			`main.hcl:8:15: module "a" has no output "cahce"; did you mean module.a.cache?`},
+		{"misspelt module", ok + "sandbox \"c\" {\n  image = \"python:3.12-slim\"\n  env = { A = modul.a.cache }\n}\n", "",
+			`main.hcl:8:15: unknown name "modul"; did you mean "module"?`},
+		{"path", ok, "locals {\n  d = path.modul\n}\n",
+			`modules/svc/main.hcl:31:7: path has path.module`},
 		{"cycle of sources", ok, "module \"again\" {\n  source = \"../svc\"\n  size = \"1Gi\"\n}\n",
 			`modules/svc/main.hcl:30:1: module "again": a cycle of module sources`},
 	} {
