@@ -741,10 +741,10 @@ func lookup(d *schema.Desired, addr string) *schema.Resource {
 	if r := d.Lookup(addr); r != nil {
 		return r
 	}
-	if schema.KindOf(addr) != schema.KindImage {
+	k, name, ok := schema.ParseAddress(addr) // module.api.image.base: module.api.base (issue 12: modules)
+	if !ok || k != schema.KindImage {
 		return nil
 	}
-	name := strings.TrimPrefix(addr, "image.")
 	for i := range d.Resources {
 		r := &d.Resources[i]
 		for _, al := range r.Aliases {

@@ -152,7 +152,7 @@ func (b *builder) desired(cfg *schema.Config) *schema.Desired {
 		sort.Strings(names)
 		r := schema.Resource{Kind: schema.KindImage, Hash: e.hash, Spec: e.spec, Sensitive: e.sensitive, Inputs: e.inputs, Range: e.rng, Ranges: e.ranges}
 		r.Address = addr[e.hash]
-		r.Name = strings.TrimPrefix(r.Address, "image.")
+		_, r.Name, _ = schema.ParseAddress(r.Address) // module.api.base (issue 12: modules)
 		if len(names) > 1 {
 			r.Aliases = names[1:]
 		}
@@ -187,7 +187,7 @@ func (b *builder) imageAddresses() map[string]string {
 		if len(e.names) > 0 {
 			names := append([]string(nil), e.names...)
 			sort.Strings(names)
-			addr[h] = "image." + names[0]
+			addr[h] = schema.Address(schema.KindImage, names[0])
 		} else {
 			addr[h] = schema.Address(schema.KindImage, unnamedImage(h))
 		}

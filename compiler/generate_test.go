@@ -24,6 +24,11 @@ func TestGenerateRoundTrip(t *testing.T) {
 	}
 	kinds := map[schema.Kind]bool{}
 	for _, dir := range dirs {
+		if filepath.Base(dir) == "modules" {
+			// issue 12: modules. A module's resources are declared in its
+			// module; generated declarations are a root configuration's.
+			continue
+		}
 		for _, lang := range []string{"cue", "hcl"} {
 			t.Run(filepath.Base(dir)+"/"+lang, func(t *testing.T) { roundTrip(t, dir, lang, kinds) })
 		}

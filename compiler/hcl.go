@@ -86,6 +86,12 @@ type hclLoader struct {
 	budget *budget
 	// omitted counts the HCL diagnostics past maxCollected.
 	omitted int
+	// modules are the module blocks, by node ("module.api"), in source
+	// order in moduleOrder; scope is set in a module's own loader
+	// (hclmodules.go).
+	modules     map[node]*hclModule
+	moduleOrder []node
+	scope       *moduleScope
 }
 
 // maxCollected is how many of HCL's diagnostics are kept: random bytes
@@ -346,6 +352,8 @@ func (l *hclLoader) collect(body *hclsyntax.Body) []*hclsyntax.Block {
 			l.collectData(b)
 		case defaultsField:
 			l.collectDefaults(b)
+		case "module":
+			l.collectModule(b)
 		default:
 			l.collectResource(b)
 		}
@@ -377,7 +385,7 @@ func (l *hclLoader) collectLocals(b *hclsyntax.Block) {
 func (l *hclLoader) collectResource(b *hclsyntax.Block) {
 	kind, ok := hclKinds[b.Type]
 	if !ok {
-		cands := []string{"variable", "locals", "output", "data", "moved", "removed", "import", defaultsField}
+		cands := []string{"variable", "locals", "output", "data", "moved", "removed", "import", "module", defaultsField}
 		for k := range hclKinds {
 			cands = append(cands, k)
 		}
@@ -403,7 +411,7 @@ func (l *hclLoader) collectResource(b *hclsyntax.Block) {
 		return
 	}
 	l.lifecycleTraversals(b)
-	l.resources[addr] = &hclResource{kind: b.Type, name: b.Labels[0], block: b}
+	l.resources[addr] = &hclResource{kind: b.Type, name: l.memberName(b.Labels[0]), block: b}
 	l.order = append(l.order, addr)
 }
 
@@ -441,7 +449,7 @@ func (l *hclLoader) deps(exprs []hclsyntax.Expression) []node {
 	return out
 }
 
-var referenceRoots = []string{"var", "env", "local", "image", "secret", "volume", "dataset", "function", "suite", "data"}
+var referenceRoots = []string{"var", "env", "local", "image", "secret", "volume", "dataset", "function", "suite", "data", "module", "path"}
 
 // checkTraversal validates a reference (var.x, local.y, image.base) and
 // returns the node it depends on, or "".
@@ -460,6 +468,11 @@ func (l *hclLoader) checkTraversal(tr hcl.Traversal) node {
 		return l.checkDataTraversal(tr)
 	case referable[root]:
 		return l.checkResourceTraversal(tr, root)
+	case root == "module":
+		return l.checkModuleTraversal(tr)
+	case root == "path":
+		l.checkPathTraversal(tr)
+		return ""
 	case root == "sandbox" || root == "evaluation" || root == "container" || root == "training" || root == "scaling_group":
 		l.errorf(tr.SourceRange(), "%s cannot be referred to; only images, secrets, volumes, datasets, functions and suites can", hclKinds[root].Plural())
 		return ""
@@ -579,6 +592,7 @@ func (l *hclLoader) evaluate() {
 		r := l.resources[addr]
 		graph[addr] = append(l.deps(bodyExprs(r.block.Body, nil)), l.defaultNodes(r.kind)...)
 	}
+	nodes = l.moduleNodes(graph, nodes)
 	if l.diags.HasErrors() {
 		return
 	}
@@ -626,6 +640,9 @@ func (l *hclLoader) nodeRange(n node) *diag.Range {
 	if d := l.defaults[n]; d != nil {
 		return toRange(d.block.TypeRange)
 	}
+	if m := l.modules[n]; m != nil {
+		return toRange(m.block.DefRange())
+	}
 	if r := l.resources[n]; r == nil {
 		return nil
 	}
@@ -639,13 +656,16 @@ func (l *hclLoader) isDone(n node) bool {
 	if d := l.defaults[n]; d != nil {
 		return d.done
 	}
+	if m := l.modules[n]; m != nil {
+		return m.done
+	}
 	return l.resources[n].done
 }
 
 // evalContext holds the variables, functions and just the locals and
 // resources the node refers to.
 func (l *hclLoader) evalContext(deps []node) *hcl.EvalContext {
-	vars := map[string]cty.Value{"var": l.varsObj, "env": envObject(l.p.env)}
+	vars := map[string]cty.Value{"var": l.varsObj, "env": envObject(l.p.env), "path": l.pathObj()}
 	groups := map[string]map[string]cty.Value{}
 	data := map[string]map[string]cty.Value{}
 	for _, d := range deps {
@@ -666,6 +686,8 @@ func (l *hclLoader) evalContext(deps []node) *hcl.EvalContext {
 				data[k] = map[string]cty.Value{}
 			}
 			data[k][n] = l.resources[d].value
+		case root == "module":
+			groups[root][name] = l.modules[d].value
 		default:
 			groups[root][name] = l.resources[d].value
 		}
@@ -706,6 +728,10 @@ func (l *hclLoader) evalNode(n node, deps []node) {
 		l.evalDefault(d, deps)
 		return
 	}
+	if m := l.modules[n]; m != nil {
+		l.evalModule(m, deps)
+		return
+	}
 	r := l.resources[n]
 	coll := hclKinds[r.kind].Plural()
 	sh := shapesOf(l.p.schema())[r.kind]
@@ -715,9 +741,9 @@ func (l *hclLoader) evalNode(n node, deps []node) {
 	}
 	path := append(strings.Split(coll, "."), r.name)
 	l.ranges.set(path, r.block.DefRange(), label)
-	obj := l.evalBody(r.block.Body, sh, path, ectx)
+	obj := l.modulePaths(r.kind, l.evalBody(r.block.Body, sh, path, ectx))
 	if referable[r.kind] || r.dataKind != "" {
-		obj["$id"] = cty.StringVal(n)
+		obj["$id"] = cty.StringVal(l.scopedID(n))
 	}
 	r.value = cty.ObjectVal(obj)
 	r.done = true

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"strconv"
+	"strings"
 
 	"cuelang.org/go/cue"
 	"github.com/hashicorp/hcl/v2"
@@ -95,6 +96,9 @@ func (l *hclLoader) lifecycleBlock(b *hclsyntax.Block) {
 // Terraform's moved blocks do: sandbox.dev, never a string.
 func (l *hclLoader) addressOf(a *hclsyntax.Attribute, path []string) (string, bool) {
 	tr, hd := hcl.AbsTraversalForExpr(a.Expr)
+	if !hd.HasErrors() && tr.RootName() == "module" {
+		return l.moduleAddressOf(a, tr, path)
+	}
 	if hd.HasErrors() || len(tr) != 2 {
 		l.errorf(a.Expr.Range(), "%s must name a resource as KIND.NAME (sandbox.dev), without quotes", a.Name)
 		return "", false
@@ -247,6 +251,11 @@ func (b *builder) validAddress(path []string, a string) bool {
 }
 
 func cutAddr(a string) (schema.Kind, string, bool) {
+	if strings.HasPrefix(a, "module.") {
+		// issue 12: modules (module.api.sandbox.web)
+		k, member, ok := schema.ParseAddress(a)
+		return k, member, ok && !strings.Contains(member, "[")
+	}
 	k := schema.KindOf(a)
 	name := ""
 	if len(a) > len(k)+1 {

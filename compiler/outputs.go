@@ -30,8 +30,8 @@ func sensitiveOutputDetail(name string) string {
 	return fmt.Sprintf("output %q derives from a sensitive value (a sensitive variable or a secret); to show it only when asked for, add sensitive = true (CUE: sensitive: true)", name)
 }
 
-// collectOutput records an output block, refusing a wrong label and a
-// second declaration.
+// collectOutput records an output block, the project's or a module's,
+// refusing a wrong label and a second declaration.
 func (l *hclLoader) collectOutput(b *hclsyntax.Block) {
 	if len(b.Labels) != 1 {
 		l.errorf(b.DefRange(), "an output block has one label, its name: output \"name\" { ... }")
@@ -50,6 +50,11 @@ func (l *hclLoader) collectOutput(b *hclsyntax.Block) {
 		}
 	}
 	l.outputBlocks = append(l.outputBlocks, b)
+	if l.scope != nil {
+		// A module's outputs are module.NAME.OUTPUT in its caller
+		// (hclmodules.go outputValues).
+		l.scope.outputs[name] = b
+	}
 }
 
 // outputAttrs are an output block's attributes.

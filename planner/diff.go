@@ -113,6 +113,9 @@ func Diff(d *schema.Desired, st *State, o Options) (*Plan, error) {
 	for to, from := range mv {
 		pl.renamed[from] = to
 	}
+	if err := pl.expandModules(); err != nil {
+		return nil, err
+	}
 	if err := pl.checkAddresses(); err != nil {
 		return nil, err
 	}

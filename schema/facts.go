@@ -52,6 +52,10 @@ type Field struct {
 	// when that type has a canonical spelling (Forms): "#CPU",
 	// "#Quantity", "#Duration"; "" otherwise.
 	Form string
+	// Path says the value (or a list's element) is a #Path: a local file
+	// or directory, relative to the project root (issue 12: a module's
+	// paths are rewritten from its directory).
+	Path bool
 	// Replace says when a change of the field replaces the resource.
 	Replace Replace
 	// Block is the field's HCL shape, BlockName the block type it is
@@ -245,6 +249,7 @@ func (s *Schema) resolve() error {
 				if Forms[c] != nil && f.Form == "" {
 					f.Form = c
 				}
+				f.Path = f.Path || c == "#Path"
 				if s.defs[c] != nil {
 					f.Type = c
 					break

@@ -102,7 +102,7 @@ type planFlags struct {
 func (f *planFlags) register(fs *flag.FlagSet, withReplace bool) {
 	f.compileFlags.register(fs)
 	f.svc.register(fs)
-	fs.Var(&f.targets, "target", "plan only `ADDR` and the changes it needs first (repeatable)")
+	fs.Var(&f.targets, "target", "plan only `ADDR` (module.NAME: all of the module's resources) and the changes it needs first (repeatable)")
 	fs.Var(&f.excludes, "exclude", "leave out `ADDR` and every change that needs it (repeatable)")
 	if withReplace {
 		fs.BoolVar(&f.refreshOnly, "refresh-only", false, "plan only what changed outside cc since the last apply (cc apply --refresh-only records it as the project's state)")
