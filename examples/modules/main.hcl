@@ -33,3 +33,10 @@ sandbox "client" {
     path   = "/cache"
   }
 }
+
+# The project's own outputs, stored with the state and shown after apply
+# (cc output): one of them is a module's output.
+output "api_port" {
+  value       = module.api.port
+  description = "The port the api service listens on."
+}
