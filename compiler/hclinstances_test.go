@@ -62,3 +62,190 @@ func TestForEachCountInstances(t *testing.T) {
 		t.Errorf("worker b's spec = %s", spec)
 	}
 }
+
+// fleetHCL and fleetCUE declare the same instances, by for_each, count
+// and dynamic in HCL and by comprehensions writing member keys in CUE (the
+// pattern README documents).
+const fleetHCL = `
+project = "fleet"
+
+variable "workers" {
+  default = { b = "2", a = "1", c = "3" }
+}
+
+image "tools" {
+  from = "python:3.12-slim"
+  dynamic "apt" {
+    for_each = ["git", "curl"]
+    content { packages = [apt.value] }
+  }
+}
+
+volume "cache" {
+  count = 2
+  size  = "${count.index + 1}Gi"
+}
+
+sandbox "worker" {
+  for_each      = var.workers
+  image         = image.tools
+  command       = ["sleep", each.value]
+  env           = { NAME = each.key }
+  volume_mounts = [{ volume = volume.cache[0], path = "/cache" }]
+}
+`
+
+const fleetCUE = `
+package fleet
+
+project: "fleet"
+
+#workers: {a: "1", b: "2", c: "3"}
+
+images: tools: {
+	from: "python:3.12-slim"
+	steps: [for p in ["git", "curl"] {apt: packages: [p]}]
+}
+
+volumes: {for i in [0, 1] {"cache[\(i)]": size: "\(i+1)Gi"}}
+
+sandboxes: {for k, v in #workers {"worker[\"\(k)\"]": {
+	image: images.tools
+	command: ["sleep", v]
+	env: NAME: k
+	volume_mounts: [{volume: volumes["cache[0]"], path: "/cache"}]
+}}}
+`
+
+// TestInstancesSameDesiredInCUE checks that a CUE comprehension writing
+// member keys gives the byte-identical desired state of HCL's for_each,
+// count and dynamic (issue 12: reuse, CUE parity).
+func TestInstancesSameDesiredInCUE(t *testing.T) {
+	h := compileJSON(t, writeProject(t, map[string]string{"main.hcl": fleetHCL}), Input{})
+	c := compileJSON(t, writeProject(t, map[string]string{"main.cue": fleetCUE}), Input{})
+	if string(h) != string(c) {
+		t.Errorf("HCL and CUE differ:\nHCL %s\nCUE %s", h, c)
+	}
+	if !strings.Contains(string(h), `"sandbox.worker[\"c\"]"`) {
+		t.Errorf("no sandbox.worker[\"c\"] in %s", h)
+	}
+}
+
+// TestInstanceLifecycleAndDeps checks that moved, removed and import
+// blocks name instances, and that a dependency names the instance
+// referred to (issue 12: reuse).
+func TestInstanceLifecycleAndDeps(t *testing.T) {
+	src := `
+project = "life"
+
+volume "cache" {
+  for_each = toset(["a", "b"])
+  size     = "1Gi"
+}
+
+sandbox "web" {
+  count         = 1
+  image         = "python:3.12-slim"
+  command       = ["sleep", "1"]
+  volume_mounts = [{ volume = volume.cache["b"], path = "/c" }]
+}
+
+moved {
+  from = sandbox.web
+  to   = sandbox.web[0]
+}
+
+removed {
+  from = volume.cache["old"]
+}
+
+import {
+  to = volume.cache["a"]
+  id = "shared"
+}
+`
+	d := compileOK(t, writeProject(t, map[string]string{"main.hcl": src}), Input{})
+	if len(d.Moves) != 1 || d.Moves[0].From != "sandbox.web" || d.Moves[0].To != "sandbox.web[0]" {
+		t.Errorf("moves = %+v", d.Moves)
+	}
+	if len(d.Removed) != 1 || d.Removed[0].Address != `volume.cache["old"]` {
+		t.Errorf("removed = %+v", d.Removed)
+	}
+	if len(d.Imports) != 1 || d.Imports[0].To != `volume.cache["a"]` {
+		t.Errorf("imports = %+v", d.Imports)
+	}
+	web := d.Lookup("sandbox.web[0]")
+	if web == nil || !strings.Contains(strings.Join(web.DependsOn, ","), `volume.cache["b"]`) || strings.Contains(strings.Join(web.DependsOn, ","), `volume.cache["a"]`) {
+		t.Errorf("sandbox.web[0] = %+v, want it to depend on volume.cache[\"b\"]", web)
+	}
+}
+
+// TestInstanceRefusals checks that each misuse of for_each, count and
+// dynamic is an error at its place (issue 12: reuse).
+func TestInstanceRefusals(t *testing.T) {
+	for _, tc := range []struct{ src, want string }{
+		{`volume "v" {
+  for_each = ["a", "a"]
+  size = "1Gi"
+}`, `main.hcl:3:14: for_each has key "a" twice`},
+		{`volume "v" {
+  for_each = 3
+  size = "1Gi"
+}`, `main.hcl:3:14: for_each must be a map or a set of strings, not number`},
+		{`volume "v" {
+  count = 1001
+  size = "1Gi"
+}`, `main.hcl:3:11: count must be a whole number from 0 to 1000, not 1001`},
+		{`volume "v" {
+  count = 2
+  size = "1Gi"
+}
+sandbox "s" {
+  image = "python:3.12-slim"
+  command = ["x"]
+  volume_mounts = [{ volume = volume.v.size, path = "/c" }]
+}`, `main.hcl:9:31: volume.v has instances: refer to one as volume.v[KEY]`},
+		{`volume "v" {
+  count = 2
+  size = "1Gi"
+}
+sandbox "s" {
+  image = "python:3.12-slim"
+  command = ["x"]
+  volume_mounts = [{ volume = volume.v[2], path = "/c" }]
+}`, `main.hcl:9:31: reference to volume.v[2], an instance volume.v does not have; did you mean volume.v[0]?`},
+		{`image "i" {
+  from = "python:3.12-slim"
+  dynamic "apt" {
+    for_each = ["git"]
+    each = 1
+  }
+}`, `main.hcl:6:5: unknown attribute "each" in a dynamic block`},
+		{`image "i" {
+  from = "python:3.12-slim"
+  dynamic "apt" {
+    for_each = ["git"]
+  }
+}`, `main.hcl:4:3: a dynamic block needs a content block`},
+		{`image "i" {
+  from = "python:3.12-slim"
+  dynamic "apt" {
+    for_each = 1
+    content { packages = ["x"] }
+  }
+}`, `main.hcl:5:16: for_each of a dynamic block must be a known list, set or map, not number`},
+		{`sandbox "s" {
+  image = "python:3.12-slim"
+  command = ["x"]
+}
+moved {
+  from = sandbox.old["a b"]
+  to   = sandbox.s
+}`, `main.hcl:7:10: from must name an instance as KIND.NAME["key"] or KIND.NAME[0]`},
+	} {
+		got := compileErrors(t, "main.hcl", map[string]string{"main.hcl": "project = \"p\"\n" + tc.src})
+		if !strings.Contains(got, tc.want) {
+			t.Errorf("%s\ngives %s\nwant %s", tc.src, got, tc.want)
+		}
+	}
+}

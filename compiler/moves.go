@@ -120,7 +120,7 @@ func (l *hclLoader) addressOf(a *hclsyntax.Attribute, path []string) (string, bo
 	}
 	member, ok := lifecycleMember(kind, attr, tr)
 	if !ok {
-		l.errorf(a.Expr.Range(), "%s must name an instance as KIND.NAME[\"key\"] or KIND.NAME[0], with a key of the instance key form (issue 12)", a.Name)
+		l.errorf(a.Expr.Range(), "%s must name an instance as KIND.NAME[\"key\"] or KIND.NAME[0], with a key of the instance key form", a.Name)
 		return "", false
 	}
 	l.ranges.set(path, a.Expr.Range(), a.NameRange)
