@@ -249,3 +249,30 @@ moved {
 		}
 	}
 }
+
+// TestGenerateInstances checks how cc plan --generate-config-out writes
+// an imported instance: in HCL, a block declaring just it (for_each of its
+// key, count = 1 for [0]) that compiles to that instance; in CUE, under
+// its member key; another index is refused (issue 12: reuse).
+func TestGenerateInstances(t *testing.T) {
+	gen := func(lang, addr string) (string, error) {
+		out, err := Generate(GenerateInput{Lang: lang, Resources: []GenerateResource{{Address: addr, Spec: []byte(`{"size":"1Gi"}`)}}})
+		return string(out), err
+	}
+	for addr, want := range map[string]string{`volume.cache["a"]`: `for_each = toset(["a"])`, "volume.cache[0]": "count = 1"} {
+		out, err := gen("hcl", addr)
+		if err != nil || !strings.Contains(out, want) || !strings.Contains(out, `volume "cache" {`) {
+			t.Fatalf("Generate(hcl, %s) = %s, %v; want %q", addr, out, err, want)
+		}
+		d := compileOK(t, writeProject(t, map[string]string{"main.hcl": "project = \"g\"\n" + out}), Input{})
+		if d.Lookup(addr) == nil {
+			t.Errorf("the generated block of %s does not declare it:\n%s", addr, out)
+		}
+	}
+	if out, err := gen("cue", `volume.cache["a"]`); err != nil || !strings.Contains(out, `volumes: "cache[\"a\"]": size: "1Gi"`) {
+		t.Errorf("Generate(cue) = %s, %v", out, err)
+	}
+	if _, err := gen("hcl", "volume.cache[1]"); err == nil || !strings.Contains(err.Error(), "volume.cache[1]: an instance of a count other than [0]") {
+		t.Errorf("Generate(hcl, volume.cache[1]) = %v, want a refusal", err)
+	}
+}
