@@ -276,3 +276,46 @@ func TestGenerateInstances(t *testing.T) {
 		t.Errorf("Generate(hcl, volume.cache[1]) = %v, want a refusal", err)
 	}
 }
+
+// TestWholeRepeatedResource checks that a repeated resource referred to
+// as a whole is the object of its instances (for_each) or the tuple of
+// them (count), for for expressions and values() (issue 12: reuse).
+func TestWholeRepeatedResource(t *testing.T) {
+	src := `
+project = "whole"
+
+volume "data" {
+  for_each = toset(["x", "y"])
+  size     = "1Gi"
+}
+
+volume "scratch" {
+  count = 2
+  size  = "1Gi"
+}
+
+sandbox "s" {
+  image   = "python:3.12-slim"
+  command = ["sleep", "n${length(values(volume.data))}"]
+  volume_mounts = concat(
+    [for k, v in volume.data : { volume = v, path = "/d/${k}" }],
+    [for i, v in volume.scratch : { volume = v, path = "/s/${i}" }],
+  )
+}
+`
+	d := compileOK(t, writeProject(t, map[string]string{"main.hcl": src}), Input{})
+	s := d.Lookup("sandbox.s")
+	if s == nil {
+		t.Fatal("no sandbox.s")
+	}
+	got := strings.Join(s.DependsOn, " ")
+	for _, want := range []string{`volume.data["x"]`, `volume.data["y"]`, "volume.scratch[0]", "volume.scratch[1]"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("sandbox.s depends on %s, not on %s", got, want)
+		}
+	}
+	spec, _ := json.Marshal(s.Spec)
+	if !strings.Contains(string(spec), `"sleep","n2"`) || !strings.Contains(string(spec), `"/s/1"`) {
+		t.Errorf("spec = %s", spec)
+	}
+}
