@@ -2,6 +2,8 @@ package compiler
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -317,5 +319,48 @@ sandbox "s" {
 	spec, _ := json.Marshal(s.Spec)
 	if !strings.Contains(string(spec), `"sleep","n2"`) || !strings.Contains(string(spec), `"/s/1"`) {
 		t.Errorf("spec = %s", spec)
+	}
+}
+
+// TestDynamicLabelledBlocks checks that dynamic blocks with labels give
+// the same desired state as the blocks written out: the quickstart's
+// scorers from one dynamic "scorer" block (issue 12: reuse).
+func TestDynamicLabelledBlocks(t *testing.T) {
+	dir := t.TempDir()
+	copyTree(t, "../examples/quickstart", dir)
+	if err := os.Remove(filepath.Join(dir, "main.cue")); err != nil {
+		t.Fatal(err)
+	}
+	want := compileJSON(t, dir, Input{})
+	main := filepath.Join(dir, "main.hcl")
+	src, err := os.ReadFile(main)
+	if err != nil {
+		t.Fatal(err)
+	}
+	static := `  scorer "exact_match" {
+    inputs           = ["output", "expected"]
+    case_insensitive = true
+  }
+  scorer "levenshtein" {
+    inputs = ["output", "expected"]
+  }
+`
+	dynamic := `  dynamic "scorer" {
+    for_each = { exact_match = { case_insensitive = true }, levenshtein = {} }
+    labels   = [scorer.key]
+    content {
+      inputs           = ["output", "expected"]
+      case_insensitive = lookup(scorer.value, "case_insensitive", null)
+    }
+  }
+`
+	if !strings.Contains(string(src), static) {
+		t.Fatal("the quickstart's scorers changed: update this test")
+	}
+	if err := os.WriteFile(main, []byte(strings.Replace(string(src), static, dynamic, 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got := compileJSON(t, dir, Input{}); string(got) != string(want) {
+		t.Errorf("dynamic scorers give\n%s\nwant\n%s", got, want)
 	}
 }
