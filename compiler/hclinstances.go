@@ -188,6 +188,9 @@ func (l *hclLoader) forEachKeys(r *hclResource, ectx *hcl.EvalContext) []cty.Val
 	case v.ContainsMarked():
 		l.errorf(a.Expr.Range(), "for_each must not come from a sensitive value: its keys become addresses, shown in plans")
 		return nil
+	case secretRef(v):
+		l.errorf(a.Expr.Range(), "for_each must not be a secret: a secret is where a value comes from, not a collection; iterate over a map of secrets instead")
+		return nil
 	}
 	ty := v.Type()
 	vals := map[string]cty.Value{}
@@ -357,4 +360,18 @@ func lifecycleMember(k schema.Kind, attr string, tr hcl.Traversal) (string, bool
 	}
 	m, ok := instanceMember(attr, tr[2])
 	return m, ok && schema.ValidMember(k, m)
+}
+
+// secretRef reports whether v is a secret (secret.x, data.secret.x) as a
+// reference gives it.
+func secretRef(v cty.Value) bool {
+	if !v.Type().IsObjectType() || !v.Type().HasAttribute("$id") {
+		return false
+	}
+	id := v.GetAttr("$id")
+	if id.Type() != cty.String || !id.IsKnown() || id.IsNull() {
+		return false
+	}
+	k := strings.TrimPrefix(id.AsString(), "data.")
+	return strings.HasPrefix(k, "secret.")
 }

@@ -244,6 +244,13 @@ moved {
   from = sandbox.old["a b"]
   to   = sandbox.s
 }`, `main.hcl:7:10: from must name an instance as KIND.NAME["key"] or KIND.NAME[0]`},
+		{`secret "s" {
+  from_env = "S"
+}
+volume "v" {
+  for_each = secret.s
+  size = "1Gi"
+}`, `main.hcl:6:14: for_each must not be a secret`},
 	} {
 		got := compileErrors(t, "main.hcl", map[string]string{"main.hcl": "project = \"p\"\n" + tc.src})
 		if !strings.Contains(got, tc.want) {
