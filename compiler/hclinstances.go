@@ -3,7 +3,6 @@ package compiler
 import (
 	"fmt"
 	"math/big"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -221,7 +220,7 @@ func (l *hclLoader) forEachKeys(r *hclResource, ectx *hcl.EvalContext) []cty.Val
 }
 
 // checkedKeys refuses keys outside the address grammar and gives the
-// rest sorted.
+// rest sorted (byte order, as Terraform's).
 func (l *hclLoader) checkedKeys(r *hclResource, vals map[string]cty.Value) []cty.Value {
 	names := sortedKeys(vals)
 	out := make([]cty.Value, 0, len(names))
@@ -232,7 +231,6 @@ func (l *hclLoader) checkedKeys(r *hclResource, vals map[string]cty.Value) []cty
 		}
 		out = append(out, cty.StringVal(k))
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].AsString() < out[j].AsString() })
 	r.eachValues = vals
 	return out
 }
