@@ -128,15 +128,26 @@ func (l *hclLoader) dynamicParts(b *hclsyntax.Block) (*hclsyntax.Block, string, 
 // iterator attribute, a bare name, or its label.
 func (l *hclLoader) dynamicIterator(b *hclsyntax.Block) (string, bool) {
 	a := b.Body.Attributes["iterator"]
-	if a == nil {
-		return b.Labels[0], true
+	name, rng := b.Labels[0], b.LabelRanges[0]
+	if a != nil {
+		tr, hd := hcl.AbsTraversalForExpr(a.Expr)
+		if hd.HasErrors() || len(tr) != 1 {
+			l.errorf(a.Expr.Range(), "iterator must be a bare name: iterator = port")
+			return "", false
+		}
+		name, rng = tr.RootName(), a.Expr.Range()
 	}
-	tr, hd := hcl.AbsTraversalForExpr(a.Expr)
-	if hd.HasErrors() || len(tr) != 1 {
-		l.errorf(a.Expr.Range(), "iterator must be a bare name: iterator = port")
+	if shadowsRoot(name) {
+		l.errorf(rng, "the iterator %s would hide the references that start with %s: name another with iterator = NAME", name, name)
 		return "", false
 	}
-	return tr.RootName(), true
+	return name, true
+}
+
+// shadowsRoot reports whether an iterator name is one a reference starts
+// with (var, image, each, ...).
+func shadowsRoot(name string) bool {
+	return contains(referenceRoots, name) || name == "each" || name == "count" || hclKinds[name] != ""
 }
 
 // dynamicLabels evaluates a dynamic block's labels: a list of strings.
@@ -162,6 +173,20 @@ func (l *hclLoader) dynamicLabels(a *hclsyntax.Attribute, ectx *hcl.EvalContext)
 	return out, true
 }
 
+// iteratorsOK checks the iterator names of the dynamic blocks under
+// body, reporting those that would hide a reference.
+func (l *hclLoader) iteratorsOK(body *hclsyntax.Body) bool {
+	ok := true
+	for _, b := range body.Blocks {
+		if b.Type == "dynamic" && len(b.Labels) == 1 {
+			_, iok := l.dynamicIterator(b)
+			ok = ok && iok
+		}
+		ok = l.iteratorsOK(b.Body) && ok
+	}
+	return ok
+}
+
 // dynamicIterators adds the iterator names of the dynamic blocks under
 // body to scope.
 func dynamicIterators(body *hclsyntax.Body, scope map[string]bool) {
@@ -173,7 +198,9 @@ func dynamicIterators(body *hclsyntax.Body, scope map[string]bool) {
 					name = tr.RootName()
 				}
 			}
-			scope[name] = true
+			if !shadowsRoot(name) {
+				scope[name] = true
+			}
 		}
 		dynamicIterators(b.Body, scope)
 	}

@@ -79,6 +79,9 @@ func (l *hclLoader) resourceDeps(r *hclResource) []node {
 	}
 	dynamicIterators(r.block.Body, scope)
 	out := l.deps(rep)
+	if !l.iteratorsOK(r.block.Body) {
+		return out
+	}
 	l.iterScope = scope
 	defer func() { l.iterScope = nil }()
 	for _, n := range l.deps(bodyExprs(r.block.Body, nil)) {

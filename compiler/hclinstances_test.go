@@ -251,6 +251,14 @@ volume "v" {
   for_each = secret.s
   size = "1Gi"
 }`, `main.hcl:6:14: for_each must not be a secret`},
+		{`image "i" {
+  from = "python:3.12-slim"
+  dynamic "apt" {
+    for_each = ["git"]
+    iterator = var
+    content { packages = [var.value] }
+  }
+}`, `main.hcl:6:16: the iterator var would hide the references that start with var`},
 	} {
 		got := compileErrors(t, "main.hcl", map[string]string{"main.hcl": "project = \"p\"\n" + tc.src})
 		if !strings.Contains(got, tc.want) {
