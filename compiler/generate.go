@@ -89,7 +89,9 @@ func Generate(in GenerateInput) ([]byte, error) {
 		}
 		b.WriteByte('\n')
 		if in.Lang == "hcl" {
-			writeHCLBlock(&b, k, name, cv.(map[string]any))
+			if err := writeHCLResource(&b, k, name, cv.(map[string]any)); err != nil {
+				return nil, err
+			}
 		} else {
 			fmt.Fprintf(&b, "%s: %s: ", k.Plural(), cueKey(name))
 			writeCUE(&b, cv, "")

@@ -47,6 +47,12 @@ type hclResource struct {
 	block    *hclsyntax.Block
 	value    cty.Value
 	done     bool
+	// forEach and count repeat the block; instances are what it
+	// declares then, eachValues the for_each value by key
+	// (hclinstances.go, issue 12).
+	forEach, count *hclsyntax.Attribute
+	instances      []hclInstance
+	eachValues     map[string]cty.Value
 }
 
 type hclLocal struct {
@@ -92,6 +98,10 @@ type hclLoader struct {
 	modules     map[node]*hclModule
 	moduleOrder []node
 	scope       *moduleScope
+	// iterScope are the iteration names (each, count, dynamic blocks'
+	// iterators) a reference may start with while a resource's references
+	// are checked (hclinstances.go).
+	iterScope map[string]bool
 }
 
 // maxCollected is how many of HCL's diagnostics are kept: random bytes
@@ -411,7 +421,9 @@ func (l *hclLoader) collectResource(b *hclsyntax.Block) {
 		return
 	}
 	l.lifecycleTraversals(b)
-	l.resources[addr] = &hclResource{kind: b.Type, name: l.memberName(b.Labels[0]), block: b}
+	r := &hclResource{kind: b.Type, name: l.memberName(b.Labels[0]), block: b}
+	l.splitRepetition(r)
+	l.resources[addr] = r
 	l.order = append(l.order, addr)
 }
 
@@ -456,6 +468,8 @@ var referenceRoots = []string{"var", "env", "local", "image", "secret", "volume"
 func (l *hclLoader) checkTraversal(tr hcl.Traversal) node {
 	root := tr.RootName()
 	switch {
+	case l.iterationRef(tr):
+		return ""
 	case root == "var":
 		l.checkVarTraversal(tr)
 		return ""
@@ -590,7 +604,7 @@ func (l *hclLoader) evaluate() {
 	for _, addr := range l.order {
 		nodes = append(nodes, addr)
 		r := l.resources[addr]
-		graph[addr] = append(l.deps(bodyExprs(r.block.Body, nil)), l.defaultNodes(r.kind)...)
+		graph[addr] = append(l.resourceDeps(r), l.defaultNodes(r.kind)...)
 	}
 	nodes = l.moduleNodes(graph, nodes)
 	if l.diags.HasErrors() {
@@ -739,6 +753,14 @@ func (l *hclLoader) evalNode(n node, deps []node) {
 	if r.dataKind != "" {
 		coll, sh, label = "data."+r.dataKind.Plural(), &shape{}, r.block.LabelRanges[1]
 	}
+	if !l.instanceRefs(bodyExprs(r.block.Body, nil)) {
+		r.done, r.value = true, cty.DynamicVal
+		return
+	}
+	if r.repeated() {
+		l.evalInstances(r, coll, sh, label, ectx)
+		return
+	}
 	path := append(strings.Split(coll, "."), r.name)
 	l.ranges.set(path, r.block.DefRange(), label)
 	obj := l.modulePaths(r.kind, l.evalBody(r.block.Body, sh, path, ectx))
@@ -800,7 +822,9 @@ func (l *hclLoader) config(project any) map[string]any {
 			m = map[string]any{}
 			owner[plural] = m
 		}
-		m[r.name] = ctyToGo(r.value, path, &l.ranges.sensitive)
+		if !l.putInstances(m, r, plural) {
+			m[r.name] = ctyToGo(r.value, path, &l.ranges.sensitive)
+		}
 	}
 	l.mergeDefaults(cfg)
 	sort.Slice(l.ranges.sensitive, func(i, j int) bool {

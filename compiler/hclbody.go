@@ -149,7 +149,8 @@ func (l *hclLoader) evalBody(body *hclsyntax.Body, sh *shape, path []string, ect
 	l.evalAttrs(body, path, ectx, obj, attrAt)
 	lists := map[string][]cty.Value{}
 	var listOrder []string
-	for _, b := range body.Blocks {
+	for _, sb := range l.expandDynamic(body.Blocks, ectx) {
+		b, ectx := sb.block, sb.ectx
 		bs, ok := sh.blocks[b.Type]
 		if !ok {
 			l.unknownBlock(b, sh, path)

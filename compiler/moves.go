@@ -99,7 +99,7 @@ func (l *hclLoader) addressOf(a *hclsyntax.Attribute, path []string) (string, bo
 	if !hd.HasErrors() && tr.RootName() == "module" {
 		return l.moduleAddressOf(a, tr, path)
 	}
-	if hd.HasErrors() || len(tr) != 2 {
+	if hd.HasErrors() || len(tr) < 2 || len(tr) > 3 {
 		l.errorf(a.Expr.Range(), "%s must name a resource as KIND.NAME (sandbox.dev), without quotes", a.Name)
 		return "", false
 	}
@@ -122,8 +122,13 @@ func (l *hclLoader) addressOf(a *hclsyntax.Attribute, path []string) (string, bo
 		l.errorf(a.Expr.Range(), "%q is not a valid name: a lowercase DNS label", attr)
 		return "", false
 	}
+	member, ok := lifecycleMember(kind, attr, tr)
+	if !ok {
+		l.errorf(a.Expr.Range(), "%s must name an instance as KIND.NAME[\"key\"] or KIND.NAME[0], with a key of the instance key form", a.Name)
+		return "", false
+	}
 	l.ranges.set(path, a.Expr.Range(), a.NameRange)
-	return schema.Address(kind, attr), true
+	return schema.Address(kind, member), true
 }
 
 // importID evaluates an import's id: a string, possibly from variables.
@@ -261,7 +266,7 @@ func cutAddr(a string) (schema.Kind, string, bool) {
 	if len(a) > len(k)+1 {
 		name = a[len(k)+1:]
 	}
-	return k, name, k.Valid() && schema.ValidName(name)
+	return k, name, k.Valid() && schema.ValidMember(k, name)
 }
 
 // moves checks the moves and resolves their chains: each from gets the

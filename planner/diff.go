@@ -108,7 +108,7 @@ func Diff(d *schema.Desired, st *State, o Options) (*Plan, error) {
 			return nil, err
 		}
 	}
-	pl := newPlanning(d, st, o)
+	pl := newPlanning(d, st, withInstances(d, st, o))
 	pl.ignored = ignored
 	for to, from := range mv {
 		pl.renamed[from] = to

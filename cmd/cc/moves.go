@@ -81,10 +81,11 @@ func runStateLifecycle(e *env, c *command, sub string, args []string) int {
 }
 
 // resourceAddress reports whether a is the address KIND.NAME of a
-// resource that is not an image.
+// resource that is not an image, an instance's (sandbox.worker["a"])
+// included (issue 12).
 func resourceAddress(a string) bool {
-	k := schema.KindOf(a)
-	return k.Valid() && k != schema.KindImage && schema.ValidName(a[min(len(a), len(k)+1):])
+	k, _, ok := schema.ParseAddress(a)
+	return ok && k != schema.KindImage
 }
 
 func runImport(e *env, args []string) int {

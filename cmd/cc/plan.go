@@ -49,6 +49,10 @@ fields the configuration changes). --generate-config-out FILE writes the
 declarations of imported resources the configuration does not declare yet,
 in the project's language.
 
+An ADDR may name an instance of a for_each or count block, quoted for the
+shell: --target 'sandbox.worker["a"]', --replace 'volume.cache[0]'. The
+block's own address (--target sandbox.worker) names every instance of it.
+
 A plan that destroys data (deletes or replaces a volume, a dataset or a
 sandbox with a snapshot mount) names those resources first, in every
 format, and cc apply carries it out only with --allow-data-loss (given to
