@@ -208,10 +208,9 @@ func (t *tracker) isStopped() bool { return t != nil && t.stopped.Load() }
 // beforeCompile, when set (by tests), runs first in compile.
 var beforeCompile func(Input)
 
-func compile(ctx context.Context, in Input, tr *tracker) (*Result, error) {
-	if beforeCompile != nil {
-		beforeCompile(in)
-	}
+// openProject finds the project of in.Path and sets what the compile of
+// it takes from in: the schema, the environment and unknown variables.
+func openProject(in Input, tr *tracker) (*project, error) {
 	maxSize := in.MaxConfigSize
 	if maxSize <= 0 {
 		maxSize = DefaultMaxConfigSize
@@ -226,6 +225,17 @@ func compile(ctx context.Context, in Input, tr *tracker) (*Result, error) {
 		return nil, err
 	}
 	p.unknownVars = in.UnknownVariables
+	return p, nil
+}
+
+func compile(ctx context.Context, in Input, tr *tracker) (*Result, error) {
+	if beforeCompile != nil {
+		beforeCompile(in)
+	}
+	p, err := openProject(in, tr)
+	if err != nil {
+		return nil, err
+	}
 	res := &Result{Lang: p.lang, Files: map[string][]byte{}}
 	fail := func(ds diag.Diagnostics) (*Result, error) {
 		return res, &Error{Diagnostics: p.scrub(ds).Sort().Limit(diag.MaxShown), Files: res.Files}

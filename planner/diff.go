@@ -78,6 +78,25 @@ type Content interface {
 	File(digest string) ([]byte, bool)
 }
 
+// movedAndIgnored applies the configuration's moves to the state and
+// its ignore_changes to the desired state, which then compares with the
+// state at the moved addresses; a destroy does neither.
+func movedAndIgnored(d *schema.Desired, st *State, o Options) (*schema.Desired, *State, moves, map[string][]string, error) {
+	if o.Destroy {
+		return d, st, moves{}, nil, nil
+	}
+	mv, err := planMoves(d, st)
+	if err != nil {
+		return nil, nil, nil, nil, err
+	}
+	st = movedState(st, mv)
+	d, ignored, err := ignoring(d, st)
+	if err != nil {
+		return nil, nil, nil, nil, err
+	}
+	return d, st, mv, ignored, nil
+}
+
 // Diff compares a project's desired state with the state its service
 // holds and returns the plan that makes them equal. It does no I/O and
 // reads no clock: the same inputs give the same plan.
@@ -95,18 +114,9 @@ func Diff(d *schema.Desired, st *State, o Options) (*Plan, error) {
 		return &Plan{FormatVersion: FormatVersion, Project: d.Project, Env: envOf(d.Project), Serial: st.Serial, RefreshOnly: true, Changes: []Change{},
 			Summary: Summary{Unchanged: len(st.Resources)}, Drift: driftOf(st)}, nil
 	}
-	mv := moves{}
-	var ignored map[string][]string
-	if !o.Destroy {
-		var err error
-		if mv, err = planMoves(d, st); err != nil {
-			return nil, err
-		}
-		st = movedState(st, mv)
-		// ignore_changes compares with the state at the moved addresses.
-		if d, ignored, err = ignoring(d, st); err != nil {
-			return nil, err
-		}
+	d, st, mv, ignored, err := movedAndIgnored(d, st, o)
+	if err != nil {
+		return nil, err
 	}
 	pl := newPlanning(d, st, withInstances(d, st, o))
 	pl.ignored = ignored
@@ -121,7 +131,6 @@ func Diff(d *schema.Desired, st *State, o Options) (*Plan, error) {
 	}
 	p := &Plan{FormatVersion: FormatVersion, Project: d.Project, Env: envOf(d.Project), Serial: st.Serial, Destroy: o.Destroy, Changes: []Change{}}
 	if !o.Destroy {
-		var err error
 		if p.Data, err = resolveData(d, st); err != nil {
 			return nil, err
 		}
