@@ -260,18 +260,28 @@ func (l *hclLoader) parse() ([]*hclsyntax.Body, error) {
 		if err != nil {
 			return nil, err
 		}
-		name := l.p.display(f)
-		l.p.track.setf("parsing %s", name)
-		l.p.sources[name] = src
-		file, hd := hclsyntax.ParseConfig(src, name, hcl.InitialPos)
-		l.add(hd)
-		if file != nil && !hd.HasErrors() {
-			body := file.Body.(*hclsyntax.Body)
-			l.budget.instrument(body)
+		l.p.track.setf("parsing %s", l.p.display(f))
+		if body := l.parseSource(f, src); body != nil {
 			bodies = append(bodies, body)
 		}
 	}
 	return bodies, nil
+}
+
+// parseSource parses one configuration file read from abs, keeping its
+// source for error snippets and instrumenting it for the budget; nil
+// when it has syntax errors, which are in l.diags.
+func (l *hclLoader) parseSource(abs string, src []byte) *hclsyntax.Body {
+	name := l.p.display(abs)
+	l.p.sources[name] = src
+	file, hd := hclsyntax.ParseConfig(src, name, hcl.InitialPos)
+	l.add(hd)
+	if file == nil || hd.HasErrors() {
+		return nil
+	}
+	body := file.Body.(*hclsyntax.Body)
+	l.budget.instrument(body)
+	return body
 }
 
 func pathKeys(ps [][]string) string {

@@ -249,13 +249,7 @@ func (l *hclLoader) parseModule(m *hclModule) []*hclsyntax.Body {
 			l.errorf(m.block.DefRange(), "module %q: %v", m.name, err)
 			continue
 		}
-		name := l.p.display(abs)
-		l.p.sources[name] = src
-		file, hd := hclsyntax.ParseConfig(src, name, hcl.InitialPos)
-		l.add(hd)
-		if file != nil && !hd.HasErrors() {
-			body := file.Body.(*hclsyntax.Body)
-			l.budget.instrument(body)
+		if body := l.parseSource(abs, src); body != nil {
 			bodies = append(bodies, body)
 		}
 	}

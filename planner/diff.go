@@ -404,9 +404,9 @@ func (pl *planning) undeclaredImports() []*Change {
 	return out
 }
 
-// checkAddresses refuses option addresses that name nothing.
-func (pl *planning) checkAddresses() error {
-	known := func(a string) bool { return pl.want[a] != nil || pl.st.Lookup(a) != nil }
+// allAddresses lists, sorted, the addresses of the configuration and the
+// state (an address in both appears twice).
+func (pl *planning) allAddresses() []string {
 	var all []string
 	for a := range pl.want {
 		all = append(all, a)
@@ -415,6 +415,13 @@ func (pl *planning) checkAddresses() error {
 		all = append(all, r.Address)
 	}
 	sort.Strings(all)
+	return all
+}
+
+// checkAddresses refuses option addresses that name nothing.
+func (pl *planning) checkAddresses() error {
+	known := func(a string) bool { return pl.want[a] != nil || pl.st.Lookup(a) != nil }
+	all := pl.allAddresses()
 	var errs []error
 	for _, set := range []struct {
 		flag  string

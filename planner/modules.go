@@ -2,7 +2,6 @@ package planner
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 
 	"cc.dev/cc/schema"
@@ -15,14 +14,7 @@ import (
 // expandModules replaces each module address of the options' targets and
 // excludes with the addresses of the module's resources.
 func (pl *planning) expandModules() error {
-	var all []string
-	for a := range pl.want {
-		all = append(all, a)
-	}
-	for _, r := range pl.st.Resources {
-		all = append(all, r.Address)
-	}
-	sort.Strings(all)
+	all := pl.allAddresses()
 	var err error
 	pl.o.Targets, err = expandModuleAddrs("--target", pl.o.Targets, all)
 	if err != nil {
