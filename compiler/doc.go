@@ -26,9 +26,17 @@
 //
 // Compile takes an Input: Path (a project directory, or one .cue or .hcl
 // file), Vars and VarFiles (HCL variable values, as --var and --var-file
-// give them), Offline, and limits for configuration you do not trust
+// give them), Env (the environment: its env/NAME.ccvars.hcl, env.name
+// and CUE's @tag(env)), Tags (CUE's -t key=value), EnvVars (the
+// CC_VAR_name variables, see EnvVarsOf), UnknownVariables (what cc
+// validate sets: variables without a value are unknown), Offline, and
+// limits for configuration you do not trust
 // (MaxConfigSize, MaxMemory, and the deadline of the context). It returns
-// a *Result: Desired, with the project's name, its root directory and its
+// a *Result: Desired, with the project's name (the compiler leaves the
+// environment out of it, so that desired states compare across
+// environments; to plan and apply in environment in.Env, set
+// Desired.Project to schema.Scope(Desired.Project, in.Env) first, as cc
+// does), its root directory and its
 // resources sorted by address; Lang; Warnings; and Unlocked, the base
 // images that cc.lock does not pin (see buildkit.Lock).
 //
