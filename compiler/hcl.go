@@ -53,6 +53,9 @@ type hclResource struct {
 	forEach, count *hclsyntax.Attribute
 	instances      []hclInstance
 	eachValues     map[string]cty.Value
+	// unknownBody is the body checked once when the for_each or count
+	// is unknown (hclunknownvars.go).
+	unknownBody cty.Value
 }
 
 type hclLocal struct {

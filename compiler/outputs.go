@@ -111,7 +111,7 @@ func (l *hclLoader) evalOutput(b *hclsyntax.Block) (schema.Output, bool) {
 	if hd.HasErrors() {
 		return o, false
 	}
-	if !v.IsWhollyKnown() {
+	if !v.IsWhollyKnown() && !l.p.unknownVars {
 		l.errorf(va.Expr.Range(), "output %q: its value is not known until apply; outputs of values only known after apply are not supported yet", name)
 		return o, false
 	}
@@ -120,6 +120,7 @@ func (l *hclLoader) evalOutput(b *hclsyntax.Block) (schema.Output, bool) {
 		d.Detail = sensitiveOutputDetail(name)
 		return o, false
 	}
+	v, _ = l.known(v, va.Expr.Range())
 	l.p.noteSensitive(v)
 	plain, _ := v.UnmarkDeep()
 	raw, err := schema.Canonical(ctyToGo(plain, nil, nil))

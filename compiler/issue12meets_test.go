@@ -1,0 +1,78 @@
+package compiler
+
+import (
+	"context"
+	"strings"
+	"testing"
+)
+
+// meetsModule is a module whose for_each and count depend on its
+// variable, with an output of a whole for_each resource.
+const meetsModule = `
+variable "regions" { type = set(string) }
+volume "cache" {
+  for_each = var.regions
+  size     = "1Gi"
+}
+sandbox "web" {
+  count = length(var.regions)
+  image = "python:3.12-slim"
+  env   = { I = tostring(count.index) }
+}
+output "caches" { value = volume.cache }
+`
+
+// meetsRoot passes a required variable to the module and repeats a
+// resource over the module's output.
+const meetsRoot = `
+project = "mx"
+variable "regions" { type = set(string) }
+module "api" {
+  source  = "./modules/svc"
+  regions = var.regions
+}
+sandbox "client" {
+  for_each = module.api.caches
+  image    = "python:3.12-slim"
+  env      = { CACHE = each.key }
+  volume_mount {
+    volume = each.value
+    path   = "/cache"
+  }
+}
+output "n" { value = length(module.api.caches) }
+`
+
+// TestIssue12MeetsUnknownForEach: issue 12: validate with unknown
+// variables meets for_each, count, modules and outputs. A for_each or
+// count that depends on an unset variable (in the root, in a module, over
+// a module output) validates, as does an output of such a value; plan
+// (no UnknownVariables) still wants the variable.
+func TestIssue12MeetsUnknownForEach(t *testing.T) {
+	dir := writeProject(t, map[string]string{"main.hcl": meetsRoot, "modules/svc/main.hcl": meetsModule})
+	if _, err := Compile(context.Background(), Input{Path: dir, UnknownVariables: true}); err != nil {
+		t.Fatalf("with UnknownVariables: %v", err)
+	}
+	_, err := Compile(context.Background(), Input{Path: dir})
+	if err == nil || !strings.Contains(err.Error(), `no value for required variable "regions"`) {
+		t.Fatalf("without UnknownVariables: %v, want the missing variable", err)
+	}
+}
+
+// TestIssue12MeetsUnknownForEachBodyChecked: issue 12: the body of a
+// block whose for_each or count is unknown is still checked once, in
+// the root and in a module, with positions in the right file.
+func TestIssue12MeetsUnknownForEachBodyChecked(t *testing.T) {
+	mod := strings.Replace(meetsModule, `size     = "1Gi"`, "size = \"1Gi\"\n  sizee = 2", 1)
+	root := strings.Replace(meetsRoot, `path   = "/cache"`, `path   = 3`, 1)
+	dir := writeProject(t, map[string]string{"main.hcl": root, "modules/svc/main.hcl": mod})
+	_, err := Compile(context.Background(), Input{Path: dir, UnknownVariables: true})
+	if err == nil {
+		t.Fatal("no error, want the body's errors")
+	}
+	for _, want := range []string{`modules/svc/main.hcl:6:3: unknown attribute "sizee"`, `main.hcl:14:14: path: wrong type`} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("no %q in:\n%v", want, err)
+		}
+	}
+}
