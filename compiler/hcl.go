@@ -796,6 +796,9 @@ func (l *hclLoader) projectValue() (any, bool) {
 		return nil, false
 	}
 	l.ranges.set([]string{"project"}, l.project.Expr.Range(), l.project.NameRange)
+	if pv.IsWhollyKnown() && !pv.IsMarked() && pv.Type() == cty.String && !pv.IsNull() {
+		l.p.name = pv.AsString()
+	}
 	pv, _ = l.known(pv, l.project.Expr.Range())
 	return ctyToGo(pv, nil, nil), true
 }
