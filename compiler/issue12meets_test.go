@@ -76,3 +76,38 @@ func TestIssue12MeetsUnknownForEachBodyChecked(t *testing.T) {
 		}
 	}
 }
+
+// TestIssue12MeetsOutputOfResource: issue 12: outputs meet instances and
+// modules. An output of a resource, of a whole for_each resource or of a
+// module output made of one holds the resources' attributes, never cc's
+// internal "$id".
+func TestIssue12MeetsOutputOfResource(t *testing.T) {
+	root := `
+project = "mo"
+module "api" {
+  source  = "./modules/svc"
+  regions = ["a", "b"]
+}
+volume "one" { size = "1Gi" }
+output "one" { value = volume.one }
+output "caches" { value = module.api.caches }
+`
+	dir := writeProject(t, map[string]string{"main.hcl": root, "modules/svc/main.hcl": meetsModule})
+	res, err := Compile(context.Background(), Input{Path: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{
+		"one":    `{"size":"1Gi"}`,
+		"caches": `{"a":{"size":"1Gi"},"b":{"size":"1Gi"}}`,
+	}
+	got := map[string]string{}
+	for _, o := range res.Desired.Outputs {
+		got[o.Name] = string(o.Value)
+	}
+	for name, w := range want {
+		if got[name] != w {
+			t.Errorf("output %s = %s, want %s", name, got[name], w)
+		}
+	}
+}

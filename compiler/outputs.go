@@ -123,7 +123,8 @@ func (l *hclLoader) evalOutput(b *hclsyntax.Block) (schema.Output, bool) {
 	v, _ = l.known(v, va.Expr.Range())
 	l.p.noteSensitive(v)
 	plain, _ := v.UnmarkDeep()
-	raw, err := schema.Canonical(ctyToGo(plain, nil, nil))
+	// A resource in the value shows its attributes, not cc's "$id" of it.
+	raw, err := schema.Canonical(stripIDs(ctyToGo(plain, nil, nil)))
 	if err != nil {
 		l.errorf(va.Expr.Range(), "output %q: %v", name, err)
 		return o, false
