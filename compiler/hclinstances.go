@@ -135,7 +135,7 @@ func (l *hclLoader) evalInstances(r *hclResource, coll string, sh *shape, label 
 		member, _ := instanceMember(r.name, hcl.TraverseIndex{Key: k})
 		path := append(strings.Split(coll, "."), member)
 		l.ranges.set(path, r.block.DefRange(), label)
-		obj := l.evalBody(r.block.Body, sh, path, withVariable(ectx, name, cty.ObjectVal(iter)))
+		obj := l.modulePaths(r.kind, l.evalBody(r.block.Body, sh, path, withVariable(ectx, name, cty.ObjectVal(iter))))
 		if referable[r.kind] {
 			obj["$id"] = cty.StringVal(r.kind + "." + member)
 		}

@@ -143,7 +143,7 @@ func (l *hclLoader) unknownRepetition(r *hclResource, coll string, sh *shape, la
 	l.known(v, a.Expr.Range())
 	path := append(strings.Split(coll, "."), r.name)
 	l.ranges.set(path, r.block.DefRange(), label)
-	obj := l.evalBody(r.block.Body, sh, path, withVariable(ectx, name, iter))
+	obj := l.modulePaths(r.kind, l.evalBody(r.block.Body, sh, path, withVariable(ectx, name, iter)))
 	r.done, r.value, r.unknownBody = true, cty.DynamicVal, cty.ObjectVal(obj)
 	if l.col != nil && !l.diags.HasErrors() {
 		l.col.add(item{coll: coll, name: r.name, val: r.unknownBody})

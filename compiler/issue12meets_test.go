@@ -111,3 +111,47 @@ output "caches" { value = module.api.caches }
 		}
 	}
 }
+
+// TestIssue12MeetsInstancePathsInModule: issue 12: for_each and count
+// meet modules. The local paths of a repeated resource inside a module
+// are relative to the module's directory, as a single resource's are.
+func TestIssue12MeetsInstancePathsInModule(t *testing.T) {
+	dir := writeProject(t, map[string]string{
+		"main.hcl":            "project = \"p\"\nmodule \"a\" { source = \"./modules/fn\" }\n",
+		"modules/fn/app/h.py": "def h(): pass\n",
+		"modules/fn/req.txt":  "requests\n",
+		"modules/fn/main.hcl": `image "app" {
+  count = 1
+  from  = "python:3.12-slim"
+  pip_requirements { file = "req.txt" }
+  copy {
+    src = "app"
+    dst = "/app"
+  }
+}
+function "h" {
+  for_each = toset(["x"])
+  image    = image.app[0]
+  handler  = "app.h:h"
+  source { paths = ["app"] }
+}
+`,
+	})
+	res, err := Compile(context.Background(), Input{Path: dir})
+	if err != nil {
+		t.Fatalf("Compile() = %v", err)
+	}
+	app := res.Desired.Lookup("module.a.image.app[0]")
+	if app == nil {
+		t.Fatalf("no module.a.image.app[0] in %v", res.Desired.Resources)
+	}
+	for _, want := range []string{`"src":"modules/fn/app"`, `"file":"modules/fn/req.txt"`} {
+		if !strings.Contains(string(app.Spec), want) {
+			t.Errorf("module.a.image.app[0] spec = %s, want %s", app.Spec, want)
+		}
+	}
+	fn := res.Desired.Lookup(`module.a.function.h["x"]`)
+	if fn == nil || !strings.Contains(string(fn.Spec), "modules/fn/app") {
+		t.Errorf(`module.a.function.h["x"] = %v, want source paths modules/fn/app`, fn)
+	}
+}
