@@ -155,3 +155,42 @@ function "h" {
 		t.Errorf(`module.a.function.h["x"] = %v, want source paths modules/fn/app`, fn)
 	}
 }
+
+// TestIssue12MeetsLifecycleModuleInstances: issue 12: moved, removed and
+// import meet instances inside modules. They name an instance of a
+// module's resource as module.api.volume.cache["b"], as Terraform does.
+func TestIssue12MeetsLifecycleModuleInstances(t *testing.T) {
+	root := `
+project = "ml"
+module "api" {
+  source  = "./modules/svc"
+  regions = ["a"]
+}
+moved {
+  from = module.api.volume.cache["b"]
+  to   = module.api.volume.cache["a"]
+}
+removed {
+  from = module.api.volume.cache["c"]
+}
+import {
+  to = module.api.sandbox.web[0]
+  id = "web-0"
+}
+`
+	dir := writeProject(t, map[string]string{"main.hcl": root, "modules/svc/main.hcl": meetsModule})
+	res, err := Compile(context.Background(), Input{Path: dir})
+	if err != nil {
+		t.Fatalf("Compile() = %v", err)
+	}
+	d := res.Desired
+	if len(d.Moves) != 1 || d.Moves[0].From != `module.api.volume.cache["b"]` || d.Moves[0].To != `module.api.volume.cache["a"]` {
+		t.Errorf("moves = %+v", d.Moves)
+	}
+	if len(d.Removed) != 1 || d.Removed[0].Address != `module.api.volume.cache["c"]` {
+		t.Errorf("removed = %+v", d.Removed)
+	}
+	if len(d.Imports) != 1 || d.Imports[0].To != `module.api.sandbox.web[0]` {
+		t.Errorf("imports = %+v", d.Imports)
+	}
+}
