@@ -194,3 +194,20 @@ import {
 		t.Errorf("imports = %+v", d.Imports)
 	}
 }
+
+// TestIssue12MeetsOutputAfterModuleError: issue 12: outputs meet
+// modules. An error inside a module is reported once, at its place: a
+// root output of that module's output gets no second, misleading "not
+// known until apply".
+func TestIssue12MeetsOutputAfterModuleError(t *testing.T) {
+	mod := strings.Replace(meetsModule, `size     = "1Gi"`, `size     = nosuch.x`, 1)
+	root := "project = \"me\"\nmodule \"api\" {\n  source  = \"./modules/svc\"\n  regions = [\"a\"]\n}\noutput \"n\" { value = module.api.caches }\n"
+	dir := writeProject(t, map[string]string{"main.hcl": root, "modules/svc/main.hcl": mod})
+	_, err := Compile(context.Background(), Input{Path: dir})
+	if err == nil || !strings.Contains(err.Error(), "modules/svc/main.hcl:") {
+		t.Fatalf("Compile() = %v, want the module's error", err)
+	}
+	if strings.Contains(err.Error(), "not known until apply") {
+		t.Errorf("a second error for the output:\n%v", err)
+	}
+}

@@ -112,7 +112,11 @@ func (l *hclLoader) evalOutput(b *hclsyntax.Block) (schema.Output, bool) {
 		return o, false
 	}
 	if !v.IsWhollyKnown() && !l.p.unknownVars {
-		l.errorf(va.Expr.Range(), "output %q: its value is not known until apply; outputs of values only known after apply are not supported yet", name)
+		// An error already reported (in a module it refers to, say)
+		// leaves values unknown: no second error for it.
+		if !l.diags.HasErrors() {
+			l.errorf(va.Expr.Range(), "output %q: its value is not known until apply; outputs of values only known after apply are not supported yet", name)
+		}
 		return o, false
 	}
 	if (v.ContainsMarked() || refersToSecret(va.Expr)) && !o.Sensitive {
