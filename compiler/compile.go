@@ -73,6 +73,11 @@ type Result struct {
 	Warnings diag.Diagnostics
 	// Unlocked lists base image references that cc.lock does not pin.
 	Unlocked []string
+	// Project is the project's name: Desired.Project, and also, with
+	// Input.UnknownVariables, when a skipped check left no desired state
+	// (issue 12: commands that need only the name, like cc state list).
+	// Empty when the name itself depends on an unknown variable.
+	Project string
 }
 
 // Compile compiles the project at in.Path. A problem in the configuration
@@ -263,6 +268,7 @@ func compile(ctx context.Context, in Input, tr *tracker) (*Result, error) {
 		// Every error was a check of an unknown value, skipped
 		// (UnknownVariables): nothing more to check.
 		res.Warnings = p.scrub(ds)
+		res.Project = p.name
 		return res, nil
 	}
 	res.Warnings = append(res.Warnings, ds...)
@@ -304,7 +310,10 @@ func compile(ctx context.Context, in Input, tr *tracker) (*Result, error) {
 		return fail(ds)
 	}
 	d.Outputs = ld.outputs
-	res.Desired = d
+	res.Desired, res.Project = d, d.Project
+	if p.unknownVars && p.name == "" && p.lang != "cue" {
+		res.Project = "" // a placeholder for an unknown name
+	}
 	res.Warnings = p.scrub(res.Warnings)
 	res.Unlocked = p.scrubStrings(b.unlocked())
 	return res, nil

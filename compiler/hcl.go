@@ -53,6 +53,9 @@ type hclResource struct {
 	forEach, count *hclsyntax.Attribute
 	instances      []hclInstance
 	eachValues     map[string]cty.Value
+	// unknownBody is the body checked once when the for_each or count
+	// is unknown (hclunknownvars.go).
+	unknownBody cty.Value
 }
 
 type hclLocal struct {
@@ -803,6 +806,9 @@ func (l *hclLoader) projectValue() (any, bool) {
 		return nil, false
 	}
 	l.ranges.set([]string{"project"}, l.project.Expr.Range(), l.project.NameRange)
+	if pv.IsWhollyKnown() && !pv.IsMarked() && pv.Type() == cty.String && !pv.IsNull() {
+		l.p.name = pv.AsString()
+	}
 	pv, _ = l.known(pv, l.project.Expr.Range())
 	return ctyToGo(pv, nil, nil), true
 }

@@ -113,6 +113,9 @@ func (l *hclLoader) iterationRef(tr hcl.Traversal) bool {
 // evalInstances evaluates a repeated resource block: its for_each or
 // count, then its body once per instance.
 func (l *hclLoader) evalInstances(r *hclResource, coll string, sh *shape, label hcl.Range, ectx *hcl.EvalContext) {
+	if l.unknownRepetition(r, coll, sh, label, ectx) {
+		return
+	}
 	r.done, r.value = true, cty.DynamicVal
 	var keys []cty.Value
 	var name string
@@ -132,7 +135,7 @@ func (l *hclLoader) evalInstances(r *hclResource, coll string, sh *shape, label 
 		member, _ := instanceMember(r.name, hcl.TraverseIndex{Key: k})
 		path := append(strings.Split(coll, "."), member)
 		l.ranges.set(path, r.block.DefRange(), label)
-		obj := l.evalBody(r.block.Body, sh, path, withVariable(ectx, name, cty.ObjectVal(iter)))
+		obj := l.modulePaths(r.kind, l.evalBody(r.block.Body, sh, path, withVariable(ectx, name, cty.ObjectVal(iter))))
 		if referable[r.kind] {
 			obj["$id"] = cty.StringVal(r.kind + "." + member)
 		}
@@ -277,6 +280,9 @@ func (l *hclLoader) countKeys(r *hclResource, ectx *hcl.EvalContext) []cty.Value
 func (l *hclLoader) putInstances(m map[string]any, r *hclResource, plural string) bool {
 	if !r.repeated() {
 		return false
+	}
+	if r.unknownBody != cty.NilVal {
+		m[r.name] = ctyToGo(r.unknownBody, []string{plural, r.name}, &l.ranges.sensitive)
 	}
 	for _, in := range r.instances {
 		m[in.member] = ctyToGo(in.value, []string{plural, in.member}, &l.ranges.sensitive)

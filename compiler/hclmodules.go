@@ -474,17 +474,10 @@ func (l *hclLoader) register() {
 }
 
 // moduleAddressOf reads a moved block's address of a module's resource,
-// module.api.sandbox.web (issue 12: modules).
+// module.api.sandbox.web, or of one of its instances,
+// module.api.sandbox.web["a"] (issue 12: modules, instances).
 func (l *hclLoader) moduleAddressOf(a *hclsyntax.Attribute, tr hcl.Traversal, path []string) (string, bool) {
-	var parts []string
-	for _, s := range tr[1:] {
-		at, ok := s.(hcl.TraverseAttr)
-		if !ok {
-			parts = nil
-			break
-		}
-		parts = append(parts, at.Name)
-	}
+	parts := moduleAddressParts(tr[1:])
 	addr := "module." + strings.Join(parts, ".")
 	k, _, ok := schema.ParseAddress(addr)
 	switch {
@@ -497,6 +490,28 @@ func (l *hclLoader) moduleAddressOf(a *hclsyntax.Attribute, tr hcl.Traversal, pa
 	}
 	l.ranges.set(path, a.Expr.Range(), a.NameRange)
 	return addr, true
+}
+
+// moduleAddressParts are the steps of a module address after "module",
+// the last one with its instance key if it has one; nil when a step is
+// neither a name nor that last key.
+func moduleAddressParts(steps hcl.Traversal) []string {
+	var parts []string
+	for i, s := range steps {
+		if at, ok := s.(hcl.TraverseAttr); ok {
+			parts = append(parts, at.Name)
+			continue
+		}
+		if i != len(steps)-1 || len(parts) < 3 {
+			return nil
+		}
+		m, ok := instanceMember(parts[len(parts)-1], s)
+		if !ok {
+			return nil
+		}
+		parts[len(parts)-1] = m
+	}
+	return parts
 }
 
 // pathObj is path: path.module is the directory of the module being

@@ -1,6 +1,8 @@
 package compiler
 
 import (
+	"strings"
+
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 
@@ -114,4 +116,37 @@ func (p *project) inUnknown(r *diag.Range) bool {
 		}
 	}
 	return false
+}
+
+// unknownRepetition handles a repeated resource block whose for_each or
+// count is not known because it depends on an unknown variable (issue 12:
+// validate where unknown variables meet for_each and count): as
+// terraform validate does, the body is checked once with each.key,
+// each.value or count.index unknown, and the resource as a whole is
+// unknown to what refers to it; the schema checks it as one resource
+// named as the block. False when the repetition is known, or
+// unknown variables are not allowed, or it does not evaluate.
+func (l *hclLoader) unknownRepetition(r *hclResource, coll string, sh *shape, label hcl.Range, ectx *hcl.EvalContext) bool {
+	if !l.p.unknownVars {
+		return false
+	}
+	a, name := r.forEach, "each"
+	iter := cty.ObjectVal(map[string]cty.Value{"key": cty.UnknownVal(cty.String), "value": cty.DynamicVal})
+	if a == nil {
+		a, name = r.count, "count"
+		iter = cty.ObjectVal(map[string]cty.Value{"index": cty.UnknownVal(cty.Number)})
+	}
+	v, hd := a.Expr.Value(ectx)
+	if hd.HasErrors() || v.IsWhollyKnown() {
+		return false
+	}
+	l.known(v, a.Expr.Range())
+	path := append(strings.Split(coll, "."), r.name)
+	l.ranges.set(path, r.block.DefRange(), label)
+	obj := l.modulePaths(r.kind, l.evalBody(r.block.Body, sh, path, withVariable(ectx, name, iter)))
+	r.done, r.value, r.unknownBody = true, cty.DynamicVal, cty.ObjectVal(obj)
+	if l.col != nil && !l.diags.HasErrors() {
+		l.col.add(item{coll: coll, name: r.name, val: r.unknownBody})
+	}
+	return true
 }

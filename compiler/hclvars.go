@@ -118,9 +118,14 @@ func (l *hclLoader) declareVariables(blocks []*hclsyntax.Block) {
 // then -var flags, converts every value to its declared type, runs the
 // validation rules and builds var.
 func (l *hclLoader) assignVariables(flags, files []string) {
-	l.assignEnvVars(l.p.envVars)
-	if l.p.envFile != "" {
-		files = append([]string{l.p.envFile}, files...)
+	// CC_VAR_ and the environment's env file set the root module's
+	// variables; a module's take its block's inputs alone (issue 12:
+	// environments meet modules).
+	if l.scope == nil {
+		l.assignEnvVars(l.p.envVars)
+		if l.p.envFile != "" {
+			files = append([]string{l.p.envFile}, files...)
+		}
 	}
 	for _, f := range files {
 		l.readVarFile(f)

@@ -257,9 +257,9 @@ func (b *builder) validAddress(path []string, a string) bool {
 
 func cutAddr(a string) (schema.Kind, string, bool) {
 	if strings.HasPrefix(a, "module.") {
-		// issue 12: modules (module.api.sandbox.web)
-		k, member, ok := schema.ParseAddress(a)
-		return k, member, ok && !strings.Contains(member, "[")
+		// issue 12: modules (module.api.sandbox.web) and their
+		// instances (module.api.sandbox.web["a"])
+		return schema.ParseAddress(a)
 	}
 	k := schema.KindOf(a)
 	name := ""

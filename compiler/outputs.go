@@ -111,8 +111,12 @@ func (l *hclLoader) evalOutput(b *hclsyntax.Block) (schema.Output, bool) {
 	if hd.HasErrors() {
 		return o, false
 	}
-	if !v.IsWhollyKnown() {
-		l.errorf(va.Expr.Range(), "output %q: its value is not known until apply; outputs of values only known after apply are not supported yet", name)
+	if !v.IsWhollyKnown() && !l.p.unknownVars {
+		// An error already reported (in a module it refers to, say)
+		// leaves values unknown: no second error for it.
+		if !l.diags.HasErrors() {
+			l.errorf(va.Expr.Range(), "output %q: its value is not known until apply; outputs of values only known after apply are not supported yet", name)
+		}
 		return o, false
 	}
 	if (v.ContainsMarked() || refersToSecret(va.Expr)) && !o.Sensitive {
@@ -120,9 +124,11 @@ func (l *hclLoader) evalOutput(b *hclsyntax.Block) (schema.Output, bool) {
 		d.Detail = sensitiveOutputDetail(name)
 		return o, false
 	}
+	v, _ = l.known(v, va.Expr.Range())
 	l.p.noteSensitive(v)
 	plain, _ := v.UnmarkDeep()
-	raw, err := schema.Canonical(ctyToGo(plain, nil, nil))
+	// A resource in the value shows its attributes, not cc's "$id" of it.
+	raw, err := schema.Canonical(stripIDs(ctyToGo(plain, nil, nil)))
 	if err != nil {
 		l.errorf(va.Expr.Range(), "output %q: %v", name, err)
 		return o, false

@@ -50,6 +50,9 @@ type project struct {
 	unknownVars bool
 	// unknownAt are the expressions whose value was not known (known).
 	unknownAt []diag.Range
+	// name is the HCL project name once evaluated, when known
+	// (Result.Project).
+	name string
 }
 
 // schema is the schema the project compiles against.

@@ -194,7 +194,8 @@ func positionals(fs *flag.FlagSet, args []string) (int, *flag.Flag) {
 func (e *env) projectAddresses() []string {
 	ctx, cancel := context.WithTimeout(e.ctx, 5*time.Second)
 	defer cancel()
-	res, err := compiler.Compile(ctx, compiler.Input{Path: "."})
+	// Addresses need no variable values (issue 12): unset ones are unknown.
+	res, err := compiler.Compile(ctx, compiler.Input{Path: ".", UnknownVariables: true})
 	if err != nil || res == nil || res.Desired == nil {
 		return nil
 	}

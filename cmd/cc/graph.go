@@ -21,7 +21,8 @@ func init() {
 default .) and prints its dependency graph, without contacting any service:
 one node per resource address and data source, one edge from each resource
 to each address it depends on (what it references, which is created
-first).
+first). It compiles as plan does: --var, --var-file, -t, --env (with its
+env file, CC_ENV) and CC_VAR_ give the same instances as the plan's.
 
 --format dot (the default) prints a Graphviz digraph, for
 "cc graph | dot -Tsvg > graph.svg"; --format json prints
@@ -47,7 +48,9 @@ func runGraph(e *env, args []string) int {
 	c := commands["graph"]
 	fs := e.flags(c)
 	var cf compileFlags
+	var envName string
 	cf.register(fs)
+	registerEnv(fs, &envName)
 	format := fs.String("format", "dot", "print the graph as `dot` (Graphviz) or json")
 	if rc := e.parse(c, fs, args); rc >= 0 {
 		return rc
@@ -59,7 +62,10 @@ func runGraph(e *env, args []string) int {
 	if rc >= 0 {
 		return rc
 	}
-	res, rc := e.compile(c, path, compiler.Input{Vars: cf.vars, VarFiles: cf.varFiles}, false)
+	// The environment (--env, CC_ENV, its env file, CC_VAR_) and -t tags
+	// are the plan's, so the graph is the plan's (issue 12: environments).
+	in := e.withEnvironment(compiler.Input{Vars: cf.vars, VarFiles: cf.varFiles, Tags: cf.tags}, envName)
+	res, rc := e.compile(c, path, in, false)
 	if rc >= 0 {
 		return rc
 	}

@@ -24,7 +24,9 @@ func init() {
 last successful apply stored with the project's state on its service: one
 "name = value" line each, values as JSON. With NAME it prints that output's
 value alone; a NAME the project has not is an error. One argument that is
-not an output name (".", "./dir", "main.cc.hcl") is the PATH.
+not an output name (".", "./dir", "main.cc.hcl") is the PATH. PATH is
+compiled only for the project's name: required HCL variables need no
+values, unless the name uses one.
 
 Sensitive outputs are redacted (<sensitive>) unless --show-sensitive is
 given, in every form: this is stricter than terraform output -json, which

@@ -6,8 +6,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -37,7 +35,9 @@ owning it and the service keeps it, unowned, adoptable again with an import
 (what a removed block does). Neither changes the configuration.
 
 The project is found by compiling PATH, or named with --project (then PATH
-only locates the embedded state). State list and state show take --json:
+only locates the embedded state). Compiling only for the project's name
+needs no values for required HCL variables (as Terraform's state commands),
+unless the name itself uses one. State list and state show take --json:
 one JSON document with a format_version (planner/FORMAT.md), sensitive
 values redacted.`,
 		run: runState,
@@ -55,7 +55,9 @@ values redacted.`,
 		help: `Versions lists the versions of a function or dataset, the revisions of a
 scaling group (or the revisions of a secret's value, never the value),
 oldest first, marking the current one. --json prints them as one JSON
-document with a format_version (planner/FORMAT.md).`,
+document with a format_version (planner/FORMAT.md). Like versions, rollback
+and force-unlock compile PATH only for the project's name: required HCL
+variables need no values, unless the name uses one.`,
 		run: runVersions,
 	})
 	register(&command{
@@ -99,23 +101,17 @@ func (e *env) locate(c *command, f *locateFlags, path string) (string, *conn, in
 	project, root := f.project, ""
 	if project == "" {
 		in := e.withEnvironment(compiler.Input{Vars: f.vars, VarFiles: f.varFiles, Tags: f.tags}, f.svc.env)
-		res, rc := e.compileScoped(c, path, in, false)
-		if rc >= 0 {
+		var rc int
+		if project, root, rc = e.projectName(c, path, in); rc >= 0 {
 			return "", nil, rc
 		}
-		project, root = res.Desired.Project, res.Desired.Root
 	} else {
 		var rc int
 		if project, rc = e.projectScope(c, project, f.svc.env); rc >= 0 {
 			return "", nil, rc
 		}
-		abs, err := filepath.Abs(path)
-		if err != nil {
-			return "", nil, e.fail(c, err)
-		}
-		root = abs
-		if fi, err := os.Stat(abs); err == nil && !fi.IsDir() {
-			root = filepath.Dir(abs)
+		if root, rc = e.pathRoot(c, path); rc >= 0 {
+			return "", nil, rc
 		}
 	}
 	cn, err := e.connect(f.svc, root)
