@@ -94,7 +94,7 @@ func (e *env) complete(words []string) []string {
 	if len(words) == 0 {
 		words = []string{""}
 	}
-	cur, prev := words[len(words)-1], words[:len(words)-1]
+	cur, prev := shellUnquote(words[len(words)-1]), words[:len(words)-1]
 	if len(prev) == 0 {
 		return withPrefix(append(visibleCommands(), "help"), cur)
 	}
@@ -194,7 +194,7 @@ func positionals(fs *flag.FlagSet, args []string) (int, *flag.Flag) {
 func (e *env) projectAddresses() []string {
 	ctx, cancel := context.WithTimeout(e.ctx, 5*time.Second)
 	defer cancel()
-	res, err := compiler.Compile(ctx, compiler.Input{Path: "."})
+	res, err := compiler.Compile(ctx, e.withEnvironment(compiler.Input{Path: "."}, ""))
 	if err != nil || res == nil || res.Desired == nil {
 		return nil
 	}
@@ -229,4 +229,31 @@ func withPrefix(candidates []string, prefix string) []string {
 		}
 	}
 	return out
+}
+
+// shellUnquote is a word as the shell will read it (issue 12: instance
+// addresses meet completion): bash passes the word at the cursor as typed,
+// so sandbox.worker\["a or 'sandbox.worker["a' stands for the address
+// prefix sandbox.worker["a. Backslashes escape the next character outside
+// single quotes; quotes are dropped; an unclosed quote runs to the end.
+func shellUnquote(w string) string {
+	var b strings.Builder
+	var quote rune
+	escaped := false
+	for _, r := range w {
+		switch {
+		case escaped:
+			b.WriteRune(r)
+			escaped = false
+		case r == '\\' && quote != '\'':
+			escaped = true
+		case quote != 0 && r == quote:
+			quote = 0
+		case quote == 0 && (r == '\'' || r == '"'):
+			quote = r
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
 }

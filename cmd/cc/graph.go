@@ -47,7 +47,9 @@ func runGraph(e *env, args []string) int {
 	c := commands["graph"]
 	fs := e.flags(c)
 	var cf compileFlags
+	var envName string
 	cf.register(fs)
+	registerEnv(fs, &envName)
 	format := fs.String("format", "dot", "print the graph as `dot` (Graphviz) or json")
 	if rc := e.parse(c, fs, args); rc >= 0 {
 		return rc
@@ -59,7 +61,7 @@ func runGraph(e *env, args []string) int {
 	if rc >= 0 {
 		return rc
 	}
-	res, rc := e.compile(c, path, compiler.Input{Vars: cf.vars, VarFiles: cf.varFiles}, false)
+	res, rc := e.compile(c, path, e.withEnvironment(compiler.Input{Vars: cf.vars, VarFiles: cf.varFiles, Tags: cf.tags}, envName), false)
 	if rc >= 0 {
 		return rc
 	}
