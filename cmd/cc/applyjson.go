@@ -90,7 +90,7 @@ func (e *env) carryOutJSON(c *command, cn *conn, a *applier.Applier, lk *applier
 	if !ok {
 		msg = fmt.Sprintf("Apply failed: %d %s, %d not started; done: %s.", len(res.Errors), plural(len(res.Errors), "error", "errors"), len(res.NotStarted), summary)
 	}
-	u.summary(msg, "apply", cr, up, rp, dl, mv, im, fg)
+	u.summary(msg, "apply", cr, up, rp, dl, mv, im, fg, nil)
 	if !ok {
 		return exitError
 	}

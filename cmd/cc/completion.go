@@ -41,8 +41,10 @@ the ADDR of state show, versions, rollback and import). To install it:
 	zsh:   echo 'source <(cc completion zsh)' >> ~/.zshrc
 	fish:  cc completion fish > ~/.config/fish/completions/cc.fish
 
-Addresses come from compiling the project in the current directory; nothing
-is asked of a service.`,
+Addresses come from compiling the project in the current directory, for the
+environment the line names with --env, else $CC_ENV; nothing is asked of a
+service. An address such as sandbox.worker["a"] is inserted quoted for the
+shell.`,
 		run: runCompletion,
 	})
 	register(&command{
@@ -94,7 +96,7 @@ func (e *env) complete(words []string) []string {
 	if len(words) == 0 {
 		words = []string{""}
 	}
-	cur, prev := words[len(words)-1], words[:len(words)-1]
+	cur, prev := shellUnquote(words[len(words)-1]), words[:len(words)-1]
 	if len(prev) == 0 {
 		return withPrefix(append(visibleCommands(), "help"), cur)
 	}
@@ -140,7 +142,7 @@ func (e *env) completeArgs(c *command, args []string, cur string) []string {
 	}
 	if name, value, joined := strings.Cut(cur, "="); joined && strings.HasPrefix(name, "-") {
 		if f := fs.Lookup(strings.TrimLeft(name, "-")); f != nil && takesAddress(f) {
-			return withPrefix(prefixed(name+"=", e.projectAddresses()), name+"="+value)
+			return withPrefix(prefixed(name+"=", e.projectAddresses(wordsEnv(args))), name+"="+value)
 		}
 		return nil
 	}
@@ -152,12 +154,12 @@ func (e *env) completeArgs(c *command, args []string, cur string) []string {
 	n, value := positionals(fs, args)
 	if value != nil {
 		if takesAddress(value) {
-			return withPrefix(e.projectAddresses(), cur)
+			return withPrefix(e.projectAddresses(wordsEnv(args)), cur)
 		}
 		return nil
 	}
 	if a, ok := addressArgs[key]; ok && n < a.n {
-		return withPrefix(withPrefix(e.projectAddresses(), a.prefix), cur)
+		return withPrefix(withPrefix(e.projectAddresses(wordsEnv(args)), a.prefix), cur)
 	}
 	return nil
 }
@@ -189,13 +191,13 @@ func positionals(fs *flag.FlagSet, args []string) (int, *flag.Flag) {
 }
 
 // projectAddresses are the resource addresses of the project in the current
-// directory, or none when it does not compile (silently: completion must
+// directory, compiled for environment envName (else $CC_ENV), or none when it does not compile (silently: completion must
 // not print errors), in bounded time. A compile asks no service.
-func (e *env) projectAddresses() []string {
+func (e *env) projectAddresses(envName string) []string {
 	ctx, cancel := context.WithTimeout(e.ctx, 5*time.Second)
 	defer cancel()
 	// Addresses need no variable values (issue 12): unset ones are unknown.
-	res, err := compiler.Compile(ctx, compiler.Input{Path: ".", UnknownVariables: true})
+	res, err := compiler.Compile(ctx, e.withEnvironment(compiler.Input{Path: ".", UnknownVariables: true}, envName))
 	if err != nil || res == nil || res.Desired == nil {
 		return nil
 	}
@@ -230,4 +232,47 @@ func withPrefix(candidates []string, prefix string) []string {
 		}
 	}
 	return out
+}
+
+// shellUnquote is a word as the shell will read it (issue 12: instance
+// addresses meet completion): bash passes the word at the cursor as typed,
+// so sandbox.worker\["a or 'sandbox.worker["a' stands for the address
+// prefix sandbox.worker["a. Backslashes escape the next character outside
+// single quotes; quotes are dropped; an unclosed quote runs to the end.
+func shellUnquote(w string) string {
+	var b strings.Builder
+	var quote rune
+	escaped := false
+	for _, r := range w {
+		switch {
+		case escaped:
+			b.WriteRune(r)
+			escaped = false
+		case r == '\\' && quote != '\'':
+			escaped = true
+		case quote != 0 && r == quote:
+			quote = 0
+		case quote == 0 && (r == '\'' || r == '"'):
+			quote = r
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// wordsEnv is the environment the words of a command line name with
+// --env NAME or --env=NAME, the last one, or "" (issue 12: environments
+// meet completion: the addresses are that environment's).
+func wordsEnv(args []string) string {
+	env := ""
+	for i, a := range args {
+		switch {
+		case (a == "--env" || a == "-env") && i+1 < len(args):
+			env = args[i+1]
+		case strings.HasPrefix(a, "--env="), strings.HasPrefix(a, "-env="):
+			_, env, _ = strings.Cut(a, "=")
+		}
+	}
+	return env
 }

@@ -87,7 +87,19 @@ func (u *jsonUI) plan(p *planner.Plan) {
 		u.emit("info", "planned_change", fmt.Sprintf("%s: plan to %s", c.Addr, c.Action), map[string]any{"change": ch})
 	}
 	s := p.Summary
-	u.summary(planner.SummaryLine(p), "plan", s.Create, s.Update, s.Replace, s.Delete, s.Moved, s.Import, s.Forget)
+	u.summary(planner.SummaryLine(p), "plan", s.Create, s.Update, s.Replace, s.Delete, s.Moved, s.Import, s.Forget, planScope(p))
+}
+
+// planScope are the plan's change_summary fields naming what it plans
+// (issue 12: environments meet --json): project, the project's name, and
+// environment, present for an environment other than the default.
+func planScope(p *planner.Plan) map[string]any {
+	project, env := schema.SplitScope(p.Project)
+	f := map[string]any{"project": project}
+	if env != "" {
+		f["environment"] = env
+	}
+	return f
 }
 
 // reasonCode is the code of a change's first reason ("new", "field",
@@ -102,11 +114,16 @@ func reasonCode(c *planner.Change) string {
 // summary writes a change_summary event of operation "plan" or "apply".
 // add, change and remove count as Terraform's do (a replacement adds one
 // and removes one); the other fields are cc's own counts.
-func (u *jsonUI) summary(msg, op string, create, update, replace, del, moved, imported, forgotten int) {
-	u.emit("info", "change_summary", msg, map[string]any{"changes": map[string]any{
+// extra holds more fields of the event (the plan's project and environment).
+func (u *jsonUI) summary(msg, op string, create, update, replace, del, moved, imported, forgotten int, extra map[string]any) {
+	f := map[string]any{"changes": map[string]any{
 		"add": create + replace, "change": update, "remove": del + replace,
 		"create": create, "update": update, "replace": replace, "delete": del,
-		"move": moved, "import": imported, "forget": forgotten, "operation": op}})
+		"move": moved, "import": imported, "forget": forgotten, "operation": op}}
+	for k, v := range extra {
+		f[k] = v
+	}
+	u.emit("info", "change_summary", msg, f)
 }
 
 // hook is the applier's event function: each change's apply_start,

@@ -80,7 +80,7 @@ func runOutput(e *env, args []string) int {
 		return e.writeJSONOutputs(c, st.Outputs, f.showSensitive)
 	}
 	if len(st.Outputs) == 0 {
-		fmt.Fprintf(e.stderr, "Project %s has no outputs in %s: an apply of a configuration with output values stores them.\n", project, cn.where)
+		fmt.Fprintf(e.stderr, "Project %s has no outputs in %s: an apply of a configuration with output values stores them.\n", schema.ScopeTitle(project), cn.where)
 		return exitOK
 	}
 	writeOutputLines(e.stdout, st.Outputs, f.showSensitive)
@@ -117,7 +117,7 @@ func (e *env) printOutput(c *command, project string, outs []schema.Output, name
 		}
 	}
 	if o == nil {
-		msg := fmt.Sprintf("project %s has no output %q", project, name)
+		msg := fmt.Sprintf("project %s has no output %q", schema.ScopeTitle(project), name)
 		if s := diag.Suggest(name, names); s != "" {
 			msg += fmt.Sprintf("; did you mean %q?", s)
 		}

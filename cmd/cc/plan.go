@@ -362,7 +362,7 @@ func (e *env) fail(c *command, err error) int {
 	case errors.Is(err, service.ErrUnauthenticated):
 		hint = " (cc sends $CC_TOKEN as its token)"
 	case errors.Is(err, service.ErrPermissionDenied):
-		hint = " ($CC_TOKEN may not use this project)"
+		hint = " ($CC_TOKEN may not use this project or environment)"
 	}
 	fmt.Fprintf(e.stderr, "cc %s: %v%s\n", c.name, err, hint)
 	if e.ui != nil {

@@ -22,9 +22,13 @@ _cc() {
 	if [[ "$cur" == *"$bcur" ]]; then
 		strip=$((${#cur} - ${#bcur}))
 	fi
+	# Each candidate quoted for bash (printf %q): an instance address
+	# sandbox.worker["a"] is inserted as sandbox.worker\[\"a\"\], one word
+	# that bash reads back as the address.
 	COMPREPLY=()
 	for c in "${out[@]}"; do
-		COMPREPLY+=("${c:strip}")
+		printf -v c '%q' "${c:strip}"
+		COMPREPLY+=("$c")
 	done
 }
 complete -o default -F _cc cc
