@@ -148,7 +148,7 @@ func (e *env) completeArgs(c *command, args []string, cur string) []string {
 	}
 	if strings.HasPrefix(cur, "-") {
 		var names []string
-		fs.VisitAll(func(f *flag.Flag) { names = append(names, "--"+f.Name) })
+		fs.VisitAll(func(f *flag.Flag) { names = append(names, dashed(f.Name)) })
 		return withPrefix(names, cur)
 	}
 	n, value := positionals(fs, args)

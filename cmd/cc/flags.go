@@ -65,9 +65,9 @@ func isBoolFlag(f *flag.Flag) bool {
 func unknownFlag(fs *flag.FlagSet, name string) error {
 	var names []string
 	fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
-	msg := "unknown flag --" + name
+	msg := "unknown flag " + dashed(name)
 	if best := closest(name, names); best != "" {
-		msg += "; did you mean --" + best + "?"
+		msg += "; did you mean " + dashed(best) + "?"
 	}
 	return errors.New(msg)
 }
@@ -94,17 +94,26 @@ var flagMention = regexp.MustCompile(`(flag|for|argument:) -([A-Za-z0-9][\w.-]*)
 func flagError(err error) string {
 	msg := err.Error()
 	if m := flagMention.FindStringSubmatchIndex(msg); m != nil {
-		msg = msg[:m[3]] + " --" + msg[m[4]:]
+		msg = msg[:m[3]] + " " + dashed(msg[m[4]:m[5]]) + msg[m[5]:]
 	}
 	return msg
 }
 
+// dashed spells a flag as cc's text does: "--name", and a one-letter
+// flag "-t", as cue and the other tools that have one spell it.
+func dashed(name string) string {
+	if len(name) == 1 {
+		return "-" + name
+	}
+	return "--" + name
+}
+
 // printFlags lists the flags of fs as flag.PrintDefaults does, spelt
-// "--name".
+// "--name" ("-t" for a one-letter flag).
 func printFlags(w io.Writer, fs *flag.FlagSet) {
 	fs.VisitAll(func(f *flag.Flag) {
 		arg, usage := flag.UnquoteUsage(f)
-		line := "  --" + f.Name
+		line := "  " + dashed(f.Name)
 		if arg != "" {
 			line += " " + arg
 		}
