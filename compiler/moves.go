@@ -147,8 +147,8 @@ func (l *hclLoader) importID(a *hclsyntax.Attribute, path []string) (string, boo
 		return "", false
 	}
 	id := v.AsString()
-	if !schema.ValidName(id) {
-		l.errorf(a.Expr.Range(), "id %q is not a valid name: a lowercase DNS label", id)
+	if !schema.ValidUnownedID(id) {
+		l.errorf(a.Expr.Range(), "id %q is not a valid name: a lowercase DNS label (or a forgotten instance's name, worker[\"a\"])", id)
 		return "", false
 	}
 	l.ranges.set(path, a.Expr.Range(), a.NameRange)
@@ -226,8 +226,8 @@ func (b *builder) declarations(cfg *schema.Config, d *schema.Desired) {
 		path := []string{"imports", strconv.Itoa(i)}
 		switch {
 		case !b.validAddress(append(path, "to"), im.To):
-		case !schema.ValidName(im.ID):
-			b.errorf(append(path, "id"), "import id %q is not a valid name: a lowercase DNS label", im.ID)
+		case !schema.ValidUnownedID(im.ID):
+			b.errorf(append(path, "id"), "import id %q is not a valid name: a lowercase DNS label (or a forgotten instance's name, worker[\"a\"])", im.ID)
 		case imported[im.To]:
 			b.errorf(append(path, "to"), "two imports to %s", im.To)
 		case seen[im.To]:
@@ -332,7 +332,7 @@ func decodeLifecycle(cfg *schema.Config, name string, v cue.Value) error {
 	}
 	addrs = append(addrs, cfg.Removed...)
 	for _, i := range cfg.Imports {
-		if !schema.ValidName(i.ID) {
+		if !schema.ValidUnownedID(i.ID) {
 			return fmt.Errorf("imports: id %q is not a name", i.ID)
 		}
 		addrs = append(addrs, i.To)

@@ -386,7 +386,7 @@ func checkLifecycleDesired(d *schema.Desired) error {
 		addrs = append(addrs, r.Address)
 	}
 	for _, im := range d.Imports {
-		if !schema.ValidName(im.ID) {
+		if !schema.ValidUnownedID(im.ID) {
 			return fmt.Errorf("import %s: bad id %q", im.To, im.ID)
 		}
 		addrs = append(addrs, im.To)

@@ -92,6 +92,12 @@ func validLocal(k Kind, s string) bool {
 	return labelRE.MatchString(name) || (k == KindImage && key == "" && imageIDRE.MatchString(name))
 }
 
+// ValidUnownedID reports whether id names an unowned resource an import
+// adopts: the member name its project had (Resource.Name), which is a
+// #Name for most, and `worker["a"]` or "module.api.web" for an instance
+// or a module's resource that was forgotten (issue 12).
+func ValidUnownedID(id string) bool { return ValidMember(KindVolume, id) }
+
 // BaseAddress is the address without its instance key: the address of the
 // resource block an instance comes from (`sandbox.worker["a"]` gives
 // "sandbox.worker").

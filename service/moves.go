@@ -243,7 +243,7 @@ func (a *resourceAPI) AdoptResource(ctx context.Context, req *ccv1.AdoptResource
 	}
 	src := schema.Address(schema.KindOf(addr), req.GetId())
 	if _, _, err := parseAddress(src); err != nil {
-		return nil, status.Errorf(codes.InvalidArgument, "id %q is not the name of an unowned resource (a lowercase DNS label)", req.GetId())
+		return nil, status.Errorf(codes.InvalidArgument, "id %q is not the name of an unowned resource (a lowercase DNS label, or an instance's or a module resource's member name)", req.GetId())
 	}
 	if h := req.GetExpectedHash(); h != "" && !digestRE.MatchString(h) {
 		return nil, status.Errorf(codes.InvalidArgument, "expected hash %q is not sha256:HEX", h)

@@ -107,8 +107,8 @@ func runImport(e *env, args []string) int {
 	if !resourceAddress(addr) {
 		return e.usageError(c, "%s: want the address KIND.NAME of a resource that is not an image", addr)
 	}
-	if !schema.ValidName(id) {
-		return e.usageError(c, "ID %q: want the name of an unowned resource (a lowercase DNS label)", id)
+	if !schema.ValidUnownedID(id) {
+		return e.usageError(c, "ID %q: want the name of an unowned resource (a lowercase DNS label, or a forgotten instance's name, worker[\"a\"])", id)
 	}
 	return e.underLock(c, &lf, path, *lockTimeout, "cc import", func(project string, cn *conn, lk *applier.Lock) int {
 		res, err := cn.client.Adopt(e.ctx, service.TransferRequest{Project: project, Address: addr, ID: id, ExpectedSerial: lk.Serial(), LeaseID: lk.LeaseID()})
