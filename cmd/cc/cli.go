@@ -45,6 +45,8 @@ type env struct {
 	// probing makes parse return at once, leaving the command's flag set
 	// in fs (probeFlags).
 	probing bool
+	// prof are --cpuprofile and --memprofile (profile.go).
+	prof profiles
 }
 
 // command is one subcommand. run gets the arguments after the command name
@@ -87,6 +89,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 		}
 	}()
 	e := &env{ctx: ctx, stdin: stdin, stdout: stdout, stderr: stderr, getenv: os.Getenv, detailed: hasDetailedExitcode(args)}
+	defer e.stopProfiles()
 	if len(args) == 0 {
 		usage(stderr)
 		return exitUsage
@@ -208,6 +211,7 @@ func (e *env) flags(c *command) *flag.FlagSet {
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {}
 	e.registerColor(fs)
+	e.registerProfiles(fs)
 	e.fs = fs
 	return fs
 }
@@ -230,7 +234,13 @@ func (e *env) parse(c *command, fs *flag.FlagSet, args []string) int {
 		fmt.Fprintf(e.stderr, "cc %s: %s\nRun 'cc help %s' for usage.\n", c.name, flagError(err), c.name)
 		return e.usageCode()
 	}
-	return e.checkColor(c)
+	if rc := e.checkColor(c); rc >= 0 {
+		return rc
+	}
+	if err := e.startProfiles(); err != nil {
+		return e.usageError(c, "%v", err)
+	}
+	return -1
 }
 
 // usageError reports bad arguments and returns the usage error's exit
