@@ -233,6 +233,19 @@ func openProject(in Input, tr *tracker) (*project, error) {
 	return p, nil
 }
 
+// loadConfig evaluates the project's configuration in its language.
+func loadConfig(ctx context.Context, p *project, in Input) (*loaded, diag.Diagnostics, error) {
+	if p.lang != "cue" {
+		ld, ds := loadHCL(ctx, p, in.Vars, in.VarFiles)
+		return ld, ds, nil
+	}
+	if len(in.Vars) > 0 || len(in.VarFiles) > 0 {
+		return nil, nil, errors.New("--var and --var-file apply to HCL projects; a CUE project sets values in CUE, or injects them with -t key=value into @tag(key) attributes")
+	}
+	ld, ds := loadCUE(ctx, p)
+	return ld, ds, nil
+}
+
 func compile(ctx context.Context, in Input, tr *tracker) (*Result, error) {
 	if beforeCompile != nil {
 		beforeCompile(in)
@@ -246,16 +259,9 @@ func compile(ctx context.Context, in Input, tr *tracker) (*Result, error) {
 		return res, &Error{Diagnostics: p.scrub(ds).Sort().Limit(diag.MaxShown), Files: res.Files}
 	}
 
-	var ld *loaded
-	var ds diag.Diagnostics
-	switch p.lang {
-	case "cue":
-		if len(in.Vars) > 0 || len(in.VarFiles) > 0 {
-			return nil, errors.New("--var and --var-file apply to HCL projects; a CUE project sets values in CUE, or injects them with -t key=value into @tag(key) attributes")
-		}
-		ld, ds = loadCUE(ctx, p)
-	default:
-		ld, ds = loadHCL(ctx, p, in.Vars, in.VarFiles)
+	ld, ds, err := loadConfig(ctx, p, in)
+	if err != nil {
+		return nil, err
 	}
 	for name, b := range p.sources {
 		res.Files[name] = b
