@@ -166,3 +166,42 @@ func BenchmarkRandomBytesHCL(b *testing.B) {
 	}
 	b.ReportMetric(peak(), "peak-MB")
 }
+
+// TestWorkloadExactlyN: issue 13. A generated project has exactly the N
+// resources asked for, past N = 400 too (it stopped at 100 distinct
+// images, whose equal contents merged, so N = 10,000 compiled to 7,600),
+// and -images and -copy-bytes change the share of images and the copied
+// files' size.
+func TestWorkloadExactlyN(t *testing.T) {
+	for _, o := range []workload.Options{{N: 1000}, {N: 1000, ImageShare: 0.5, CopyBytes: 4096}, {N: 3}} {
+		dir := t.TempDir()
+		if err := workload.Write(dir, o); err != nil {
+			t.Fatal(err)
+		}
+		res, err := Compile(context.Background(), Input{Path: filepath.Join(dir, "main.hcl")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		images := 0
+		for _, r := range res.Desired.Resources {
+			if r.Kind == schema.KindImage {
+				images++
+			}
+		}
+		if n := len(res.Desired.Resources); n != o.N {
+			t.Errorf("%+v: %d resources, want %d", o, n, o.N)
+		}
+		if o.ImageShare == 0.5 && images != 500 {
+			t.Errorf("%+v: %d images, want 500", o, images)
+		}
+		if o.CopyBytes > 0 {
+			fi, err := os.Stat(filepath.Join(dir, "files", "config-0.yaml"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if fi.Size() != int64(o.CopyBytes) {
+				t.Errorf("%+v: config-0.yaml has %d bytes", o, fi.Size())
+			}
+		}
+	}
+}

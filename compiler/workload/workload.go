@@ -1,11 +1,14 @@
 // Package workload generates projects of N resources in CUE and HCL, the
 // same project in both, for benchmarks of compile, plan and apply.
 //
-// A project of N resources has N/4 images (each built from a registry base
-// with apt, pip and a copied file, so a few local files are shared by
-// many), N/100 secrets (at least one), and sandboxes and functions for the
-// rest, each using one of the images, an env map of literals and a secret
-// reference, and functions a source directory.
+// A project of N resources has exactly N resources: N/4 images (each
+// built from a registry base with apt, pip and a copied file, so a few
+// local files are shared by many; every image's content is distinct, so
+// none merges into another), N/100 secrets (at least one), and sandboxes
+// and functions for the rest, each using one of the images, an env map of
+// literals and a secret reference, and functions a source directory.
+// Options.ImageShare and Options.CopyBytes change the share of images and
+// the size of the copied files.
 package workload
 
 import (
@@ -25,6 +28,12 @@ type Options struct {
 	// Changed, when above 0, changes the images and functions whose index
 	// is below it (their pip pins and env values), for "1% changed" runs.
 	Changed int
+	// ImageShare is the share of the N resources that are images, from 0
+	// to 1; 0 means the default, a quarter.
+	ImageShare float64
+	// CopyBytes is the size of each of the local files the images copy;
+	// 0 means a few bytes.
+	CopyBytes int
 }
 
 // Counts is how many resources of each kind a project of n has.
@@ -32,9 +41,16 @@ type Counts struct {
 	Images, Secrets, Sandboxes, Functions int
 }
 
-// CountsFor splits n resources among the kinds.
-func CountsFor(n int) Counts {
-	c := Counts{Images: max(n/4, 1), Secrets: max(n/100, 1)}
+// CountsFor splits n resources among the kinds, a quarter of them images.
+func CountsFor(n int) Counts { return countsFor(Options{N: n}) }
+
+func countsFor(o Options) Counts {
+	n, share := o.N, o.ImageShare
+	if share <= 0 || share > 1 {
+		share = 0.25
+	}
+	c := Counts{Images: max(int(float64(n)*share), 1), Secrets: max(n/100, 1)}
+	c.Images = min(c.Images, max(n-c.Secrets, 1))
 	rest := max(n-c.Images-c.Secrets, 0)
 	c.Functions = rest / 2
 	c.Sandboxes = rest - c.Functions
@@ -61,7 +77,11 @@ func Write(dir string, o Options) error {
 func writeFiles(dir string, o Options) error {
 	files := map[string]string{}
 	for i := 0; i < localFiles; i++ {
-		files[fmt.Sprintf("files/config-%d.yaml", i)] = fmt.Sprintf("index: %d\nseed: %d\n", i, o.Seed)
+		content := fmt.Sprintf("index: %d\nseed: %d\n", i, o.Seed)
+		if pad := o.CopyBytes - len(content); pad > 0 {
+			content += "# " + strings.Repeat("x", max(pad-3, 0)) + "\n"
+		}
+		files[fmt.Sprintf("files/config-%d.yaml", i)] = content
 	}
 	for i := 0; i < sourceDirs; i++ {
 		files[fmt.Sprintf("src/svc%d/handler.py", i)] = fmt.Sprintf("def handle(x):\n    return x + %d\n", i)
@@ -84,7 +104,9 @@ func pin(i int, o Options) string {
 	if i < o.Changed {
 		v += 100
 	}
-	return fmt.Sprintf("pkg%d==1.%d.0", i%50, v)
+	// i%50 and i%20 repeat every 100 images; the patch level i/100 makes
+	// every image's pin, and so its content, distinct.
+	return fmt.Sprintf("pkg%d==1.%d.%d", i%50, v, i/100)
 }
 
 func level(i int, o Options) string {
@@ -96,7 +118,7 @@ func level(i int, o Options) string {
 
 // CUE returns the project's main.cue.
 func CUE(o Options) []byte {
-	c := CountsFor(o.N)
+	c := countsFor(o)
 	var b strings.Builder
 	b.WriteString("package workload\n\nproject: \"workload\"\n\n")
 	for i := 0; i < c.Images; i++ {
@@ -147,7 +169,7 @@ func CUE(o Options) []byte {
 
 // HCL returns the project's main.hcl.
 func HCL(o Options) []byte {
-	c := CountsFor(o.N)
+	c := countsFor(o)
 	var b strings.Builder
 	b.WriteString("project = \"workload\"\n\n")
 	for i := 0; i < c.Images; i++ {
