@@ -58,7 +58,7 @@ func (a *blobAPI) FindMissingBlobs(ctx context.Context, req *ccv1.FindMissingBlo
 
 // findMissing returns those of digests the project lacks, sorted and
 // unique.
-func findMissing(ctx context.Context, tx *sql.Tx, project string, digests []string) ([]string, error) {
+func findMissing(ctx context.Context, tx rowsQuerier, project string, digests []string) ([]string, error) {
 	want := append([]string(nil), digests...)
 	sort.Strings(want)
 	want = compactStrings(want)

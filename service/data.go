@@ -144,7 +144,7 @@ func (t *mutation) checkDataResolved(addr string, pins []*ccv1.DataPin) error {
 		if p.GetPinned() {
 			version = p.GetVersion()
 		}
-		now, err := resolveDataSource(t.ctx, t.tx, schema.Kind(k), name, version)
+		now, err := resolveDataSource(t.ctx, t.tx.Tx, schema.Kind(k), name, version)
 		if err != nil {
 			return err
 		}

@@ -217,7 +217,7 @@ func (a *resourceAPI) TerminateSandbox(ctx context.Context, req *ccv1.TerminateS
 func (a *resourceAPI) AcceptDrift(ctx context.Context, req *ccv1.AcceptDriftRequest) (*ccv1.AcceptDriftResponse, error) {
 	resp := &ccv1.AcceptDriftResponse{}
 	err := a.s.mutate(ctx, ccv1.ResourceService_AcceptDrift_FullMethodName, req, resp, func(t *mutation) error {
-		recs, err := stateDrift(t.ctx, t.tx, t.project, t.now)
+		recs, err := stateDrift(t.ctx, t.tx.Tx, t.project, t.now)
 		if err != nil {
 			return err
 		}

@@ -39,7 +39,7 @@ type baseRequest interface {
 // mutation is one mutation: its transaction, the project it changes, its
 // serial and its clock reading, shared by every write it makes.
 type mutation struct {
-	tx      *sql.Tx
+	tx      *stmtTx
 	ctx     context.Context
 	s       *Server
 	project string
@@ -69,12 +69,20 @@ func (t *mutation) exec(q string, args ...any) error {
 // that does not hold a live lease on it. The idempotency record, the serial
 // and do's writes commit together or not at all.
 func (s *Server) mutate(ctx context.Context, method string, req writeRequest, resp proto.Message, do func(t *mutation) error) error {
-	return s.transact(ctx, method, req, resp, func(t *mutation) error { return t.open(req) }, do)
+	lease := req.GetLeaseId()
+	return s.transactLease(ctx, method, req, resp, &lease, func(t *mutation) error { return t.open(req) }, do)
 }
 
 // transact is mutate with the way the project is opened (open), which
 // checks, or does not check, the caller's lease.
 func (s *Server) transact(ctx context.Context, method string, req baseRequest, resp proto.Message, open, do func(t *mutation) error) error {
+	return s.transactLease(ctx, method, req, resp, nil, open, do)
+}
+
+// transactLease is transact for a mutation that needs the lease *lease
+// (nil: none), which open checks and the batch checks again before it
+// commits.
+func (s *Server) transactLease(ctx context.Context, method string, req baseRequest, resp proto.Message, lease *string, open, do func(t *mutation) error) error {
 	project := req.GetProject()
 	if !validProject(project) {
 		return status.Errorf(codes.InvalidArgument, "project %q is not NAME or NAME/ENV (lowercase DNS labels)", project)
@@ -94,30 +102,33 @@ func (s *Server) transact(ctx context.Context, method string, req baseRequest, r
 		}
 	}
 
-	tx, err := s.st.w.BeginTx(ctx, nil)
-	if err != nil {
-		return dbError(err)
+	p := &pending{ctx: ctx, project: project}
+	if lease != nil {
+		p.leaseID = *lease
 	}
-	defer tx.Rollback()
-	t := &mutation{tx: tx, ctx: ctx, s: s, project: project, now: s.now().UnixNano()}
-	if key != "" {
-		if replayed, err := t.replay(method, key, mac, resp); replayed || err != nil {
+	// The mutation runs in a batch's transaction (committer), which the
+	// end of this call's context must not interrupt.
+	mctx := context.WithoutCancel(ctx)
+	p.run = func(tx *stmtTx) error {
+		proto.Reset(resp)
+		p.checked = false
+		t := &mutation{tx: tx, ctx: mctx, s: s, project: project, now: s.now().UnixNano()}
+		if key != "" {
+			if replayed, err := t.replay(method, key, mac, resp); replayed || err != nil {
+				return err
+			}
+		}
+		if err := open(t); err != nil {
 			return err
 		}
+		// What it writes now needs the lease until the batch commits.
+		p.checked = lease != nil
+		if err := do(t); err != nil {
+			return err
+		}
+		return t.record(method, key, mac, resp)
 	}
-	if err := open(t); err != nil {
-		return err
-	}
-	if err := do(t); err != nil {
-		return err
-	}
-	if err := t.record(method, key, mac, resp); err != nil {
-		return err
-	}
-	if err := tx.Commit(); err != nil {
-		return dbError(err)
-	}
-	return nil
+	return s.commits.do(p)
 }
 
 // requestMAC is the MAC of a request under its method, leaving out its

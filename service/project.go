@@ -113,7 +113,7 @@ func (s *Server) stateAnswers(ctx context.Context, tx *sql.Tx, req *ccv1.GetStat
 	if len(req.GetCompare()) > 0 {
 		// Answered even when the state is unchanged: the local values
 		// may have changed while it did not.
-		t := &mutation{tx: tx, ctx: ctx, s: s, project: req.GetProject(), salt: salt}
+		t := &mutation{tx: newStmtTx(tx, nil), ctx: ctx, s: s, project: req.GetProject(), salt: salt}
 		if resp.Matches, err = t.matches(req.GetCompare()); err != nil {
 			return err
 		}

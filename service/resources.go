@@ -673,7 +673,7 @@ func (a *resourceAPI) Rollback(ctx context.Context, req *ccv1.RollbackRequest) (
 		}
 		var hash, sens string
 		var spec []byte
-		err = t.tx.QueryRowContext(ctx, "SELECT hash, spec, sensitive FROM versions WHERE project = ? AND address = ? AND version = ?",
+		err = t.tx.QueryRowContext(t.ctx, "SELECT hash, spec, sensitive FROM versions WHERE project = ? AND address = ? AND version = ?",
 			t.project, addr, req.GetVersion()).Scan(&hash, &spec, &sens)
 		if errors.Is(err, sql.ErrNoRows) {
 			return status.Errorf(codes.NotFound, "%s in project %s has no %s %d", addr, t.project, kind.VersionNoun(), req.GetVersion())
@@ -750,7 +750,7 @@ func (a *resourceAPI) PutSecretValue(ctx context.Context, req *ccv1.PutSecretVal
 		}
 		keyed, legacy := t.secretFingerprints(addr, req.GetValue())
 		if rev != nil && (hmac.Equal([]byte(rev.fingerprint), []byte(keyed)) || hmac.Equal([]byte(rev.fingerprint), []byte(legacy))) {
-			same, _, err := equalRevision(ctx, t.tx, t.project, addr, keyed, legacy)
+			same, _, err := equalRevision(t.ctx, t.tx.Tx, t.project, addr, keyed, legacy)
 			if err != nil {
 				return dbError(err)
 			}
@@ -761,7 +761,7 @@ func (a *resourceAPI) PutSecretValue(ctx context.Context, req *ccv1.PutSecretVal
 		// A value an earlier revision had keeps that revision's
 		// fingerprint, so versions made with it are reused.
 		fp, same := keyed, int64(0)
-		if r, f, err := equalRevision(ctx, t.tx, t.project, addr, keyed, legacy); err != nil {
+		if r, f, err := equalRevision(t.ctx, t.tx.Tx, t.project, addr, keyed, legacy); err != nil {
 			return dbError(err)
 		} else if f != "" {
 			fp, same = f, r

@@ -219,7 +219,7 @@ func (a *resourceAPI) CompareValues(ctx context.Context, req *ccv1.CompareValues
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return nil, dbError(err)
 	}
-	t := &mutation{tx: tx, ctx: ctx, s: a.s, project: project, salt: salt}
+	t := &mutation{tx: newStmtTx(tx, nil), ctx: ctx, s: a.s, project: project, salt: salt}
 	resp := &ccv1.CompareValuesResponse{Results: make([]ccv1.Comparison, len(vals))}
 	for i, v := range vals {
 		c, err := t.compare(v)

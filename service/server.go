@@ -51,6 +51,8 @@ type Server struct {
 	// afterChunks, when set (in tests), is called after each transaction
 	// of an upload's chunks commits.
 	afterChunks func(project, digest string, chunks int)
+	// commits runs every mutation in group commits (batch.go).
+	commits *committer
 }
 
 // Option configures a Server.
@@ -256,6 +258,7 @@ func Open(ctx context.Context, dbPath string, opts ...Option) (*Server, error) {
 		pubRefl:  c.pubRefl,
 		uploads:  newUploadLimit(c.uploads),
 	}
+	s.commits = &committer{s: s}
 	gopts := []grpc.ServerOption{
 		grpc.ChainUnaryInterceptor(append(c.unary, s.unaryInterceptor)...),
 		grpc.ChainStreamInterceptor(append(c.stream, s.streamInterceptor)...),

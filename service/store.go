@@ -51,6 +51,8 @@ func ParseSync(v string) (Sync, error) {
 // pool of readers that see committed snapshots (WAL).
 type store struct {
 	w, r *sql.DB
+	// stmts are the writer's prepared statements (stmts.go).
+	stmts *stmtCache
 }
 
 // migration is one step of the schema: SQL, then (when set) Go code, in
@@ -308,7 +310,7 @@ func openStore(ctx context.Context, path string, sync Sync) (*store, error) {
 	w.SetMaxIdleConns(1)
 	w.SetConnMaxLifetime(0)
 	w.SetConnMaxIdleTime(0)
-	st := &store{w: w}
+	st := &store{w: w, stmts: newStmtCache(w)}
 	if err := st.migrate(ctx); err != nil {
 		w.Close()
 		return nil, fmt.Errorf("open %s: %w", path, err)
@@ -372,6 +374,7 @@ func (st *store) close() error {
 	if st.r != nil {
 		errs = append(errs, st.r.Close())
 	}
+	st.stmts.close()
 	// A clean close checkpoints the WAL into the database file.
 	errs = append(errs, st.w.Close())
 	return errors.Join(errs...)

@@ -49,7 +49,7 @@ func sortVersionSecrets(vs []versionSecret) {
 // versionSecrets returns the current revision of each secret among deps
 // (sorted) that the project has with a managed value: what a version of
 // the resource depending on them is made with.
-func versionSecrets(ctx context.Context, tx *sql.Tx, project string, deps []string) ([]versionSecret, error) {
+func versionSecrets(ctx context.Context, tx querier, project string, deps []string) ([]versionSecret, error) {
 	var out []versionSecret
 	for _, d := range deps {
 		if schema.KindOf(d) != schema.KindSecret {
