@@ -2,7 +2,12 @@ package service
 
 import (
 	"context"
+	"fmt"
+	"runtime/debug"
 	"sync"
+
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 )
 
 // committer runs mutations in group commits (issue 13: one fsync per
@@ -109,7 +114,7 @@ func (c *committer) runOnce(batch []*pending) (again []*pending) {
 			continue
 		}
 		var broken error
-		p.err, broken = runSaved(ctx, tx, p)
+		p.err, broken = runSaved(ctx, tx, func(tx *stmtTx) error { return c.runGuarded(p, tx) })
 		if broken != nil {
 			failAll(ran, dbError(broken))
 			failAll(batch[i:], dbError(broken))
@@ -142,14 +147,27 @@ func (c *committer) runOnce(batch []*pending) (again []*pending) {
 	return nil
 }
 
-// runSaved runs p inside a savepoint, rolled back when p fails: p's error
-// is what p returned; broken is a failure of the savepoint itself, which
+// runGuarded runs p in tx, turning a panic into an internal error as
+// guard does for a call: the batch, and the mutations waiting on it, go
+// on.
+func (c *committer) runGuarded(p *pending, tx *stmtTx) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			c.s.log.Error("panic", "panic", logValue(fmt.Sprint(r)), "stack", string(debug.Stack()))
+			err = status.Error(codes.Internal, "internal error")
+		}
+	}()
+	return p.run(tx)
+}
+
+// runSaved runs run inside a savepoint, rolled back when it fails: err is
+// what run returned; broken is a failure of the savepoint itself, which
 // leaves the transaction unusable.
-func runSaved(ctx context.Context, tx *stmtTx, p *pending) (err, broken error) {
+func runSaved(ctx context.Context, tx *stmtTx, run func(tx *stmtTx) error) (err, broken error) {
 	if _, err := tx.ExecContext(ctx, "SAVEPOINT m"); err != nil {
 		return nil, err
 	}
-	if err = p.run(tx); err != nil {
+	if err = run(tx); err != nil {
 		if _, e := tx.ExecContext(ctx, "ROLLBACK TO m"); e != nil {
 			return err, e
 		}

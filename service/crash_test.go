@@ -30,15 +30,21 @@ func TestMain(m *testing.M) {
 }
 
 // serverProcess serves db on a unix socket until killed: the same server
-// as cc server, with the embedded default's durability (SyncNormal).
+// as cc server, with the embedded default's durability (SyncNormal), or
+// cc server's (SyncFull) when CC_SERVICE_TEST_SERVER_SYNC is "full".
 func serverProcess(db, sock string) int {
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM)
 	defer stop()
-	srv, err := service.Open(ctx, db, service.WithSync(service.SyncNormal))
+	sync := service.SyncNormal
+	if os.Getenv("CC_SERVICE_TEST_SERVER_SYNC") == "full" {
+		sync = service.SyncFull
+	}
+	srv, err := service.Open(ctx, db, service.WithSync(sync))
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
+	recordBatches(srv, os.Getenv("CC_SERVICE_TEST_SERVER_BATCHES"))
 	os.Remove(sock) // left behind by a killed predecessor
 	lis, err := net.Listen("unix", sock)
 	if err != nil {
@@ -56,10 +62,11 @@ type serverProc struct {
 	stderr bytes.Buffer
 }
 
-func startServerProcess(t *testing.T, db, sock string) (*serverProc, *service.Client) {
+func startServerProcess(t *testing.T, db, sock string, env ...string) (*serverProc, *service.Client) {
 	t.Helper()
 	p := &serverProc{cmd: exec.Command(os.Args[0])}
 	p.cmd.Env = append(os.Environ(), "CC_SERVICE_TEST_SERVER_DB="+db, "CC_SERVICE_TEST_SERVER_SOCKET="+sock)
+	p.cmd.Env = append(p.cmd.Env, env...)
 	p.cmd.Stderr = &p.stderr
 	if err := p.cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -105,13 +112,18 @@ func (s step) spec() map[string]any { return function(fmt.Sprintf("w%d.s%d", s.W
 // resource is at its last acknowledged step or the one after, has exactly
 // one version per step, and the serial counts exactly the mutations present.
 func TestKillDuringApplies(t *testing.T) {
+	killDuringApplies(t, t.TempDir())
+}
+
+// killDuringApplies is TestKillDuringApplies in dir, with the server
+// process's environment env.
+func killDuringApplies(t *testing.T, dir string, env ...string) {
 	if testing.Short() {
 		t.Skip("starts server processes; skipped with -short")
 	}
-	dir := t.TempDir()
 	db := filepath.Join(dir, "state.db")
 	sock := filepath.Join(dir, "s")
-	proc, c := startServerProcess(t, db, sock)
+	proc, c := startServerProcess(t, db, sock, env...)
 
 	const workers = 50
 	type progress struct {
@@ -179,7 +191,7 @@ func TestKillDuringApplies(t *testing.T) {
 		t.Fatal("no apply was in flight at the kill")
 	}
 
-	_, c2 := startServerProcess(t, db, sock)
+	_, c2 := startServerProcess(t, db, sock, env...)
 	ctx := context.Background()
 	st, err := c2.GetState(ctx, "crash")
 	if err != nil {

@@ -29,3 +29,14 @@ func Uploads(s *Server) int {
 
 // ClientConn is the connection a client of OpenEmbedded calls on.
 func ClientConn(c *Client) *grpc.ClientConn { return c.conn }
+
+// SetBatchHooks sets the hooks of s's group commits (batch.go): before
+// runs before each batch with its size, after after each mutation of a
+// batch with its place in it, commit after each commit with the number of
+// mutations it held. A nil hook is not called.
+func SetBatchHooks(s *Server, before func(n int), after func(i int), commit func(n int)) {
+	s.commits.beforeBatch, s.commits.afterMutation, s.commits.onCommit = before, after, commit
+}
+
+// Queued is how many mutations wait for s's running batch.
+func Queued(s *Server) int { return s.commits.queued() }
