@@ -228,7 +228,7 @@ func (a *Applier) Apply(ctx context.Context, lk *Lock, p *planner.Plan, d *schem
 			continue
 		}
 		if n.waiting == 0 && n.state == 0 {
-			r.ready = append(r.ready, n)
+			r.ready.add(n)
 		}
 	}
 	r.loop()
@@ -259,7 +259,7 @@ type run struct {
 	res        *Result
 	order      []*node
 	mu         sync.Mutex // guards progress output
-	ready      []*node
+	ready      readyQueue
 	results    chan finished
 	running    int
 	stopped    bool
@@ -355,10 +355,7 @@ func (r *run) loop() {
 			}
 		}
 		for !r.stopped && r.running < r.a.parallelism && len(r.ready) > 0 {
-			sort.Slice(r.ready, func(i, j int) bool { return r.ready[i].c.Addr < r.ready[j].c.Addr })
-			n := r.ready[0]
-			r.ready = r.ready[1:]
-			r.start(n)
+			r.start(r.ready.next())
 		}
 		if r.running == 0 {
 			return
@@ -426,7 +423,7 @@ func (r *run) done(f finished) {
 	for _, m := range f.n.dependants {
 		m.waiting--
 		if m.waiting == 0 && m.state == 0 {
-			r.ready = append(r.ready, m)
+			r.ready.add(m)
 		}
 	}
 }

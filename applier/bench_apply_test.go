@@ -1,0 +1,52 @@
+package applier_test
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"testing"
+
+	"cc.dev/cc/compiler/workload"
+	"cc.dev/cc/schema"
+	"cc.dev/cc/service"
+)
+
+// BenchmarkApplyCreates is the apply of N creates alone (issue 13, aims 5
+// and 7): the project compiled once, then in each iteration plan, lock,
+// upload and every create on a new database, with the embedded default's
+// durability (sync=normal) and cc server's (sync=full: an fsync per
+// commit), so that their ratio and the cost per resource at each N come
+// from one run.
+//
+//	go test ./applier -run '^$' -bench ApplyCreates -count 5 -timeout 60m
+func BenchmarkApplyCreates(b *testing.B) {
+	compiled := map[int]*schema.Desired{}
+	for _, n := range []int{1000, 10000, 40000} {
+		for _, sync := range []service.Sync{service.SyncNormal, service.SyncFull} {
+			b.Run(fmt.Sprintf("n=%d/sync=%s", n, sync), func(b *testing.B) {
+				d := compiled[n]
+				if d == nil {
+					d = compile(b, benchDir(b, workload.Options{N: n}))
+					compiled[n] = d
+				}
+				for i := 0; i < b.N; i++ {
+					b.StopTimer()
+					cl, closeFn, err := service.OpenEmbedded(context.Background(), filepath.Join(b.TempDir(), ".cc", "state.db"), service.WithSync(sync))
+					if err != nil {
+						b.Fatal(err)
+					}
+					a := newApplier(b, cl, d)
+					b.StartTimer()
+					p, res := applyAll(b, a, d)
+					if res.Err() != nil || len(res.Done) != n || len(p.Changes) != n {
+						b.Fatalf("%d of %d done: %v", len(res.Done), len(p.Changes), res.Err())
+					}
+					b.StopTimer()
+					closeFn()
+					b.StartTimer()
+				}
+				b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N*n), "µs/resource")
+			})
+		}
+	}
+}
