@@ -33,7 +33,10 @@
 // WithTLS, WithSync, WithLogger, limits.
 //
 // Every mutation carries the live lease of its project's lock, checked in
-// the mutation's transaction; every spec is checked with
+// the mutation's transaction. Mutations that wait for the single writer
+// are committed together (group commit), each in a savepoint of its own,
+// and answered once the commit, with its fsync under SyncFull, is done.
+// Every spec is checked with
 // schema.ValidateSpec and every dependency graph for missing nodes and
 // cycles; every string of a request is bounded before it is looked at.
 package service

@@ -24,7 +24,8 @@ const (
 	// the last commits but never leaves a half-applied one.
 	SyncNormal Sync = iota
 	// SyncFull (synchronous=FULL) also fsyncs the WAL at every commit, so a
-	// commit survives a power cut too, at the cost of one fsync per mutation.
+	// commit survives a power cut too, at the cost of one fsync per commit
+	// (mutations that wait together share one: batch.go).
 	SyncFull
 )
 

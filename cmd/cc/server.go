@@ -64,8 +64,9 @@ backups of the database: without it no secret value can be read.
 
 Each call is logged to stderr (method, project, address, code, duration);
 secret values never are. --sync full (the default) makes every mutation
-reach the disk before it is acknowledged; --sync normal survives a crash of
-the server but may lose the last mutations to a power cut.`,
+reach the disk before it is acknowledged (mutations arriving together share
+one commit and one fsync); --sync normal survives a crash of the server but
+may lose the last mutations to a power cut.`,
 		run: runServer,
 	})
 }
