@@ -7,6 +7,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"sort"
 
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
@@ -514,7 +515,32 @@ func (t *mutation) missingBlobs(digests []string) ([]string, error) {
 	if len(digests) == 0 {
 		return nil, nil
 	}
+	if len(digests) <= maxLookups {
+		return t.missingFew(digests)
+	}
 	return findMissing(t.ctx, t.tx, t.project, digests)
+}
+
+// maxLookups is how many blobs missingBlobs looks up one by one, with one
+// prepared statement (issue 13: an IN list of each length is parsed again
+// each time), rather than in one query.
+const maxLookups = 16
+
+// missingFew is missingBlobs for a few digests.
+func (t *mutation) missingFew(digests []string) ([]string, error) {
+	want := append([]string(nil), digests...)
+	sort.Strings(want)
+	var missing []string
+	for _, d := range compactStrings(want) {
+		var one int
+		err := t.tx.QueryRowContext(t.ctx, "SELECT 1 FROM blobs WHERE project = ? AND digest = ?", t.project, d).Scan(&one)
+		if errors.Is(err, sql.ErrNoRows) {
+			missing = append(missing, d)
+		} else if err != nil {
+			return nil, dbError(err)
+		}
+	}
+	return missing, nil
 }
 
 func (a *resourceAPI) DeleteResource(ctx context.Context, req *ccv1.DeleteResourceRequest) (*ccv1.DeleteResourceResponse, error) {
