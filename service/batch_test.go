@@ -118,8 +118,9 @@ func TestGroupCommitBatchesConcurrentMutations(t *testing.T) {
 }
 
 // TestGroupCommitLeaseLostMidBatch: issue 13, group commit. A lease that
-// expires while its mutations' batch runs refuses every one of them,
-// those that ran before it expired too (none was acknowledged); the
+// expires while its mutations' batch runs, before the commit, refuses
+// every one of them, those that ran before it expired too (none was
+// acknowledged); the
 // mutations of another project, whose lease is live, run again and
 // commit.
 func TestGroupCommitLeaseLostMidBatch(t *testing.T) {
@@ -147,23 +148,38 @@ func TestGroupCommitLeaseLostMidBatch(t *testing.T) {
 		return r
 	}
 	first := req("short", short.ID, "volume.first")
-	reqs := []service.ApplyRequest{first}
+	var reqs []service.ApplyRequest
 	for i := range 4 {
 		reqs = append(reqs, req("short", short.ID, fmt.Sprintf("volume.v%d", i)))
 	}
 	reqs = append(reqs, req("long", long.ID, "volume.other"))
-	// The lease of "short" expires after the first mutation of the second
-	// batch (the first holds only the first request to come).
+	// The first batch holds only first; the lease of "short" expires
+	// after the last mutation of the second, which holds the others: each
+	// found the lease live, and none was acknowledged.
 	var once sync.Once
-	holdFirstBatch(t, srv, len(reqs)-1, func(b *batches, i int) {
+	b := holdFirstBatch(t, srv, len(reqs), func(b *batches, i int) {
 		b.mu.Lock()
 		second := b.started == 2
 		b.mu.Unlock()
-		if second {
+		if second && i == len(reqs)-1 {
 			once.Do(func() { clk.Advance(2 * time.Minute) })
 		}
 	})
+	firstDone := make(chan error, 1)
+	go func() {
+		_, err := c.Apply(ctx, first)
+		firstDone <- err
+	}()
+	for started := 0; started == 0; {
+		time.Sleep(time.Millisecond)
+		b.mu.Lock()
+		started = b.started
+		b.mu.Unlock()
+	}
 	_, errs := applyConcurrently(c, reqs)
+	if err := <-firstDone; err != nil {
+		t.Errorf("Apply(short volume.first), alone in its batch, = %v", err)
+	}
 
 	var refused, done []string
 	for i, err := range errs {
@@ -177,10 +193,8 @@ func TestGroupCommitLeaseLostMidBatch(t *testing.T) {
 			t.Errorf("Apply(%s %s) = %v, want done or refused for an expired lease", reqs[i].Project, reqs[i].Address, err)
 		}
 	}
-	// Whichever "short" request came first was alone in the first batch,
-	// and committed before the lease expired.
-	if len(done) != 2 || len(refused) != 4 {
-		t.Fatalf("done %v, refused %v; want one of project short and long's done, the 4 others of short refused", done, refused)
+	if len(done) != 1 || done[0] != "long volume.other" || len(refused) != 4 {
+		t.Fatalf("done %v, refused %v; want long's done, the 4 of short refused", done, refused)
 	}
 	for project, want := range map[string]int{"short": 1, "long": 1} {
 		st, err := c.GetState(ctx, project)
