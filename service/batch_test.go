@@ -120,9 +120,8 @@ func TestGroupCommitBatchesConcurrentMutations(t *testing.T) {
 // TestGroupCommitLeaseLostMidBatch: issue 13, group commit. A lease that
 // expires while its mutations' batch runs, before the commit, refuses
 // every one of them, those that ran before it expired too (none was
-// acknowledged); the
-// mutations of another project, whose lease is live, run again and
-// commit.
+// acknowledged); the mutations of another project, whose lease is live,
+// run again and commit.
 func TestGroupCommitLeaseLostMidBatch(t *testing.T) {
 	dir := t.TempDir()
 	clk := newClock()
