@@ -277,12 +277,11 @@ func (l *hclLoader) parse() ([]*hclsyntax.Body, error) {
 func (l *hclLoader) parseSource(abs string, src []byte) *hclsyntax.Body {
 	name := l.p.display(abs)
 	l.p.sources[name] = src
-	file, hd := hclsyntax.ParseConfig(src, name, hcl.InitialPos)
+	body, hd := parseHCLConfig(src, name)
 	l.add(hd)
-	if file == nil || hd.HasErrors() {
+	if body == nil || hd.HasErrors() {
 		return nil
 	}
-	body := file.Body.(*hclsyntax.Body)
 	l.budget.instrument(body)
 	return body
 }
