@@ -31,14 +31,20 @@ var splitBlocks = []string{
 // splitVariants rewrite block i of splitBlocks: what the scan must follow
 // or refuse, and syntax errors.
 var splitVariants = map[string]func(string) string{
-	"as is":          func(s string) string { return s },
-	"heredoc":        func(s string) string { return strings.Replace(s, "{\n", "{\n  description = <<EOT\n} not a brace\nEOT\n", 1) },
-	"indent heredoc": func(s string) string { return strings.Replace(s, "{\n", "{\n  description = <<-EOT\n    }\n    EOT\n", 1) },
-	"line comments":  func(s string) string { return "# a } comment \"\n// another {\n" + s + "# after }\n" },
-	"block comment":  func(s string) string { return "/* spans\n}\n\"{ */\n" + s },
-	"trailing":       func(s string) string { return strings.Replace(s, "}\n", "} # end\n", 1) },
-	"crlf":           func(s string) string { return strings.ReplaceAll(s, "\n", "\r\n") },
-	"graphemes":      func(s string) string { return strings.Replace(s, "{\n", "{\n  # e\u0301t\u00e9 \U0001F1EB\U0001F1F7\n", 1) },
+	"as is": func(s string) string { return s },
+	"heredoc": func(s string) string {
+		return strings.Replace(s, "{\n", "{\n  description = <<EOT\n} not a brace\nEOT\n", 1)
+	},
+	"indent heredoc": func(s string) string {
+		return strings.Replace(s, "{\n", "{\n  description = <<-EOT\n    }\n    EOT\n", 1)
+	},
+	"line comments": func(s string) string { return "# a } comment \"\n// another {\n" + s + "# after }\n" },
+	"block comment": func(s string) string { return "/* spans\n}\n\"{ */\n" + s },
+	"trailing":      func(s string) string { return strings.Replace(s, "}\n", "} # end\n", 1) },
+	"crlf":          func(s string) string { return strings.ReplaceAll(s, "\n", "\r\n") },
+	"graphemes": func(s string) string {
+		return strings.Replace(s, "{\n", "{\n  # e\u0301t\u00e9 \U0001F1EB\U0001F1F7\n", 1)
+	},
 	"missing brace":  func(s string) string { return strings.Replace(s, "}\n", "\n", 1) },
 	"extra brace":    func(s string) string { return s + "}\n" },
 	"bad token":      func(s string) string { return strings.Replace(s, "{\n", "{\n  x = = 1\n", 1) },
