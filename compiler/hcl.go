@@ -126,7 +126,7 @@ func loadHCL(ctx context.Context, p *project, vars, varFiles []string) (_ *loade
 		shared:    newSharedDefaults(),
 	}
 	// Stopped, evaluation gives unknown values from then on and ends soon.
-	p.track.whenStopped(func() { l.budget.aborted.Store(true) })
+	p.track.whenStopped(func() { b.aborted.Store(true) }) // b, not l: the tracker outlives the loader
 	defer func() {
 		// Past a limit, evaluation went on with unknown values: only the
 		// limits hit are worth saying.
@@ -264,6 +264,7 @@ func (l *hclLoader) parse() ([]*hclsyntax.Body, error) {
 			return nil, err
 		}
 		l.p.track.setf("parsing %s", l.p.display(f))
+		l.reserveRanges(len(src))
 		if body := l.parseSource(f, src); body != nil {
 			bodies = append(bodies, body)
 		}
@@ -653,9 +654,13 @@ func (l *hclLoader) evaluate() {
 			visit(d)
 		}
 		l.evalNode(n, graph[n])
+		l.release(n)
 	}
 	for _, n := range nodes {
 		visit(n)
+	}
+	if afterEvaluate != nil {
+		afterEvaluate(l)
 	}
 }
 
