@@ -126,7 +126,7 @@ func loadHCL(ctx context.Context, p *project, vars, varFiles []string) (_ *loade
 		shared:    newSharedDefaults(),
 	}
 	// Stopped, evaluation gives unknown values from then on and ends soon.
-	p.track.whenStopped(func() { l.budget.aborted.Store(true) })
+	p.track.whenStopped(func() { b.aborted.Store(true) }) // b, not l: the tracker outlives the loader
 	defer func() {
 		// Past a limit, evaluation went on with unknown values: only the
 		// limits hit are worth saying.
@@ -264,6 +264,7 @@ func (l *hclLoader) parse() ([]*hclsyntax.Body, error) {
 			return nil, err
 		}
 		l.p.track.setf("parsing %s", l.p.display(f))
+		l.reserveRanges(len(src))
 		if body := l.parseSource(f, src); body != nil {
 			bodies = append(bodies, body)
 		}
@@ -277,12 +278,11 @@ func (l *hclLoader) parse() ([]*hclsyntax.Body, error) {
 func (l *hclLoader) parseSource(abs string, src []byte) *hclsyntax.Body {
 	name := l.p.display(abs)
 	l.p.sources[name] = src
-	file, hd := hclsyntax.ParseConfig(src, name, hcl.InitialPos)
+	body, hd := parseHCLConfig(src, name)
 	l.add(hd)
-	if file == nil || hd.HasErrors() {
+	if body == nil || hd.HasErrors() {
 		return nil
 	}
-	body := file.Body.(*hclsyntax.Body)
 	l.budget.instrument(body)
 	return body
 }
@@ -654,9 +654,13 @@ func (l *hclLoader) evaluate() {
 			visit(d)
 		}
 		l.evalNode(n, graph[n])
+		l.release(n)
 	}
 	for _, n := range nodes {
 		visit(n)
+	}
+	if afterEvaluate != nil {
+		afterEvaluate(l)
 	}
 }
 

@@ -6,7 +6,6 @@ import (
 	"math/big"
 	"sort"
 	"strconv"
-	"strings"
 	"sync"
 
 	"github.com/hashicorp/hcl/v2"
@@ -408,47 +407,4 @@ func ctyToGo(v cty.Value, path []string, sensitive *[][]string) any {
 		return out
 	}
 	return nil
-}
-
-// hclLocator maps config paths to HCL source ranges.
-type hclLocator struct {
-	ranges    map[string]rangePair
-	sensitive [][]string
-}
-
-// rangePair is where a value is written and where its name is.
-type rangePair struct{ val, key hcl.Range }
-
-func newHCLLocator() *hclLocator {
-	return &hclLocator{ranges: map[string]rangePair{}}
-}
-
-func (l *hclLocator) set(path []string, val, key hcl.Range) {
-	l.ranges[pathKey(path)] = rangePair{val, key}
-}
-
-// move gives to the ranges recorded at from and under it.
-func (l *hclLocator) move(from, to []string) {
-	fk := pathKey(from)
-	for k, r := range l.ranges {
-		if rest, ok := strings.CutPrefix(k, fk); ok && (rest == "" || rest[0] == 0) {
-			l.ranges[pathKey(to)+rest] = r
-		}
-	}
-}
-
-func (l *hclLocator) at(path []string) *diag.Range {
-	for n := len(path); n >= 0; n-- {
-		if r, ok := l.ranges[pathKey(path[:n])]; ok {
-			return toRange(r.val)
-		}
-	}
-	return nil
-}
-
-func (l *hclLocator) key(path []string) *diag.Range {
-	if r, ok := l.ranges[pathKey(path)]; ok {
-		return toRange(r.key)
-	}
-	return l.at(path)
 }
