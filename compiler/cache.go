@@ -51,6 +51,9 @@ type cachedResult struct {
 	Unlocked []string
 	Project  string
 	Desired  cachedDesired
+	// gob gives no empty list or map, only nil: these say which were
+	// empty.
+	WarningsEmpty, UnlockedEmpty bool
 }
 
 // cachedDesired is a schema.Desired but its Schema (TestCachedDesiredFields
@@ -101,8 +104,14 @@ func (c *compileCache) lookup() *Result {
 	if gob.NewDecoder(bytes.NewReader(b)).Decode(&cr) != nil || !hmac.Equal(cr.Key, c.ck) {
 		return nil
 	}
+	if cacheHitHook != nil {
+		cacheHitHook()
+	}
 	return cr.result()
 }
+
+// cacheHitHook, when set (by tests), is told of every compile cache hit.
+var cacheHitHook func()
 
 func (cr *cachedResult) result() *Result {
 	d := &cr.Desired
@@ -111,6 +120,12 @@ func (cr *cachedResult) result() *Result {
 			Data: d.Data, Moves: d.Moves, Removed: d.Removed, Imports: d.Imports, Outputs: d.Outputs, Root: d.Root}}
 	if res.Files == nil {
 		res.Files = map[string][]byte{}
+	}
+	if cr.WarningsEmpty {
+		res.Warnings = diag.Diagnostics{}
+	}
+	if cr.UnlockedEmpty {
+		res.Unlocked = []string{}
 	}
 	if res.Desired.Trees == nil && !d.TreesNil {
 		res.Desired.Trees = map[string][]schema.TreeEntry{}
@@ -130,7 +145,8 @@ func (c *compileCache) finish(res *Result, err error, p *project) {
 	d := res.Desired
 	cr := cachedResult{Key: c.ck, Lang: res.Lang, Files: res.Files, Warnings: res.Warnings, Unlocked: res.Unlocked, Project: res.Project,
 		Desired: cachedDesired{FormatVersion: d.FormatVersion, Project: d.Project, Resources: d.Resources, Trees: d.Trees, TreesNil: d.Trees == nil,
-			Data: d.Data, Moves: d.Moves, Removed: d.Removed, Imports: d.Imports, Outputs: d.Outputs, Root: d.Root}}
+			Data: d.Data, Moves: d.Moves, Removed: d.Removed, Imports: d.Imports, Outputs: d.Outputs, Root: d.Root},
+		WarningsEmpty: res.Warnings != nil && len(res.Warnings) == 0, UnlockedEmpty: res.Unlocked != nil && len(res.Unlocked) == 0}
 	var b bytes.Buffer
 	if gob.NewEncoder(&b).Encode(&cr) != nil {
 		return

@@ -27,10 +27,15 @@ const (
 )
 
 // cacheDirKey opens the cache directory, making it 0700 when missing, and
-// gives its key, making one when missing. An error means no cache.
+// gives its key, making one when missing. It holds a .gitignore that
+// keeps it out of version control. An error means no cache.
 func cacheDirKey(dir string) ([]byte, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, err
+	}
+	if f, err := os.OpenFile(filepath.Join(dir, ".gitignore"), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600); err == nil {
+		f.WriteString("# cc's compile cache: never commit it.\n*\n")
+		f.Close()
 	}
 	name := filepath.Join(dir, cacheKeyFile)
 	if b, err := os.ReadFile(name); err == nil && len(b) == 32 {
