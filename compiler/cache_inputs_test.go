@@ -232,8 +232,8 @@ func TestCompileCacheCorruptIgnored(t *testing.T) {
 	flip[len(flip)-10] ^= 1
 	for name, b := range map[string][]byte{
 		"truncated": good[:len(good)/2], "altered": flip, "empty": nil,
-		"foreign":   append([]byte("cc-compilecache-0\n"), good[len(resultMagic):]...),
-		"garbage":   []byte(strings.Repeat("\x00garbage", 100)),
+		"foreign": append([]byte("cc-compilecache-0\n"), good[len(resultMagic):]...),
+		"garbage": []byte(strings.Repeat("\x00garbage", 100)),
 	} {
 		for _, f := range []string{ents[0], filepath.Join(cache, "stat")} {
 			os.WriteFile(f, b, 0o600)
