@@ -61,7 +61,9 @@ type cachedResult struct {
 type cachedDesired struct {
 	FormatVersion int
 	Project       string
-	Resources     []schema.Resource
+	// Resources are in encodeResources' form, their Lifecycles by index.
+	Resources  []byte
+	Lifecycles map[int]*schema.Lifecycle
 	Trees         map[string][]schema.TreeEntry
 	TreesNil      bool
 	Data          []schema.DataSource
@@ -104,19 +106,32 @@ func (c *compileCache) lookup() *Result {
 	if gob.NewDecoder(bytes.NewReader(b)).Decode(&cr) != nil || !hmac.Equal(cr.Key, c.ck) {
 		return nil
 	}
-	if cacheHitHook != nil {
+	res := cr.result()
+	if res != nil && cacheHitHook != nil {
 		cacheHitHook()
 	}
-	return cr.result()
+	return res
+}
+
+// result is the Result cr holds, or nil.
+func (cr *cachedResult) result() *Result {
+	rs, err := decodeResources(cr.Desired.Resources, cr.Desired.Lifecycles)
+	if err != nil {
+		return nil
+	}
+	res := cr.fields()
+	res.Desired.Resources = rs
+	return res
 }
 
 // cacheHitHook, when set (by tests), is told of every compile cache hit.
 var cacheHitHook func()
 
-func (cr *cachedResult) result() *Result {
+// fields is the Result cr holds but its resources.
+func (cr *cachedResult) fields() *Result {
 	d := &cr.Desired
 	res := &Result{Lang: cr.Lang, Files: cr.Files, Warnings: cr.Warnings, Unlocked: cr.Unlocked, Project: cr.Project,
-		Desired: &schema.Desired{FormatVersion: d.FormatVersion, Project: d.Project, Resources: d.Resources, Trees: d.Trees,
+		Desired: &schema.Desired{FormatVersion: d.FormatVersion, Project: d.Project, Trees: d.Trees,
 			Data: d.Data, Moves: d.Moves, Removed: d.Removed, Imports: d.Imports, Outputs: d.Outputs, Root: d.Root}}
 	if res.Files == nil {
 		res.Files = map[string][]byte{}
@@ -143,8 +158,9 @@ func (c *compileCache) finish(res *Result, err error, p *project) {
 		return
 	}
 	d := res.Desired
+	rs, lcs := encodeResources(d.Resources)
 	cr := cachedResult{Key: c.ck, Lang: res.Lang, Files: res.Files, Warnings: res.Warnings, Unlocked: res.Unlocked, Project: res.Project,
-		Desired: cachedDesired{FormatVersion: d.FormatVersion, Project: d.Project, Resources: d.Resources, Trees: d.Trees, TreesNil: d.Trees == nil,
+		Desired: cachedDesired{FormatVersion: d.FormatVersion, Project: d.Project, Resources: rs, Lifecycles: lcs, Trees: d.Trees, TreesNil: d.Trees == nil,
 			Data: d.Data, Moves: d.Moves, Removed: d.Removed, Imports: d.Imports, Outputs: d.Outputs, Root: d.Root},
 		WarningsEmpty: res.Warnings != nil && len(res.Warnings) == 0, UnlockedEmpty: res.Unlocked != nil && len(res.Unlocked) == 0}
 	var b bytes.Buffer

@@ -5,10 +5,13 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"sort"
+	"strings"
 	"testing"
 	"time"
 
+	"cc.dev/cc/diag"
 	"cc.dev/cc/schema"
 )
 
@@ -16,20 +19,62 @@ import (
 // field of schema.Desired but its Schema: a field added to Desired must
 // be added to cachedDesired too, or a hit would drop it.
 func TestCachedDesiredFields(t *testing.T) {
-	names := func(v any, skip string) []string {
+	names := func(v any, skip ...string) []string {
 		var out []string
 		for _, f := range reflect.VisibleFields(reflect.TypeOf(v)) {
-			if f.Name != skip {
+			if !slices.Contains(skip, f.Name) {
 				out = append(out, f.Name+" "+f.Type.String())
 			}
 		}
 		sort.Strings(out)
 		return out
 	}
-	want := names(schema.Desired{}, "Schema")
-	got := names(cachedDesired{}, "TreesNil")
+	want := names(schema.Desired{}, "Schema", "Resources")
+	got := names(cachedDesired{}, "TreesNil", "Resources", "Lifecycles")
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("cachedDesired fields %v, want those of schema.Desired %v", got, want)
+	}
+}
+
+// TestCachedResourceFields: issue 13: compile cache. encodeResources
+// writes these fields of a schema.Resource (and of what it holds): one
+// added must be added to the form too, or a hit would drop it.
+func TestCachedResourceFields(t *testing.T) {
+	for v, want := range map[reflect.Type]string{
+		reflect.TypeFor[schema.Resource](): "Address Kind Name Aliases Hash Spec DependsOn Inputs Sensitive Lifecycle Range Ranges",
+		reflect.TypeFor[schema.Input]():    "Path Digest Tree",
+		reflect.TypeFor[diag.Range]():      "File Start End",
+		reflect.TypeFor[diag.Pos]():        "Line Col Byte",
+	} {
+		var got []string
+		for _, f := range reflect.VisibleFields(v) {
+			got = append(got, f.Name)
+		}
+		if strings.Join(got, " ") != want {
+			t.Errorf("%v fields %v, want %s", v, got, want)
+		}
+	}
+}
+
+// TestCachedResourcesRoundTrip: issue 13: compile cache. The compact form
+// of resources reads back equal, nil and empty lists kept apart; a
+// truncated form is an error, never a panic.
+func TestCachedResourcesRoundTrip(t *testing.T) {
+	rs := []schema.Resource{
+		{Address: "a.b", Kind: "volume", Name: "b", Aliases: []string{}, Hash: "h", Spec: []byte(`{"x":1}`), DependsOn: []string{"c.d"},
+			Inputs: []schema.Input{{Path: "p", Digest: "d", Tree: true}}, Range: &diag.Range{File: "f", Start: diag.Pos{Line: 1, Col: 2, Byte: 3}},
+			Ranges: map[string]*diag.Range{"/x": {File: "f"}, "/y": nil}, Lifecycle: &schema.Lifecycle{PreventDestroy: true}},
+		{Address: "a.c", Ranges: map[string]*diag.Range{}, Inputs: []schema.Input{}},
+	}
+	b, lcs := encodeResources(rs)
+	got, err := decodeResources(b, lcs)
+	if err != nil || !reflect.DeepEqual(got, rs) {
+		t.Fatalf("round trip: %v\n%+v\nwant %+v", err, got, rs)
+	}
+	for i := 0; i < len(b); i++ {
+		if _, err := decodeResources(b[:i], lcs); err == nil {
+			t.Fatalf("a form cut at %d of %d decoded", i, len(b))
+		}
 	}
 }
 

@@ -90,7 +90,7 @@ func backdate(t *testing.T, dir string) {
 func TestCompileCacheSameAsCold(t *testing.T) {
 	dirs, _ := filepath.Glob("../examples/*")
 	gen := t.TempDir()
-	if err := workload.Write(gen, workload.Options{N: 300}); err != nil {
+	if err := workload.Write(gen, workload.Options{N: 100}); err != nil {
 		t.Fatal(err)
 	}
 	dirs = append(dirs, gen)
