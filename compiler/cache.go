@@ -64,14 +64,14 @@ type cachedDesired struct {
 	// Resources are in encodeResources' form, their Lifecycles by index.
 	Resources  []byte
 	Lifecycles map[int]*schema.Lifecycle
-	Trees         map[string][]schema.TreeEntry
-	TreesNil      bool
-	Data          []schema.DataSource
-	Moves         []schema.Moved
-	Removed       []schema.Removed
-	Imports       []schema.Imported
-	Outputs       []schema.Output
-	Root          string
+	Trees      map[string][]schema.TreeEntry
+	TreesNil   bool
+	Data       []schema.DataSource
+	Moves      []schema.Moved
+	Removed    []schema.Removed
+	Imports    []schema.Imported
+	Outputs    []schema.Output
+	Root       string
 }
 
 // openCompileCache opens the cache of the compilation of in (p located),
