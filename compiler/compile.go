@@ -55,6 +55,11 @@ type Input struct {
 	// EnvVars are CC_VAR_name=value pairs (EnvVarsOf) setting HCL
 	// variables below every other source; undeclared names are ignored.
 	EnvVars []string
+	// CacheDir is the directory of the compile cache and the stat cache
+	// of local inputs (cache.go; cc uses the project's .cc/cache); ""
+	// means neither. It is used only with the embedded schema (Schema
+	// nil), and a directory that cannot be written is no cache.
+	CacheDir string
 }
 
 // DefaultMaxConfigSize is the default limit on a configuration file's
@@ -254,6 +259,18 @@ func compile(ctx context.Context, in Input, tr *tracker) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	cache := openCompileCache(in, p)
+	if res := cache.lookup(); res != nil {
+		cache.stat.save()
+		return res, nil
+	}
+	res, err := compileProject(ctx, in, p, tr)
+	cache.finish(res, err, p)
+	return res, err
+}
+
+// compileProject compiles the located project p.
+func compileProject(ctx context.Context, in Input, p *project, tr *tracker) (*Result, error) {
 	res := &Result{Lang: p.lang, Files: map[string][]byte{}}
 	fail := func(ds diag.Diagnostics) (*Result, error) {
 		return res, &Error{Diagnostics: p.scrub(ds).Sort().Limit(diag.MaxShown), Files: res.Files}

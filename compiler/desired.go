@@ -64,6 +64,7 @@ func newBuilder(p *project, ld *loaded, lock *schema.Lock, offline bool) *builde
 	b.fs, b.fsErr = newFileHasher(p.root)
 	if b.fs != nil {
 		b.fs.track = p.track
+		b.fs.stat = p.stat
 	}
 	return b
 }

@@ -40,6 +40,12 @@
 // resources sorted by address; Lang; Warnings; and Unlocked, the base
 // images that cc.lock does not pin (see buildkit.Lock).
 //
+// Input.CacheDir (cc uses the project's .cc/cache) keeps a compile cache
+// and a stat cache of local inputs there: an unchanged project is read
+// back instead of compiled, with the same Result, and unchanged files are
+// not read again (cache.go says what the key holds and what is never
+// cached). It is used only with the embedded schema.
+//
 // A problem in the configuration is a *Error: positioned diagnostics
 // (package diag) and the sources they point into, for diag.WriteText to
 // show with snippets. A deadline or the memory limit ends compilation with

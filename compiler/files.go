@@ -37,6 +37,8 @@ type fileHasher struct {
 	entries map[string][]schema.TreeEntry
 	// track says what is being hashed, and when to stop.
 	track *tracker
+	// stat is the stat cache (statcache.go), or nil.
+	stat *statCache
 }
 
 type fileSum struct {
@@ -104,7 +106,7 @@ func (h *fileHasher) hashFile(rel string) fileSum {
 		return fileSum{err: fmt.Errorf("%s %w", rel, errIgnored)}
 	}
 	h.track.setf("hashing %s", rel)
-	s := hashContent(abs, h.track)
+	s := h.contentSum(rel, abs, fi)
 	if s.err != nil {
 		s.err = fmt.Errorf("%s %w", rel, s.err)
 	}
@@ -123,7 +125,7 @@ func (h *fileHasher) walkedFile(rel, abs string) fileSum {
 		return s
 	}
 	h.track.setf("hashing %s", rel)
-	s = hashContent(abs, h.track)
+	s = h.contentSum(rel, abs, nil)
 	if s.err != nil {
 		s.err = fmt.Errorf("%s %w", rel, s.err)
 	}

@@ -53,6 +53,8 @@ type project struct {
 	// name is the HCL project name once evaluated, when known
 	// (Result.Project).
 	name string
+	// stat is the stat cache of local inputs, or nil (issue 13).
+	stat *statCache
 }
 
 // schema is the schema the project compiles against.

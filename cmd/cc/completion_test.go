@@ -54,7 +54,8 @@ func TestCompleteCommandsFlagsSubcommands(t *testing.T) {
 		{[]string{"plan", "--ta"}, "--target"},
 		{[]string{"plan", "main.hcl", "--ou"}, "--out"},
 		{[]string{"apply", "--auto"}, "--auto-approve"},
-		{[]string{"plan", "--no-c"}, "--no-color"},
+		{[]string{"plan", "--no-c"}, "--no-cache --no-color"}, // issue 13: --no-cache
+		{[]string{"plan", "--no-co"}, "--no-color"},
 		{[]string{"state", "list", "--pro"}, "--project"},
 		{[]string{"state", "mv", "--lock"}, "--lock-timeout"},
 		{[]string{"state", "list", "--lock"}, ""},

@@ -33,12 +33,16 @@ func (f *compileFlags) register(fs *flag.FlagSet) {
 	fs.Var(&f.varFiles, "var-file", "read HCL variable values from `FILE` (repeatable)")
 	registerTags(fs, &f.tags)
 	registerLimits(fs)
+	registerNoCache(fs)
 }
 
 // compile compiles the project at path and prints its diagnostics. It
 // returns the result and -1, or nil and the exit code to return.
 func (e *env) compile(c *command, path string, in compiler.Input, jsonDiags bool) (*compiler.Result, int) {
 	in.Path = path
+	if in.CacheDir == "" {
+		in.CacheDir = e.cacheDir(c, path)
+	}
 	ctx, cancel, timeout := e.compileLimits(&in)
 	defer cancel()
 	res, err := compiler.Compile(ctx, in)

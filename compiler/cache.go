@@ -1,0 +1,191 @@
+package compiler
+
+import (
+	"bytes"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/gob"
+	"encoding/hex"
+	"path/filepath"
+
+	"cc.dev/cc/diag"
+	"cc.dev/cc/schema"
+)
+
+// The compile cache (issue 13: compile cache). With Input.CacheDir set
+// (and the embedded schema), Compile keys the compilation by everything
+// it reads: cc's own version, every Input field that changes the result,
+// the name, type, mode and content of every file and directory under the
+// project root but its .cc directory (configuration, cc.lock, env files,
+// ignore files, local inputs and whatever a function may read), the
+// -var-files' contents, and, for CUE, that no cue.mod above the root
+// takes the module out of it. The key is an HMAC under the project's
+// random cache key, so no cache file holds a --var value or an unkeyed
+// hash of one. A successful compilation with that key is then read back
+// instead of compiled: the same desired state, warnings and sources.
+//
+// A compilation is not cached when it reads what the key cannot follow
+// (a symbolic link out of the root, an unreadable file, a cue.mod above
+// the root), nor when any value in it is sensitive: a cache file would
+// hold it in clear.
+
+const resultMagic = "cc-compilecache-1\n"
+
+// compileCache is the cache of one compilation.
+type compileCache struct {
+	dir  string
+	key  []byte
+	stat *statCache
+	// ck is the compilation's key; nil: not cacheable.
+	ck   []byte
+	slot string
+}
+
+// cachedResult is what a result file holds: a Result, its desired state
+// without its schema (always the embedded one).
+type cachedResult struct {
+	Key      []byte
+	Lang     string
+	Files    map[string][]byte
+	Warnings diag.Diagnostics
+	Unlocked []string
+	Project  string
+	Desired  cachedDesired
+	// gob gives no empty list or map, only nil: these say which were
+	// empty.
+	WarningsEmpty, UnlockedEmpty bool
+}
+
+// cachedDesired is a schema.Desired but its Schema (TestCachedDesiredFields
+// keeps the two in step).
+type cachedDesired struct {
+	FormatVersion int
+	Project       string
+	// Resources are in encodeResources' form, their Lifecycles by index.
+	Resources  []byte
+	Lifecycles map[int]*schema.Lifecycle
+	Trees      map[string][]schema.TreeEntry
+	TreesNil   bool
+	Data       []schema.DataSource
+	Moves      []schema.Moved
+	Removed    []schema.Removed
+	Imports    []schema.Imported
+	Outputs    []schema.Output
+	Root       string
+}
+
+// openCompileCache opens the cache of the compilation of in (p located),
+// and gives p its stat cache; nil when there is none.
+func openCompileCache(in Input, p *project) *compileCache {
+	if in.CacheDir == "" || in.Schema != nil {
+		return nil
+	}
+	k, err := cacheDirKey(in.CacheDir)
+	if err != nil {
+		return nil // a read-only project: no cache
+	}
+	c := &compileCache{dir: in.CacheDir, key: k, stat: openStatCache(in.CacheDir, k)}
+	p.stat = c.stat
+	c.ck = c.inputKey(in, p)
+	m := hmac.New(sha256.New, k)
+	m.Write([]byte(in.Path + "\x00" + in.Env + "\x00" + p.root))
+	c.slot = "c-" + hex.EncodeToString(m.Sum(nil))[:24]
+	return c
+}
+
+// lookup gives the cached result of the compilation, or nil.
+func (c *compileCache) lookup() *Result {
+	if c == nil || c.ck == nil {
+		return nil
+	}
+	b := unseal(c.key, resultMagic, filepath.Join(c.dir, c.slot))
+	if b == nil {
+		return nil
+	}
+	var cr cachedResult
+	if gob.NewDecoder(bytes.NewReader(b)).Decode(&cr) != nil || !hmac.Equal(cr.Key, c.ck) {
+		return nil
+	}
+	res := cr.result()
+	if res != nil && cacheHitHook != nil {
+		cacheHitHook()
+	}
+	return res
+}
+
+// result is the Result cr holds, or nil.
+func (cr *cachedResult) result() *Result {
+	rs, err := decodeResources(cr.Desired.Resources, cr.Desired.Lifecycles)
+	if err != nil {
+		return nil
+	}
+	res := cr.fields()
+	res.Desired.Resources = rs
+	return res
+}
+
+// cacheHitHook, when set (by tests), is told of every compile cache hit.
+var cacheHitHook func()
+
+// fields is the Result cr holds but its resources.
+func (cr *cachedResult) fields() *Result {
+	d := &cr.Desired
+	res := &Result{Lang: cr.Lang, Files: cr.Files, Warnings: cr.Warnings, Unlocked: cr.Unlocked, Project: cr.Project,
+		Desired: &schema.Desired{FormatVersion: d.FormatVersion, Project: d.Project, Trees: d.Trees,
+			Data: d.Data, Moves: d.Moves, Removed: d.Removed, Imports: d.Imports, Outputs: d.Outputs, Root: d.Root}}
+	if res.Files == nil {
+		res.Files = map[string][]byte{}
+	}
+	if cr.WarningsEmpty {
+		res.Warnings = diag.Diagnostics{}
+	}
+	if cr.UnlockedEmpty {
+		res.Unlocked = []string{}
+	}
+	if res.Desired.Trees == nil && !d.TreesNil {
+		res.Desired.Trees = map[string][]schema.TreeEntry{}
+	}
+	return res
+}
+
+// finish stores a successful result when it may, and the stat cache.
+func (c *compileCache) finish(res *Result, err error, p *project) {
+	if c == nil {
+		return
+	}
+	c.stat.save()
+	if c.ck == nil || err != nil || res == nil || res.Desired == nil || hasSensitive(res, p) {
+		return
+	}
+	d := res.Desired
+	rs, lcs := encodeResources(d.Resources)
+	cr := cachedResult{Key: c.ck, Lang: res.Lang, Files: res.Files, Warnings: res.Warnings, Unlocked: res.Unlocked, Project: res.Project,
+		Desired: cachedDesired{FormatVersion: d.FormatVersion, Project: d.Project, Resources: rs, Lifecycles: lcs, Trees: d.Trees, TreesNil: d.Trees == nil,
+			Data: d.Data, Moves: d.Moves, Removed: d.Removed, Imports: d.Imports, Outputs: d.Outputs, Root: d.Root},
+		WarningsEmpty: res.Warnings != nil && len(res.Warnings) == 0, UnlockedEmpty: res.Unlocked != nil && len(res.Unlocked) == 0}
+	var b bytes.Buffer
+	if gob.NewEncoder(&b).Encode(&cr) != nil {
+		return
+	}
+	if writeAtomic(c.dir, c.slot, seal(c.key, resultMagic, b.Bytes())) == nil {
+		pruneResults(c.dir)
+	}
+}
+
+// hasSensitive reports whether the compilation met a sensitive value.
+func hasSensitive(res *Result, p *project) bool {
+	if p.marked || len(p.sensitive) > 0 {
+		return true
+	}
+	for _, r := range res.Desired.Resources {
+		if len(r.Sensitive) > 0 {
+			return true
+		}
+	}
+	for _, o := range res.Desired.Outputs {
+		if o.Sensitive {
+			return true
+		}
+	}
+	return false
+}

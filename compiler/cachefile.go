@@ -1,0 +1,144 @@
+package compiler
+
+import (
+	"bytes"
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/sha256"
+	"errors"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// The files of the compile cache (issue 13: compile cache), in its
+// directory (Input.CacheDir, .cc/cache for cc): key, the project's random
+// key (0600); stat, the stat cache; c-SLOT, a compiled result. Each but
+// key is sealed: a magic line, an HMAC-SHA256 of the rest under the key,
+// then the gob payload; anything that does not verify is ignored, and
+// rebuilt by the next write. Every write is atomic (a temporary file in
+// the directory, renamed), the directory 0700 and the files 0600.
+
+const (
+	cacheKeyFile   = "key"
+	maxCacheFile   = 1 << 30
+	maxCompileEnts = 8 // results kept, the newest first
+)
+
+// cacheDirKey opens the cache directory, making it 0700 when missing, and
+// gives its key, making one when missing. It holds a .gitignore that
+// keeps it out of version control. An error means no cache.
+func cacheDirKey(dir string) ([]byte, error) {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, err
+	}
+	if f, err := os.OpenFile(filepath.Join(dir, ".gitignore"), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600); err == nil {
+		f.WriteString("# cc's compile cache: never commit it.\n*\n")
+		f.Close()
+	}
+	name := filepath.Join(dir, cacheKeyFile)
+	if b, err := os.ReadFile(name); err == nil && len(b) == 32 {
+		return b, nil
+	}
+	k := make([]byte, 32)
+	if _, err := rand.Read(k); err != nil {
+		return nil, err
+	}
+	if err := writeAtomic(dir, cacheKeyFile, k); err != nil {
+		return nil, err
+	}
+	// Another process may have renamed its key in first: use the one
+	// that is there.
+	b, err := os.ReadFile(name)
+	if err != nil || len(b) != 32 {
+		return nil, errors.New("cache key unreadable")
+	}
+	return b, nil
+}
+
+// writeAtomic writes b to dir/name through a 0600 temporary file renamed
+// over it.
+func writeAtomic(dir, name string, b []byte) error {
+	f, err := os.CreateTemp(dir, ".tmp-"+name+"-*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	_, err = f.Write(b)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(tmp, 0o600)
+	}
+	if err == nil {
+		err = os.Rename(tmp, filepath.Join(dir, name))
+	}
+	if err != nil {
+		os.Remove(tmp)
+	}
+	return err
+}
+
+// seal is magic, HMAC(key, payload), payload.
+func seal(key []byte, magic string, payload []byte) []byte {
+	m := hmac.New(sha256.New, key)
+	m.Write([]byte(magic))
+	m.Write(payload)
+	out := make([]byte, 0, len(magic)+sha256.Size+len(payload))
+	out = append(out, magic...)
+	out = m.Sum(out)
+	return append(out, payload...)
+}
+
+// unseal gives the payload of a sealed file, or nil when it is missing,
+// of another version, truncated or altered.
+func unseal(key []byte, magic, name string) []byte {
+	fi, err := os.Stat(name)
+	if err != nil || !fi.Mode().IsRegular() || fi.Size() > maxCacheFile {
+		return nil
+	}
+	b, err := os.ReadFile(name)
+	if err != nil || len(b) < len(magic)+sha256.Size || !bytes.HasPrefix(b, []byte(magic)) {
+		return nil
+	}
+	sum, payload := b[len(magic):len(magic)+sha256.Size], b[len(magic)+sha256.Size:]
+	m := hmac.New(sha256.New, key)
+	m.Write([]byte(magic))
+	m.Write(payload)
+	if !hmac.Equal(sum, m.Sum(nil)) {
+		return nil
+	}
+	return payload
+}
+
+// pruneResults removes all but the newest maxCompileEnts results, and
+// temporary files a killed writer left.
+func pruneResults(dir string) {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	type ent struct {
+		name string
+		mod  int64
+	}
+	var res []ent
+	for _, e := range ents {
+		fi, err := e.Info()
+		if err != nil {
+			continue
+		}
+		switch {
+		case strings.HasPrefix(e.Name(), ".tmp-") && fi.ModTime().Unix() < nowUnix()-3600:
+			os.Remove(filepath.Join(dir, e.Name()))
+		case strings.HasPrefix(e.Name(), "c-"):
+			res = append(res, ent{e.Name(), fi.ModTime().UnixNano()})
+		}
+	}
+	sort.Slice(res, func(i, j int) bool { return res[i].mod > res[j].mod })
+	for i := maxCompileEnts; i < len(res); i++ {
+		os.Remove(filepath.Join(dir, res[i].name))
+	}
+}
