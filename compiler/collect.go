@@ -215,11 +215,15 @@ func (c *collector) withDefaults(it item, path []string, tree any, sens *[][]str
 	if c.defaults == nil {
 		return tree, nil
 	}
-	ref := refOf(hclRefOf)
-	if it.cv.Exists() {
-		ref = cueRefOf(it.cv, path)
+	switch {
+	case !it.cv.Exists():
+		tree = c.defaults.mergeCopies(tree, path, hclRefOf)
+	case c.defaults.declared():
+		// Issue 13: only when there are defaults to merge, as CUE's own
+		// way (applyAllDefaults) does: finding CUE's references costs a
+		// lookup per struct of every resource.
+		tree = c.defaults.mergeCopies(tree, path, cueRefOf(it.cv, path))
 	}
-	tree = c.defaults.mergeCopies(tree, path, ref)
 	k, ok := isDefaultKind(it.coll)
 	m, isMap := tree.(map[string]any)
 	if !ok || !isMap {
