@@ -62,7 +62,10 @@ func loadCUE(ctx context.Context, p *project) (*loaded, diag.Diagnostics) {
 		return nil, ds
 	}
 	verdict := cueGateVerdict(p, inst)
-	direct := directCUE(p, inst, verdict)
+	var direct *loaded
+	if !noDirectCUE {
+		direct = directCUE(p, inst, verdict)
+	}
 	if direct != nil && !crossCheck {
 		return direct, nil
 	}

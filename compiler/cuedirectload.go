@@ -7,6 +7,10 @@ import (
 	"cc.dev/cc/schema"
 )
 
+// noDirectCUE turns the direct way off, for tests that compare it with
+// CUE's.
+var noDirectCUE = false
+
 // directCUE is the direct way (cuedirect.go) for a loaded instance: the
 // configuration, or nil when it is not the direct way's to load. gate is
 // the gate's verdict on inst.
