@@ -144,8 +144,8 @@ func samePositions(dl *directLocator, loc locator) error {
 		if n != dl.t.root {
 			paths = append(paths, path, appendPath(path, "not_declared"))
 		}
-		for _, k := range n.names {
-			if c := n.fields[k]; !c.sel.hidden {
+		for _, c := range n.kids {
+			if !c.sel.hidden {
 				walk(c, appendPath(path, c.sel.name))
 			}
 		}

@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 
 	"cuelang.org/go/cue"
@@ -62,14 +63,23 @@ func loadCUE(ctx context.Context, p *project) (*loaded, diag.Diagnostics) {
 		return nil, ds
 	}
 	verdict := cueGateVerdict(p, inst)
-	var direct *loaded
-	if !noDirectCUE {
-		direct = directCUE(p, inst, verdict)
+	t := directTreeOf(inst, verdict)
+	if t == nil {
+		return loadCUEValue(ctx, p, inst, tr, verdict)
 	}
+	// The direct way (issue 13): the tree keeps none of the syntax, which
+	// is garbage from here on; CUE's way, when it is needed, loads the
+	// files again.
+	inst = nil
+	runtime.GC()
+	direct := directLoad(p, t)
 	if direct != nil && !crossCheck {
 		return direct, nil
 	}
-	ld, ds := loadCUEValue(ctx, p, inst, tr, verdict)
+	if inst, tr, ds = loadCUEInstance(p); ds != nil {
+		return nil, ds
+	}
+	ld, ds := loadCUEValue(ctx, p, inst, tr, cueGateVerdict(p, inst))
 	if direct != nil {
 		if err := crossCheckDirect(direct, ld, ds); err != nil {
 			return nil, diag.Diagnostics{diag.Errorf(nil, "internal error: %v", err)}

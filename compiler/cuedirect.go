@@ -3,7 +3,6 @@ package compiler
 import (
 	"encoding/json"
 	"errors"
-	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
@@ -52,20 +51,43 @@ func (s dsel) key() string {
 	return s.name
 }
 
-// dnode is one value of the configuration: its declarations, and its
-// fields (struct declarations) or elements (a list declaration).
+// The kinds of declaration a node has.
+const (
+	dStruct uint8 = 1 << iota
+	dList
+	dScalar
+	dRef
+)
+
+// dnode is one value of the configuration: what its declarations are,
+// and its fields (struct declarations) or elements (a list declaration).
+// It keeps no syntax, so that the syntax is garbage once read.
 type dnode struct {
 	parent *dnode
 	sel    dsel
-	// conj are the node's declarations, pos where each is written (a
-	// field's label, a list element's value), as CUE positions them.
-	conj []ast.Expr
-	pos  []token.Pos
-	// fields are the fields of its struct declarations, by dsel.key.
-	fields map[string]*dnode
-	names  []string // fields' keys in declaration order
-	elems  []*dnode // the elements of its list declaration
-	isList bool
+	// pos is where its first declaration is written (a field's label, a
+	// list element's value), as CUE positions it; ndecl counts them.
+	pos   token.Pos
+	ndecl int32
+	kinds uint8
+	// conflict: two scalar declarations differ.
+	conflict bool
+	lit      any // the scalar declared
+	litKind  token.Token
+	ref      *dref // the reference declared
+	// kids are its fields in declaration order, byKey them by dsel.key
+	// when there are many.
+	kids  []*dnode
+	byKey map[string]*dnode
+	elems []*dnode // the elements of its list declaration
+}
+
+// dref is a reference: the node of the struct or file it is resolved in
+// (its identifier's scope), and its steps from there, the identifier's
+// first.
+type dref struct {
+	scope *dnode
+	sels  []dsel
 }
 
 // path is the node's path from the root.
@@ -76,28 +98,45 @@ func (n *dnode) path() []dsel {
 	return append(n.parent.path(), n.sel)
 }
 
-// ref is the node's reference, when its one declaration is one.
-func (n *dnode) ref() ast.Expr {
-	if len(n.conj) != 1 {
+// refOnly is the node's reference, when its one declaration is one.
+func (n *dnode) refOnly() *dref {
+	if n.ndecl != 1 || n.kinds != dRef {
 		return nil
 	}
-	switch e := n.conj[0].(type) {
-	case *ast.Ident, *ast.SelectorExpr, *ast.IndexExpr:
-		return e
+	return n.ref
+}
+
+// field is the node's field with key k (dsel.key), or nil.
+func (n *dnode) field(k string) *dnode {
+	if n.byKey != nil {
+		return n.byKey[k]
+	}
+	for _, c := range n.kids {
+		if c.sel.key() == k {
+			return c
+		}
 	}
 	return nil
 }
 
+// manyFields is when a node's fields get a map.
+const manyFields = 8
+
 func (n *dnode) child(s dsel) *dnode {
-	if n.fields == nil {
-		n.fields = map[string]*dnode{}
-	}
 	k := s.key()
-	c := n.fields[k]
-	if c == nil {
-		c = &dnode{parent: n, sel: s}
-		n.fields[k] = c
-		n.names = append(n.names, k)
+	if c := n.field(k); c != nil {
+		return c
+	}
+	c := &dnode{parent: n, sel: s}
+	n.kids = append(n.kids, c)
+	switch {
+	case n.byKey != nil:
+		n.byKey[k] = c
+	case len(n.kids) > manyFields:
+		n.byKey = make(map[string]*dnode, 2*len(n.kids))
+		for _, x := range n.kids {
+			n.byKey[x.sel.key()] = x
+		}
 	}
 	return c
 }
@@ -106,7 +145,7 @@ func (n *dnode) child(s dsel) *dnode {
 type directTree struct {
 	root *dnode
 	// scopes are the nodes of the files and struct literals, for the
-	// references written in them.
+	// references written in them, while the syntax is read.
 	scopes map[ast.Node]*dnode
 }
 
@@ -115,7 +154,7 @@ func newDirectTree(inst *build.Instance) (*directTree, error) {
 	if len(inst.Imports) > 0 || len(inst.Files) > 1 && (inst.PkgName == "" || inst.PkgName == "_") {
 		return nil, errNotDirect
 	}
-	t := &directTree{root: &dnode{}, scopes: map[ast.Node]*dnode{}}
+	t := &directTree{root: &dnode{kinds: dStruct}, scopes: map[ast.Node]*dnode{}}
 	for _, f := range inst.Files {
 		t.scopes[f] = t.root
 	}
@@ -124,6 +163,7 @@ func newDirectTree(inst *build.Instance) (*directTree, error) {
 			return nil, err
 		}
 	}
+	t.scopes = nil
 	return t, nil
 }
 
@@ -143,7 +183,7 @@ func (t *directTree) decls(n *dnode, ds []ast.Decl) error {
 }
 
 func (t *directTree) field(n *dnode, f *ast.Field) error {
-	if f.Constraint != token.ILLEGAL || n.isList {
+	if f.Constraint != token.ILLEGAL || n.kinds&dList != 0 {
 		return errNotDirect
 	}
 	var s dsel
@@ -152,7 +192,7 @@ func (t *directTree) field(n *dnode, f *ast.Field) error {
 		if l.Name == "_" || strings.HasPrefix(strings.TrimPrefix(l.Name, "_"), "#") {
 			return errNotDirect
 		}
-		s = dsel{name: l.Name, hidden: strings.HasPrefix(l.Name, "_")}
+		s = identSel(l.Name)
 	case *ast.BasicLit:
 		name, err := directString(l)
 		if err != nil {
@@ -162,38 +202,101 @@ func (t *directTree) field(n *dnode, f *ast.Field) error {
 	default:
 		return errNotDirect
 	}
-	c := n.child(s)
-	c.conj = append(c.conj, f.Value)
-	c.pos = append(c.pos, f.Pos())
-	return t.value(c, f.Value)
+	return t.value(n.child(s), f.Pos(), f.Value)
 }
 
-// value reads the declaration e of node n.
-func (t *directTree) value(n *dnode, e ast.Expr) error {
+// value reads one declaration e, written at pos, of node n.
+func (t *directTree) value(n *dnode, pos token.Pos, e ast.Expr) error {
+	if n.ndecl == 0 {
+		n.pos = pos
+	}
+	n.ndecl++
 	switch e := e.(type) {
 	case *ast.StructLit:
+		n.kinds |= dStruct
 		t.scopes[e] = n
 		return t.decls(n, e.Elts)
 	case *ast.ListLit:
-		if n.isList || n.fields != nil {
+		if n.kinds&dList != 0 || len(n.kids) > 0 {
 			return errNotDirect
 		}
-		n.isList = true
+		n.kinds |= dList
+		n.elems = make([]*dnode, len(e.Elts))
 		for i, x := range e.Elts {
-			c := &dnode{parent: n, sel: dsel{name: strconv.Itoa(i), index: true}, conj: []ast.Expr{x}, pos: []token.Pos{x.Pos()}}
-			n.elems = append(n.elems, c)
-			if err := t.value(c, x); err != nil {
+			c := &dnode{parent: n, sel: dsel{name: strconv.Itoa(i), index: true}}
+			n.elems[i] = c
+			if err := t.value(c, x.Pos(), x); err != nil {
 				return err
 			}
 		}
 		return nil
 	case *ast.BasicLit:
-		_, err := directLit(e)
-		return err
+		v, err := directLit(e)
+		if err != nil {
+			return err
+		}
+		if n.kinds&dScalar != 0 && (v != n.lit || e.Kind != n.litKind) {
+			n.conflict = true // CUE words it
+		}
+		n.kinds |= dScalar
+		n.lit, n.litKind = v, e.Kind
+		return nil
 	case *ast.Ident, *ast.SelectorExpr, *ast.IndexExpr:
-		return nil // resolved when evaluated
+		r, err := t.reference(e)
+		if err != nil {
+			return err
+		}
+		n.kinds |= dRef
+		n.ref = r
+		return nil
 	}
 	return errNotDirect
+}
+
+// reference reads a reference (x, x.y, x."y", x[0], x["y"]).
+func (t *directTree) reference(r ast.Expr) (*dref, error) {
+	var sels []dsel // innermost first
+	for {
+		var s dsel
+		var err error
+		switch x := r.(type) {
+		case *ast.SelectorExpr:
+			s, err = selectorOf(x)
+			r = x.X
+		case *ast.IndexExpr:
+			s, err = indexOf(x)
+			r = x.X
+		default:
+			return t.referenceFrom(r, sels)
+		}
+		if err != nil {
+			return nil, err
+		}
+		sels = append(sels, s)
+	}
+}
+
+// referenceFrom is the reference of identifier r and then sels
+// (innermost first).
+func (t *directTree) referenceFrom(r ast.Expr, sels []dsel) (*dref, error) {
+	id, ok := r.(*ast.Ident)
+	if !ok || id.Scope == nil || strings.HasPrefix(strings.TrimPrefix(id.Name, "_"), "#") {
+		return nil, errNotDirect
+	}
+	switch id.Node.(type) {
+	case nil, *ast.ImportSpec, *ast.LetClause, *ast.Alias, *ast.ForClause:
+		return nil, errNotDirect // not a field (refused when read, too)
+	}
+	scope := t.scopes[id.Scope]
+	if scope == nil {
+		return nil, errNotDirect
+	}
+	out := &dref{scope: scope, sels: make([]dsel, 0, len(sels)+1)}
+	out.sels = append(out.sels, identSel(id.Name))
+	for i := len(sels) - 1; i >= 0; i-- {
+		out.sels = append(out.sels, sels[i])
+	}
+	return out, nil
 }
 
 // decimal is an integer as CUE exports it unchanged.
@@ -254,8 +357,9 @@ func (e *directEval) value(n *dnode) (any, error) {
 	}
 	e.stack = append(e.stack, n)
 	defer func() { e.stack = e.stack[:len(e.stack)-1] }()
-	if r := n.ref(); r != nil {
-		target, err := e.resolve(r)
+	switch {
+	case n.refOnly() != nil:
+		target, err := e.resolve(n.ref)
 		if err != nil {
 			return nil, err
 		}
@@ -263,12 +367,7 @@ func (e *directEval) value(n *dnode) (any, error) {
 			return nil, errNotDirect // a value containing itself
 		}
 		return e.value(target)
-	}
-	switch {
-	case n.isList:
-		if len(n.conj) != 1 {
-			return nil, errNotDirect
-		}
+	case n.kinds == dList && n.ndecl == 1:
 		out := make([]any, len(n.elems))
 		for i, c := range n.elems {
 			v, err := e.value(c)
@@ -278,10 +377,12 @@ func (e *directEval) value(n *dnode) (any, error) {
 			out[i] = v
 		}
 		return out, nil
-	case n.fields != nil || isStructLit(n.conj[0]):
+	case n.kinds == dStruct:
 		return e.structValue(n)
+	case n.kinds == dScalar && !n.conflict:
+		return n.lit, nil
 	}
-	return scalarOf(n)
+	return nil, errNotDirect // kinds that meet: CUE words it
 }
 
 // contains reports whether n is m or one of its ancestors.
@@ -294,17 +395,9 @@ func (n *dnode) contains(m *dnode) bool {
 	return false
 }
 
-func isStructLit(e ast.Expr) bool { _, ok := e.(*ast.StructLit); return ok }
-
 func (e *directEval) structValue(n *dnode) (any, error) {
-	for _, c := range n.conj {
-		if !isStructLit(c) {
-			return nil, errNotDirect // a struct meeting another kind
-		}
-	}
-	out := make(map[string]any, len(n.names))
-	for _, k := range n.names {
-		c := n.fields[k]
+	out := make(map[string]any, len(n.kids))
+	for _, c := range n.kids {
 		v, err := e.value(c)
 		if err != nil {
 			return nil, err
@@ -316,69 +409,15 @@ func (e *directEval) structValue(n *dnode) (any, error) {
 	return out, nil
 }
 
-// scalarOf is the value of a node whose declarations are all literals,
-// the same value each.
-func scalarOf(n *dnode) (any, error) {
-	var out any
-	for i, c := range n.conj {
-		l, ok := c.(*ast.BasicLit)
-		if !ok {
-			return nil, errNotDirect
-		}
-		v, err := directLit(l)
-		if err != nil {
-			return nil, err
-		}
-		if i > 0 && (v != out || l.Kind != n.conj[0].(*ast.BasicLit).Kind) {
-			return nil, errNotDirect // a conflict: CUE words it
-		}
-		out = v
-	}
-	return out, nil
-}
-
 // resolve finds the node a reference names.
-func (e *directEval) resolve(r ast.Expr) (*dnode, error) {
-	var sels []dsel // innermost first
-	for {
-		var s dsel
-		var err error
-		switch x := r.(type) {
-		case *ast.SelectorExpr:
-			s, err = selectorOf(x)
-			r = x.X
-		case *ast.IndexExpr:
-			s, err = indexOf(x)
-			r = x.X
-		default:
-			return e.resolveFrom(r, sels)
+func (e *directEval) resolve(r *dref) (*dnode, error) {
+	n := r.scope.field(r.sels[0].key())
+	for _, s := range r.sels[1:] {
+		if n == nil {
+			break
 		}
-		if err != nil {
-			return nil, err
-		}
-		sels = append(sels, s)
-	}
-}
-
-// resolveFrom finds the node of identifier r and then sels (innermost
-// first).
-func (e *directEval) resolveFrom(r ast.Expr, sels []dsel) (*dnode, error) {
-	id, ok := r.(*ast.Ident)
-	if !ok || id.Scope == nil || strings.HasPrefix(strings.TrimPrefix(id.Name, "_"), "#") {
-		return nil, errNotDirect
-	}
-	switch id.Node.(type) {
-	case nil, *ast.ImportSpec, *ast.LetClause, *ast.Alias, *ast.ForClause:
-		return nil, errNotDirect // not a field (refused when read, too)
-	}
-	scope := e.t.scopes[id.Scope]
-	if scope == nil {
-		return nil, errNotDirect
-	}
-	n := scope.fields[identSel(id.Name).key()]
-	for i := len(sels) - 1; i >= 0 && n != nil; i-- {
 		var err error
-		if n, err = e.step(n, sels[i]); err != nil {
+		if n, err = e.step(n, s); err != nil {
 			return nil, err
 		}
 	}
@@ -428,36 +467,24 @@ func indexOf(x *ast.IndexExpr) (dsel, error) {
 
 // step is the node one selector below n, looking through references.
 func (e *directEval) step(n *dnode, s dsel) (*dnode, error) {
-	for hops := 0; n.ref() != nil; hops++ {
+	for hops := 0; n.refOnly() != nil; hops++ {
 		if hops > maxDirectDepth {
 			return nil, errNotDirect
 		}
 		var err error
-		if n, err = e.resolve(n.ref()); err != nil {
+		if n, err = e.resolve(n.ref); err != nil {
 			return nil, err
 		}
 	}
 	if s.index {
 		i, err := strconv.Atoi(s.name)
-		if !n.isList || err != nil || i >= len(n.elems) {
+		if n.kinds&dList == 0 || err != nil || i >= len(n.elems) {
 			return nil, nil
 		}
 		return n.elems[i], nil
 	}
-	if n.isList {
+	if n.kinds&dList != 0 {
 		return nil, nil
 	}
-	return n.fields[s.key()], nil
-}
-
-// String writes a node's path, for messages.
-func (n *dnode) String() string {
-	var b strings.Builder
-	for i, s := range n.path() {
-		if i > 0 {
-			b.WriteByte('.')
-		}
-		fmt.Fprintf(&b, "%s", s.name)
-	}
-	return b.String()
+	return n.field(s.key()), nil
 }

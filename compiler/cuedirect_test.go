@@ -34,7 +34,7 @@ func loadDirect(t *testing.T, path string) *loaded {
 	if _, err := tree.collect(compiledSchemaOf(p.schema())); err != nil {
 		t.Fatalf("%s: %v", path, err)
 	}
-	ld := directCUE(p, inst, verdict)
+	ld := directLoad(p, tree)
 	if ld == nil {
 		t.Fatalf("%s: not loaded the direct way", path)
 	}
@@ -94,7 +94,8 @@ func tookDirect(t *testing.T, path string, in Input) bool {
 	if ds != nil {
 		return false
 	}
-	return directCUE(p, inst, cueGateVerdict(p, inst)) != nil
+	tree := directTreeOf(inst, cueGateVerdict(p, inst))
+	return tree != nil && directLoad(p, tree) != nil
 }
 
 const directBase = `project: "demo"

@@ -1,7 +1,6 @@
 package compiler
 
 import (
-	"cuelang.org/go/cue/ast"
 	"cuelang.org/go/cue/build"
 
 	"cc.dev/cc/schema"
@@ -11,23 +10,28 @@ import (
 // CUE's.
 var noDirectCUE = false
 
-// directCUE is the direct way (cuedirect.go) for a loaded instance: the
-// configuration, or nil when it is not the direct way's to load. gate is
-// the gate's verdict on inst.
-func directCUE(p *project, inst *build.Instance, gate gateVerdict) *loaded {
-	if !gate.plain {
+// directTreeOf reads inst for the direct way (cuedirect.go), or is nil
+// when the configuration is not the direct way's to load. gate is the
+// gate's verdict on inst.
+func directTreeOf(inst *build.Instance, gate gateVerdict) *directTree {
+	if noDirectCUE || !gate.plain {
 		return nil
 	}
 	t, err := newDirectTree(inst)
 	if err != nil || !t.topLevelDirect() {
 		return nil
 	}
+	return t
+}
+
+// directLoad loads the configuration of tree t, or is nil when CUE must.
+func directLoad(p *project, t *directTree) *loaded {
 	p.track.set("checking the CUE configuration against the schema")
 	res, err := t.collect(compiledSchemaOf(p.schema()))
 	if err != nil {
 		return nil
 	}
-	return &loaded{cfg: res.cfg, loc: &directLocator{p: p, t: t, inst: inst}, defaults: newSharedDefaults(), direct: res}
+	return &loaded{cfg: res.cfg, loc: &directLocator{p: p, t: t}, defaults: newSharedDefaults(), direct: res}
 }
 
 // topLevelDirect reports whether the configuration's top level is one the
@@ -39,8 +43,7 @@ func (t *directTree) topLevelDirect() bool {
 	for _, k := range compiledSchema().fieldsAt(nil) {
 		known[k] = true
 	}
-	for _, k := range t.root.names {
-		c := t.root.fields[k]
+	for _, c := range t.root.kids {
 		name := c.sel.name
 		switch {
 		case c.sel.hidden:
@@ -52,14 +55,7 @@ func (t *directTree) topLevelDirect() bool {
 }
 
 // structNode reports whether every declaration of n is a struct literal.
-func structNode(n *dnode) bool {
-	for _, c := range n.conj {
-		if _, ok := c.(*ast.StructLit); !ok {
-			return false
-		}
-	}
-	return true
-}
+func structNode(n *dnode) bool { return n.kinds == dStruct }
 
 // collect evaluates the configuration into a collector, as fastCUE
 // exports it; a hidden field outside the resources is evaluated too, for
@@ -70,8 +66,7 @@ func (t *directTree) collect(fs *fastSchema) (*fastResult, error) {
 	c.direct = t
 	err := func() error {
 		e := &directEval{t: t}
-		for _, k := range t.root.names {
-			n := t.root.fields[k]
+		for _, n := range t.root.kids {
 			switch {
 			case n.sel.hidden:
 				if _, err := e.value(n); err != nil {
@@ -87,8 +82,14 @@ func (t *directTree) collect(fs *fastSchema) (*fastResult, error) {
 				if !structNode(n) {
 					return errNotDirect
 				}
-				for _, dk := range n.names {
-					if err := t.addCollection(c, e, "data."+n.fields[dk].sel.name, n.fields[dk]); err != nil {
+				for _, dn := range n.kids {
+					if dn.sel.hidden {
+						if _, err := e.value(dn); err != nil {
+							return err
+						}
+						continue
+					}
+					if err := t.addCollection(c, e, "data."+dn.sel.name, dn); err != nil {
 						return err
 					}
 				}
@@ -118,8 +119,7 @@ func (t *directTree) addCollection(c *collector, e *directEval, coll string, n *
 	if !structNode(n) {
 		return errNotDirect
 	}
-	for _, k := range n.names {
-		r := n.fields[k]
+	for _, r := range n.kids {
 		if r.sel.hidden {
 			if _, err := e.value(r); err != nil {
 				return err
@@ -168,7 +168,7 @@ func (t *directTree) refAt(n *dnode, path []string, k schema.Kind) (string, erro
 		return "", err
 	}
 	for hop := 0; hop < 8 && node != nil; hop++ {
-		r := node.ref()
+		r := node.refOnly()
 		if r == nil {
 			return "", nil
 		}
@@ -214,44 +214,11 @@ func refAddress(p []dsel, k schema.Kind) string {
 // refPath is the path a reference is written as, from the root. A
 // reference relative to a struct is only known so when the walk to it
 // crossed no copy.
-func (t *directTree) refPath(r ast.Expr, copied bool) ([]dsel, error) {
-	var sels []dsel // innermost first
-	x := r
-	for {
-		var s dsel
-		var err error
-		switch y := x.(type) {
-		case *ast.SelectorExpr:
-			s, err = selectorOf(y)
-			x = y.X
-		case *ast.IndexExpr:
-			s, err = indexOf(y)
-			x = y.X
-		default:
-			return t.pathFrom(x, sels, copied)
-		}
-		if err != nil {
-			return nil, err
-		}
-		sels = append(sels, s)
-	}
-}
-
-// pathFrom is the path of identifier x and then sels (innermost first).
-func (t *directTree) pathFrom(x ast.Expr, sels []dsel, copied bool) ([]dsel, error) {
-	id, ok := x.(*ast.Ident)
-	if !ok || id.Scope == nil {
+func (t *directTree) refPath(r *dref, copied bool) ([]dsel, error) {
+	if r.scope != t.root && copied {
 		return nil, errNotDirect
 	}
-	scope := t.scopes[id.Scope]
-	if scope == nil || scope != t.root && copied {
-		return nil, errNotDirect
-	}
-	out := append(scope.path(), identSel(id.Name))
-	for i := len(sels) - 1; i >= 0; i-- {
-		out = append(out, sels[i])
-	}
-	return out, nil
+	return append(r.scope.path(), r.sels...), nil
 }
 
 // lookup walks path (config names; "\x00" marks a hidden one) from n as
@@ -266,7 +233,7 @@ func (t *directTree) lookup(e *directEval, n *dnode, path []string) (*dnode, boo
 		} else if isIndex(name) {
 			s.index = true
 		}
-		if n.ref() != nil {
+		if n.refOnly() != nil {
 			copied = true
 		}
 		var err error

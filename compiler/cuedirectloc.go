@@ -3,7 +3,6 @@ package compiler
 import (
 	"sync"
 
-	"cuelang.org/go/cue/build"
 	"cuelang.org/go/cue/cuecontext"
 
 	"cc.dev/cc/diag"
@@ -18,7 +17,6 @@ import (
 type directLocator struct {
 	p    *project
 	t    *directTree
-	inst *build.Instance
 	once sync.Once
 	cue  locator
 }
@@ -43,21 +41,29 @@ func (l *directLocator) own(path []string) (*diag.Range, bool) {
 		if node == nil {
 			continue // not declared: nor is it in CUE's value
 		}
-		if len(node.pos) != 1 {
+		if node.ndecl != 1 {
 			return nil, false
 		}
-		if r := l.p.rangeOfPos(node.pos[0]); r != nil {
+		if r := l.p.rangeOfPos(node.pos); r != nil {
 			return r, true
 		}
 	}
 	return nil, false
 }
 
-// slow is the locator of CUE's own value of the configuration.
+// slow is the locator of CUE's own value of the configuration, loaded
+// again (the syntax read the first time is not kept), into a copy of the
+// project so that its sources are only read meanwhile.
 func (l *directLocator) slow() locator {
 	l.once.Do(func() {
-		v := cuecontext.New().BuildInstance(l.inst)
-		l.cue = &cueLocator{p: l.p, v: v}
+		q := *l.p
+		q.sources, q.track = map[string][]byte{}, nil
+		inst, _, ds := loadCUEInstance(&q)
+		if ds != nil {
+			l.cue = nowhere{}
+			return
+		}
+		l.cue = &cueLocator{p: l.p, v: cuecontext.New().BuildInstance(inst)}
 	})
 	return l.cue
 }
@@ -67,20 +73,20 @@ func (l *directLocator) slow() locator {
 func (t *directTree) plainAt(path []string) (*dnode, bool) {
 	n := t.root
 	for _, name := range path {
-		if n.ref() != nil {
+		if n.refOnly() != nil {
 			return nil, false
 		}
 		switch {
 		case isIndex(name):
 			i := atoi(name)
-			if !n.isList || len(name) > 9 || i >= len(n.elems) {
+			if n.kinds&dList == 0 || len(name) > 9 || i >= len(n.elems) {
 				return nil, true
 			}
 			n = n.elems[i]
-		case n.isList:
+		case n.kinds&dList != 0:
 			return nil, true
 		default:
-			if n = n.fields[name]; n == nil {
+			if n = n.field(name); n == nil {
 				return nil, true
 			}
 		}
