@@ -38,6 +38,8 @@ type collector struct {
 	// defaults are the project's shared defaults (defaults.go), merged
 	// into each resource before its check; nil when there are none.
 	defaults *sharedDefaults
+	// direct is the configuration the direct way reads (cuedirect.go).
+	direct *directTree
 }
 
 // fastResult is what the fast way made of a configuration: its typed
@@ -61,6 +63,7 @@ func (e exportError) Unwrap() error { return e.err }
 type item struct {
 	coll, name string
 	cv         cue.Value // CUE: the resource, exported by the worker
+	dn         *dnode    // CUE, the direct way: the resource's node
 	val        cty.Value // HCL: the evaluated resource
 }
 
@@ -158,6 +161,10 @@ func (c *collector) process(it item) error {
 		if err := dec.Decode(&tree); err != nil {
 			return err
 		}
+	} else if it.dn != nil {
+		if tree, err = c.direct.directValue(it.dn); err != nil {
+			return err
+		}
 	} else {
 		tree = ctyToGo(it.val, path, &sens)
 	}
@@ -182,6 +189,11 @@ func (c *collector) process(it item) error {
 	if it.cv.Exists() {
 		markCUERefs(it.coll, it.name, dst.Interface(), it.cv)
 		markDefaultCUERefs(it.coll, it.name, dst.Interface(), c.defaults)
+	}
+	if it.dn != nil {
+		if err := markDirectRefs(it.coll, it.name, dst.Interface(), c.direct, it.dn); err != nil {
+			return err
+		}
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -215,11 +227,17 @@ func (c *collector) withDefaults(it item, path []string, tree any, sens *[][]str
 	if c.defaults == nil {
 		return tree, nil
 	}
-	ref := refOf(hclRefOf)
-	if it.cv.Exists() {
-		ref = cueRefOf(it.cv, path)
+	switch {
+	case it.dn != nil:
+		// The direct way loads no project that declares defaults.
+	case !it.cv.Exists():
+		tree = c.defaults.mergeCopies(tree, path, hclRefOf)
+	case c.defaults.declared():
+		// Issue 13: only when there are defaults to merge, as CUE's own
+		// way (applyAllDefaults) does: finding CUE's references costs a
+		// lookup per struct of every resource.
+		tree = c.defaults.mergeCopies(tree, path, cueRefOf(it.cv, path))
 	}
-	tree = c.defaults.mergeCopies(tree, path, ref)
 	k, ok := isDefaultKind(it.coll)
 	m, isMap := tree.(map[string]any)
 	if !ok || !isMap {

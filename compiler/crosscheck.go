@@ -6,7 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strconv"
 
+	"cc.dev/cc/diag"
 	"cc.dev/cc/schema"
 )
 
@@ -91,6 +93,74 @@ func sameTrees(trees map[string]any, cueJSON []byte) error {
 		}
 		if err := sameJSON(fb, sb); err != nil {
 			return fmt.Errorf("%s: %v", a, err)
+		}
+	}
+	return nil
+}
+
+// crossCheckDirect compares what the direct way (cuedirect.go) made of a
+// configuration with CUE's way, ld and ds (issue 13: CUE compile): CUE
+// must accept it, with the same configuration, the same values filled
+// in, the same references stamped, and the same positions wherever the
+// direct way positions a value itself.
+func crossCheckDirect(direct, ld *loaded, ds diag.Diagnostics) error {
+	if ds.HasErrors() {
+		return fmt.Errorf("the direct way accepts what CUE rejects: %v", ds[0].Summary)
+	}
+	if len(ld.outputs) > 0 {
+		return errors.New("the direct way drops the outputs")
+	}
+	b := ld.json
+	if ld.cfg != nil {
+		var err error
+		if b, err = json.Marshal(ld.cfg); err != nil {
+			return err
+		}
+	}
+	mark := func(c *schema.Config) {
+		if ld.cfg == nil {
+			markAllCUERefs(c, ld.user)
+			markAllDefaultCUERefs(c, ld.defaults)
+		}
+	}
+	if err := sameConfig(direct.cfg, b, mark); err != nil {
+		return fmt.Errorf("the direct way and CUE disagree: %v", err)
+	}
+	if ld.cfg == nil {
+		if err := sameTrees(direct.direct.trees, b); err != nil {
+			return fmt.Errorf("the direct way and CUE fill in different values: %v", err)
+		}
+	}
+	return samePositions(direct.loc.(*directLocator), ld.loc)
+}
+
+// samePositions compares the positions the direct locator gives itself
+// with CUE's locator's, at every path of the configuration and one below
+// each that is not declared.
+func samePositions(dl *directLocator, loc locator) error {
+	var paths [][]string
+	var walk func(n *dnode, path []string)
+	walk = func(n *dnode, path []string) {
+		if n != dl.t.root {
+			paths = append(paths, path, appendPath(path, "not_declared"))
+		}
+		for _, c := range n.kids {
+			if !c.sel.hidden {
+				walk(c, appendPath(path, c.sel.name))
+			}
+		}
+		for i, c := range n.elems {
+			walk(c, appendPath(path, strconv.Itoa(i)))
+		}
+	}
+	walk(dl.t.root, nil)
+	for _, p := range paths {
+		r, ok := dl.own(p)
+		if !ok {
+			continue
+		}
+		if want := loc.at(p); want == nil || *r != *want {
+			return fmt.Errorf("the direct way positions %s at %v, CUE at %v", pathString(p), r, want)
 		}
 	}
 	return nil

@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 
 	"cuelang.org/go/cue"
@@ -39,6 +40,9 @@ type loaded struct {
 	defaults *sharedDefaults
 	// outputs are the configuration's outputs, sorted by name (issue 12).
 	outputs []schema.Output
+	// direct is what the direct way made of a CUE configuration
+	// (cuedirect.go), nil when CUE's way loaded it.
+	direct *fastResult
 }
 
 // locator maps a config path (["sandboxes", "dev", "image"]) to source.
@@ -54,22 +58,44 @@ type locator interface {
 // loadCUE loads a CUE package (a directory, with imports inside a cue.mod
 // module when present) or one file, and unifies it with the schema.
 func loadCUE(ctx context.Context, p *project) (*loaded, diag.Diagnostics) {
+	inst, tr, ds := loadCUEInstance(p)
+	if ds != nil {
+		return nil, ds
+	}
+	verdict := cueGateVerdict(p, inst)
+	t := directTreeOf(inst, verdict)
+	if t == nil {
+		return loadCUEValue(ctx, p, inst, tr, verdict)
+	}
+	// The direct way (issue 13): the tree keeps none of the syntax, which
+	// is garbage from here on; CUE's way, when it is needed, loads the
+	// files again.
+	inst = nil
+	runtime.GC()
+	direct := directLoad(p, t)
+	if direct != nil && !crossCheck {
+		return direct, nil
+	}
+	if inst, tr, ds = loadCUEInstance(p); ds != nil {
+		return nil, ds
+	}
+	ld, ds := loadCUEValue(ctx, p, inst, tr, cueGateVerdict(p, inst))
+	if direct != nil {
+		if err := crossCheckDirect(direct, ld, ds); err != nil {
+			return nil, diag.Diagnostics{diag.Errorf(nil, "internal error: %v", err)}
+		}
+	}
+	return ld, ds
+}
+
+// loadCUEValue is CUE's way: evaluate the instance, check it, and judge
+// it against the schema (the export path when the gate lets it).
+func loadCUEValue(ctx context.Context, p *project, inst *build.Instance, tr *cueTranslator, verdict gateVerdict) (*loaded, diag.Diagnostics) {
 	cctx := cuecontext.New()
 	sch, err := buildSchema(cctx, p.schema())
 	if err != nil {
 		return nil, diag.Diagnostics{diag.Errorf(nil, "%v", err)}
 	}
-	inst, tr, ds := loadCUEInstance(p)
-	if ds != nil {
-		return nil, ds
-	}
-	// The gate reads the syntax only: it runs on another core while CUE
-	// evaluates the same syntax.
-	gate := make(chan gateVerdict, 1)
-	go func() {
-		ok, why := cueFastPathOK(compiledSchemaOf(p.schema()), inst)
-		gate <- gateVerdict{ok, why}
-	}()
 	p.track.set("evaluating the CUE configuration")
 	v := cctx.BuildInstance(inst)
 	tr.user = v
@@ -85,7 +111,7 @@ func loadCUE(ctx context.Context, p *project) (*loaded, diag.Diagnostics) {
 		return nil, ds
 	}
 	tr.loc = withDefaults(tr.loc, sd)
-	ld, ds := judgeCUE(p, sch, <-gate, v, tr, sd)
+	ld, ds := judgeCUE(p, sch, verdict, v, tr, sd)
 	if ds.HasErrors() {
 		return ld, ds
 	}
