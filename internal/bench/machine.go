@@ -17,6 +17,9 @@ type machine struct {
 	commit, loadBefore   string
 	loadAfter, cueBinary string
 	args                 []string
+	// ccBinary is -cc, when given: the commit is then only the source
+	// tree's, not necessarily the binary's.
+	ccBinary string
 }
 
 // describeMachine reads the machine before the runs.
@@ -32,7 +35,11 @@ func (m *machine) header(b *strings.Builder) {
 	fmt.Fprintf(b, "## Benchmarks (`.ci/bench %s`)\n\n", strings.Join(m.args, " "))
 	fmt.Fprintf(b, "- machine: %d cores (nproc), %s\n", runtime.NumCPU(), m.model)
 	fmt.Fprintf(b, "- load average (1, 5, 15 min): %s before, %s after\n", m.loadBefore, m.loadAfter)
-	fmt.Fprintf(b, "- %s; cc commit %s\n", m.goVersion, m.commit)
+	if m.ccBinary != "" {
+		fmt.Fprintf(b, "- %s; cc binary %s (given with -cc; the source tree is at %s)\n", m.goVersion, m.ccBinary, m.commit)
+	} else {
+		fmt.Fprintf(b, "- %s; cc commit %s\n", m.goVersion, m.commit)
+	}
 	if m.cueBinary != "" {
 		fmt.Fprintf(b, "- %s\n", m.cueBinary)
 	}

@@ -82,6 +82,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (err erro
 		}
 	}
 	m := describeMachine(ctx, root, args)
+	m.ccBinary = cfg.cc
 	defer func() {
 		if werr := r.write(m, stdout); err == nil {
 			err = werr
