@@ -153,7 +153,7 @@ func (r *runner) applyPath(ctx context.Context) error {
 		srv := &server{r: r, dir: filepath.Join(r.work, fmt.Sprintf("server-%d", n))}
 		defer srv.stop()
 		specs := r.applySpecs(n, dir, srv)
-		res, err := r.measure(ctx, fmt.Sprintf("apply %s", commas(n)), specs, r.cfg.applyRounds)
+		res, err := r.measure(ctx, fmt.Sprintf("apply %s", commas(n)), specs, r.cfg.applyRounds, false)
 		if err != nil {
 			return err
 		}

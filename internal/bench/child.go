@@ -49,11 +49,21 @@ type runner struct {
 	profiles []profileTop
 }
 
-// measure runs specs in interleaved rounds (A B C A B C ...).
-func (r *runner) measure(ctx context.Context, what string, specs []cmdSpec, rounds int) ([]*result, error) {
+// measure runs specs in interleaved rounds (A B C A B C ...), after one
+// untimed warm-up round when warmup is set (the page cache, and cc's own
+// caches for the commands measured warm).
+func (r *runner) measure(ctx context.Context, what string, specs []cmdSpec, rounds int, warmup bool) ([]*result, error) {
 	out := make([]*result, len(specs))
 	for i, s := range specs {
 		out[i] = &result{spec: s}
+	}
+	if warmup {
+		fmt.Fprintf(r.progress, "bench: %s, warm-up round\n", what)
+		for _, s := range specs {
+			if _, err := r.runOnce(ctx, s); err != nil {
+				return nil, err
+			}
+		}
 	}
 	for round := 1; round <= rounds; round++ {
 		fmt.Fprintf(r.progress, "bench: %s, round %d of %d\n", what, round, rounds)

@@ -64,7 +64,7 @@ func (r *runner) compilePath(ctx context.Context) error {
 			return err
 		}
 		cue, hcl := r.compileSpecs(n, dir)
-		res, err := r.measure(ctx, fmt.Sprintf("compile %s", commas(n)), append(cue, hcl...), r.cfg.rounds)
+		res, err := r.measure(ctx, fmt.Sprintf("compile %s", commas(n)), append(cue, hcl...), r.cfg.rounds, true)
 		if err != nil {
 			return err
 		}
@@ -78,7 +78,7 @@ func (r *runner) compilePath(ctx context.Context) error {
 		}
 		r.tables = append(r.tables, t,
 			&table{title: fmt.Sprintf("Compile, %s resources, HCL", commas(n)), rows: hclRes, bases: hclRes[:1],
-				notes: []string{"Same rounds as the CUE table above (all six commands interleaved). `hclfloor` is internal/bench/hclfloor: bare hcl/v2 parse + evaluate of the same file."}})
+				notes: []string{"Same rounds as the CUE table above (all six commands interleaved, after one untimed warm-up round). `hclfloor` is internal/bench/hclfloor: bare hcl/v2 parse + evaluate of the same file."}})
 		if err := r.profileSpecs(ctx, n, append(cue, hcl...)); err != nil {
 			return err
 		}

@@ -51,7 +51,7 @@ func (r *runner) measureKeep(ctx context.Context, n int, specs []cmdSpec) error 
 	if len(specs) == 0 {
 		return nil
 	}
-	res, err := r.measure(ctx, fmt.Sprintf("memory %s", commas(n)), specs, 1)
+	res, err := r.measure(ctx, fmt.Sprintf("memory %s", commas(n)), specs, 1, false)
 	if err == nil {
 		r.keep(n, res)
 	}

@@ -95,7 +95,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (err erro
 		return err
 	}
 	m.cueBinary = r.bin.cueVersion
-	return r.paths(ctx)
+	if err := r.paths(ctx); err != nil {
+		if ctx.Err() != nil {
+			return fmt.Errorf("interrupted: children and the server stopped (%w)", err)
+		}
+		return err
+	}
+	return nil
 }
 
 // paths runs the chosen paths in their fixed order.

@@ -47,13 +47,13 @@ func (r *runner) noopPath(ctx context.Context) error {
 			return err
 		}
 		specs := r.noopSpecs(n, dir)
-		res, err := r.measure(ctx, fmt.Sprintf("no-op plan %s", commas(n)), specs, r.cfg.rounds)
+		res, err := r.measure(ctx, fmt.Sprintf("no-op plan %s", commas(n)), specs, r.cfg.rounds, true)
 		if err != nil {
 			return err
 		}
 		r.keep(n, res)
 		r.tables = append(r.tables, &table{title: fmt.Sprintf("No-op plan, %s resources", commas(n)), rows: res, bases: res[:1],
-			notes: []string{"The project applied once on the embedded default, then each command in turn. `getstate` is internal/bench/getstate: open the same .cc/state.db as cc does and make the one GetState call a plan makes, as a process."}})
+			notes: []string{"The project applied once on the embedded default, one untimed warm-up round, then the commands in turn. `getstate` is internal/bench/getstate: open the same .cc/state.db as cc does and make the one GetState call a plan makes, as a process."}})
 		if err := r.profileSpecs(ctx, n, specs); err != nil {
 			return err
 		}
