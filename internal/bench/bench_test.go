@@ -173,3 +173,43 @@ func TestTinyCompileRun(t *testing.T) {
 		t.Errorf("output lacks cue export:\n%s", md)
 	}
 }
+
+// issue 13: benchmark script — Ctrl-C (the context cancelled) stops a
+// running child at once.
+func TestChildStopsOnCancel(t *testing.T) {
+	r := &runner{cfg: &config{timeout: time.Minute}}
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(200*time.Millisecond, cancel)
+	start := time.Now()
+	_, err := r.child(ctx, "`sleep`", t.TempDir(), []string{"sleep", "30"})
+	if err == nil || time.Since(start) > 10*time.Second {
+		t.Errorf("err = %v after %s, want the child stopped", err, time.Since(start))
+	}
+}
+
+// issue 13: benchmark script — the linearity table: per-resource cost at
+// each size, and how it grew from the smallest to the largest.
+func TestLinearityGrid(t *testing.T) {
+	small, large := secs(1, 1, 1), secs(12, 12, 12)
+	small.spec.label, large.spec.label = "`cc compile main.hcl`", "`cc compile main.hcl`"
+	large.spec.resources = 10000
+	r := &runner{cfg: &config{sizes: []int{1000, 10000}}, results: map[string]*result{
+		resultKey(1000, "compile-hcl"): small, resultKey(10000, "compile-hcl"): large,
+		resultKey(10000, "plan-hcl"): large,
+	}}
+	r.linearity()
+	var b strings.Builder
+	r.tables[0].markdown(&b)
+	for _, want := range []string{
+		"| command | 1,000 | 10,000 | µs per resource, 10,000 / 1,000 |",
+		"| `cc compile main.hcl` | 1000 µs, 2.05 KiB | 1200 µs, 0.20 KiB | 1.20 |",
+		"| `cc compile main.hcl` | — | 1200 µs, 0.20 KiB | — |",
+	} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("table lacks %q:\n%s", want, b.String())
+		}
+	}
+	if strings.Contains(b.String(), "apply") {
+		t.Errorf("rows never measured are shown:\n%s", b.String())
+	}
+}
