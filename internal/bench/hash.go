@@ -108,7 +108,7 @@ func (r *runner) hashPath(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	note := fmt.Sprintf("One image copying a tree of %d files, %d MiB in all (in the page cache: one untimed warm-up round first); `sha256floor` is internal/bench/sha256floor, 1 MiB reads.", hashFiles, r.cfg.hashBytes>>20)
+	note := fmt.Sprintf("One image copying a tree of %s files, %d MiB in all (in the page cache: one untimed warm-up round first); `sha256floor` is internal/bench/sha256floor, 1 MiB reads.", commas(hashFiles), r.cfg.hashBytes>>20)
 	if r.bin.noCacheCompile {
 		note += " `--no-cache` hashes every file (cold); without it the stat cache answers (warm)."
 	}
