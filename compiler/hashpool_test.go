@@ -200,6 +200,7 @@ func TestHashFirstErrorInWalkOrder(t *testing.T) {
 		t.Skip("no FIFOs here:", err)
 	}
 	var h *fileHasher
+	var laterFirst atomic.Bool
 	setHook(t, &hashHook, func(rel string) {
 		if !strings.HasSuffix(rel, ".bad") {
 			return
@@ -209,10 +210,11 @@ func TestHashFirstErrorInWalkOrder(t *testing.T) {
 		if err := syscall.Mkfifo(abs, 0o644); err != nil {
 			panic(err)
 		}
-		if rel == "ctx/b.bad" { // let the later bad files fail first
+		if rel == "ctx/b.bad" { // let a later bad file fail first
 			deadline := time.Now().Add(10 * time.Second)
 			for time.Now().Before(deadline) {
-				if s, ok := h.hashed("ctx/f.bad"); ok && s.err != nil {
+				if s, ok := h.hashed("ctx/d.bad"); ok && s.err != nil {
+					laterFirst.Store(true)
 					break
 				}
 				time.Sleep(time.Millisecond)
@@ -223,6 +225,9 @@ func TestHashFirstErrorInWalkOrder(t *testing.T) {
 	s := h.tree([]string{"ctx"}, "ctx", nil, nil)
 	if want := "ctx/b.bad is a named pipe (FIFO), not a regular file"; s.err == nil || s.err.Error() != want {
 		t.Fatalf("error %v, want %q", s.err, want)
+	}
+	if !laterFirst.Load() {
+		t.Error("d.bad did not fail before b.bad: the case was not tested")
 	}
 }
 
