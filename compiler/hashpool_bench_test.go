@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"sort"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -94,37 +95,57 @@ func floorHash(b *testing.B, files []string, workers int) {
 
 // BenchmarkHashTree: per iteration, the one-worker floor, the
 // GOMAXPROCS-worker floor and cc's hashing of the tree (a new fileHasher,
-// as each compile has), interleaved; reports the medians and cc's ratio
-// to the one-worker floor (the aim: at most 0.5 on 2 cores).
+// as each compile has), interleaved, their order rotated; reports the
+// medians, the median of cc's per-iteration ratio to the one-worker floor
+// (the aim: at most 0.5 on 2 cores), and the CPU time each takes (which a
+// busy machine does not skew as it does wall time).
 func BenchmarkHashTree(b *testing.B) {
 	root := hashBenchRoot(b)
 	files := benchFiles(b, filepath.Join(root, "ctx"))
-	var one, all, cc []time.Duration
-	timed := func(to *[]time.Duration, f func()) {
-		start := time.Now()
-		f()
-		*to = append(*to, time.Since(start))
+	ccHash := func() {
+		h, err := newFileHasher(root)
+		if err != nil {
+			b.Fatal(err)
+		}
+		h.track = &tracker{}
+		if s := h.tree([]string{"ctx"}, "ctx", nil, nil); s.err != nil {
+			b.Fatal(s.err)
+		}
 	}
-	for b.Loop() {
-		timed(&one, func() { floorHash(b, files, 1) })
-		timed(&all, func() { floorHash(b, files, runtime.GOMAXPROCS(0)) })
-		timed(&cc, func() {
-			h, err := newFileHasher(root)
-			if err != nil {
-				b.Fatal(err)
-			}
-			h.track = &tracker{}
-			if s := h.tree([]string{"ctx"}, "ctx", nil, nil); s.err != nil {
-				b.Fatal(s.err)
-			}
-		})
+	runs := []func(){
+		func() { floorHash(b, files, 1) },
+		func() { floorHash(b, files, runtime.GOMAXPROCS(0)) },
+		ccHash,
 	}
-	m1, mn, mc := median(one), median(all), median(cc)
-	b.ReportMetric(float64(m1.Milliseconds()), "floor1-ms")
-	b.ReportMetric(float64(mn.Milliseconds()), fmt.Sprintf("floor%d-ms", runtime.GOMAXPROCS(0)))
-	b.ReportMetric(float64(mc.Milliseconds()), "cc-ms")
-	b.ReportMetric(float64(mc)/float64(m1), "cc/floor1")
+	var wall, cpu [3][]time.Duration
+	var ratios []time.Duration // cc/floor1 per iteration, in thousandths
+	for i := 0; b.Loop(); i++ {
+		var w [3]time.Duration
+		for k := range runs {
+			j := (i + k) % len(runs)
+			start, c0 := time.Now(), cpuTime()
+			runs[j]()
+			w[j] = time.Since(start)
+			wall[j] = append(wall[j], w[j])
+			cpu[j] = append(cpu[j], cpuTime()-c0)
+		}
+		ratios = append(ratios, 1000*w[2]/w[0])
+	}
+	b.ReportMetric(float64(median(wall[0]).Milliseconds()), "floor1-ms")
+	b.ReportMetric(float64(median(wall[1]).Milliseconds()), fmt.Sprintf("floor%d-ms", runtime.GOMAXPROCS(0)))
+	b.ReportMetric(float64(median(wall[2]).Milliseconds()), "cc-ms")
+	b.ReportMetric(float64(median(ratios))/1000, "cc/floor1")
+	b.ReportMetric(float64(median(cpu[0]).Milliseconds()), "floor1-cpu-ms")
+	b.ReportMetric(float64(median(cpu[1]).Milliseconds()), fmt.Sprintf("floor%d-cpu-ms", runtime.GOMAXPROCS(0)))
+	b.ReportMetric(float64(median(cpu[2]).Milliseconds()), "cc-cpu-ms")
 	b.ReportMetric(0, "ns/op")
+}
+
+// cpuTime is the CPU time the process has used, user and system.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 func median(ds []time.Duration) time.Duration {
