@@ -65,11 +65,17 @@ func (h *fileHasher) once(rel string, f func() fileSum) fileSum {
 	return c.sum
 }
 
+// started is rel's hash when someone has started it, done or not.
+func (h *fileHasher) started(rel string) (*sumCall, bool) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	c, ok := h.files[rel]
+	return c, ok
+}
+
 // hashed is rel's sum when it is already computed.
 func (h *fileHasher) hashed(rel string) (fileSum, bool) {
-	h.mu.Lock()
-	c, ok := h.files[rel]
-	h.mu.Unlock()
+	c, ok := h.started(rel)
 	if !ok {
 		return fileSum{}, false
 	}
@@ -90,16 +96,19 @@ type treeBatch struct {
 	wg    sync.WaitGroup
 	// bad is set when a file failed: the walk need not go on, since
 	// everything before that file is already in slots.
-	bad atomic.Bool
+	bad      atomic.Bool
+	mu       sync.Mutex
+	panicked []any // what workers panicked with
 }
 
 // treeSlot is one entry, ready or being hashed, or the error met there.
 type treeSlot struct {
 	name   string
 	entry  schema.TreeEntry
-	sum    fileSum
-	walked bool  // met by a walk: its error is worded by namedPathError
-	err    error // an error at this point of the walk
+	walked bool     // a file met by a walk: sum, and its error is worded by namedPathError
+	sum    fileSum  // set by a worker, or from call
+	call   *sumCall // the hash another tree or file() has under way
+	err    error    // an error at this point of the walk
 }
 
 // errWalkCut ends a walk early when a file it handed over failed.
@@ -116,13 +125,13 @@ func (t *treeBatch) fail(err error) {
 }
 
 // hash adds the regular file rel met by a walk, hashed by a worker
-// through walkedFile (memoized by path) unless its sum is known.
+// through walkedFile (memoized by path) unless someone has already
+// started it: then its sum is awaited in finish, holding no worker.
 func (t *treeBatch) hash(name, rel, abs string) {
 	s := &treeSlot{name: name, walked: true}
 	t.slots = append(t.slots, s)
-	if sum, ok := t.h.hashed(rel); ok {
-		s.sum = sum
-		t.bad.Store(t.bad.Load() || sum.err != nil)
+	if c, ok := t.h.started(rel); ok {
+		s.call = c
 		return
 	}
 	pool := t.h.pool
@@ -131,6 +140,7 @@ func (t *treeBatch) hash(name, rel, abs string) {
 	go func() {
 		defer t.wg.Done()
 		defer func() { <-pool.slots }()
+		defer t.catch()
 		if hashHook != nil {
 			hashHook(rel)
 		}
@@ -141,12 +151,30 @@ func (t *treeBatch) hash(name, rel, abs string) {
 	}()
 }
 
+// catch keeps a worker's panic (a bug in cc) for finish to raise on the
+// walk's goroutine, where Compile passes it on to its caller.
+func (t *treeBatch) catch() {
+	if r := recover(); r != nil {
+		t.bad.Store(true)
+		t.mu.Lock()
+		t.panicked = append(t.panicked, r)
+		t.mu.Unlock()
+	}
+}
+
 // finish waits for the workers and returns the entries by name, or the
 // first error in walk order.
 func (t *treeBatch) finish() (map[string]schema.TreeEntry, error) {
 	t.wg.Wait()
+	if len(t.panicked) > 0 {
+		panic(t.panicked[0])
+	}
 	entries := make(map[string]schema.TreeEntry, len(t.slots))
 	for _, s := range t.slots {
+		if s.call != nil {
+			<-s.call.done
+			s.sum = s.call.sum
+		}
 		switch {
 		case s.err != nil:
 			return nil, s.err

@@ -291,3 +291,25 @@ func TestHashOncePerCompile(t *testing.T) {
 		t.Errorf("%d reads for 40 small files, want 80", n)
 	}
 }
+
+// TestHashWorkerPanicReachesCaller: issue 13, hashing in parallel: a
+// panic in a worker (a bug in cc) is raised on the goroutine that hashes
+// the tree, where Compile hands it to its caller, not in a goroutine of
+// its own that would end the process.
+func TestHashWorkerPanicReachesCaller(t *testing.T) {
+	root := t.TempDir()
+	writeHashTree(t, filepath.Join(root, "ctx"), 10, []int{10})
+	setHook(t, &hashHook, func(rel string) {
+		if rel == "ctx/d3/e0/f0003" {
+			panic("boom")
+		}
+	})
+	h := testHasher(t, root, 2)
+	defer func() {
+		if r := recover(); r != "boom" {
+			t.Fatalf("recovered %v, want boom", r)
+		}
+	}()
+	h.tree([]string{"ctx"}, "ctx", nil, nil)
+	t.Fatal("no panic")
+}
