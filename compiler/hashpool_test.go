@@ -313,3 +313,52 @@ func TestHashWorkerPanicReachesCaller(t *testing.T) {
 	h.tree([]string{"ctx"}, "ctx", nil, nil)
 	t.Fatal("no panic")
 }
+
+// TestHashPoolRefusesAsBefore: issue 13, hashing in parallel: with
+// several workers, a FIFO in a copied tree, a link out of the root and an
+// ignored path are refused with the messages of the serial walk, and an
+// ignored file inside a tree is left out.
+func TestHashPoolRefusesAsBefore(t *testing.T) {
+	root := t.TempDir()
+	write := func(rel, text string) {
+		p := filepath.Join(root, rel)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(".ccignore", "**/secret.txt\n")
+	for _, d := range []string{"fifo", "link", "ign"} {
+		for i := range 20 {
+			write(fmt.Sprintf("%s/f%02d", d, i), "x")
+		}
+	}
+	write("ign/secret.txt", "s")
+	if err := syscall.Mkfifo(filepath.Join(root, "fifo/f10p"), 0o644); err != nil {
+		t.Skip("no FIFOs here:", err)
+	}
+	if err := os.Symlink("../../outside", filepath.Join(root, "link/f10l")); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ path, want string }{
+		{"fifo", "fifo/f10p is a named pipe (FIFO), not a regular file"},
+		{"link", "link/f10l: leaves the project root (through a symbolic link to ../../outside)"},
+		{"ign/secret.txt", "ign/secret.txt is excluded by .ccignore"},
+	} {
+		h := testHasher(t, root, 4)
+		s := h.tree([]string{c.path}, c.path, nil, nil)
+		if s.err == nil || s.err.Error() != c.want {
+			t.Errorf("%s: error %v, want %q", c.path, s.err, c.want)
+		}
+	}
+	h := testHasher(t, root, 4)
+	s := h.tree([]string{"ign"}, "ign", nil, nil)
+	if s.err != nil {
+		t.Fatal(s.err)
+	}
+	if n := len(h.entries[s.digest]); n != 20 {
+		t.Errorf("%d entries, want the 20 not ignored", n)
+	}
+}
