@@ -31,7 +31,7 @@ type fileHasher struct {
 	mu     sync.Mutex // guards the maps; hashing runs unlocked
 	root   string
 	policy *localfs.Policy
-	files  map[string]fileSum
+	files  map[string]*sumCall // by path, done or under way
 	trees  map[string]treeSum
 	// entries holds every tree by digest, for Desired.Trees.
 	entries map[string][]schema.TreeEntry
@@ -39,6 +39,8 @@ type fileHasher struct {
 	track *tracker
 	// stat is the stat cache (statcache.go), or nil.
 	stat *statCache
+	// pool hashes the files of every tree walk, a few at a time.
+	pool *hashPool
 }
 
 type fileSum struct {
@@ -58,7 +60,8 @@ func newFileHasher(root string) (*fileHasher, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &fileHasher{root: root, policy: p, files: map[string]fileSum{}, trees: map[string]treeSum{}, entries: map[string][]schema.TreeEntry{}}, nil
+	return &fileHasher{root: root, policy: p, files: map[string]*sumCall{}, trees: map[string]treeSum{}, entries: map[string][]schema.TreeEntry{},
+		pool: newHashPool(hashWorkers())}, nil
 }
 
 // errIsDir tells a caller that wanted a file that it found a directory;
@@ -71,17 +74,7 @@ var (
 // file hashes one regular file.
 func (h *fileHasher) file(rel string) fileSum {
 	rel = cleanRel(rel)
-	h.mu.Lock()
-	s, ok := h.files[rel]
-	h.mu.Unlock()
-	if ok {
-		return s
-	}
-	s = h.hashFile(rel)
-	h.mu.Lock()
-	h.files[rel] = s
-	h.mu.Unlock()
-	return s
+	return h.once(rel, func() fileSum { return h.hashFile(rel) })
 }
 
 func (h *fileHasher) hashFile(rel string) fileSum {
@@ -116,27 +109,22 @@ func (h *fileHasher) hashFile(rel string) fileSum {
 // walkedFile hashes a regular file met while walking a directory of the
 // root: the walk already knows it is inside the root, not ignored and a
 // regular file, so only the content is read (once, memoized by path),
-// through hashContent's check that it still is one.
+// through hashContent's check that it still is one. The tree walk calls
+// it from the hashing pool's workers.
 func (h *fileHasher) walkedFile(rel, abs string) fileSum {
-	h.mu.Lock()
-	s, ok := h.files[rel]
-	h.mu.Unlock()
-	if ok {
+	return h.once(rel, func() fileSum {
+		h.track.setf("hashing %s", rel)
+		s := h.contentSum(rel, abs, nil)
+		if s.err != nil {
+			s.err = fmt.Errorf("%s %w", rel, s.err)
+		}
 		return s
-	}
-	h.track.setf("hashing %s", rel)
-	s = h.contentSum(rel, abs, nil)
-	if s.err != nil {
-		s.err = fmt.Errorf("%s %w", rel, s.err)
-	}
-	h.mu.Lock()
-	h.files[rel] = s
-	h.mu.Unlock()
-	return s
+	})
 }
 
 // hashContent hashes a regular file, streaming: any size is read in
-// constant memory, and anything but a regular file is refused unopened
+// constant memory (a pooled buffer of hashBufSize: a small file in one
+// read), and anything but a regular file is refused unopened
 // (schema.OpenRegular), so a FIFO or a device never blocks or runs for
 // ever.
 func hashContent(abs string, tr *tracker) fileSum {
@@ -147,7 +135,9 @@ func hashContent(abs string, tr *tracker) fileSum {
 	defer f.Close()
 	mode := fi.Mode()
 	sum := sha256.New()
-	n, err := io.Copy(sum, stoppable{f, tr})
+	buf := hashBufs.Get().(*[]byte)
+	defer hashBufs.Put(buf)
+	n, err := io.CopyBuffer(sum, stoppable{f, tr}, *buf)
 	if err != nil {
 		return fileSum{err: err}
 	}
@@ -165,6 +155,9 @@ var errStopped = errors.New("compilation stopped")
 func (s stoppable) Read(b []byte) (int, error) {
 	if s.tr.isStopped() {
 		return 0, errStopped
+	}
+	if readHook != nil {
+		readHook()
 	}
 	return s.r.Read(b)
 }
@@ -201,11 +194,18 @@ func (h *fileHasher) hashTree(paths []string, base string, include, exclude []st
 	if err != nil {
 		return treeSum{err: err}
 	}
-	entries := map[string]schema.TreeEntry{}
+	t := &treeBatch{h: h}
 	for _, p := range paths {
-		if err := h.addPath(entries, cleanRel(p), base, keep); err != nil {
-			return treeSum{err: err}
+		if err := h.addPath(t, cleanRel(p), base, keep); err != nil {
+			if !errors.Is(err, errWalkCut) {
+				t.fail(err)
+			}
+			break
 		}
+	}
+	entries, err := t.finish()
+	if err != nil {
+		return treeSum{err: err}
 	}
 	list := make([]schema.TreeEntry, 0, len(entries))
 	for _, e := range entries {
@@ -257,7 +257,7 @@ func sourceFilter(include, exclude []string) (func(rel string) bool, error) {
 // source) the root's rules; otherwise (a copied directory, a build
 // context) the rules of that directory input, its own ignore file
 // included.
-func (h *fileHasher) addPath(entries map[string]schema.TreeEntry, p, base string, keep func(string) bool) error {
+func (h *fileHasher) addPath(t *treeBatch, p, base string, keep func(string) bool) error {
 	abs, realRel, err := h.policy.Resolve(p)
 	if err != nil {
 		return err
@@ -275,7 +275,7 @@ func (h *fileHasher) addPath(entries map[string]schema.TreeEntry, p, base string
 		if s.err != nil {
 			return s.err
 		}
-		entries[name(realRel)] = schema.TreeEntry{Path: name(realRel), Mode: s.mode, Size: s.size, Digest: s.digest}
+		t.add(name(realRel), schema.TreeEntry{Path: name(realRel), Mode: s.mode, Size: s.size, Digest: s.digest})
 		return nil
 	}
 	dir := "."
@@ -287,7 +287,7 @@ func (h *fileHasher) addPath(entries map[string]schema.TreeEntry, p, base string
 		return err
 	}
 	err = rule.Walk(abs, func(rel, full string, d fs.DirEntry) error {
-		return h.addWalked(entries, name(rel), rel, full, d, keep)
+		return h.addWalked(t, name(rel), rel, full, d, keep)
 	})
 	if err != nil {
 		return h.namedPathError(err)
@@ -327,10 +327,16 @@ func entryNamer(base, realRel string, isDir bool) func(rel string) string {
 }
 
 // addWalked adds an entry a walk kept: a link by its target, a regular
-// file by its content. A FIFO, device or socket inside a copied tree is
-// refused, not skipped: what is copied is what the tree says.
-func (h *fileHasher) addWalked(entries map[string]schema.TreeEntry, name, rel, full string, d fs.DirEntry, keep func(string) bool) error {
+// file by its content, hashed by the pool. A FIFO, device or socket
+// inside a copied tree is refused, not skipped: what is copied is what
+// the tree says. The walk stops early once the compile is stopped or a
+// file handed to the pool failed.
+func (h *fileHasher) addWalked(t *treeBatch, name, rel, full string, d fs.DirEntry, keep func(string) bool) error {
 	switch {
+	case h.track.isStopped():
+		return errStopped
+	case t.bad.Load():
+		return errWalkCut
 	case d.IsDir() || !keep(rel):
 		return nil
 	case d.Type()&fs.ModeSymlink != 0:
@@ -339,14 +345,10 @@ func (h *fileHasher) addWalked(entries map[string]schema.TreeEntry, name, rel, f
 			return err
 		}
 		sum := sha256.Sum256([]byte(target))
-		entries[name] = schema.TreeEntry{Path: name, Mode: "link", Size: int64(len(target)),
-			Digest: "sha256:" + hex.EncodeToString(sum[:])}
+		t.add(name, schema.TreeEntry{Path: name, Mode: "link", Size: int64(len(target)),
+			Digest: "sha256:" + hex.EncodeToString(sum[:])})
 	case d.Type().IsRegular():
-		s := h.walkedFile(rel, full)
-		if s.err != nil {
-			return s.err
-		}
-		entries[name] = schema.TreeEntry{Path: name, Mode: s.mode, Size: s.size, Digest: s.digest}
+		t.hash(name, rel, full)
 	default:
 		return fmt.Errorf("%s %w", rel, schema.RegularMode(d.Type()))
 	}
