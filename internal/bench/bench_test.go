@@ -164,7 +164,7 @@ func TestTinyCompileRun(t *testing.T) {
 		t.Fatalf("%v\n%s", err, progress.String())
 	}
 	md := out.String()
-	for _, want := range []string{"- machine: ", "### Compile, 50 resources, HCL", "| `hclfloor main.hcl` |", "`cc compile main.hcl` |", "`cc compile --json main.cue` |"} {
+	for _, want := range []string{"- machine: ", "### Compile, 50 resources, HCL", "| `hclfloor main.hcl` |", "`cc compile --no-cache main.hcl` |", "`cc compile --no-cache --json main.cue` |"} {
 		if !strings.Contains(md, want) {
 			t.Errorf("output lacks %q:\n%s", want, md)
 		}
