@@ -90,11 +90,20 @@ func (a *Applier) locals(d *schema.Desired) *localValues {
 			}
 		}
 	}
+	// When no image has a sensitive value, a versioned resource's own
+	// pointers are all it has, and its spec need not be decoded to follow
+	// its image chain (issue 13: 14% of a cached no-op plan of 10,000
+	// resources went to those decodes): versionValues gets no images.
 	byHash := map[string]*schema.Resource{}
+	sensitiveImages := false
 	for i := range d.Resources {
 		if r := &d.Resources[i]; r.Kind == schema.KindImage {
 			byHash[r.Hash] = r
+			sensitiveImages = sensitiveImages || len(r.Sensitive) > 0
 		}
+	}
+	if !sensitiveImages {
+		byHash = nil
 	}
 	for i := range d.Resources {
 		r := &d.Resources[i]
@@ -257,6 +266,9 @@ func versionValues(r *schema.Resource, images map[string]*schema.Resource) []ser
 		}
 	}
 	add(r.Spec, r.Sensitive, "")
+	if len(images) == 0 {
+		return out
+	}
 	var s struct {
 		Image string `json:"image"`
 	}
