@@ -99,7 +99,7 @@ func (h *fileHasher) hashFile(rel string) fileSum {
 		return fileSum{err: fmt.Errorf("%s %w", rel, errIgnored)}
 	}
 	h.track.setf("hashing %s", rel)
-	s := h.contentSum(rel, abs, fi)
+	s := h.contentSum(abs)
 	if s.err != nil {
 		s.err = fmt.Errorf("%s %w", rel, s.err)
 	}
@@ -114,7 +114,7 @@ func (h *fileHasher) hashFile(rel string) fileSum {
 func (h *fileHasher) walkedFile(rel, abs string) fileSum {
 	return h.once(rel, func() fileSum {
 		h.track.setf("hashing %s", rel)
-		s := h.contentSum(rel, abs, nil)
+		s := h.contentSum(abs)
 		if s.err != nil {
 			s.err = fmt.Errorf("%s %w", rel, s.err)
 		}

@@ -212,13 +212,10 @@ func readContent(abs string, tr *tracker) fileSum {
 	return hashContent(abs, tr)
 }
 
-// contentSum is the digest of a local input, the regular file abs (rel
-// from the root): through the stat cache when the compile has one (issue
-// 13), else read. fi, when known, is the file's stat; the stat cache
-// takes its own, just before it would read.
-func (h *fileHasher) contentSum(rel, abs string, fi fs.FileInfo) fileSum {
-	_ = rel
-	_ = fi
+// contentSum is the digest of a local input, the regular file abs:
+// through the stat cache when the compile has one (issue 13), else read.
+// The stat cache takes its own stat, just before it would read.
+func (h *fileHasher) contentSum(abs string) fileSum {
 	if h.stat == nil {
 		return readContent(abs, h.track)
 	}
