@@ -335,7 +335,7 @@ func (e *env) carryOut(c *command, cn *conn, a *applier.Applier, lk *applier.Loc
 		return e.carryOutJSON(c, cn, a, lk, p, d)
 	}
 	start := time.Now()
-	fmt.Fprintf(e.stdout, "\nApplying %d %s to project %s...\n", len(p.Changes), plural(len(p.Changes), "change", "changes"), schema.ScopeTitle(p.Project))
+	fmt.Fprintf(e.stdout, "\nApplying %s to project %s...\n", applyingWhat(p), schema.ScopeTitle(p.Project))
 	res := a.Apply(e.ctx, lk, p, d)
 	if res.Refused != nil {
 		// The checks above refuse first; this is the applier's own guard.
@@ -348,6 +348,22 @@ func (e *env) carryOut(c *command, cn *conn, a *applier.Applier, lk *applier.Loc
 		return exitOK
 	}
 	return e.applyFailed(c, cn, res, p, summary)
+}
+
+// applyingWhat counts what an apply is about to do: its changes, and its
+// output changes when there are any ("1 output change" alone, rather
+// than "0 changes", when only outputs change).
+func applyingWhat(p *planner.Plan) string {
+	n, o := len(p.Changes), len(p.Outputs)
+	changes := fmt.Sprintf("%d %s", n, plural(n, "change", "changes"))
+	outputs := fmt.Sprintf("%d output %s", o, plural(o, "change", "changes"))
+	switch {
+	case o == 0:
+		return changes
+	case n == 0:
+		return outputs
+	}
+	return changes + " and " + outputs
 }
 
 // applySummary is the one-line summary of what an apply did: "2 created,
