@@ -2,60 +2,13 @@ package buildkit
 
 import (
 	"context"
-	"crypto/tls"
-	"crypto/x509"
-	"net"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	controlapi "github.com/moby/buildkit/api/services/control"
-	"google.golang.org/grpc"
-	"google.golang.org/grpc/credentials"
-
 	"cc.dev/cc/buildkit/buildkittest"
 )
-
-// workers answers ListWorkers, the call a Builder makes when it connects.
-type workers struct {
-	controlapi.UnimplementedControlServer
-}
-
-func (workers) ListWorkers(context.Context, *controlapi.ListWorkersRequest) (*controlapi.ListWorkersResponse, error) {
-	return &controlapi.ListWorkersResponse{}, nil
-}
-
-// tlsServer serves BuildKit's control API on 127.0.0.1 over TLS with the
-// certificate of ca, requiring a client certificate that ca signed, as
-// buildkitd --tlscacert does; it returns the tcp:// address.
-func tlsServer(t *testing.T, ca *buildkittest.CA) string {
-	t.Helper()
-	certFile, keyFile := ca.Server(t, "server")
-	cert, err := tls.LoadX509KeyPair(certFile, keyFile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pem, err := os.ReadFile(ca.File)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pool := x509.NewCertPool()
-	pool.AppendCertsFromPEM(pem)
-	s := grpc.NewServer(grpc.Creds(credentials.NewTLS(&tls.Config{
-		Certificates: []tls.Certificate{cert},
-		ClientCAs:    pool,
-		ClientAuth:   tls.RequireAndVerifyClientCert,
-	})))
-	controlapi.RegisterControlServer(s, workers{})
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	go s.Serve(l)
-	t.Cleanup(s.Stop)
-	return "tcp://" + l.Addr().String()
-}
 
 // TestTLSClientOptions: WithTLS hands the CA, the client certificate and
 // the server name to BuildKit's client, so a buildkitd that verifies
@@ -64,7 +17,7 @@ func tlsServer(t *testing.T, ca *buildkittest.CA) string {
 func TestTLSClientOptions(t *testing.T) {
 	dir := t.TempDir()
 	ca := buildkittest.NewCA(t, dir, "team")
-	addr := tlsServer(t, ca)
+	addr := buildkittest.TLSControl(t, ca)
 	cert, key := ca.Client(t, "alice")
 	other := buildkittest.NewCA(t, dir, "other")
 	otherCert, otherKey := other.Client(t, "mallory")
