@@ -98,7 +98,7 @@ func TestBuildTLSWiring(t *testing.T) {
 	if stderr := build("--buildkit-tls-dir", certs); strings.Contains(stderr, "no buildkitd") || !strings.Contains(stderr, "Unimplemented") {
 		t.Errorf("with the client certificate, cc build said %q; want it connected and refused the solve", stderr)
 	}
-	if stderr := build("--buildkit-tls-ca", filepath.Join(certs, "ca.pem")); !strings.Contains(stderr, "no buildkitd accepted a TLS connection at "+addr) || !strings.Contains(stderr, "certificate required") {
+	if stderr := build("--buildkit-tls-ca", filepath.Join(certs, "ca.pem")); !strings.Contains(stderr, "no buildkitd accepted a TLS connection at "+addr) {
 		t.Errorf("without the client certificate, cc build said %q; want a refused TLS connection", stderr)
 	}
 }
