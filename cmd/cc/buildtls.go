@@ -74,8 +74,14 @@ func (t *buildTLSFlags) resolve(e *env, addr string) (buildkit.TLS, error) {
 	}
 	tls := buildkit.TLS{CA: t.ca, Cert: t.cert, Key: t.key, ServerName: t.serverName}
 	if t.dir != "" {
-		if t.ca != "" || t.cert != "" || t.key != "" {
-			return buildkit.TLS{}, fmt.Errorf("%s and %s: give a TLS directory or its files, not both", src[&t.dir], strings.Join(given[:len(given)-1], ", "))
+		var files []string
+		for _, f := range []*string{&t.ca, &t.cert, &t.key} {
+			if *f != "" {
+				files = append(files, src[f])
+			}
+		}
+		if len(files) > 0 {
+			return buildkit.TLS{}, fmt.Errorf("%s and %s: give a TLS directory or its files, not both", src[&t.dir], strings.Join(files, ", "))
 		}
 		d, err := buildkit.TLSDir(t.dir)
 		if err != nil {

@@ -41,6 +41,7 @@ func TestBuildTLSUsage(t *testing.T) {
 		{"unreadable cert", nil, append(tcp, "--buildkit-tls-cert", filepath.Join(dir, "nope.pem"), "--buildkit-tls-key", key), "client certificate " + filepath.Join(dir, "nope.pem") + " with key " + key + ": open"},
 		{"key of another certificate", nil, append(tcp, "--buildkit-tls-cert", cert, "--buildkit-tls-key", otherKey), "private key does not match public key"},
 		{"directory and files", nil, append(tcp, "--buildkit-tls-dir", tlsDir, "--buildkit-tls-ca", ca.File), "--buildkit-tls-dir and --buildkit-tls-ca: give a TLS directory or its files, not both"},
+		{"directory, server name and files", map[string]string{"CC_BUILDKIT_TLS_KEY": key}, append(tcp, "--buildkit-tls-dir", tlsDir, "--buildkit-tls-server-name", "b", "--buildkit-tls-cert", cert), "--buildkit-tls-dir and --buildkit-tls-cert, $CC_BUILDKIT_TLS_KEY: give a TLS directory or its files, not both"},
 		{"directory without a cert", nil, append(tcp, "--buildkit-tls-dir", tlsDir), "--buildkit-tls-dir: TLS directory " + tlsDir + " has neither cert.pem nor tls.crt"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
