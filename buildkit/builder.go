@@ -39,6 +39,7 @@ type Builder struct {
 	addr     string
 	registry *Registry
 	clientOp []client.ClientOpt
+	tls      TLS
 
 	mu     sync.Mutex
 	client *client.Client
@@ -88,7 +89,10 @@ func (b *Builder) dial(ctx context.Context) (*client.Client, error) {
 	if b.client != nil {
 		return b.client, nil
 	}
-	c, err := client.New(ctx, b.addr, b.clientOp...)
+	if err := b.tls.Check(b.addr); err != nil {
+		return nil, err
+	}
+	c, err := client.New(ctx, b.addr, append(b.tls.clientOptions(b.addr), b.clientOp...)...)
 	if err == nil {
 		_, err = c.ListWorkers(ctx)
 		if err != nil {
@@ -96,7 +100,7 @@ func (b *Builder) dial(ctx context.Context) (*client.Client, error) {
 		}
 	}
 	if err != nil {
-		return nil, fmt.Errorf("no buildkitd at %s (start one, or name it with --buildkit or BUILDKIT_HOST): %w", b.addr, err)
+		return nil, b.dialError(err)
 	}
 	b.client = c
 	return c, nil

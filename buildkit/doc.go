@@ -12,7 +12,9 @@
 //     keeps the ones named (and the bases they need).
 //   - New makes a Builder for a buildkitd address (DefaultAddress, or
 //     $BUILDKIT_HOST as cc build reads it); WithRegistry gives it the
-//     registry settings. Builder.Build builds a Request (the project root,
+//     registry settings, WithTLS the CA, client certificate and key of a
+//     shared buildkitd on tcp:// (TLS.Check checks them first; TLSDir reads
+//     them from a directory as buildctl --tlsdir does). Builder.Build builds a Request (the project root,
 //     the images, where to push or the OCI tarball to write) and returns a
 //     Result per image, Reused when its cc-<hash> tag already existed; a
 //     failed step is a *BuildError naming the image and step. Close it

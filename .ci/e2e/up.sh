@@ -1,5 +1,6 @@
 # Sourced by .ci/test: sets up what the BuildKit end-to-end tests need and
-# exports CC_E2E_BUILDKIT and CC_E2E_REGISTRY for them.
+# exports CC_E2E_BUILDKIT and CC_E2E_REGISTRY for them (and CC_E2E_BUILDKITD,
+# the binary, for tests that start a buildkitd of their own).
 #
 # - installs runc and busybox-static (the test base images are made from
 #   /bin/busybox) from Debian when missing;
@@ -93,6 +94,6 @@ cc_e2e_up() {
 		return 1
 	fi
 
-	export CC_E2E_BUILDKIT="$sock" CC_E2E_REGISTRY="$reg" CC_E2E_BUILDCTL="$bin/buildctl"
+	export CC_E2E_BUILDKIT="$sock" CC_E2E_REGISTRY="$reg" CC_E2E_BUILDCTL="$bin/buildctl" CC_E2E_BUILDKITD="$bin/buildkitd"
 	echo "e2e: buildkitd at $sock, registry at $reg (docker.io mirror), ready in $(($(date +%s) - started))s" >&2
 }

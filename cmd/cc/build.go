@@ -43,7 +43,18 @@ per image on stderr with BuildKit's display.
 --print prints the equivalent Dockerfile of each image instead, and needs no
 daemon; values of sensitive variables print as (sensitive) unless
 --show-sensitive is given. BuildKit is reached at --buildkit, else $BUILDKIT_HOST, else
-` + buildkit.DefaultAddress + `.`,
+` + buildkit.DefaultAddress + `.
+
+A shared buildkitd (buildkitd --addr tcp://0.0.0.0:1234 --tlscacert ca.pem
+--tlscert server.pem --tlskey server-key.pem) is reached over TLS with
+--buildkit tcp://HOST:1234 and a client certificate its CA signed:
+--buildkit-tls-cert and --buildkit-tls-key, with --buildkit-tls-ca to check
+its certificate (else the system's roots check it) and
+--buildkit-tls-server-name when the name in it is not HOST; or
+--buildkit-tls-dir DIR holding ca.pem, cert.pem and key.pem, as buildctl's
+--tlsdir. Each defaults to its $CC_BUILDKIT_TLS_* variable (CA, CERT, KEY,
+SERVER_NAME, DIR). They are checked before anything is compiled, and
+need a tcp:// address.`,
 		run: runBuild,
 	})
 }
@@ -127,6 +138,8 @@ type buildFlags struct {
 	print, show, force, offline  *bool
 	json                         *bool
 	insecure                     stringList
+	tls                          buildTLSFlags
+	tlsConf                      buildkit.TLS // tls, resolved and checked
 }
 
 func defineBuildFlags(fs *flag.FlagSet) *buildFlags {
@@ -143,6 +156,7 @@ func defineBuildFlags(fs *flag.FlagSet) *buildFlags {
 	f.offline = fs.Bool("offline", false, "fail when a base image is not pinned in cc.lock")
 	f.json = fs.Bool("json", false, "print what was built as JSON on stdout (address, digest, reference; README, \"Machine-readable output\"), the build's log on stderr")
 	fs.Var(&f.insecure, "insecure-registry", "reach registry `HOST` over plain HTTP (repeatable; localhost needs none)")
+	f.tls.register(fs)
 	return f
 }
 
@@ -171,6 +185,11 @@ func (f *buildFlags) check(e *env, c *command) (dest string, epoch int64, rc int
 	if *f.print && (*f.push != "" || dest != "") {
 		return "", 0, e.usageError(c, "--print builds nothing; it takes no --push or --output")
 	}
+	if !*f.print { // --print reaches no daemon
+		if f.tlsConf, err = f.tls.resolve(e, f.address(e)); err != nil {
+			return "", 0, e.usageError(c, "%v", err)
+		}
+	}
 	return dest, epoch, -1
 }
 
@@ -194,12 +213,8 @@ func printDockerfiles(e *env, named, all []*buildkit.Image, root string) int {
 // build builds with BuildKit, reporting a failed step at its
 // configuration.
 func (f *buildFlags) build(e *env, res *compiler.Result, req buildkit.Request) int {
-	addr := *f.addr
-	if addr == "" {
-		addr = e.getenv("BUILDKIT_HOST")
-	}
 	reg := &buildkit.Registry{Insecure: f.insecure}
-	b := buildkit.New(addr, buildkit.WithRegistry(reg))
+	b := buildkit.New(f.address(e), buildkit.WithRegistry(reg), buildkit.WithTLS(f.tlsConf))
 	defer b.Close()
 	results, err := b.Build(e.ctx, req)
 	var be *buildkit.BuildError
@@ -215,6 +230,15 @@ func (f *buildFlags) build(e *env, res *compiler.Result, req buildkit.Request) i
 		return e.buildAsJSON(results)
 	}
 	return exitOK
+}
+
+// address is buildkitd's address: --buildkit, else $BUILDKIT_HOST ("" is
+// buildkit.DefaultAddress).
+func (f *buildFlags) address(e *env) string {
+	if *f.addr != "" {
+		return *f.addr
+	}
+	return e.getenv("BUILDKIT_HOST")
 }
 
 // buildLog is where cc build's line per image goes: stdout, or stderr
