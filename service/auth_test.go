@@ -61,9 +61,9 @@ func selfSigned(t testing.TB) (tls.Certificate, *x509.CertPool) {
 func serve(t testing.TB, lis net.Listener, dbPath string, opts ...service.Option) *service.Server {
 	t.Helper()
 	if dbPath == "" {
-		dbPath = filepath.Join(t.TempDir(), "state.db")
+		dbPath = testDB(t)
 	}
-	srv, err := service.Open(context.Background(), dbPath, opts...)
+	srv, err := service.Open(context.Background(), dbPath, withKey(dbPath, opts)...)
 	if err != nil {
 		t.Fatal(err)
 	}

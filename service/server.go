@@ -229,6 +229,10 @@ func Open(ctx context.Context, dbPath string, opts ...Option) (*Server, error) {
 		return nil, err
 	}
 	keyFile, generate := c.keyFile, false
+	if keyFile == "" && st.pg {
+		st.close()
+		return nil, errNoPGKey
+	}
 	if keyFile == "" {
 		keyFile, generate = DefaultSecretKeyFile(dbPath), true
 	}
@@ -237,14 +241,15 @@ func Open(ctx context.Context, dbPath string, opts ...Option) (*Server, error) {
 		st.close()
 		return nil, err
 	}
-	if err := cleanSpool(ctx, st, SpoolDir(dbPath)); err != nil {
+	spoolDir, err := openSpool(ctx, st, dbPath)
+	if err != nil {
 		st.close()
-		return nil, fmt.Errorf("open %s: %w", dbPath, err)
+		return nil, fmt.Errorf("open %s: %w", RedactDB(dbPath), err)
 	}
 	// Idempotency keys protect retries, which come within minutes.
 	if _, err := st.w.ExecContext(ctx, "DELETE FROM idempotency WHERE created_at < ?", c.now().Add(-idempotencyTTL).UnixNano()); err != nil {
 		st.close()
-		return nil, fmt.Errorf("open %s: %w", dbPath, err)
+		return nil, fmt.Errorf("open %s: %w", RedactDB(dbPath), err)
 	}
 	s := &Server{
 		st:       st,
@@ -253,7 +258,7 @@ func Open(ctx context.Context, dbPath string, opts ...Option) (*Server, error) {
 		log:      c.log,
 		now:      c.now,
 		health:   health.NewServer(),
-		spoolDir: SpoolDir(dbPath),
+		spoolDir: spoolDir,
 		maxBlob:  c.maxBlob,
 		pubRefl:  c.pubRefl,
 		uploads:  newUploadLimit(c.uploads),
