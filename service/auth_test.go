@@ -272,7 +272,7 @@ func TestWithoutTokensOnlyLocalClients(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	serve(t, remoteListener{lis}, filepath.Join(dir, "remote.db"))
+	serve(t, remoteListener{lis}, testDB(t))
 	c, err := service.Dial(lis.Addr().String(), service.WithGRPCOptions(autoLeasing()...))
 	if err != nil {
 		t.Fatal(err)
@@ -289,13 +289,13 @@ func TestWithoutTokensOnlyLocalClients(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	serve(t, lo, filepath.Join(dir, "lo.db"))
+	serve(t, lo, testDB(t))
 	sock := filepath.Join(dir, "cc.sock")
 	ul, err := net.Listen("unix", sock)
 	if err != nil {
 		t.Fatal(err)
 	}
-	serve(t, ul, filepath.Join(dir, "unix.db"))
+	serve(t, ul, testDB(t))
 	for _, target := range []string{lo.Addr().String(), "unix://" + sock} {
 		c, err := service.Dial(target, service.WithGRPCOptions(autoLeasing()...))
 		if err != nil {

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
-	"database/sql"
 	"encoding/hex"
 	"errors"
 	"os"
@@ -39,7 +38,7 @@ func sensitiveApply(t *testing.T, addr string, action service.Action, v any, sen
 // secret value; a local value is compared with CompareValues.
 func TestItem8StateHoldsNothingDerived(t *testing.T) {
 	ctx := context.Background()
-	db := filepath.Join(t.TempDir(), "state.db")
+	db := testDB(t)
 	var responses bytes.Buffer
 	record := func(ctx context.Context, req any, info *grpc.UnaryServerInfo, h grpc.UnaryHandler) (any, error) {
 		resp, err := h(ctx, req)
@@ -91,11 +90,7 @@ func TestItem8StateHoldsNothingDerived(t *testing.T) {
 	if _, err := c.Versions(ctx, "p", "secret.k"); err != nil {
 		t.Fatal(err)
 	}
-	raw, err := sql.Open("sqlite", "file:"+db+"?_pragma=query_only(1)")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer raw.Close()
+	raw := rawDB(t, db)
 	var salt []byte
 	if err := raw.QueryRow("SELECT salt FROM projects WHERE name = 'p'").Scan(&salt); err != nil {
 		t.Fatal(err)

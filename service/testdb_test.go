@@ -1,7 +1,10 @@
 package service_test
 
 import (
+	"database/sql"
 	"testing"
+
+	_ "github.com/jackc/pgx/v5/stdlib" // database/sql's "pgx" driver, for rawDB
 
 	"cc.dev/cc/internal/servicetest"
 	"cc.dev/cc/service"
@@ -24,4 +27,21 @@ func withKey(db string, opts []service.Option) []service.Option {
 		return append([]service.Option{service.WithSecretKeyFile(k)}, opts...)
 	}
 	return opts
+}
+
+// rawDB opens db, as testDB made it, to look at its rows as they are
+// stored (read-only on SQLite). Queries in tests use no placeholders, so
+// that they run on both engines.
+func rawDB(t testing.TB, db string) *sql.DB {
+	t.Helper()
+	driver, dsn := "sqlite", "file:"+db+"?_pragma=query_only(1)"
+	if service.IsPostgres(db) {
+		driver, dsn = "pgx", db
+	}
+	raw, err := sql.Open(driver, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { raw.Close() })
+	return raw
 }
