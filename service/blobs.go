@@ -189,6 +189,11 @@ func (s *Server) registerBlob(ctx context.Context, h *ccv1.UploadBlobRequest_Hea
 	if err := checkLease(ctx, tx, h.GetProject(), h.GetLeaseId(), now); err != nil {
 		return false, err
 	}
+	if s.st.pg {
+		if err := checkChunks(ctx, tx, h); err != nil {
+			return false, err
+		}
+	}
 	res, err := tx.ExecContext(ctx, "INSERT INTO blobs (project, digest, size, created_at) VALUES (?, ?, ?, ?) ON CONFLICT (project, digest) DO NOTHING", h.GetProject(), h.GetDigest(), h.GetSize(), now)
 	if err != nil {
 		return false, dbError(err)
@@ -198,6 +203,24 @@ func (s *Server) registerBlob(ctx context.Context, h *ccv1.UploadBlobRequest_Hea
 	}
 	n, _ := res.RowsAffected()
 	return n > 0, nil
+}
+
+// checkChunks makes sure, on PostgreSQL, that the chunks of an upload
+// about to be registered hold its size: another replica's interrupted
+// upload of the same blob removes the chunks of the blob while it is not
+// registered (dropChunks), and the per-process lock of blobLocks does not
+// span replicas. A blob with chunks missing is never registered: the
+// upload fails, to be made again.
+func checkChunks(ctx context.Context, tx *sql.Tx, h *ccv1.UploadBlobRequest_Header) error {
+	var have int64
+	if err := tx.QueryRowContext(ctx, "SELECT COALESCE(SUM(length(data)), 0) FROM blob_chunks WHERE project = ? AND digest = ?",
+		h.GetProject(), h.GetDigest()).Scan(&have); err != nil {
+		return dbError(err)
+	}
+	if have != h.GetSize() {
+		return status.Errorf(codes.Aborted, "upload of %s: %d of its %d bytes stored (an interrupted upload of the same blob, through another server, removed the rest): upload it again", h.GetDigest(), have, h.GetSize())
+	}
+	return nil
 }
 
 // uploadHeader receives an upload's header and checks it: the project's

@@ -1,6 +1,7 @@
 package service_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -209,5 +210,50 @@ func TestPostgresPasswordNeverShown(t *testing.T) {
 	}
 	if got := service.RedactDB("/tmp/state.db"); got != "/tmp/state.db" {
 		t.Fatalf("RedactDB(file) = %q, want it unchanged", got)
+	}
+}
+
+// TestPostgresUploadMissingChunksNotRegistered: issue 14. When the chunks
+// of an upload are removed while it is stored (as another replica's
+// interrupted upload of the same blob removes them), the blob is not
+// registered with chunks missing: the upload fails, and a second one
+// stores it whole.
+func TestPostgresUploadMissingChunksNotRegistered(t *testing.T) {
+	ctx := context.Background()
+	db := servicetest.Postgres(t)
+	sock := filepath.Join(t.TempDir(), "s")
+	srv := serve(t, listenUnix(t, sock), db)
+	c, err := service.Dial("unix://"+sock, service.WithGRPCOptions(autoLeasing()...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	blob := make([]byte, 9<<20)
+	for i := range blob {
+		blob[i] = byte(i * 7)
+	}
+	d := digest(blob)
+	raw := rawDB(t, db)
+	var once sync.Once
+	service.SetAfterChunks(srv, func(project, digest string, chunks int) {
+		once.Do(func() {
+			if _, err := raw.Exec("DELETE FROM blob_chunks"); err != nil {
+				t.Error(err)
+			}
+		})
+	})
+	up := service.BlobUpload{Project: "p", Digest: d, Size: int64(len(blob))}
+	if _, err := c.UploadBlob(ctx, up, bytes.NewReader(blob)); err == nil {
+		t.Fatal("UploadBlob() with chunks removed while stored = nil error, want it refused")
+	}
+	if _, err := c.ReadBlob(ctx, "p", d, 1); !errors.Is(err, service.ErrNotFound) {
+		t.Fatalf("ReadBlob() after the refused upload = %v, want not found", err)
+	}
+	if _, err := c.UploadBlob(ctx, up, bytes.NewReader(blob)); err != nil {
+		t.Fatalf("UploadBlob() again = %v", err)
+	}
+	b, err := c.ReadBlob(ctx, "p", d, 4<<20)
+	if err != nil || b.Size != int64(len(blob)) || !bytes.Equal(b.Data, blob[:4<<20]) {
+		t.Fatalf("ReadBlob() = %v; want the blob's first 4 MiB", err)
 	}
 }
