@@ -2,6 +2,8 @@ package service_test
 
 import (
 	"database/sql"
+	"os"
+	"path/filepath"
 	"testing"
 
 	_ "github.com/jackc/pgx/v5/stdlib" // database/sql's "pgx" driver, for rawDB
@@ -44,4 +46,52 @@ func rawDB(t testing.TB, db string) *sql.DB {
 	}
 	t.Cleanup(func() { raw.Close() })
 	return raw
+}
+
+// storedBytes is what db stores, by where: on SQLite the bytes of the
+// database's files (with its -wal and -shm), on PostgreSQL the text of
+// every row of every table (BYTEA in hex).
+func storedBytes(t testing.TB, db string) map[string][]byte {
+	t.Helper()
+	out := map[string][]byte{}
+	if !service.IsPostgres(db) {
+		for _, f := range []string{db, db + "-wal", db + "-shm"} {
+			if b, err := os.ReadFile(f); err == nil {
+				out[filepath.Base(f)] = b
+			}
+		}
+		return out
+	}
+	raw := rawDB(t, db)
+	rows, err := raw.Query("SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tables []string
+	for rows.Next() {
+		var n string
+		if err := rows.Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		tables = append(tables, n)
+	}
+	rows.Close()
+	for _, tb := range tables {
+		rows, err := raw.Query(`SELECT r::text FROM "` + tb + `" r`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for rows.Next() {
+			var s string
+			if err := rows.Scan(&s); err != nil {
+				t.Fatal(err)
+			}
+			out["table "+tb] = append(append(out["table "+tb], s...), '\n')
+		}
+		rows.Close()
+	}
+	if len(out) == 0 {
+		t.Fatal("no rows in any table")
+	}
+	return out
 }
