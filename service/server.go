@@ -74,7 +74,8 @@ type config struct {
 
 // WithSecretKeyFile sets the file holding the key that encrypts secret
 // values (64 hex digits). Without it the key is DefaultSecretKeyFile(db),
-// generated with mode 0600 on first start.
+// generated with mode 0600 on first start, on SQLite; a PostgreSQL
+// database needs it (its replicas share the key).
 func WithSecretKeyFile(path string) Option {
 	return func(c *config) error {
 		if path == "" {
@@ -211,7 +212,10 @@ func WithStreamInterceptor(i grpc.StreamServerInterceptor) Option {
 }
 
 // Open opens (creating and migrating as needed) the database at dbPath and
-// returns a server ready to Serve.
+// returns a server ready to Serve. dbPath is a SQLite file, or a
+// postgres:// or postgresql:// URL (IsPostgres), which needs
+// WithSecretKeyFile: several servers on one PostgreSQL database serve the
+// same projects, their writes one at a time (pgdriver.go).
 func Open(ctx context.Context, dbPath string, opts ...Option) (*Server, error) {
 	c := config{
 		log:     slog.New(slog.DiscardHandler),
