@@ -257,3 +257,35 @@ func TestPostgresUploadMissingChunksNotRegistered(t *testing.T) {
 		t.Fatalf("ReadBlob() = %v; want the blob's first 4 MiB", err)
 	}
 }
+
+// TestPostgresConcurrentLocksOneWins: issue 14. Two replicas asked at once
+// for a project's lock: exactly one takes it, and the other names it as
+// the holder.
+func TestPostgresConcurrentLocksOneWins(t *testing.T) {
+	ctx := context.Background()
+	db := servicetest.Postgres(t)
+	a, b := openRaw(t, db), openRaw(t, db)
+	for i := range 20 {
+		project := fmt.Sprintf("p%d", i)
+		errs := make([]error, 2)
+		var wg sync.WaitGroup
+		for j, c := range []*service.Client{a, b} {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				_, _, errs[j] = c.Lock(ctx, project, service.Holder{User: fmt.Sprintf("user%d", j), Host: "h"}, time.Minute)
+			}()
+		}
+		wg.Wait()
+		if (errs[0] == nil) == (errs[1] == nil) {
+			t.Fatalf("%s: Lock() at once through both = %v and %v, want exactly one to succeed", project, errs[0], errs[1])
+		}
+		loser, winner := 0, "user1"
+		if errs[0] == nil {
+			loser, winner = 1, "user0"
+		}
+		if !errors.Is(errs[loser], service.ErrLocked) || !strings.Contains(errs[loser].Error(), winner) {
+			t.Fatalf("%s: the refused Lock() = %v, want locked by %s", project, errs[loser], winner)
+		}
+	}
+}
