@@ -20,6 +20,7 @@ import (
 	"cc.dev/cc/applier"
 	"cc.dev/cc/compiler"
 	"cc.dev/cc/compiler/workload"
+	"cc.dev/cc/internal/servicetest"
 	"cc.dev/cc/planner"
 	"cc.dev/cc/schema"
 	"cc.dev/cc/service"
@@ -80,7 +81,12 @@ func server(t testing.TB, opts ...service.Option) (*service.Client, *calls) {
 	t.Helper()
 	c := &calls{}
 	opts = append([]service.Option{service.WithUnaryInterceptor(c.unary), service.WithStreamInterceptor(c.stream)}, opts...)
-	cl, closeFn, err := service.OpenEmbedded(context.Background(), filepath.Join(t.TempDir(), "state.db"), opts...)
+	// issue 14: PostgreSQL with CC_TEST_POSTGRES, else SQLite.
+	db := servicetest.DB(t)
+	if k := servicetest.KeyFile(db); k != "" {
+		opts = append([]service.Option{service.WithSecretKeyFile(k)}, opts...)
+	}
+	cl, closeFn, err := service.OpenEmbedded(context.Background(), db, opts...)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -61,9 +61,9 @@ func selfSigned(t testing.TB) (tls.Certificate, *x509.CertPool) {
 func serve(t testing.TB, lis net.Listener, dbPath string, opts ...service.Option) *service.Server {
 	t.Helper()
 	if dbPath == "" {
-		dbPath = filepath.Join(t.TempDir(), "state.db")
+		dbPath = testDB(t)
 	}
-	srv, err := service.Open(context.Background(), dbPath, opts...)
+	srv, err := service.Open(context.Background(), dbPath, withKey(dbPath, opts)...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -272,7 +272,7 @@ func TestWithoutTokensOnlyLocalClients(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	serve(t, remoteListener{lis}, filepath.Join(dir, "remote.db"))
+	serve(t, remoteListener{lis}, testDB(t))
 	c, err := service.Dial(lis.Addr().String(), service.WithGRPCOptions(autoLeasing()...))
 	if err != nil {
 		t.Fatal(err)
@@ -289,13 +289,13 @@ func TestWithoutTokensOnlyLocalClients(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	serve(t, lo, filepath.Join(dir, "lo.db"))
+	serve(t, lo, testDB(t))
 	sock := filepath.Join(dir, "cc.sock")
 	ul, err := net.Listen("unix", sock)
 	if err != nil {
 		t.Fatal(err)
 	}
-	serve(t, ul, filepath.Join(dir, "unix.db"))
+	serve(t, ul, testDB(t))
 	for _, target := range []string{lo.Addr().String(), "unix://" + sock} {
 		c, err := service.Dial(target, service.WithGRPCOptions(autoLeasing()...))
 		if err != nil {

@@ -2,7 +2,6 @@ package service_test
 
 import (
 	"context"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -166,7 +165,7 @@ func leaseRefused(err error) *ccv1.LeaseRefused {
 
 // openEmbedded is service.OpenEmbedded with autoLease.
 func openEmbedded(ctx context.Context, dbPath string, opts ...service.Option) (*service.Client, func() error, error) {
-	return service.OpenEmbeddedDial(ctx, dbPath, autoLeasing(), opts...)
+	return service.OpenEmbeddedDial(ctx, dbPath, autoLeasing(), withKey(dbPath, opts)...)
 }
 
 // openWith runs an embedded server on a database in a temporary directory
@@ -174,9 +173,9 @@ func openEmbedded(ctx context.Context, dbPath string, opts ...service.Option) (*
 func openWith(t testing.TB, dbPath string, dial []grpc.DialOption, opts ...service.Option) *service.Client {
 	t.Helper()
 	if dbPath == "" {
-		dbPath = filepath.Join(t.TempDir(), "state.db")
+		dbPath = testDB(t)
 	}
-	c, closeFn, err := service.OpenEmbeddedDial(context.Background(), dbPath, dial, opts...)
+	c, closeFn, err := service.OpenEmbeddedDial(context.Background(), dbPath, dial, withKey(dbPath, opts)...)
 	if err != nil {
 		t.Fatalf("OpenEmbedded() = %v", err)
 	}

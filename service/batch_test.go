@@ -125,7 +125,7 @@ func TestGroupCommitBatchesConcurrentMutations(t *testing.T) {
 func TestGroupCommitLeaseLostMidBatch(t *testing.T) {
 	dir := t.TempDir()
 	clk := newClock()
-	srv := serve(t, listenUnix(t, dir+"/s"), dir+"/state.db", service.WithClock(clk.Now))
+	srv := serve(t, listenUnix(t, dir+"/s"), testDB(t), service.WithClock(clk.Now))
 	c, err := service.Dial("unix://" + dir + "/s")
 	if err != nil {
 		t.Fatal(err)

@@ -189,7 +189,12 @@ func (s *Server) registerBlob(ctx context.Context, h *ccv1.UploadBlobRequest_Hea
 	if err := checkLease(ctx, tx, h.GetProject(), h.GetLeaseId(), now); err != nil {
 		return false, err
 	}
-	res, err := tx.ExecContext(ctx, "INSERT OR IGNORE INTO blobs (project, digest, size, created_at) VALUES (?, ?, ?, ?)", h.GetProject(), h.GetDigest(), h.GetSize(), now)
+	if s.st.pg {
+		if err := checkChunks(ctx, tx, h); err != nil {
+			return false, err
+		}
+	}
+	res, err := tx.ExecContext(ctx, "INSERT INTO blobs (project, digest, size, created_at) VALUES (?, ?, ?, ?) ON CONFLICT (project, digest) DO NOTHING", h.GetProject(), h.GetDigest(), h.GetSize(), now)
 	if err != nil {
 		return false, dbError(err)
 	}
@@ -198,6 +203,24 @@ func (s *Server) registerBlob(ctx context.Context, h *ccv1.UploadBlobRequest_Hea
 	}
 	n, _ := res.RowsAffected()
 	return n > 0, nil
+}
+
+// checkChunks makes sure, on PostgreSQL, that the chunks of an upload
+// about to be registered hold its size: another replica's interrupted
+// upload of the same blob removes the chunks of the blob while it is not
+// registered (dropChunks), and the per-process lock of blobLocks does not
+// span replicas. A blob with chunks missing is never registered: the
+// upload fails, to be made again.
+func checkChunks(ctx context.Context, tx *sql.Tx, h *ccv1.UploadBlobRequest_Header) error {
+	var have int64
+	if err := tx.QueryRowContext(ctx, "SELECT COALESCE(SUM(length(data)), 0) FROM blob_chunks WHERE project = ? AND digest = ?",
+		h.GetProject(), h.GetDigest()).Scan(&have); err != nil {
+		return dbError(err)
+	}
+	if have != h.GetSize() {
+		return status.Errorf(codes.Aborted, "upload of %s: %d of its %d bytes stored (an interrupted upload of the same blob, through another server, removed the rest): upload it again", h.GetDigest(), have, h.GetSize())
+	}
+	return nil
 }
 
 // uploadHeader receives an upload's header and checks it: the project's
@@ -310,7 +333,7 @@ func (s *Server) storeChunks(ctx context.Context, project, digest string, r io.R
 			if m == 0 {
 				break
 			}
-			if _, err := tx.ExecContext(ctx, "INSERT OR REPLACE INTO blob_chunks (project, digest, seq, data) VALUES (?, ?, ?, ?)", project, digest, seq, buf[:m]); err != nil {
+			if _, err := tx.ExecContext(ctx, upsertChunk, project, digest, seq, buf[:m]); err != nil {
 				tx.Rollback()
 				return dbError(err)
 			}
@@ -393,8 +416,27 @@ func cleanSpool(ctx context.Context, st *store, dir string) error {
 	return nil
 }
 
-// SpoolDir is where a server on the database at dbPath spools uploads.
+// SpoolDir is where a server on the SQLite database at dbPath spools
+// uploads. On PostgreSQL each server spools to a directory of its own
+// under os.TempDir() (openSpool).
 func SpoolDir(dbPath string) string { return dbPath + "-spool" }
+
+// openSpool makes the spool of a server on st, cleaned of what interrupted
+// uploads left, and returns its directory. On PostgreSQL the spool is the
+// process's own (removed when st closes), and the chunks of unregistered
+// blobs are left alone at start: they may be those of an upload another
+// replica is streaming.
+func openSpool(ctx context.Context, st *store, dbPath string) (string, error) {
+	if !st.pg {
+		return SpoolDir(dbPath), cleanSpool(ctx, st, SpoolDir(dbPath))
+	}
+	dir, err := os.MkdirTemp("", "cc-spool-")
+	if err != nil {
+		return "", fmt.Errorf("spool: %w", err)
+	}
+	st.tmpSpool = dir
+	return dir, nil
+}
 
 const (
 	defaultReadLimit = 1 << 20

@@ -7,7 +7,6 @@ import (
 	"encoding/hex"
 	"fmt"
 	"log/slog"
-	"os"
 	"path/filepath"
 	"sync"
 	"testing"
@@ -47,7 +46,7 @@ func TestCanarySecretNeverStoredOrShown(t *testing.T) {
 	canary := "canary-" + hex.EncodeToString(rnd)
 
 	dir := t.TempDir()
-	db := filepath.Join(dir, "state.db")
+	db := testDB(t)
 	var logs lockedBuffer
 	var responses lockedBuffer
 	record := grpc.WithUnaryInterceptor(func(ctx context.Context, method string, req, reply any, cc *grpc.ClientConn, invoker grpc.UnaryInvoker, opts ...grpc.CallOption) error {
@@ -61,7 +60,7 @@ func TestCanarySecretNeverStoredOrShown(t *testing.T) {
 		}
 		return err
 	})
-	srv, err := service.Open(ctx, db, service.WithLogger(slog.New(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))))
+	srv, err := service.Open(ctx, db, withKey(db, []service.Option{service.WithLogger(slog.New(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug})))})...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,13 +111,14 @@ func TestCanarySecretNeverStoredOrShown(t *testing.T) {
 			}
 		}
 	}
-	// While the server runs, the mutations are in the WAL.
-	for _, suffix := range []string{"", "-wal", "-shm"} {
-		b, err := os.ReadFile(db + suffix)
-		if err != nil {
-			t.Fatal(err)
-		}
-		check("state.db"+suffix, b)
+	// While the server runs, the mutations are in SQLite's WAL; on
+	// PostgreSQL, in its tables (issue 14).
+	stored := storedBytes(t, db)
+	if !service.IsPostgres(db) && len(stored) != 3 {
+		t.Fatalf("files of the database: %d, want state.db, -wal and -shm", len(stored))
+	}
+	for where, b := range stored {
+		check(where, b)
 	}
 	check("the logs", logs.Bytes())
 	check("the responses", responses.Bytes())
@@ -131,9 +131,7 @@ func TestCanarySecretNeverStoredOrShown(t *testing.T) {
 	if err := srv.Close(); err != nil {
 		t.Fatal(err)
 	}
-	b, err := os.ReadFile(db)
-	if err != nil {
-		t.Fatal(err)
+	for where, b := range storedBytes(t, db) {
+		check(where+" after close", b)
 	}
-	check("state.db after close", b)
 }

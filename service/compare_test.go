@@ -4,11 +4,8 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
-	"database/sql"
 	"encoding/hex"
 	"errors"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -39,7 +36,7 @@ func sensitiveApply(t *testing.T, addr string, action service.Action, v any, sen
 // secret value; a local value is compared with CompareValues.
 func TestItem8StateHoldsNothingDerived(t *testing.T) {
 	ctx := context.Background()
-	db := filepath.Join(t.TempDir(), "state.db")
+	db := testDB(t)
 	var responses bytes.Buffer
 	record := func(ctx context.Context, req any, info *grpc.UnaryServerInfo, h grpc.UnaryHandler) (any, error) {
 		resp, err := h(ctx, req)
@@ -91,11 +88,7 @@ func TestItem8StateHoldsNothingDerived(t *testing.T) {
 	if _, err := c.Versions(ctx, "p", "secret.k"); err != nil {
 		t.Fatal(err)
 	}
-	raw, err := sql.Open("sqlite", "file:"+db+"?_pragma=query_only(1)")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer raw.Close()
+	raw := rawDB(t, db)
 	var salt []byte
 	if err := raw.QueryRow("SELECT salt FROM projects WHERE name = 'p'").Scan(&salt); err != nil {
 		t.Fatal(err)
@@ -281,7 +274,7 @@ func TestItem8SensitiveValueMakesVersions(t *testing.T) {
 // sha256; the service still compares it and reads it back for versions.
 func TestItem8SensitiveSealedAtRest(t *testing.T) {
 	ctx := context.Background()
-	db := filepath.Join(t.TempDir(), "state.db")
+	db := testDB(t)
 	c := open(t, db)
 	const canary = "Zq7canaryX-sensitive"
 	sens := []string{"/env/T"}
@@ -307,13 +300,9 @@ func TestItem8SensitiveSealedAtRest(t *testing.T) {
 	}
 	sum := sha256.Sum256([]byte(canary))
 	h := hex.EncodeToString(sum[:])
-	for _, f := range []string{db, db + "-wal", db + "-shm"} {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			continue
-		}
-		if bytes.Contains(b, []byte(canary)) || bytes.Contains(b, []byte(h[:8])) {
-			t.Errorf("%s holds the sensitive value or its sha256", filepath.Base(f))
+	for name, b := range storedBytes(t, db) {
+		if bytes.Contains(b, []byte(canary)) || bytes.Contains(b, []byte(h[:8])) || bytes.Contains(b, []byte(hex.EncodeToString([]byte(canary)))) {
+			t.Errorf("%s holds the sensitive value or its sha256", name)
 		}
 	}
 }

@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"cc.dev/cc/internal/servicetest"
 	"cc.dev/cc/service"
 )
 
@@ -39,7 +40,11 @@ func serverProcess(db, sock string) int {
 	if os.Getenv("CC_SERVICE_TEST_SERVER_SYNC") == "full" {
 		sync = service.SyncFull
 	}
-	srv, err := service.Open(ctx, db, service.WithSync(sync))
+	opts := []service.Option{service.WithSync(sync)}
+	if key := os.Getenv("CC_SERVICE_TEST_SERVER_KEY"); key != "" {
+		opts = append(opts, service.WithSecretKeyFile(key))
+	}
+	srv, err := service.Open(ctx, db, opts...)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
@@ -118,10 +123,22 @@ func TestKillDuringApplies(t *testing.T) {
 // killDuringApplies is TestKillDuringApplies in dir, with the server
 // process's environment env.
 func killDuringApplies(t *testing.T, dir string, env ...string) {
+	killDuringAppliesOn(t, dir, filepath.Join(dir, "state.db"), env...)
+}
+
+// TestPostgresKillDuringApplies: issue 14, TestKillDuringApplies on
+// PostgreSQL: kill -9 of a server process mid-batch loses no
+// acknowledged mutation and leaves none half-written.
+func TestPostgresKillDuringApplies(t *testing.T) {
+	db := servicetest.Postgres(t)
+	killDuringAppliesOn(t, t.TempDir(), db, "CC_SERVICE_TEST_SERVER_KEY="+servicetest.KeyFile(db))
+}
+
+// killDuringAppliesOn is killDuringApplies on the database db.
+func killDuringAppliesOn(t *testing.T, dir, db string, env ...string) {
 	if testing.Short() {
 		t.Skip("starts server processes; skipped with -short")
 	}
-	db := filepath.Join(dir, "state.db")
 	sock := filepath.Join(dir, "s")
 	proc, c := startServerProcess(t, db, sock, env...)
 
@@ -256,6 +273,9 @@ func killDuringApplies(t *testing.T, dir string, env ...string) {
 		}
 	}
 
+	if service.IsPostgres(db) {
+		return
+	}
 	sdb, err := sql.Open("sqlite", "file:"+db+"?mode=ro")
 	if err != nil {
 		t.Fatal(err)

@@ -182,7 +182,7 @@ func (t *mutation) addDrift(addr, what string, fields []driftField) (*ccv1.Drift
 		return nil, status.Errorf(codes.Internal, "encode drift: %v", err)
 	}
 	actor := actorOf(t.ctx)
-	if err := t.exec("INSERT OR REPLACE INTO drift (project, address, serial, what, actor, at, fields) VALUES (?, ?, ?, ?, ?, ?, ?)",
+	if err := t.exec(upsertDrift,
 		t.project, addr, t.serial, what, actor, t.now, string(b)); err != nil {
 		return nil, dbError(err)
 	}

@@ -32,7 +32,7 @@ func driftServer(t *testing.T) (cc, sdk *service.Client, clk *clock) {
 	}
 	clk = newClock()
 	sock := filepath.Join(dir, "s")
-	serve(t, listenUnix(t, sock), filepath.Join(dir, "state.db"), service.WithTokens(tokens), service.WithClock(clk.Now))
+	serve(t, listenUnix(t, sock), testDB(t), service.WithTokens(tokens), service.WithClock(clk.Now))
 	dial := func(token string, opts ...grpc.DialOption) *service.Client {
 		c, err := service.Dial("unix://"+sock, service.WithToken(token), service.WithGRPCOptions(opts...))
 		if err != nil {

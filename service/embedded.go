@@ -25,8 +25,10 @@ func OpenEmbedded(ctx context.Context, dbPath string, opts ...Option) (*Client, 
 // openEmbedded is OpenEmbedded with more options for the client's
 // connection.
 func openEmbedded(ctx context.Context, dbPath string, dial []grpc.DialOption, opts ...Option) (*Client, func() error, error) {
-	if err := os.MkdirAll(filepath.Dir(dbPath), 0o700); err != nil {
-		return nil, nil, fmt.Errorf("state directory: %w", err)
+	if !IsPostgres(dbPath) {
+		if err := os.MkdirAll(filepath.Dir(dbPath), 0o700); err != nil {
+			return nil, nil, fmt.Errorf("state directory: %w", err)
+		}
 	}
 	srv, err := Open(ctx, dbPath, opts...)
 	if err != nil {

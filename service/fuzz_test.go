@@ -3,7 +3,6 @@ package service_test
 import (
 	"context"
 	"encoding/json"
-	"path/filepath"
 	"slices"
 	"testing"
 	"time"
@@ -104,7 +103,7 @@ func FuzzServer(f *testing.F) {
 	seed(ccv1.ProjectService_GetState_FullMethodName, 0, &ccv1.GetStateRequest{Project: "fz", Unowned: []string{"volume.v", "function.f"}})
 	seed(ccv1.ResourceService_SetOutputs_FullMethodName, 0, &ccv1.SetOutputsRequest{Project: "fz", Outputs: []*ccv1.Output{{Name: "url", Value: []byte(`"x"`)}, {Name: "t", Value: []byte(`1`), Sensitive: true}}})
 
-	c, closeFn, err := openEmbedded(context.Background(), filepath.Join(f.TempDir(), "state.db"))
+	c, closeFn, err := openEmbedded(context.Background(), testDB(f))
 	if err != nil {
 		f.Fatal(err)
 	}

@@ -3,7 +3,6 @@ package service_test
 import (
 	"context"
 	"errors"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -126,7 +125,6 @@ func TestItem4ReleasedLeaseRefused(t *testing.T) {
 // written has none; Acquire returns it.
 func TestItem2Lineage(t *testing.T) {
 	ctx := context.Background()
-	dir := t.TempDir()
 	lineage := func(c *service.Client) string {
 		t.Helper()
 		st, err := c.GetState(ctx, "p")
@@ -135,7 +133,7 @@ func TestItem2Lineage(t *testing.T) {
 		}
 		return st.Lineage
 	}
-	dbA, dbB := filepath.Join(dir, "a.db"), filepath.Join(dir, "b.db")
+	dbA, dbB := testDB(t), testDB(t)
 	a, closeA, err := openEmbedded(ctx, dbA)
 	if err != nil {
 		t.Fatal(err)

@@ -93,7 +93,7 @@ func (t *mutation) protection(addr string) (string, bool, error) {
 func (t *mutation) protect(addr string, on bool, at string) error {
 	var err error
 	if on {
-		err = t.exec("INSERT OR REPLACE INTO protections (project, address, declared_at) VALUES (?, ?, ?)", t.project, addr, at)
+		err = t.exec(upsertProtection, t.project, addr, at)
 	} else {
 		err = t.exec("DELETE FROM protections WHERE project = ? AND address = ?", t.project, addr)
 	}

@@ -65,7 +65,7 @@ func (t *mutation) in(project string) *mutation {
 func (t *mutation) bumpProject(project string) (int64, error) {
 	salt := make([]byte, 32)
 	rand.Read(salt)
-	if err := t.exec("INSERT OR IGNORE INTO projects (name, serial, salt, created_at, lineage) VALUES (?, 0, ?, ?, ?)", project, salt, t.now, newLineage()); err != nil {
+	if err := t.exec("INSERT INTO projects (name, serial, salt, created_at, lineage) VALUES (?, 0, ?, ?, ?) ON CONFLICT (name) DO NOTHING", project, salt, t.now, newLineage()); err != nil {
 		return 0, dbError(err)
 	}
 	if err := t.exec("UPDATE projects SET serial = serial + 1 WHERE name = ?", project); err != nil {
@@ -184,7 +184,7 @@ func (a *resourceAPI) MoveResource(ctx context.Context, req *ccv1.MoveResourceRe
 		if resp.Dependants, err = t.renameReferences(from, to, serial); err != nil {
 			return err
 		}
-		if err := t.exec("INSERT OR REPLACE INTO tombstones (project, address, serial) VALUES (?, ?, ?)", t.project, from, serial); err != nil {
+		if err := t.exec(upsertTombstone, t.project, from, serial); err != nil {
 			return dbError(err)
 		}
 		if moved != nil {
@@ -345,7 +345,7 @@ func (t *mutation) transfer(src, dst place) (*ccv1.Resource, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := t.exec("INSERT OR REPLACE INTO tombstones (project, address, serial) VALUES (?, ?, ?)", src.project, src.address, srcSerial); err != nil {
+	if err := t.exec(upsertTombstone, src.project, src.address, srcSerial); err != nil {
 		return nil, dbError(err)
 	}
 	if moved == nil {
@@ -401,16 +401,26 @@ func (t *mutation) relocate(src, dst place, serial int64) (*row, error) {
 // the project last applied it). A resource that changes owner leaves its
 // drift behind: its new owner never applied it.
 func (t *mutation) relocateRecords(src, dst place) error {
-	if err := t.exec("UPDATE OR REPLACE protections SET project = ?, address = ? WHERE project = ? AND address = ?",
-		dst.project, dst.address, src.project, src.address); err != nil {
-		return dbError(err)
+	if src == dst {
+		return nil
 	}
-	q, args := "UPDATE OR REPLACE drift SET address = ? WHERE project = ? AND address = ?", []any{dst.address, src.project, src.address}
+	// What dst has already gives way, as with SQLite's UPDATE OR REPLACE,
+	// in SQL that PostgreSQL runs too.
+	stmts := [][]any{
+		{"DELETE FROM protections WHERE project = ? AND address = ? AND EXISTS (SELECT 1 FROM protections WHERE project = ? AND address = ?)",
+			dst.project, dst.address, src.project, src.address},
+		{"UPDATE protections SET project = ?, address = ? WHERE project = ? AND address = ?", dst.project, dst.address, src.project, src.address},
+		{"DELETE FROM drift WHERE project = ? AND address = ? AND serial IN (SELECT serial FROM drift WHERE project = ? AND address = ?)",
+			dst.project, dst.address, src.project, src.address},
+		{"UPDATE drift SET address = ? WHERE project = ? AND address = ?", dst.address, src.project, src.address},
+	}
 	if src.project != dst.project {
-		q, args = "DELETE FROM drift WHERE project = ? AND address = ?", []any{src.project, src.address}
+		stmts = append(stmts[:2], []any{"DELETE FROM drift WHERE project = ? AND address = ?", src.project, src.address})
 	}
-	if err := t.exec(q, args...); err != nil {
-		return dbError(err)
+	for _, s := range stmts {
+		if err := t.exec(s[0].(string), s[1:]...); err != nil {
+			return dbError(err)
+		}
 	}
 	return nil
 }
@@ -662,8 +672,8 @@ func (t *mutation) copyDigest(src, dst, d string) ([]string, error) {
 		return nil, dbError(err)
 	}
 	for _, q := range []string{
-		"INSERT OR IGNORE INTO blobs (project, digest, size, created_at) SELECT ?, digest, size, created_at FROM blobs WHERE project = ? AND digest = ?",
-		"INSERT OR IGNORE INTO blob_chunks (project, digest, seq, data) SELECT ?, digest, seq, data FROM blob_chunks WHERE project = ? AND digest = ?",
+		"INSERT INTO blobs (project, digest, size, created_at) SELECT ?, digest, size, created_at FROM blobs WHERE project = ? AND digest = ? ON CONFLICT DO NOTHING",
+		"INSERT INTO blob_chunks (project, digest, seq, data) SELECT ?, digest, seq, data FROM blob_chunks WHERE project = ? AND digest = ? ON CONFLICT DO NOTHING",
 	} {
 		if err := t.exec(q, dst, src, d); err != nil {
 			return nil, dbError(err)

@@ -324,7 +324,7 @@ func (t *mutation) put(r *row) error {
 	if r.id == "" {
 		r.id = newResourceID()
 	}
-	if err := t.exec("INSERT OR REPLACE INTO resources (project, "+rowColumns+") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+	if err := t.exec(upsertResource,
 		t.project, r.address, r.kind, r.name, r.hash, r.spec, r.version, r.status, r.created, r.updated, r.serial, r.deps, r.pins, r.sensitive, r.dataPins, r.id); err != nil {
 		return err
 	}
@@ -463,11 +463,15 @@ func (t *mutation) checkGraph(address string, deps []string) error {
 	return nil
 }
 
+// dependantsSQL finds the rows whose depends_on (one address a line)
+// holds an address: "\n"+depends_on+"\n" contains "\n"+address+"\n",
+// with replace, which SQLite and PostgreSQL both have (instr is SQLite's).
+const dependantsSQL = "SELECT address FROM resources WHERE project = ? AND replace('\n' || depends_on || '\n', '\n' || ? || '\n', '') <> '\n' || depends_on || '\n' ORDER BY address"
+
 // dependants lists, sorted, the resources of the project that depend on
 // address.
 func (t *mutation) dependants(address string) ([]string, error) {
-	rows, err := t.tx.QueryContext(t.ctx, "SELECT address FROM resources WHERE project = ? AND instr(char(10) || depends_on || char(10), char(10) || ? || char(10)) > 0 ORDER BY address",
-		t.project, address)
+	rows, err := t.tx.QueryContext(t.ctx, dependantsSQL, t.project, address)
 	if err != nil {
 		return nil, dbError(err)
 	}

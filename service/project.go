@@ -348,8 +348,7 @@ func (a *projectAPI) Lock(ctx context.Context, req *ccv1.LockRequest) (*ccv1.Loc
 		AcquiredAt: timestamppb.New(now),
 		ExpiresAt:  timestamppb.New(now.Add(ttl)),
 	}
-	if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO locks (project, lease_id, user, host, command, pid, acquired_at, expires_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, project, l.Id, h.GetUser(), h.GetHost(), h.GetCommand(), h.GetPid(), now.UnixNano(), now.Add(ttl).UnixNano()); err != nil {
+	if _, err := tx.ExecContext(ctx, upsertLock, project, l.Id, h.GetUser(), h.GetHost(), h.GetCommand(), h.GetPid(), now.UnixNano(), now.Add(ttl).UnixNano()); err != nil {
 		return nil, dbError(err)
 	}
 	var serial int64
@@ -451,7 +450,7 @@ func lease(ctx context.Context, q querier, project string) (*ccv1.Lease, error) 
 	var l ccv1.Lease
 	var h ccv1.Holder
 	var acquired, expires int64
-	err := q.QueryRowContext(ctx, "SELECT lease_id, user, host, command, pid, acquired_at, expires_at FROM locks WHERE project = ?", project).
+	err := q.QueryRowContext(ctx, "SELECT lease_id, \"user\", host, command, pid, acquired_at, expires_at FROM locks WHERE project = ?", project).
 		Scan(&l.Id, &h.User, &h.Host, &h.Command, &h.Pid, &acquired, &expires)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil

@@ -592,7 +592,7 @@ func (a *resourceAPI) DeleteResource(ctx context.Context, req *ccv1.DeleteResour
 				return dbError(err)
 			}
 		}
-		if err := t.exec("INSERT OR REPLACE INTO tombstones (project, address, serial) VALUES (?, ?, ?)", t.project, addr, serial); err != nil {
+		if err := t.exec(upsertTombstone, t.project, addr, serial); err != nil {
 			return dbError(err)
 		}
 		if err := t.clearDrift(addr); err != nil {

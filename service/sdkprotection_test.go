@@ -22,7 +22,7 @@ func TestUpdateWithoutProtectionKeepsIt(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
 	sock := filepath.Join(dir, "s")
-	serve(t, listenUnix(t, sock), filepath.Join(dir, "state.db"))
+	serve(t, listenUnix(t, sock), testDB(t))
 	c, err := service.Dial("unix://"+sock, service.WithGRPCOptions(autoLeasing()...))
 	if err != nil {
 		t.Fatal(err)

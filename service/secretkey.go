@@ -59,10 +59,16 @@ func loadKeys(ctx context.Context, st *store, path string, generate bool) (*keys
 	}
 	sum := derive(key, "cc key check")
 	if check == nil {
-		if _, err := st.w.ExecContext(ctx, "INSERT INTO meta (key, value) VALUES ('key_check', ?)", sum); err != nil {
+		// Replicas starting at once on a new database: the first key
+		// written is the database's, and the others are checked against it.
+		if _, err := st.w.ExecContext(ctx, "INSERT INTO meta (key, value) VALUES ('key_check', ?) ON CONFLICT (key) DO NOTHING", sum); err != nil {
 			return nil, err
 		}
-	} else if !hmac.Equal(check, sum) {
+		if err := st.w.QueryRowContext(ctx, "SELECT value FROM meta WHERE key = 'key_check'").Scan(&check); err != nil {
+			return nil, err
+		}
+	}
+	if !hmac.Equal(check, sum) {
 		return nil, fmt.Errorf("secret key file %s is not the key this database was created with", path)
 	}
 	block, err := aes.NewCipher(derive(key, "cc secret values"))

@@ -74,7 +74,8 @@ type config struct {
 
 // WithSecretKeyFile sets the file holding the key that encrypts secret
 // values (64 hex digits). Without it the key is DefaultSecretKeyFile(db),
-// generated with mode 0600 on first start.
+// generated with mode 0600 on first start, on SQLite; a PostgreSQL
+// database needs it (its replicas share the key).
 func WithSecretKeyFile(path string) Option {
 	return func(c *config) error {
 		if path == "" {
@@ -211,7 +212,10 @@ func WithStreamInterceptor(i grpc.StreamServerInterceptor) Option {
 }
 
 // Open opens (creating and migrating as needed) the database at dbPath and
-// returns a server ready to Serve.
+// returns a server ready to Serve. dbPath is a SQLite file, or a
+// postgres:// or postgresql:// URL (IsPostgres), which needs
+// WithSecretKeyFile: several servers on one PostgreSQL database serve the
+// same projects, their writes one at a time (pgdriver.go).
 func Open(ctx context.Context, dbPath string, opts ...Option) (*Server, error) {
 	c := config{
 		log:     slog.New(slog.DiscardHandler),
@@ -229,6 +233,10 @@ func Open(ctx context.Context, dbPath string, opts ...Option) (*Server, error) {
 		return nil, err
 	}
 	keyFile, generate := c.keyFile, false
+	if keyFile == "" && st.pg {
+		st.close()
+		return nil, errNoPGKey
+	}
 	if keyFile == "" {
 		keyFile, generate = DefaultSecretKeyFile(dbPath), true
 	}
@@ -237,14 +245,15 @@ func Open(ctx context.Context, dbPath string, opts ...Option) (*Server, error) {
 		st.close()
 		return nil, err
 	}
-	if err := cleanSpool(ctx, st, SpoolDir(dbPath)); err != nil {
+	spoolDir, err := openSpool(ctx, st, dbPath)
+	if err != nil {
 		st.close()
-		return nil, fmt.Errorf("open %s: %w", dbPath, err)
+		return nil, fmt.Errorf("open %s: %w", RedactDB(dbPath), err)
 	}
 	// Idempotency keys protect retries, which come within minutes.
 	if _, err := st.w.ExecContext(ctx, "DELETE FROM idempotency WHERE created_at < ?", c.now().Add(-idempotencyTTL).UnixNano()); err != nil {
 		st.close()
-		return nil, fmt.Errorf("open %s: %w", dbPath, err)
+		return nil, fmt.Errorf("open %s: %w", RedactDB(dbPath), err)
 	}
 	s := &Server{
 		st:       st,
@@ -253,7 +262,7 @@ func Open(ctx context.Context, dbPath string, opts ...Option) (*Server, error) {
 		log:      c.log,
 		now:      c.now,
 		health:   health.NewServer(),
-		spoolDir: SpoolDir(dbPath),
+		spoolDir: spoolDir,
 		maxBlob:  c.maxBlob,
 		pubRefl:  c.pubRefl,
 		uploads:  newUploadLimit(c.uploads),

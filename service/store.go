@@ -54,6 +54,10 @@ type store struct {
 	w, r *sql.DB
 	// stmts are the writer's prepared statements (stmts.go).
 	stmts *stmtCache
+	// pg is set on PostgreSQL (pgstore.go), whose spool is the directory
+	// tmpSpool, this process's own, removed at close.
+	pg       bool
+	tmpSpool string
 }
 
 // migration is one step of the schema: SQL, then (when set) Go code, in
@@ -289,6 +293,9 @@ func addLineages(ctx context.Context, tx *sql.Tx) error {
 }
 
 func openStore(ctx context.Context, path string, sync Sync) (*store, error) {
+	if IsPostgres(path) {
+		return openPGStore(ctx, path)
+	}
 	if path == "" {
 		return nil, errors.New("no database file")
 	}
@@ -378,6 +385,9 @@ func (st *store) close() error {
 	st.stmts.close()
 	// A clean close checkpoints the WAL into the database file.
 	errs = append(errs, st.w.Close())
+	if st.tmpSpool != "" {
+		errs = append(errs, os.RemoveAll(st.tmpSpool))
+	}
 	return errors.Join(errs...)
 }
 
@@ -409,3 +419,36 @@ func unionSorted(a, b []string) []string {
 	}
 	return out
 }
+
+// upsert is SQL that writes a row of table whatever is there: "INSERT
+// INTO table (cols) VALUES (?, ...) ON CONFLICT (key) DO UPDATE SET" each
+// column not in key, and the assignments of reset (columns missing from
+// cols back to their defaults, "col = 0"), as SQLite's INSERT OR REPLACE
+// does, in SQL that SQLite and
+// PostgreSQL both run. It is made once per statement, at init.
+func upsert(table, key, cols string, reset ...string) string {
+	names := strings.Split(cols, ",")
+	keys := map[string]bool{}
+	for _, k := range strings.Split(key, ",") {
+		keys[strings.TrimSpace(k)] = true
+	}
+	var set []string
+	for _, n := range names {
+		if n = strings.TrimSpace(n); !keys[n] {
+			set = append(set, n+" = excluded."+n)
+		}
+	}
+	set = append(set, reset...)
+	marks := strings.TrimSuffix(strings.Repeat("?, ", len(names)), ", ")
+	return "INSERT INTO " + table + " (" + cols + ") VALUES (" + marks + ") ON CONFLICT (" + key + ") DO UPDATE SET " + strings.Join(set, ", ")
+}
+
+// The upserts of the service's tables (upsert).
+var (
+	upsertResource   = upsert("resources", "project, address", "project, "+rowColumns, "expires_at = 0")
+	upsertTombstone  = upsert("tombstones", "project, address", "project, address, serial")
+	upsertChunk      = upsert("blob_chunks", "project, digest, seq", "project, digest, seq, data")
+	upsertDrift      = upsert("drift", "project, address, serial", "project, address, serial, what, actor, at, fields")
+	upsertProtection = upsert("protections", "project, address", "project, address, declared_at")
+	upsertLock       = upsert("locks", "project", `project, lease_id, "user", host, command, pid, acquired_at, expires_at`)
+)

@@ -38,7 +38,7 @@ func digest(b []byte) string {
 func serveUnix(t *testing.T, dir string, opts ...service.Option) (*service.Server, *service.Client, *grpc.ClientConn) {
 	t.Helper()
 	sock := filepath.Join(dir, "s")
-	srv := serve(t, listenUnix(t, sock), filepath.Join(dir, "state.db"), opts...)
+	srv := serve(t, listenUnix(t, sock), testDB(t), opts...)
 	// One autoLeaser for both: the raw uploads on conn hold the lock the
 	// client's mutations do.
 	leases := (&autoLeaser{}).dialOptions()
@@ -186,7 +186,7 @@ func TestItem10UploadLimitPerToken(t *testing.T) {
 	}
 	dir := t.TempDir()
 	sock := filepath.Join(dir, "s")
-	srv := serve(t, listenUnix(t, sock), filepath.Join(dir, "state.db"), service.WithTokens(tokens), service.WithMaxUploadsPerToken(1))
+	srv := serve(t, listenUnix(t, sock), testDB(t), service.WithTokens(tokens), service.WithMaxUploadsPerToken(1))
 	dial := func(token string) *service.Client {
 		c, err := service.Dial("unix://"+sock, service.WithToken(token), service.WithGRPCOptions(autoLeasing()...))
 		if err != nil {
@@ -309,7 +309,7 @@ func TestItem11HugeFields(t *testing.T) {
 	var logs syncBuffer
 	dir := t.TempDir()
 	sock := filepath.Join(dir, "s")
-	serve(t, listenUnix(t, sock), filepath.Join(dir, "state.db"), service.WithTokens(tokens), service.WithLogger(slog.New(slog.NewJSONHandler(&logs, nil))))
+	serve(t, listenUnix(t, sock), testDB(t), service.WithTokens(tokens), service.WithLogger(slog.New(slog.NewJSONHandler(&logs, nil))))
 	conn, err := grpc.NewClient("unix://"+sock, grpc.WithTransportCredentials(insecure.NewCredentials()))
 	if err != nil {
 		t.Fatal(err)
@@ -401,7 +401,7 @@ func TestItem12HealthAndReflection(t *testing.T) {
 		if public {
 			opts = append(opts, service.WithPublicReflection())
 		}
-		serve(t, listenUnix(t, sock), filepath.Join(dir, "state.db"), opts...)
+		serve(t, listenUnix(t, sock), testDB(t), opts...)
 		conn, err := grpc.NewClient("unix://"+sock, grpc.WithTransportCredentials(insecure.NewCredentials()))
 		if err != nil {
 			t.Fatal(err)

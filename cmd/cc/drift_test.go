@@ -107,8 +107,8 @@ func testDrift(t *testing.T, goldens, file string) {
 		t.Fatal(err)
 	}
 	sock := filepath.Join(t.TempDir(), "s")
-	srv, err := service.Open(context.Background(), filepath.Join(t.TempDir(), "state.db"),
-		append(calls.options(), service.WithTokens(tokens), service.WithClock(clk.Now))...)
+	db, opts := serviceDB(t, append(calls.options(), service.WithTokens(tokens), service.WithClock(clk.Now))...)
+	srv, err := service.Open(context.Background(), db, opts...)
 	if err != nil {
 		t.Fatal(err)
 	}

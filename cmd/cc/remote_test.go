@@ -47,8 +47,8 @@ func TestRemoteServer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, err := service.Open(context.Background(), filepath.Join(t.TempDir(), "state.db"),
-		service.WithTokens(tokens), service.WithTLS(&tls.Config{Certificates: []tls.Certificate{{Certificate: [][]byte{der}, PrivateKey: key}}}))
+	db, opts := serviceDB(t, service.WithTokens(tokens), service.WithTLS(&tls.Config{Certificates: []tls.Certificate{{Certificate: [][]byte{der}, PrivateKey: key}}}))
+	srv, err := service.Open(context.Background(), db, opts...)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -27,13 +27,21 @@ const defaultListen = "127.0.0.1:7433"
 func init() {
 	register(&command{
 		name:    "server",
-		args:    "[--listen ADDR] [--db FILE] [--tls-cert FILE --tls-key FILE] [--tokens FILE [--insecure]] [--secret-key-file FILE]",
-		summary: "run the reference cc service on a SQLite database",
+		args:    "[--listen ADDR] [--db FILE|URL] [--tls-cert FILE --tls-key FILE] [--tokens FILE [--insecure]] [--secret-key-file FILE]",
+		summary: "run the reference cc service on a SQLite or PostgreSQL database",
 		help: `Server runs the reference cc service: the cc.v1 gRPC API that plan and apply
 use, with gRPC health checking and server reflection, keeping every
-project's state in the SQLite database --db (created and migrated on first
-start). It serves until interrupted (SIGINT or SIGTERM), then lets the calls
-in progress finish.
+project's state in the database --db (created and migrated on first start).
+It serves until interrupted (SIGINT or SIGTERM), then lets the calls in
+progress finish.
+
+--db is a SQLite FILE, or a PostgreSQL URL (postgres://USER:PASSWORD@HOST/DB
+or postgresql://...), for a team: several cc server replicas on one
+PostgreSQL database serve the same projects, one write transaction at a
+time across them (a PostgreSQL advisory lock), so leases, serials and
+idempotency keys hold whichever replica a call reaches. Without --db, $CC_DB
+is used, else cc-state.db. A URL's password is never logged nor printed.
+With a URL, --secret-key-file is required: every replica uses the same key.
 
 --listen is HOST:PORT, or unix:///PATH for a unix socket. Without --tokens,
 only clients on this machine (loopback, unix socket) are served. With
@@ -52,8 +60,9 @@ accept tokens in plain text.
 Health checking (grpc.health.v1) is served without a token, so standard
 probes work; server reflection needs a token unless --public-reflection.
 
-An upload is spooled beside the database (FILE-spool/) and stored in short
-transactions, so that it never stalls other projects; a blob may be at
+An upload is spooled beside the database (FILE-spool/; on PostgreSQL in a
+directory of the server's own under $TMPDIR) and stored, in chunks in the
+database, in short transactions, so that it never stalls other projects; a blob may be at
 most --max-blob-size, and one token runs at most --max-uploads-per-token
 uploads at once (others wait).
 
@@ -66,7 +75,8 @@ Each call is logged to stderr (method, project, address, code, duration);
 secret values never are. --sync full (the default) makes every mutation
 reach the disk before it is acknowledged (mutations arriving together share
 one commit and one fsync); --sync normal survives a crash of the server but
-may lose the last mutations to a power cut.`,
+may lose the last mutations to a power cut. --sync applies to SQLite; on
+PostgreSQL a commit is as durable as the database's synchronous_commit.`,
 		run: runServer,
 	})
 }
@@ -108,7 +118,7 @@ type serverFlags struct {
 func defineServerFlags(fs *flag.FlagSet) *serverFlags {
 	return &serverFlags{
 		listen:           fs.String("listen", defaultListen, "serve on `ADDR`: HOST:PORT or unix:///PATH"),
-		db:               fs.String("db", "cc-state.db", "the SQLite database `FILE`"),
+		db:               fs.String("db", "", "the database: a SQLite `FILE` or a postgres:// URL (default $CC_DB, else cc-state.db)"),
 		certFile:         fs.String("tls-cert", "", "serve TLS with the certificate chain in `FILE` (PEM)"),
 		keyFile:          fs.String("tls-key", "", "the TLS private key in `FILE` (PEM)"),
 		tokensFile:       fs.String("tokens", "", "require bearer tokens from `FILE`; each sees only its projects"),
@@ -135,6 +145,15 @@ func (f *serverFlags) settings(e *env, c *command) (serverSettings, int) {
 	var s serverSettings
 	if (*f.certFile == "") != (*f.keyFile == "") {
 		return s, e.usageError(c, "--tls-cert and --tls-key go together")
+	}
+	if *f.db == "" {
+		*f.db = e.getenv("CC_DB")
+	}
+	if *f.db == "" {
+		*f.db = "cc-state.db"
+	}
+	if service.IsPostgres(*f.db) && *f.secretKeyFile == "" {
+		return s, e.usageError(c, "--db %s: a PostgreSQL database needs --secret-key-file (its replicas share the key)", service.RedactDB(*f.db))
 	}
 	var err error
 	if s.sync, err = service.ParseSync(*f.syncMode); err != nil {
@@ -221,7 +240,7 @@ func serve(e *env, f *serverFlags, s serverSettings, network, address string, op
 		lis.Close()
 		return exitError
 	}
-	s.log.Info("serving", "listen", listenString(lis), "db", *f.db, "tls", *f.certFile != "", "tokens", *f.tokensFile != "", "sync", s.sync.String())
+	s.log.Info("serving", "listen", listenString(lis), "db", service.RedactDB(*f.db), "tls", *f.certFile != "", "tokens", *f.tokensFile != "", "sync", s.sync.String())
 
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(lis) }()

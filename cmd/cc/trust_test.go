@@ -22,7 +22,8 @@ import (
 // its address.
 func tcpServer(t *testing.T, opts ...service.Option) (string, *service.Server) {
 	t.Helper()
-	srv, err := service.Open(context.Background(), filepath.Join(t.TempDir(), "state.db"), opts...)
+	db, opts := serviceDB(t, opts...)
+	srv, err := service.Open(context.Background(), db, opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
