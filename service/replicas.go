@@ -3,6 +3,7 @@ package service
 import (
 	"fmt"
 	"net"
+	"strconv"
 	"strings"
 
 	"google.golang.org/grpc"
@@ -45,14 +46,18 @@ func ReplicaAddrs(target string) ([]string, error) {
 }
 
 // replicaAddr reports whether a is an address a list may hold: HOST:PORT
-// or unix:///PATH (gRPC dials a resolved address of that form as a unix
+// (a port number) or unix:///PATH (gRPC dials a resolved address of that form as a unix
 // socket).
 func replicaAddr(a string) bool {
 	if p, ok := strings.CutPrefix(a, "unix://"); ok {
 		return strings.HasPrefix(p, "/") && len(p) > 1
 	}
 	host, port, err := net.SplitHostPort(a)
-	return err == nil && host != "" && port != "" && !strings.ContainsAny(a, "/ ")
+	if err != nil || host == "" || strings.ContainsAny(a, "/ ") {
+		return false
+	}
+	n, err := strconv.Atoi(port)
+	return err == nil && n > 0 && n < 1<<16
 }
 
 // replicaTarget is the gRPC target and dial options for a Dial target: a
