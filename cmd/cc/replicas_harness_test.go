@@ -155,9 +155,10 @@ func (p *replicaProc) kill() {
 	}
 }
 
-// calls counts the calls of method (ApplyResource) in the server's log.
+// calls counts the calls of the ResourceService method (ApplyResource;
+// "" for all of them: the mutations) in the server's log.
 func (p *replicaProc) calls(method string) int {
-	return strings.Count(p.log.String(), `"method":"/cc.v1.ResourceService/`+method+`"`)
+	return strings.Count(p.log.String(), `"method":"/cc.v1.ResourceService/`+method)
 }
 
 // addrs is the list of the replicas' addresses, for --server.

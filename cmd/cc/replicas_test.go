@@ -145,7 +145,7 @@ func TestReplicaKilledMidApply(t *testing.T) {
 		if m := ackLine.FindStringSubmatch(sc.Text()); m != nil {
 			acked[m[1]] = true
 			if len(acked) == 20 && bBefore < 0 {
-				bBefore = ps[1].calls("ApplyResource")
+				bBefore = ps[1].calls("")
 				ps[0].kill()
 			}
 		}
@@ -154,7 +154,7 @@ func TestReplicaKilledMidApply(t *testing.T) {
 	if bBefore < 0 {
 		t.Fatalf("the apply ended before 20 changes were acknowledged:\n%s%s", out.String(), errs.String())
 	}
-	if ps[0].calls("ApplyResource") == 0 {
+	if ps[0].calls("") == 0 {
 		t.Errorf("the killed replica served none of the apply:\n%s", ps[0].log.String())
 	}
 	for _, bad := range []string{"rpc error", "panic", "goroutine ", "desc ="} {
@@ -163,8 +163,8 @@ func TestReplicaKilledMidApply(t *testing.T) {
 		}
 	}
 	if werr == nil {
-		if !strings.Contains(out.String(), "Apply complete: ") || ps[1].calls("ApplyResource") <= bBefore {
-			t.Errorf("the apply went on without replica b (%d calls before the kill, %d after):\n%s%s", bBefore, ps[1].calls("ApplyResource"), out.String(), errs.String())
+		if !strings.Contains(out.String(), "Apply complete: ") || ps[1].calls("") <= bBefore {
+			t.Errorf("the apply went on without replica b (%d calls before the kill, %d after):\n%s%s", bBefore, ps[1].calls(""), out.String(), errs.String())
 		}
 	} else if !strings.Contains(errs.String(), "cc apply: ") {
 		t.Errorf("the apply stopped without a message: %v\n%s%s", werr, out.String(), errs.String())
