@@ -77,8 +77,11 @@ func WithGRPCOptions(opts ...grpc.DialOption) DialOption {
 // maxStateSize bounds a state read: a project's whole state is one message.
 const maxStateSize = 1 << 30
 
-// Dial connects to the service at target: "host:port" or
-// "unix:///path/to/socket". It does not wait for the connection.
+// Dial connects to the service at target: "host:port",
+// "unix:///path/to/socket", "dns:///name:port", or a list of replicas
+// "host:port,host:port" (IsReplicaList). Calls go round robin over the
+// addresses a target resolves to that are connected: those of a list, or
+// every record of a DNS name. It does not wait for the connection.
 func Dial(target string, opts ...DialOption) (*Client, error) {
 	var c dialConfig
 	for _, o := range opts {
@@ -86,7 +89,11 @@ func Dial(target string, opts ...DialOption) (*Client, error) {
 			return nil, err
 		}
 	}
-	gopts := []grpc.DialOption{grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(maxStateSize))}
+	grpcTarget, gopts, err := replicaTarget(target)
+	if err != nil {
+		return nil, err
+	}
+	gopts = append(gopts, grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(maxStateSize)))
 	if c.tls != nil {
 		gopts = append(gopts, grpc.WithTransportCredentials(credentials.NewTLS(c.tls)))
 	} else {
@@ -96,7 +103,7 @@ func Dial(target string, opts ...DialOption) (*Client, error) {
 		gopts = append(gopts, grpc.WithPerRPCCredentials(bearer(c.token)))
 	}
 	gopts = append(gopts, c.extra...)
-	conn, err := grpc.NewClient(target, gopts...)
+	conn, err := grpc.NewClient(grpcTarget, gopts...)
 	if err != nil {
 		return nil, fmt.Errorf("dial %s: %w", target, err)
 	}

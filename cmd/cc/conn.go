@@ -33,7 +33,7 @@ type serviceFlags struct {
 }
 
 func (f *serviceFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&f.server, "server", "", "use the cc service at `ADDR` (HOST:PORT or unix:///PATH; default $CC_SERVER, else the embedded state in .cc/state.db of the project root); $CC_TOKEN is its token")
+	fs.StringVar(&f.server, "server", "", "use the cc service at `ADDR` (HOST:PORT, unix:///PATH, dns:///NAME:PORT for every address a name has, or replicas HOST:PORT,HOST:PORT,... on one database, called round robin, a call that finds one gone retried on another; default $CC_SERVER, else the embedded state in .cc/state.db of the project root); $CC_TOKEN is its token")
 	fs.BoolVar(&f.tls, "tls", false, "connect to --server with TLS, checking its certificate against the system's roots")
 	fs.StringVar(&f.ca, "ca", "", "connect to --server with TLS, checking its certificate against the CA certificates in `FILE` (PEM)")
 	fs.BoolVar(&f.insecure, "insecure", false, "connect without TLS to a --server on another machine, sending $CC_TOKEN and secret values in clear")
@@ -76,6 +76,11 @@ func (e *env) connect(f serviceFlags, root string) (*conn, error) {
 		}
 		return &conn{client: c, where: "the embedded state in " + filepath.Join(dir, "state.db"), close: closeFn}, nil
 	}
+	if service.IsReplicaList(server) {
+		if _, err := service.ReplicaAddrs(server); err != nil {
+			return nil, fmt.Errorf("--server: %w", err)
+		}
+	}
 	secure := f.tls || f.ca != ""
 	if !secure && !f.insecure && !isLocal(server) {
 		return nil, fmt.Errorf("refusing to connect to %s without TLS: it is not on this machine, and $CC_TOKEN and secret values would cross the network in clear; pass --tls or --ca FILE (or --insecure to send them in clear anyway)", server)
@@ -86,7 +91,9 @@ func (e *env) connect(f serviceFlags, root string) (*conn, error) {
 	}
 	if f.tls || f.ca != "" {
 		cfg := &tls.Config{MinVersion: tls.VersionTLS12}
-		if host, _, err := net.SplitHostPort(server); err == nil {
+		if host, _, err := net.SplitHostPort(server); err == nil && !service.IsReplicaList(server) {
+			// A list's replicas are each checked against their own
+			// host name (service.Dial).
 			cfg.ServerName = host
 		}
 		if f.ca != "" {
@@ -139,9 +146,18 @@ func (cn *conn) explainRead(err error) error {
 }
 
 // isLocal reports whether a service address is on this machine: a unix
-// socket, localhost, or a loopback address (127.0.0.0/8, ::1). Nothing is
-// resolved: a name other than localhost is another machine.
+// socket, localhost, or a loopback address (127.0.0.0/8, ::1); a list of
+// replicas is when each of them is. Nothing is resolved: a name other
+// than localhost is another machine.
 func isLocal(server string) bool {
+	if service.IsReplicaList(server) {
+		for _, a := range strings.Split(server, ",") {
+			if !isLocal(strings.TrimSpace(a)) {
+				return false
+			}
+		}
+		return true
+	}
 	if strings.HasPrefix(server, "unix:") || strings.HasPrefix(server, "unix-abstract:") {
 		return true
 	}

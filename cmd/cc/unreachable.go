@@ -3,6 +3,8 @@ package main
 import (
 	"fmt"
 	"strings"
+
+	"cc.dev/cc/service"
 )
 
 // unreachable says in words that the service at cn.server could not be
@@ -24,7 +26,9 @@ func (cn *conn) unreachable(err error) error {
 		how = "with TLS"
 	}
 	target := "dialled " + cn.server
-	if rest, ok := strings.CutPrefix(cn.server, "unix://"); ok {
+	if service.IsReplicaList(cn.server) {
+		target = "dialled each of the replicas " + cn.server
+	} else if rest, ok := strings.CutPrefix(cn.server, "unix://"); ok {
 		target = "dialled the unix socket " + rest
 	} else if rest, ok := strings.CutPrefix(cn.server, "unix:"); ok {
 		target = "dialled the unix socket " + rest
