@@ -1,0 +1,102 @@
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"net/url"
+	"os"
+	"strings"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// database is a fresh PostgreSQL database on the server of an admin URL.
+type database struct {
+	admin string
+	name  string
+	// url is the database's own URL, for cc server --db.
+	url string
+}
+
+// redact is a database URL with its password replaced by "xxxxx", to
+// print; an unparsable URL is not printed at all.
+func redact(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "(an unparsable URL)"
+	}
+	return u.Redacted()
+}
+
+// databaseURL is admin's URL with the database name replaced.
+func databaseURL(admin, name string) (string, error) {
+	u, err := url.Parse(admin)
+	if err != nil {
+		return "", fmt.Errorf("the PostgreSQL URL: not a URL")
+	}
+	if u.Scheme != "postgres" && u.Scheme != "postgresql" {
+		return "", fmt.Errorf("the PostgreSQL URL %s: want postgres:// or postgresql://", redact(admin))
+	}
+	u.Path = "/" + name
+	u.RawPath = ""
+	return u.String(), nil
+}
+
+// createDatabase creates a database of a random name cc_load_HEX.
+func createDatabase(ctx context.Context, admin string) (*database, error) {
+	b := make([]byte, 6)
+	rand.Read(b)
+	db := &database{admin: admin, name: "cc_load_" + hex.EncodeToString(b)}
+	var err error
+	if db.url, err = databaseURL(admin, db.name); err != nil {
+		return nil, err
+	}
+	if err := db.exec(ctx, "CREATE DATABASE "+pgx.Identifier{db.name}.Sanitize()); err != nil {
+		return nil, fmt.Errorf("create database %s on %s: %w", db.name, redact(admin), err)
+	}
+	return db, nil
+}
+
+// drop drops the database, closing the connections still open to it.
+func (db *database) drop(ctx context.Context) error {
+	if err := db.exec(ctx, "DROP DATABASE IF EXISTS "+pgx.Identifier{db.name}.Sanitize()+" WITH (FORCE)"); err != nil {
+		return fmt.Errorf("drop database %s on %s: %w", db.name, redact(db.admin), err)
+	}
+	return nil
+}
+
+// exec runs one statement on the admin connection.
+func (db *database) exec(ctx context.Context, sql string) error {
+	conn, err := pgx.Connect(ctx, db.admin)
+	if err != nil {
+		return scrub(err, db.admin)
+	}
+	defer conn.Close(context.WithoutCancel(ctx))
+	_, err = conn.Exec(ctx, sql)
+	return scrub(err, db.admin)
+}
+
+// scrub keeps the URL's password out of an error.
+func scrub(err error, raw string) error {
+	if err == nil {
+		return nil
+	}
+	u, perr := url.Parse(raw)
+	if perr != nil || u.User == nil {
+		return err
+	}
+	if pw, ok := u.User.Password(); ok && pw != "" && strings.Contains(err.Error(), pw) {
+		return fmt.Errorf("%s", strings.ReplaceAll(err.Error(), pw, "xxxxx"))
+	}
+	return err
+}
+
+// writeSecretKey writes a random key for --secret-key-file (64 hex
+// digits), mode 0600: the replicas share it.
+func writeSecretKey(path string) error {
+	b := make([]byte, 32)
+	rand.Read(b)
+	return os.WriteFile(path, []byte(hex.EncodeToString(b)+"\n"), 0o600)
+}
