@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -29,6 +30,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (err erro
 	if cc == "" {
 		fmt.Fprintln(stderr, "load: building cc")
 		if cc, err = buildCC(ctx, work); err != nil {
+			return err
+		}
+	}
+	if slices.Contains(cfg.setups, "postgres") {
+		if err := checkPostgres(ctx, cc); err != nil {
 			return err
 		}
 	}

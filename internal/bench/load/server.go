@@ -7,6 +7,7 @@ import (
 	"net"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"time"
 )
@@ -45,7 +46,9 @@ func startServer(ctx context.Context, cc, logPath string, args ...string) (*serv
 		return nil, err
 	}
 	s.cmd = exec.Command(cc, append([]string{"server", "--listen", addr}, args...)...)
-	s.cmd.Stdout, s.cmd.Stderr = s.log, s.log
+	// In its own directory: whatever it writes beside a relative path
+	// stays there.
+	s.cmd.Dir, s.cmd.Stdout, s.cmd.Stderr = filepath.Dir(logPath), s.log, s.log
 	if err := s.cmd.Start(); err != nil {
 		s.log.Close()
 		return nil, fmt.Errorf("start cc server: %w", err)
@@ -110,4 +113,15 @@ func (s *server) logTail() string {
 		lines = lines[len(lines)-15:]
 	}
 	return "  " + strings.Join(lines, "\n  ")
+}
+
+// checkPostgres refuses a cc binary whose cc server does not open
+// PostgreSQL URLs (its --help does not mention postgres://): it would
+// take one for a SQLite file name.
+func checkPostgres(ctx context.Context, cc string) error {
+	out, _ := exec.CommandContext(ctx, cc, "server", "--help").CombinedOutput()
+	if !strings.Contains(string(out), "postgres://") {
+		return fmt.Errorf("%s: its cc server does not open postgres:// URLs (cc server --help does not mention them); build cc from a tree with the PostgreSQL store, or pass one with -cc", cc)
+	}
+	return nil
 }
