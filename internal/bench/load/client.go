@@ -55,16 +55,16 @@ type outcome struct {
 	changes, unchanged int
 	converged          bool
 	err                error
+	desired            *schema.Desired
 }
 
 // secretValue is the value of every secret of the generated projects
 // (from_env KEY_n): a fixed stand-in, never printed.
 func secretValue(name string) (string, bool) { return "load-generator-value-of-" + name, true }
 
-// runClient compiles p and applies it through the service at applyAddr,
-// then plans it again through checkAddr: converged when that plan has no
-// changes and every resource unchanged. Every call goes through rec.
-func runClient(ctx context.Context, p project, applyAddr, checkAddr string, parallelism int, rec *recorder) outcome {
+// compileClient compiles p, as cc apply does before it talks to the
+// service.
+func compileClient(ctx context.Context, p project) outcome {
 	out := outcome{project: p.name}
 	start := time.Now()
 	res, err := compiler.Compile(ctx, compiler.Input{Path: filepath.Join(p.dir, "main.hcl")})
@@ -72,22 +72,30 @@ func runClient(ctx context.Context, p project, applyAddr, checkAddr string, para
 		out.err = fmt.Errorf("compile %s: %w", p.name, err)
 		return out
 	}
-	d := res.Desired
-	out.compile = time.Since(start)
-	start = time.Now()
+	out.desired, out.compile = res.Desired, time.Since(start)
+	return out
+}
+
+// applyClient applies the compiled project of out through the service at
+// applyAddr, then plans it again through checkAddr: converged when that
+// plan has no changes and every one of its n resources unchanged. Every
+// call goes through rec.
+func applyClient(ctx context.Context, out *outcome, n int, applyAddr, checkAddr string, parallelism int, rec *recorder) {
+	d := out.desired
+	start := time.Now()
+	var err error
 	if out.changes, err = applyOnce(ctx, d, applyAddr, parallelism, rec); err != nil {
-		out.err = fmt.Errorf("apply %s through %s: %w", p.name, applyAddr, err)
-		return out
+		out.err = fmt.Errorf("apply %s through %s: %w", out.project, applyAddr, err)
+		return
 	}
 	out.apply = time.Since(start)
 	plan, err := planOnce(ctx, d, checkAddr, rec)
 	if err != nil {
-		out.err = fmt.Errorf("plan %s again through %s: %w", p.name, checkAddr, err)
-		return out
+		out.err = fmt.Errorf("plan %s again through %s: %w", out.project, checkAddr, err)
+		return
 	}
 	out.unchanged = plan.Summary.Unchanged
-	out.converged = !plan.Changed() && plan.Summary.Unchanged == p.resources
-	return out
+	out.converged = !plan.Changed() && plan.Summary.Unchanged == n
 }
 
 // dial opens a client of the service at addr whose calls rec times.

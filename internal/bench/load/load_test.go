@@ -89,7 +89,7 @@ func tinyLoad(t *testing.T, setup string, extra ...string) string {
 // converges.
 func TestTinyLoadOnSQLiteConverges(t *testing.T) {
 	md := tinyLoad(t, "sqlite")
-	if !strings.Contains(md, "| 1 | 2 | 10 |") {
+	if !strings.Contains(md, "| 1 | 2 | 10 | ") {
 		t.Errorf("the SQLite row is not 1 server, 2 clients, 10 resources:\n%s", md)
 	}
 }
@@ -100,7 +100,7 @@ func TestTinyLoadOnPostgresConverges(t *testing.T) {
 	admin := postgresURL(t)
 	before := loadDatabases(t, admin)
 	md := tinyLoad(t, "postgres", "-postgres", admin)
-	if !strings.Contains(md, "| 2 | 2 | 10 |") {
+	if !strings.Contains(md, "| 2 | 2 | 10 | ") {
 		t.Errorf("the PostgreSQL row is not 2 servers, 2 clients, 10 resources:\n%s", md)
 	}
 	if after := loadDatabases(t, admin); len(after) != len(before) {

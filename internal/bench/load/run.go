@@ -85,11 +85,13 @@ func writeProjects(dir string, clients, resources int) ([]project, error) {
 
 // round is one setup's measurement in one round.
 type round struct {
-	setup    string
-	servers  int
-	wall     time.Duration
-	calls    calls
-	outcomes []outcome
+	setup   string
+	servers int
+	// compileWall is the time of the compile phase, wall that of the
+	// apply phase, from the first call to the last client's end.
+	compileWall, wall time.Duration
+	calls             calls
+	outcomes          []outcome
 }
 
 // measureAll runs every round, the setups interleaved within each (in
@@ -122,31 +124,45 @@ func reversed(xs []string) []string {
 	return out
 }
 
-// measure starts the setup's servers, runs every client at once and
-// stops the servers. Client i applies through server i mod n, and plans
-// again through the next one.
+// measure runs one round of a setup: every client compiles its project
+// at once; then, on the setup's fresh servers, every client applies at
+// once (client i through server i mod n, its second plan through the
+// next one), and the servers are stopped.
 func measure(ctx context.Context, cfg *config, cc, dir, name string, projects []project) (r *round, err error) {
+	r = &round{setup: name, outcomes: make([]outcome, len(projects))}
+	start := time.Now()
+	eachClient(len(projects), func(i int) { r.outcomes[i] = compileClient(ctx, projects[i]) })
+	r.compileWall = time.Since(start)
 	d, err := deploy(ctx, cfg, cc, name, dir)
 	if err != nil {
 		return nil, err
 	}
 	defer func() { err = errors.Join(err, d.stop(ctx)) }()
 	addrs := d.addrs()
+	r.servers = len(addrs)
 	rec := newRecorder()
-	r = &round{setup: name, servers: len(addrs), outcomes: make([]outcome, len(projects))}
-	var wg sync.WaitGroup
-	start := time.Now()
-	for i, p := range projects {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			r.outcomes[i] = runClient(ctx, p, addrs[i%len(addrs)], addrs[(i+1)%len(addrs)], cfg.parallelism, rec)
-		}()
-	}
-	wg.Wait()
+	start = time.Now()
+	eachClient(len(projects), func(i int) {
+		if o := &r.outcomes[i]; o.err == nil {
+			applyClient(ctx, o, cfg.resources, addrs[i%len(addrs)], addrs[(i+1)%len(addrs)], cfg.parallelism, rec)
+		}
+	})
 	r.wall = time.Since(start)
 	r.calls = rec.snapshot()
 	return r, ctx.Err()
+}
+
+// eachClient runs f(0) ... f(n-1) at once and waits for them.
+func eachClient(n int, f func(i int)) {
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			f(i)
+		}()
+	}
+	wg.Wait()
 }
 
 // notConverged is an error naming the projects that failed or did not
