@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -108,6 +109,28 @@ func TestTinyLoadOnPostgresConverges(t *testing.T) {
 	}
 }
 
+// issue 14: a password in the PostgreSQL URL is never printed, whether
+// the run succeeds or a server's log quotes the URL in an error.
+func TestPostgresPasswordNeverPrinted(t *testing.T) {
+	admin := postgresURL(t)
+	u, err := url.Parse(admin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const canary = "canary-pw-5Qx8"
+	u.User = url.UserPassword(u.User.Username(), canary)
+	args := []string{"-clients", "1", "-resources", "2", "-setups", "postgres", "-cc", builtCC(t), "-postgres", u.String()}
+	var stdout, stderr bytes.Buffer
+	err = run(context.Background(), args, &stdout, &stderr)
+	all := stdout.String() + stderr.String()
+	if err != nil {
+		all += err.Error()
+	}
+	if strings.Contains(all, canary) {
+		t.Errorf("the password is printed (run() = %v):\n%s", err, all)
+	}
+}
+
 // loadDatabases lists the databases named cc_load_*.
 func loadDatabases(t *testing.T, admin string) []string {
 	t.Helper()
@@ -160,6 +183,10 @@ func TestPostgresPasswordRedacted(t *testing.T) {
 	}
 	if err := scrub(errors.New("failed: password hunter2-secret"), admin); strings.Contains(err.Error(), "hunter2") {
 		t.Errorf("scrub() = %v, want no password", err)
+	}
+	const odd = "postgres://cc:p%40ss%2Fw0rd@127.0.0.1/postgres"
+	if err := scrub(errors.New("open "+odd+": p@ss/w0rd refused"), odd); strings.Contains(err.Error(), "w0rd") {
+		t.Errorf("scrub() = %v, want no password, escaped or not", err)
 	}
 	got, err := databaseURL(admin, "cc_load_1")
 	if err != nil || got != "postgres://cc:hunter2-secret@127.0.0.1:5432/cc_load_1?sslmode=disable" {

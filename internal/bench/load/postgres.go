@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"net/url"
 	"os"
@@ -78,7 +79,28 @@ func (db *database) exec(ctx context.Context, sql string) error {
 	return scrub(err, db.admin)
 }
 
-// scrub keeps the URL's password out of an error.
+// checkUsed refuses a database the servers started on it created no
+// table in: their cc does not open postgres:// URLs (an older one takes
+// the URL for a SQLite file name, and would be measured instead).
+func (db *database) checkUsed(ctx context.Context) error {
+	conn, err := pgx.Connect(ctx, db.url)
+	if err != nil {
+		return scrub(err, db.url)
+	}
+	defer conn.Close(context.WithoutCancel(ctx))
+	var n int
+	err = conn.QueryRow(ctx, "SELECT count(*) FROM information_schema.tables WHERE table_schema = current_schema()").Scan(&n)
+	if err != nil {
+		return scrub(err, db.url)
+	}
+	if n == 0 {
+		return fmt.Errorf("the cc server replicas on database %s created no table in it: does their cc open postgres:// URLs? (build cc from a tree with the PostgreSQL store, or pass one with -cc)", db.name)
+	}
+	return nil
+}
+
+// scrub keeps the URL's password out of an error, as written in the URL
+// (escaped) and as sent (unescaped).
 func scrub(err error, raw string) error {
 	if err == nil {
 		return nil
@@ -87,10 +109,21 @@ func scrub(err error, raw string) error {
 	if perr != nil || u.User == nil {
 		return err
 	}
-	if pw, ok := u.User.Password(); ok && pw != "" && strings.Contains(err.Error(), pw) {
-		return fmt.Errorf("%s", strings.ReplaceAll(err.Error(), pw, "xxxxx"))
+	pw, ok := u.User.Password()
+	if !ok || pw == "" {
+		return err
 	}
-	return err
+	_, escaped, _ := strings.Cut(u.User.String(), ":")
+	msg := err.Error()
+	for _, p := range []string{escaped, pw} {
+		if p != "" {
+			msg = strings.ReplaceAll(msg, p, "xxxxx")
+		}
+	}
+	if msg == err.Error() {
+		return err
+	}
+	return errors.New(msg)
 }
 
 // writeSecretKey writes a random key for --secret-key-file (64 hex

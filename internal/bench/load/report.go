@@ -62,7 +62,7 @@ func writeReport(b *strings.Builder, cfg *config, m *machine, results map[string
 	fmt.Fprintf(b, "- %s; load generator at commit %s; cc server binary %s\n", m.goVersion, m.commit, bin)
 	fmt.Fprintf(b, "- started %s, took %s; %d %s, the setups interleaved, figures the median round\n", m.started.UTC().Format("2006-01-02 15:04 UTC"), m.took.Round(100*time.Millisecond), cfg.rounds, plural(cfg.rounds, "round", "rounds"))
 	fmt.Fprintf(b, "- each client compiles its own %d-resource HCL project (compiler/workload), all at once (compile wall); then, all at once on the setup's fresh servers, each plans, locks, applies (--parallelism %d), releases, and plans again through the next server (a replica other than the one it applied through, when there are two): wall, calls/s and resources/s are of this apply phase; every call is timed by a gRPC client interceptor; the clients run in this one process, on the same machine as the servers (and the PostgreSQL)\n\n", cfg.resources, cfg.parallelism)
-	b.WriteString("| setup | servers | clients | resources | compile wall | wall | calls | calls/s | resources/s | p50 call | p99 call | client apply p50 | converged |\n")
+	b.WriteString("| setup | servers | clients | resources | compile wall | wall | calls | calls/s | resources/s | p50 call | p99 call | client apply p50 | converged (all rounds) |\n")
 	b.WriteString("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n")
 	for _, name := range cfg.setups {
 		writeSummaryRow(b, cfg, name, results[name])
@@ -95,7 +95,7 @@ func writeSummaryRow(b *strings.Builder, cfg *config, name string, rounds []*rou
 	fmt.Fprintf(b, "| %s | %d | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
 		setupTitle(name), rounds[0].servers, cfg.clients, commas(cfg.clients*cfg.resources),
 		secs(medianOf(ss, func(s summary) time.Duration { return s.compileWall })),
-		secs(medianOf(ss, func(s summary) time.Duration { return s.wall })),
+		wallCell(ss),
 		commas(medianOf(ss, func(s summary) int { return s.calls })),
 		commas(int(medianOf(ss, func(s summary) float64 { return s.callsPerS })+0.5)),
 		commas(int(medianOf(ss, func(s summary) float64 { return s.resPerS })+0.5)),
@@ -140,6 +140,19 @@ func lowerMedian[T cmp.Ordered](xs []T) T {
 	s := slices.Clone(xs)
 	slices.Sort(s)
 	return s[(len(s)-1)/2]
+}
+
+// wallCell is the median wall time, and with several rounds their range.
+func wallCell(ss []summary) string {
+	walls := make([]time.Duration, len(ss))
+	for i, s := range ss {
+		walls[i] = s.wall
+	}
+	cell := secs(lowerMedian(walls))
+	if len(walls) > 1 {
+		cell += fmt.Sprintf(" (%.2f–%.2f)", slices.Min(walls).Seconds(), slices.Max(walls).Seconds())
+	}
+	return cell
 }
 
 func secs(d time.Duration) string { return fmt.Sprintf("%.2f s", d.Seconds()) }

@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -20,6 +19,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (err erro
 	if err != nil {
 		return err
 	}
+	// A password in the PostgreSQL URL is never printed, even when a
+	// server's log quotes the URL.
+	defer func() { err = scrub(err, cfg.postgres) }()
 	work, err := os.MkdirTemp("", "cc-load-")
 	if err != nil {
 		return err
@@ -30,11 +32,6 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (err erro
 	if cc == "" {
 		fmt.Fprintln(stderr, "load: building cc")
 		if cc, err = buildCC(ctx, work); err != nil {
-			return err
-		}
-	}
-	if slices.Contains(cfg.setups, "postgres") {
-		if err := checkPostgres(ctx, cc); err != nil {
 			return err
 		}
 	}

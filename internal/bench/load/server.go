@@ -56,8 +56,11 @@ func startServer(ctx context.Context, cc, logPath string, args ...string) (*serv
 	s.exited = make(chan struct{})
 	go func() { s.waitErr = s.cmd.Wait(); close(s.exited) }()
 	if err := s.wait(ctx); err != nil {
-		serr := s.stop()
-		return nil, fmt.Errorf("cc server did not start listening on %s (%v; stopping it: %v); its log:\n%s", addr, err, serr, s.logTail())
+		if serr := s.stop(); serr != nil {
+			// Its exit status, and its log.
+			return nil, fmt.Errorf("cc server did not start listening (%v): %w", err, serr)
+		}
+		return nil, fmt.Errorf("cc server did not start listening on %s (%v); its log:\n%s", addr, err, s.logTail())
 	}
 	return s, nil
 }
@@ -113,15 +116,4 @@ func (s *server) logTail() string {
 		lines = lines[len(lines)-15:]
 	}
 	return "  " + strings.Join(lines, "\n  ")
-}
-
-// checkPostgres refuses a cc binary whose cc server does not open
-// PostgreSQL URLs (its --help does not mention postgres://): it would
-// take one for a SQLite file name.
-func checkPostgres(ctx context.Context, cc string) error {
-	out, _ := exec.CommandContext(ctx, cc, "server", "--help").CombinedOutput()
-	if !strings.Contains(string(out), "postgres://") {
-		return fmt.Errorf("%s: its cc server does not open postgres:// URLs (cc server --help does not mention them); build cc from a tree with the PostgreSQL store, or pass one with -cc", cc)
-	}
-	return nil
 }

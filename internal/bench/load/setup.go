@@ -49,13 +49,22 @@ func deploy(ctx context.Context, cfg *config, cc, name, dir string) (*deployment
 	if d.db, err = createDatabase(ctx, cfg.postgres); err != nil {
 		return nil, err
 	}
-	// One after the other: the first migrates the new database.
+	// One after the other: the first migrates the new database. Each in
+	// its own directory, so that a cc taking the URL for a file name
+	// gives each its own file, and checkUsed refuses it.
 	for i := range 2 {
-		s, err := startServer(ctx, cc, filepath.Join(dir, fmt.Sprintf("replica-%d.log", i)), "--db", d.db.url, "--secret-key-file", key)
+		rdir := filepath.Join(dir, fmt.Sprintf("replica-%d", i))
+		if err := os.MkdirAll(rdir, 0o700); err != nil {
+			return nil, errors.Join(err, d.stop(ctx))
+		}
+		s, err := startServer(ctx, cc, filepath.Join(rdir, "server.log"), "--db", d.db.url, "--secret-key-file", key)
 		if err != nil {
 			return nil, errors.Join(err, d.stop(ctx))
 		}
 		d.servers = append(d.servers, s)
+	}
+	if err := d.db.checkUsed(ctx); err != nil {
+		return nil, errors.Join(err, d.stop(ctx))
 	}
 	return d, nil
 }
