@@ -62,8 +62,8 @@ func writeReport(b *strings.Builder, cfg *config, m *machine, results map[string
 	fmt.Fprintf(b, "- %s; load generator at commit %s; cc server binary %s\n", m.goVersion, m.commit, bin)
 	fmt.Fprintf(b, "- started %s, took %s; %d %s, the setups interleaved, figures the median round\n", m.started.UTC().Format("2006-01-02 15:04 UTC"), m.took.Round(100*time.Millisecond), cfg.rounds, plural(cfg.rounds, "round", "rounds"))
 	fmt.Fprintf(b, "- each client compiles its own %d-resource HCL project (compiler/workload), all at once (compile wall); then, all at once on the setup's fresh servers, each plans, locks, applies (--parallelism %d), releases, and plans again through the next server (a replica other than the one it applied through, when there are two): wall, calls/s and resources/s are of this apply phase; every call is timed by a gRPC client interceptor; the clients run in this one process, on the same machine as the servers (and the PostgreSQL)\n\n", cfg.resources, cfg.parallelism)
-	b.WriteString("| setup | servers | clients | resources | compile wall | wall | calls | calls/s | resources/s | p50 call | p99 call | client apply p50 | converged (all rounds) |\n")
-	b.WriteString("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n")
+	b.WriteString("| setup | servers | clients | resources | compile wall | wall | calls | calls/s | resources/s | p50 call | p99 call | failed calls | client apply p50 | converged (all rounds) |\n")
+	b.WriteString("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n")
 	for _, name := range cfg.setups {
 		writeSummaryRow(b, cfg, name, results[name])
 	}
@@ -92,7 +92,7 @@ func writeSummaryRow(b *strings.Builder, cfg *config, name string, rounds []*rou
 	} else {
 		ok += " **NO**"
 	}
-	fmt.Fprintf(b, "| %s | %d | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
+	fmt.Fprintf(b, "| %s | %d | %d | %s | %s | %s | %s | %s | %s | %s | %s | %d | %s | %s |\n",
 		setupTitle(name), rounds[0].servers, cfg.clients, commas(cfg.clients*cfg.resources),
 		secs(medianOf(ss, func(s summary) time.Duration { return s.compileWall })),
 		wallCell(ss),
@@ -101,6 +101,7 @@ func writeSummaryRow(b *strings.Builder, cfg *config, name string, rounds []*rou
 		commas(int(medianOf(ss, func(s summary) float64 { return s.resPerS })+0.5)),
 		millis(medianOf(ss, func(s summary) time.Duration { return s.p50 })),
 		millis(medianOf(ss, func(s summary) time.Duration { return s.p99 })),
+		medianOf(ss, func(s summary) int { return s.failed }),
 		secs(medianOf(ss, func(s summary) time.Duration { return s.applyP50 })),
 		ok)
 }
