@@ -54,7 +54,8 @@ func startServer(ctx context.Context, cc, logPath string, args ...string) (*serv
 		return nil, fmt.Errorf("start cc server: %w", err)
 	}
 	s.exited = make(chan struct{})
-	go func() { s.waitErr = s.cmd.Wait(); close(s.exited) }()
+	cmd := s.cmd
+	go func() { s.waitErr = cmd.Wait(); close(s.exited) }()
 	if err := s.wait(ctx); err != nil {
 		if serr := s.stop(); serr != nil {
 			// Its exit status, and its log.
