@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"slices"
 	"strings"
 	"time"
 )
@@ -16,12 +17,18 @@ type machine struct {
 	model, goVersion      string
 	commit, ccBinary      string
 	loadBefore, loadAfter string
+	// postgres describes the PostgreSQL server, "" without the postgres
+	// setup.
+	postgres string
 }
 
 // describeMachine reads the machine before the runs.
 func describeMachine(ctx context.Context, cfg *config) *machine {
 	m := &machine{started: time.Now(), model: cpuModel(), loadBefore: loadAvg(), goVersion: runtime.Version(), ccBinary: cfg.cc}
 	m.commit = gitCommit(ctx)
+	if slices.Contains(cfg.setups, "postgres") {
+		m.postgres = describePostgres(ctx, cfg.postgres)
+	}
 	return m
 }
 

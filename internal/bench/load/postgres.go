@@ -133,3 +133,19 @@ func writeSecretKey(path string) error {
 	rand.Read(b)
 	return os.WriteFile(path, []byte(hex.EncodeToString(b)+"\n"), 0o600)
 }
+
+// describePostgres is what the output says of the PostgreSQL server: its
+// version and durability settings, at its URL without the password.
+func describePostgres(ctx context.Context, admin string) string {
+	conn, err := pgx.Connect(ctx, admin)
+	if err != nil {
+		return fmt.Sprintf("PostgreSQL at %s (not described: %v)", redact(admin), scrub(err, admin))
+	}
+	defer conn.Close(context.WithoutCancel(ctx))
+	var version, fsync, syncCommit string
+	err = conn.QueryRow(ctx, "SELECT current_setting('server_version'), current_setting('fsync'), current_setting('synchronous_commit')").Scan(&version, &fsync, &syncCommit)
+	if err != nil {
+		return fmt.Sprintf("PostgreSQL at %s (not described: %v)", redact(admin), scrub(err, admin))
+	}
+	return fmt.Sprintf("PostgreSQL %s at %s, fsync %s, synchronous_commit %s", version, redact(admin), fsync, syncCommit)
+}

@@ -60,6 +60,9 @@ func writeReport(b *strings.Builder, cfg *config, m *machine, results map[string
 		bin = "given with -cc: " + m.ccBinary
 	}
 	fmt.Fprintf(b, "- %s; load generator at commit %s; cc server binary %s\n", m.goVersion, m.commit, bin)
+	if m.postgres != "" {
+		fmt.Fprintf(b, "- %s (a fresh database per round, dropped after)\n", m.postgres)
+	}
 	fmt.Fprintf(b, "- started %s, took %s; %d %s, the setups interleaved, figures the median round\n", m.started.UTC().Format("2006-01-02 15:04 UTC"), m.took.Round(100*time.Millisecond), cfg.rounds, plural(cfg.rounds, "round", "rounds"))
 	fmt.Fprintf(b, "- each client compiles its own %d-resource HCL project (compiler/workload), all at once (compile wall); then, all at once on the setup's fresh servers, each plans, locks, applies (--parallelism %d), releases, and plans again through the next server (a replica other than the one it applied through, when there are two): wall, calls/s and resources/s are of this apply phase; every call is timed by a gRPC client interceptor; the clients run in this one process, on the same machine as the servers (and the PostgreSQL)\n\n", cfg.resources, cfg.parallelism)
 	b.WriteString("| setup | servers | clients | resources | compile wall | wall | calls | calls/s | resources/s | p50 call | p99 call | failed calls | client apply p50 | converged (all rounds) |\n")
