@@ -35,8 +35,9 @@ func freeAddr() (string, error) {
 }
 
 // startServer runs cc server ARGS --listen ADDR with its log in logPath,
-// and waits until it accepts connections.
-func startServer(ctx context.Context, cc, logPath string, args ...string) (*server, error) {
+// this process's environment and env, and waits until it accepts
+// connections.
+func startServer(ctx context.Context, cc, logPath string, env []string, args ...string) (*server, error) {
 	addr, err := freeAddr()
 	if err != nil {
 		return nil, err
@@ -46,6 +47,7 @@ func startServer(ctx context.Context, cc, logPath string, args ...string) (*serv
 		return nil, err
 	}
 	s.cmd = exec.Command(cc, append([]string{"server", "--listen", addr}, args...)...)
+	s.cmd.Env = append(os.Environ(), env...)
 	// In its own directory: whatever it writes beside a relative path
 	// stays there.
 	s.cmd.Dir, s.cmd.Stdout, s.cmd.Stderr = filepath.Dir(logPath), s.log, s.log

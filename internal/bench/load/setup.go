@@ -27,14 +27,14 @@ func setupTitle(name string) string {
 
 // deploy starts a setup's servers on a fresh database in dir: sqlite one
 // cc server --db FILE --sync full; postgres a new database and two
-// replicas on it sharing one secret key.
+// replicas on it (CC_DB=URL cc server) sharing one secret key.
 func deploy(ctx context.Context, cfg *config, cc, name, dir string) (*deployment, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, err
 	}
 	d := &deployment{}
 	if name == "sqlite" {
-		s, err := startServer(ctx, cc, filepath.Join(dir, "server.log"), "--db", filepath.Join(dir, "state.db"), "--sync", "full")
+		s, err := startServer(ctx, cc, filepath.Join(dir, "server.log"), nil, "--db", filepath.Join(dir, "state.db"), "--sync", "full")
 		if err != nil {
 			return nil, err
 		}
@@ -57,7 +57,9 @@ func deploy(ctx context.Context, cfg *config, cc, name, dir string) (*deployment
 		if err := os.MkdirAll(rdir, 0o700); err != nil {
 			return nil, errors.Join(err, d.stop(ctx))
 		}
-		s, err := startServer(ctx, cc, filepath.Join(rdir, "server.log"), "--db", d.db.url, "--secret-key-file", key)
+		// The URL in $CC_DB, not on the command line: ps shows that to
+		// every user of the machine, password and all.
+		s, err := startServer(ctx, cc, filepath.Join(rdir, "server.log"), []string{"CC_DB=" + d.db.url}, "--secret-key-file", key)
 		if err != nil {
 			return nil, errors.Join(err, d.stop(ctx))
 		}
