@@ -1,0 +1,122 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// server is one cc server process.
+type server struct {
+	addr    string
+	logPath string
+	cmd     *exec.Cmd
+	log     *os.File
+	// exited is closed when the process has exited, waitErr then being
+	// what cmd.Wait returned.
+	exited  chan struct{}
+	waitErr error
+}
+
+// freeAddr is a loopback address with a port nobody listens on now.
+func freeAddr() (string, error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", err
+	}
+	defer l.Close()
+	return l.Addr().String(), nil
+}
+
+// startServer runs cc server ARGS --listen ADDR with its log in logPath,
+// this process's environment and env, and waits until it accepts
+// connections.
+func startServer(ctx context.Context, cc, logPath string, env []string, args ...string) (*server, error) {
+	addr, err := freeAddr()
+	if err != nil {
+		return nil, err
+	}
+	s := &server{addr: addr, logPath: logPath}
+	if s.log, err = os.Create(logPath); err != nil {
+		return nil, err
+	}
+	s.cmd = exec.Command(cc, append([]string{"server", "--listen", addr}, args...)...)
+	s.cmd.Env = append(os.Environ(), env...)
+	// In its own directory: whatever it writes beside a relative path
+	// stays there.
+	s.cmd.Dir, s.cmd.Stdout, s.cmd.Stderr = filepath.Dir(logPath), s.log, s.log
+	if err := s.cmd.Start(); err != nil {
+		s.log.Close()
+		return nil, fmt.Errorf("start cc server: %w", err)
+	}
+	s.exited = make(chan struct{})
+	cmd := s.cmd
+	go func() { s.waitErr = cmd.Wait(); close(s.exited) }()
+	if err := s.wait(ctx); err != nil {
+		if serr := s.stop(); serr != nil {
+			// Its exit status, and its log.
+			return nil, fmt.Errorf("cc server did not start listening (%v): %w", err, serr)
+		}
+		return nil, fmt.Errorf("cc server did not start listening on %s (%v); its log:\n%s", addr, err, s.logTail())
+	}
+	return s, nil
+}
+
+// wait polls the address until the server accepts a connection.
+func (s *server) wait(ctx context.Context) error {
+	deadline := time.Now().Add(60 * time.Second)
+	for time.Now().Before(deadline) {
+		if c, err := net.DialTimeout("tcp", s.addr, time.Second); err == nil {
+			c.Close()
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-s.exited:
+			return errors.New("it exited")
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+	return errors.New("not within 60 s")
+}
+
+// stop interrupts the server and waits for it.
+func (s *server) stop() error {
+	if s.cmd == nil {
+		return nil
+	}
+	cmd := s.cmd
+	s.cmd = nil
+	defer s.log.Close()
+	if err := cmd.Process.Signal(os.Interrupt); err != nil && !errors.Is(err, os.ErrProcessDone) {
+		return err
+	}
+	select {
+	case <-s.exited:
+	case <-time.After(30 * time.Second):
+		cmd.Process.Kill()
+		<-s.exited
+		return fmt.Errorf("cc server on %s did not stop within 30 s of SIGINT", s.addr)
+	}
+	if s.waitErr != nil {
+		return fmt.Errorf("cc server on %s: %v; its log:\n%s", s.addr, s.waitErr, s.logTail())
+	}
+	return nil
+}
+
+// logTail is the last lines of the server's log, indented.
+func (s *server) logTail() string {
+	b, _ := os.ReadFile(s.logPath)
+	lines := strings.Split(strings.TrimRight(string(b), "\n"), "\n")
+	if len(lines) > 15 {
+		lines = lines[len(lines)-15:]
+	}
+	return "  " + strings.Join(lines, "\n  ")
+}
