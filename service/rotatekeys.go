@@ -95,11 +95,24 @@ func keyCheckSQL(db *sql.DB) string {
 	return q
 }
 
-// errKeyRotated is the refusal of a server whose key is no longer the
-// database's.
-var errKeyRotated = status.Error(codes.FailedPrecondition,
-	"the secret key of this server's database was rotated (cc server rotate-key) after the server started: "+
-		"restart it with --secret-key-file naming the new key file; nothing was written")
+// keyRotated says that a server's key is no longer its database's.
+const keyRotated = "the secret key of this server's database was rotated (cc server rotate-key) after the server started: " +
+	"restart it with --secret-key-file naming the new key file"
+
+// errKeyRotated is the refusal of a mutation by a server whose key is no
+// longer the database's.
+var errKeyRotated = status.Error(codes.FailedPrecondition, keyRotated+"; nothing was written")
+
+// openFailed is the error of a sealed value (what) that does not open with
+// the server's key: the key was rotated away, or the value is damaged.
+func (s *Server) openFailed(ctx context.Context, what string) error {
+	var check []byte
+	err := s.st.r.QueryRowContext(ctx, "SELECT value FROM meta WHERE key = 'key_check'").Scan(&check)
+	if err == nil && !hmac.Equal(check, s.keys.check) {
+		return status.Error(codes.FailedPrecondition, keyRotated)
+	}
+	return status.Errorf(codes.DataLoss, "%s does not open with this server's key", what)
+}
 
 // checkCurrent refuses, in a mutation transaction, a server whose key is
 // no longer the database's: a replica still running with the key file a
