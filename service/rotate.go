@@ -24,6 +24,9 @@ type RotateKeyResult struct {
 	// sensitive outputs and the stored specs (of resources, versions and
 	// images) with sealed values that were sealed again.
 	SecretRevisions, Outputs, Specs int
+	// Leftover, when not "", says where copies of the values sealed with
+	// the old key may remain (scrub), for the operator to clear.
+	Leftover string
 }
 
 // RotateKey replaces the secret key of the database at dbPath, held in
@@ -60,6 +63,12 @@ func RotateKey(ctx context.Context, dbPath, oldKeyFile, newKeyFile string) (Rota
 	if hmac.Equal(keyCheck(newKey, false), old.check) || hmac.Equal(keyCheck(newKey, true), old.check) {
 		return res, fmt.Errorf("rotate key: %s holds the database's current key: give a new one", newKeyFile)
 	}
+	if isSQLite(st.w) {
+		// The writer is one connection: the pragma holds for the rotation.
+		if _, err := st.w.ExecContext(ctx, "PRAGMA secure_delete = ON"); err != nil {
+			return res, fmt.Errorf("rotate key: %w", err)
+		}
+	}
 	r, err := newRotation(ctx, old, newKey)
 	if err != nil {
 		return res, fmt.Errorf("rotate key: %w", err)
@@ -68,7 +77,29 @@ func RotateKey(ctx context.Context, dbPath, oldKeyFile, newKeyFile string) (Rota
 		return res, fmt.Errorf("rotate key: nothing was changed, the old key is still the database's: %w", err)
 	}
 	res.SecretRevisions, res.Outputs, res.Specs = r.res.SecretRevisions, r.res.Outputs, r.res.Specs
+	res.Leftover = scrub(ctx, st.w)
 	return res, nil
+}
+
+// scrub clears, after a rotation, the copies of the old ciphertexts the
+// database files keep: the SQLite WAL still holds the pages written before
+// and by the rotation, and free pages the rows they replaced. secure_delete
+// (set for the rotation) zeroes what the rotation frees; VACUUM rebuilds
+// the file without free pages and a TRUNCATE checkpoint empties the WAL.
+// It returns what it could not clear, for the operator: PostgreSQL keeps
+// old row versions until its own VACUUM FULL rewrites the tables.
+func scrub(ctx context.Context, db *sql.DB) string {
+	if !isSQLite(db) {
+		return "PostgreSQL keeps the replaced row versions until they are vacuumed: run VACUUM FULL secret_revisions, outputs, resources, versions, images; WAL archives and base backups made before the rotation still hold values the old key opens"
+	}
+	if _, err := db.ExecContext(ctx, "VACUUM"); err != nil {
+		return fmt.Sprintf("VACUUM after the rotation failed (%v): free pages of the database file may hold values the old key opens; run VACUUM on it with the servers stopped", err)
+	}
+	var busy, log, done int
+	if err := db.QueryRowContext(ctx, "PRAGMA wal_checkpoint(TRUNCATE)").Scan(&busy, &log, &done); err != nil || busy != 0 {
+		return "the WAL file (the database's name + -wal) could not be emptied while a server reads it: it may hold values the old key opens until the servers restart"
+	}
+	return ""
 }
 
 // readNewKey reads the new key file, generating it when it does not exist.

@@ -3,6 +3,7 @@ package service
 import (
 	"bytes"
 	"context"
+	"crypto/hmac"
 	"encoding/base64"
 	"errors"
 	"os"
@@ -19,6 +20,12 @@ import (
 // sealed value, through a server's mutations.
 func rotateFixture(t *testing.T, db, key, b string) {
 	t.Helper()
+	rotateFixtureServer(t, db, key, b).Close()
+}
+
+// rotateFixtureServer is rotateFixture, returning the server, still open.
+func rotateFixtureServer(t *testing.T, db, key, b string) *Server {
+	t.Helper()
 	ctx := context.Background()
 	if err := os.WriteFile(key, []byte(strings.Repeat(b, 32)), 0o600); err != nil {
 		t.Fatal(err)
@@ -27,7 +34,6 @@ func rotateFixture(t *testing.T, db, key, b string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer s.Close()
 	lock, err := (&projectAPI{s: s}).Lock(ctx, &ccv1.LockRequest{Project: "p", Holder: &ccv1.Holder{User: "u", Host: "h"}})
 	if err != nil {
 		t.Fatal(err)
@@ -52,6 +58,7 @@ func rotateFixture(t *testing.T, db, key, b string) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return s
 }
 
 // sealedRows reads every sealed value of the database: nonce and
@@ -211,5 +218,64 @@ func TestRotateKeyFailureChangesNothing(t *testing.T) {
 	rotateFault = nil
 	if _, err := RotateKey(ctx, db, oldKey, newKey); err != nil {
 		t.Fatalf("RotateKey() again = %v", err)
+	}
+}
+
+// TestRotateKeyLeavesNoOldCiphertextInTheFile: issue 14: rotating the
+// secret key. A copy of the SQLite files made after the rotation holds no
+// ciphertext of before it (in free pages or the WAL), which the old key
+// file would open; a second rotation keeps the HMAC keys again, and a cc
+// that predates rotation refuses the rotated database (its key check).
+func TestRotateKeyLeavesNoOldCiphertextInTheFile(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	db, oldKey, newKey := filepath.Join(dir, "state.db"), filepath.Join(dir, "old"), filepath.Join(dir, "new")
+	// The server stays open, as one does while an operator rotates: what
+	// it wrote is still in the WAL.
+	srv := rotateFixtureServer(t, db, oldKey, "ab")
+	before := sealedRows(t, srv.st)
+	if _, err := RotateKey(ctx, db, oldKey, newKey); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{db, db + "-wal"} {
+		b, err := os.ReadFile(f)
+		if errors.Is(err, os.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, r := range before {
+			if bytes.Contains(b, r.ct) || bytes.Contains(b, []byte(base64.RawStdEncoding.EncodeToString(append(append([]byte{}, r.nonce...), r.ct...)))) {
+				t.Errorf("%s still holds sealed value %d as it was before the rotation", filepath.Base(f), i)
+			}
+		}
+	}
+
+	srv.Close()
+	third := filepath.Join(dir, "third")
+	if _, err := RotateKey(ctx, db, newKey, third); err != nil {
+		t.Fatalf("a second rotation: %v", err)
+	}
+	st, err := openStore(ctx, db, SyncNormal)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.close()
+	k, err := loadKeys(ctx, st, third, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, _ := newKeys(bytes.Repeat([]byte{0xab}, 32), nil)
+	if n := opened(k, sealedRows(t, st)); n != 3 || !bytes.Equal(k.fpKey, first.fpKey) || !bytes.Equal(k.macKey, first.macKey) {
+		t.Errorf("after a second rotation the key opens %d of 3 values, HMAC keys kept: %v", n, bytes.Equal(k.fpKey, first.fpKey))
+	}
+	raw, _ := os.ReadFile(third)
+	key, err := parseKey(third, raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if hmac.Equal(k.check, keyCheck(key, false)) {
+		t.Error("the rotated database's key check is the one a cc that predates rotation accepts")
 	}
 }

@@ -20,7 +20,8 @@ import (
 //     the old key and sealed again with one derived from the new key file,
 //     in one transaction. An attacker with the old key file and a copy of
 //     the database made after the rotation opens nothing: no ciphertext
-//     there is under a key derived from the old file.
+//     there is under a key derived from the old file, nor, on SQLite, in
+//     its free pages or WAL (scrub, in rotate.go).
 //   - The HMAC keys of fingerprints and of idempotency records do not
 //     rotate: they are kept, wrapped (AES-GCM) under a key derived from the
 //     new key file, in meta's wrapped_keys row. The fingerprints are part

@@ -23,7 +23,9 @@ does not exist. A failure changes nothing: the old key stays valid.
 Plans stay quiet: the keys of the fingerprints that tell values apart, and
 of idempotency records, are kept (wrapped under the new key), so versions
 and retries are unchanged. After the rotation the database holds nothing
-the old key opens.
+the old key opens: a SQLite file is vacuumed and its WAL emptied, so that
+no old copy stays in free pages (a warning says so if that could not be
+done; with PostgreSQL, run VACUUM FULL on its tables).
 
 Run it while the servers on the database are stopped, or restart them
 right after: a server still running with the old key refuses every
@@ -79,6 +81,9 @@ func printRotation(e *env, res service.RotateKeyResult, oldKey, newKey string) {
 		counted(res.SecretRevisions, "secret revision", "secret revisions"), counted(res.Outputs, "sensitive output", "sensitive outputs"),
 		counted(res.Specs, "stored spec with sensitive values", "stored specs with sensitive values"), newKey)
 	fmt.Fprintf(e.stdout, "Restart every cc server on this database with --secret-key-file %s: one still running with the old key refuses every mutation.\n", newKey)
+	if res.Leftover != "" {
+		fmt.Fprintf(e.stderr, "cc server rotate-key: warning: %s\n", res.Leftover)
+	}
 	fmt.Fprintf(e.stdout, "The old key file %s was not deleted: delete it once every server runs with the new key (backups made before now still need it).\n", oldKey)
 }
 
