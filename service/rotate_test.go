@@ -211,7 +211,8 @@ func TestRotateKeyRefusesMutationsOfAServerWithTheOldKey(t *testing.T) {
 	}
 }
 
-// TestRotateKeyRefusals: issue 14: rotate-key refuses a wrong old key, a
+// TestRotateKeyRefusals: issue 14: rotate-key refuses a missing database
+// (without making it), a wrong old key, a
 // new key equal to the old, a damaged new key file and a database with no
 // key, changing nothing.
 func TestRotateKeyRefusals(t *testing.T) {
@@ -222,6 +223,15 @@ func TestRotateKeyRefusals(t *testing.T) {
 	other, bad := filepath.Join(dir, "other.key"), filepath.Join(dir, "bad.key")
 	writeKey(t, other, "ef")
 	if err := os.WriteFile(bad, []byte("nope"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := service.RotateKey(ctx, db, oldKey, other); err == nil || !strings.Contains(err.Error(), "no such file") {
+		t.Fatalf("RotateKey() of a missing database = %v", err)
+	}
+	if _, err := os.Stat(db); err == nil {
+		t.Fatal("RotateKey() of a missing database made it")
+	}
+	if err := os.WriteFile(db, nil, 0o600); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := service.RotateKey(ctx, db, oldKey, other); err == nil || !strings.Contains(err.Error(), "nothing to rotate") {
