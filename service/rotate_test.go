@@ -212,9 +212,8 @@ func TestRotateKeyRefusesMutationsOfAServerWithTheOldKey(t *testing.T) {
 }
 
 // TestRotateKeyRefusals: issue 14: rotate-key refuses a missing database
-// (without making it), a wrong old key, a
-// new key equal to the old, a damaged new key file and a database with no
-// key, changing nothing.
+// (without making it), a database with no key, a wrong old key, a new key
+// equal to the old and a damaged new key file, changing nothing.
 func TestRotateKeyRefusals(t *testing.T) {
 	ctx := context.Background()
 	db, dir := rotationDB(t)
