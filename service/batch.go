@@ -107,6 +107,10 @@ func (c *committer) runOnce(batch []*pending) (again []*pending) {
 	}
 	defer sqlTx.Rollback()
 	tx := newStmtTx(sqlTx, c.s.st.stmts)
+	if err := c.s.checkCurrent(ctx, tx); err != nil { // rotatekeys.go
+		failAll(batch, err)
+		return nil
+	}
 	var ran []*pending
 	for i, p := range batch {
 		if err := p.ctx.Err(); err != nil {

@@ -94,7 +94,7 @@ func (s *Server) stateOutputs(ctx context.Context, tx *sql.Tx, project string, r
 		}
 		if o.Sensitive {
 			if value, err = s.keys.aead.Open(nil, nonce, value, secretAD(project, outputPlace(o.Name), 0)); err != nil {
-				return status.Errorf(codes.DataLoss, "output %s: its sealed value does not open with this server's key", o.Name)
+				return s.openFailed(ctx, "output "+o.Name+": its sealed value") // rotatekeys.go
 			}
 		}
 		o.Value = value

@@ -21,11 +21,17 @@ import (
 // keys are what the server derives from its secret key file: the AES-GCM
 // cipher for secret values, the HMAC key for idempotency records and the
 // HMAC key of the fingerprints of secret and sensitive values, which never
-// leave the server.
+// leave the server. After a rotation (rotate.go) the two HMAC keys are the
+// ones of the first key file, kept wrapped under the current one.
 type keys struct {
 	aead   cipher.AEAD
 	macKey []byte
 	fpKey  []byte
+	// check is the database's key check for this key (meta key_check), and
+	// checkSQL the query that reads it in a mutation transaction
+	// (checkCurrent).
+	check    []byte
+	checkSQL string
 }
 
 // DefaultSecretKeyFile is where the secret key lives when none is given:
@@ -34,11 +40,11 @@ func DefaultSecretKeyFile(dbPath string) string { return dbPath + ".key" }
 
 // loadKeys reads the key file (64 hex digits), or, when generate is set and
 // the database has never held a key, creates one with mode 0600. It refuses
-// a key that is not the one the database was first used with.
+// a key that is not the one the database was first used with, or last
+// rotated to.
 func loadKeys(ctx context.Context, st *store, path string, generate bool) (*keys, error) {
-	var check []byte
-	err := st.w.QueryRowContext(ctx, "SELECT value FROM meta WHERE key = 'key_check'").Scan(&check)
-	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+	check, wrapped, err := readKeyMeta(ctx, st.w)
+	if err != nil {
 		return nil, err
 	}
 	raw, err := os.ReadFile(path)
@@ -53,11 +59,11 @@ func loadKeys(ctx context.Context, st *store, path string, generate bool) (*keys
 	case err != nil:
 		return nil, fmt.Errorf("secret key file: %w", err)
 	}
-	key, err := hex.DecodeString(strings.TrimSpace(string(raw)))
-	if err != nil || len(key) != 32 {
-		return nil, fmt.Errorf("secret key file %s: want 64 hex digits (32 bytes)", path)
+	key, err := parseKey(path, raw)
+	if err != nil {
+		return nil, err
 	}
-	sum := derive(key, "cc key check")
+	sum := keyCheck(key, wrapped != nil)
 	if check == nil {
 		// Replicas starting at once on a new database: the first key
 		// written is the database's, and the others are checked against it.
@@ -69,17 +75,73 @@ func loadKeys(ctx context.Context, st *store, path string, generate bool) (*keys
 		}
 	}
 	if !hmac.Equal(check, sum) {
-		return nil, fmt.Errorf("secret key file %s is not the key this database was created with", path)
+		return nil, fmt.Errorf("secret key file %s is not the key this database was created with (or, after cc server rotate-key, the new key it was rotated to)", path)
 	}
-	block, err := aes.NewCipher(derive(key, "cc secret values"))
+	k, err := newKeys(key, wrapped)
+	if err != nil {
+		return nil, fmt.Errorf("secret key file %s: %w", path, err)
+	}
+	k.checkSQL = keyCheckSQL(st.w)
+	return k, nil
+}
+
+// readKeyMeta reads the database's key check and wrapped HMAC keys, each
+// nil when absent.
+func readKeyMeta(ctx context.Context, db *sql.DB) (check, wrapped []byte, err error) {
+	err = db.QueryRowContext(ctx, "SELECT value FROM meta WHERE key = 'key_check'").Scan(&check)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return nil, nil, err
+	}
+	err = db.QueryRowContext(ctx, "SELECT value FROM meta WHERE key = "+wrappedKeysRow).Scan(&wrapped)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return nil, nil, err
+	}
+	return check, wrapped, nil
+}
+
+// parseKey decodes a key file's text: 64 hex digits.
+func parseKey(path string, raw []byte) ([]byte, error) {
+	key, err := hex.DecodeString(strings.TrimSpace(string(raw)))
+	if err != nil || len(key) != 32 {
+		return nil, fmt.Errorf("secret key file %s: want 64 hex digits (32 bytes)", path)
+	}
+	return key, nil
+}
+
+// keyCheck is what meta key_check holds for key: an HMAC under it that
+// tells a wrong key file from the right one. A rotated database's check
+// has a label of its own, so that a cc that predates rotation refuses it
+// (it would fingerprint with HMAC keys derived from the new file, not the
+// wrapped ones) instead of making every version anew.
+func keyCheck(key []byte, rotated bool) []byte {
+	if rotated {
+		return derive(key, "cc key check, rotated")
+	}
+	return derive(key, "cc key check")
+}
+
+// newKeys derives the keys of key; wrapped, when not nil, holds the HMAC
+// keys (wrapKeys) in place of those derived from key.
+func newKeys(key, wrapped []byte) (*keys, error) {
+	aead, err := newAEAD(derive(key, "cc secret values"))
 	if err != nil {
 		return nil, err
 	}
-	aead, err := cipher.NewGCM(block)
+	k := &keys{aead: aead, macKey: derive(key, "cc idempotency"), fpKey: derive(key, "cc value fingerprints"), check: keyCheck(key, wrapped != nil)}
+	if wrapped != nil {
+		if k.macKey, k.fpKey, err = unwrapKeys(key, wrapped); err != nil {
+			return nil, err
+		}
+	}
+	return k, nil
+}
+
+func newAEAD(key []byte) (cipher.AEAD, error) {
+	block, err := aes.NewCipher(key)
 	if err != nil {
 		return nil, err
 	}
-	return &keys{aead: aead, macKey: derive(key, "cc idempotency"), fpKey: derive(key, "cc value fingerprints")}, nil
+	return cipher.NewGCM(block)
 }
 
 func generateKeyFile(path string) ([]byte, error) {

@@ -529,7 +529,7 @@ func (t *mutation) unsealSpec(place string, spec []byte, sens []string) ([]byte,
 		}
 		plain, err := t.s.keys.aead.Open(nil, raw[:n], raw[n:], sensitiveAD(t.project, place, p))
 		if err != nil {
-			return nil, status.Errorf(codes.DataLoss, "a sealed value of %s does not open with this server's key", place)
+			return nil, t.s.openFailed(t.ctx, "a sealed value of "+place) // rotatekeys.go
 		}
 		pv, err := decodeJSON(plain)
 		if err != nil {

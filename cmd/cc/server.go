@@ -69,7 +69,8 @@ uploads at once (others wait).
 Secret values are encrypted at rest with AES-256-GCM under the key in
 --secret-key-file (64 hex digits); without it the key is FILE.key beside
 the database, generated with mode 0600 on first start. Keep the key with
-backups of the database: without it no secret value can be read.
+backups of the database: without it no secret value can be read. To
+replace the key, see cc server rotate-key --help.
 
 Each call is logged to stderr (method, project, address, code, duration);
 secret values never are. --sync full (the default) makes every mutation
@@ -82,6 +83,9 @@ PostgreSQL a commit is as durable as the database's synchronous_commit.`,
 }
 
 func runServer(e *env, args []string) int {
+	if len(args) > 0 && args[0] == "rotate-key" {
+		return runServerRotateKey(e, args[1:]) // serverkey.go
+	}
 	c := commands["server"]
 	fs := e.flags(c)
 	f := defineServerFlags(fs)
