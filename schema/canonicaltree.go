@@ -37,13 +37,49 @@ var (
 	marshalerType     = reflect.TypeFor[json.Marshaler]()
 	textMarshalerType = reflect.TypeFor[encoding.TextMarshaler]()
 	numberType        = reflect.TypeFor[json.Number]()
+	standInType       = reflect.TypeFor[standIn]()
 )
+
+// standIn is a type whose MarshalJSON writes one of its fields, standIn
+// (a value or a reference): its tree is that field's, without the text.
+type standIn interface{ standIn() any }
+
+func (e EnvSpec) standIn() any {
+	if e.Secret != nil {
+		return e.Secret
+	}
+	return e.Value
+}
+
+func (e EnvValue) standIn() any {
+	if e.Secret != nil {
+		return e.Secret
+	}
+	return e.Value
+}
+
+func (f ImageFrom) standIn() any {
+	if f.Image != nil {
+		return f.Image
+	}
+	return f.Ref
+}
+
+func (s SuiteRef) standIn() any {
+	if s.Suite != nil {
+		return s.Suite
+	}
+	return s.Name
+}
 
 // treeOf is the tree of rv, a value reached without taking its address.
 func treeOf(rv reflect.Value) (any, bool) {
 	t := rv.Type()
 	if t == numberType {
 		return numberTree(json.Number(rv.String()))
+	}
+	if t.Implements(standInType) {
+		return treeOf(reflect.ValueOf(rv.Interface().(standIn).standIn()))
 	}
 	if t.Implements(marshalerType) {
 		return marshaledTree(rv)
