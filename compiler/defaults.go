@@ -390,20 +390,36 @@ func hclRefOf(_ []string, node map[string]any) (schema.Kind, string, bool) {
 // them found under tree (at path, not itself a copy), so that a reference
 // to a function from defaults is that function, as its own declaration is.
 func (s *sharedDefaults) mergeCopies(tree any, path []string, ref refOf) any {
+	return s.mergeCopiesAt(tree, ownPath(path), ref)
+}
+
+// ownPath is a copy of path with room to grow: a walk appends each
+// level's name to it in place (issue 13: a path per value was most of the
+// walk's allocations), so what keeps a path copies it.
+func ownPath(path []string) []string {
+	out := make([]string, len(path), len(path)+16)
+	copy(out, path)
+	return out
+}
+
+// mergeCopiesAt is mergeCopies on a path of its own (ownPath). Which
+// entry comes first does not matter: each is merged on its own.
+func (s *sharedDefaults) mergeCopiesAt(tree any, path []string, ref refOf) any {
 	switch t := tree.(type) {
 	case map[string]any:
-		for _, f := range sortedKeys(t) {
-			t[f] = s.mergeCopy(t[f], appendPath(path, f), ref)
+		for f, x := range t {
+			t[f] = s.mergeCopy(x, append(path, f), ref)
 		}
 	case []any:
 		for i, x := range t {
-			t[i] = s.mergeCopy(x, appendPath(path, strconv.Itoa(i)), ref)
+			t[i] = s.mergeCopy(x, append(path, strconv.Itoa(i)), ref)
 		}
 	}
 	return tree
 }
 
-// mergeCopy is mergeCopies for a value that may be a copy.
+// mergeCopy is mergeCopies for a value that may be a copy; path is its
+// own (ownPath) and not kept.
 func (s *sharedDefaults) mergeCopy(v any, path []string, ref refOf) any {
 	if m, ok := v.(map[string]any); ok && len(path) > 2 {
 		if k, name, ok := ref(path, m); ok && isDefaultColl(k.Plural()) {
@@ -411,5 +427,5 @@ func (s *sharedDefaults) mergeCopy(v any, path []string, ref refOf) any {
 			return out
 		}
 	}
-	return s.mergeCopies(v, path, ref)
+	return s.mergeCopiesAt(v, path, ref)
 }

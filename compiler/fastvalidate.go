@@ -101,6 +101,29 @@ func (fs *fastSchema) check(t *stype, v any, siblings map[string]any) (any, erro
 	return v, nil
 }
 
+// refuses reports whether the closed struct t (no disjunction, no
+// patterns) refuses the struct v on its keys alone, as checkStruct would:
+// a field it does not have, or a required one missing. Issue 13: the
+// alternatives of a disjunction of structs (an image's steps) are each
+// checked on a copy, and most refuse on their keys.
+func refuses(t *stype, v any) bool {
+	m, ok := v.(map[string]any)
+	if !ok || !t.closed || len(t.patterns) > 0 || len(t.alts) > 0 || t.any {
+		return false
+	}
+	for k := range m {
+		if t.fields[k] == nil {
+			return true
+		}
+	}
+	for name, f := range t.fields {
+		if _, ok := m[name]; !ok && f.required {
+			return true
+		}
+	}
+	return false
+}
+
 // checkAlts checks v against a disjunction: exactly one alternative (or
 // several giving the same value) must accept it.
 func (fs *fastSchema) checkAlts(t *stype, v any, siblings map[string]any) (any, error) {
@@ -109,7 +132,7 @@ func (fs *fastSchema) checkAlts(t *stype, v any, siblings map[string]any) (any, 
 	k := kindOfValue(v)
 	var cands []*stype
 	for _, alt := range t.alts {
-		if fs.resolve(alt).kinds&k != 0 || len(fs.resolve(alt).alts) > 0 {
+		if r := fs.resolve(alt); (r.kinds&k != 0 || len(r.alts) > 0) && !refuses(r, v) {
 			cands = append(cands, alt)
 		}
 	}

@@ -105,6 +105,9 @@ type hclLoader struct {
 	// iterators) a reference may start with while a resource's references
 	// are checked (hclinstances.go).
 	iterScope map[string]bool
+	// repeats is 0 until someRepeated looks, then 1 (no resource has
+	// for_each or count) or 2.
+	repeats int8
 }
 
 // maxCollected is how many of HCL's diagnostics are kept: random bytes
@@ -770,7 +773,7 @@ func (l *hclLoader) evalNode(n node, deps []node) {
 	if r.dataKind != "" {
 		coll, sh, label = "data."+r.dataKind.Plural(), &shape{}, r.block.LabelRanges[1]
 	}
-	if !l.instanceRefs(bodyExprs(r.block.Body, nil)) {
+	if l.someRepeated() && !l.instanceRefs(bodyExprs(r.block.Body, nil)) {
 		r.done, r.value = true, cty.DynamicVal
 		return
 	}

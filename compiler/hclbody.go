@@ -357,6 +357,12 @@ func joinSorted(ss []string) string {
 // string, json.Number, bool), dropping nulls (unset) and recording the
 // paths of values marked sensitive.
 func ctyToGo(v cty.Value, path []string, sensitive *[][]string) any {
+	return ctyToGoAt(v, ownPath(path), sensitive)
+}
+
+// ctyToGoAt is ctyToGo on a path of its own (ownPath), copied where it
+// is recorded.
+func ctyToGoAt(v cty.Value, path []string, sensitive *[][]string) any {
 	if v.IsMarked() {
 		var marks cty.ValueMarks
 		v, marks = v.Unmark()
@@ -388,7 +394,7 @@ func ctyToGo(v cty.Value, path []string, sensitive *[][]string) any {
 			k, e := it.Element()
 			k, _ = k.Unmark()
 			name := k.AsString()
-			if g := ctyToGo(e, appendPath(path, name), sensitive); g != nil {
+			if g := ctyToGoAt(e, append(path, name), sensitive); g != nil {
 				out[name] = g
 			}
 		}
@@ -398,7 +404,7 @@ func ctyToGo(v cty.Value, path []string, sensitive *[][]string) any {
 		i := 0
 		for it := v.ElementIterator(); it.Next(); i++ {
 			_, e := it.Element()
-			g := ctyToGo(e, appendPath(path, strconv.Itoa(i)), sensitive)
+			g := ctyToGoAt(e, append(path, strconv.Itoa(i)), sensitive)
 			if g == nil {
 				g = json.RawMessage("null")
 			}

@@ -307,6 +307,23 @@ func instanceMember(name string, step hcl.Traverser) (string, bool) {
 	return "", false
 }
 
+// someRepeated reports whether a resource of the loader has for_each or
+// count: only then can a reference name an instance (issue 13:
+// instanceRefs walked every expression of every resource once more).
+// Every resource is collected before the first is evaluated.
+func (l *hclLoader) someRepeated() bool {
+	if l.repeats == 0 {
+		l.repeats = 1
+		for _, r := range l.resources {
+			if r.repeated() {
+				l.repeats = 2
+				break
+			}
+		}
+	}
+	return l.repeats == 2
+}
+
 // instanceRefs checks the references to instances (image.base["a"]) under
 // exprs against the instances the referred-to resources have, with
 // did-you-mean; false when one names no instance (reported).

@@ -24,10 +24,20 @@ func Canonical(v any) ([]byte, error) {
 	return encodeTree(tree)
 }
 
+// compareDirect, set by tests, sees each tree directTree built, with the
+// value it was built from.
+var compareDirect func(v, tree any)
+
 // jsonTree is v as decoded JSON: maps, slices, strings, json.Numbers.
 func jsonTree(v any) (any, error) {
 	raw, ok := v.(json.RawMessage)
 	if !ok {
+		if tree, ok := directTree(v); ok {
+			if compareDirect != nil {
+				compareDirect(v, tree)
+			}
+			return tree, nil
+		}
 		var err error
 		raw, err = marshalNoEscape(v)
 		if err != nil {
