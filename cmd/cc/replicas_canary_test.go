@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"cc.dev/cc/internal/servicetest"
 )
 
 // canaryProject uses a secret (its value from $CANARY_SECRET) and a
@@ -50,7 +52,7 @@ function "f" {
 // plaintext, hex, base64 or as a sha256 prefix, and in no line of either
 // replica's log (JSON).
 func TestReplicasCanaryNotInDumpNorLogs(t *testing.T) {
-	db := replicaDatabase(t)
+	db := servicetest.Postgres(t)
 	ps := startReplicas(t, db, 2)
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, "main.hcl"), canaryProject)

@@ -4,7 +4,6 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
-	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -19,31 +18,6 @@ import (
 
 // replicaToken is the token of every client of the replica tests.
 const replicaToken = "replica-test-token-0123456789"
-
-// replicaDatabase is the URL of a fresh PostgreSQL database on the server
-// of $CC_TEST_POSTGRES, dropped when t ends. Without CC_TEST_POSTGRES the
-// test skips, or fails under CI=true.
-func replicaDatabase(t *testing.T) string {
-	t.Helper()
-	admin := os.Getenv("CC_TEST_POSTGRES")
-	if admin == "" {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("CI must run this on PostgreSQL; .ci/test starts one (CC_TEST_POSTGRES is not set)")
-		}
-		t.Skip("CC_TEST_POSTGRES is not set: this test needs PostgreSQL (source .ci/pg/up.sh; cc_pg_up)")
-	}
-	b := make([]byte, 8)
-	rand.Read(b)
-	name := "cc_replicas_" + hex.EncodeToString(b)
-	psql(t, admin, "CREATE DATABASE "+name)
-	t.Cleanup(func() { psql(t, admin, "DROP DATABASE IF EXISTS "+name+" WITH (FORCE)") })
-	u, err := url.Parse(admin)
-	if err != nil {
-		t.Fatalf("CC_TEST_POSTGRES is not a URL: %v", err)
-	}
-	u.Path = "/" + name
-	return u.String()
-}
 
 // pgTool is the path of a PostgreSQL client program (psql, pg_dump): in
 // $CC_PG_BIN, else in Debian's /usr/lib/postgresql/*/bin, else on PATH.

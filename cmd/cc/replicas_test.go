@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"cc.dev/cc/compiler/workload"
+	"cc.dev/cc/internal/servicetest"
 )
 
 // TestReplicaListIsLocalOnlyWhenEveryReplicaIs is issue 14 (several
@@ -48,7 +49,7 @@ func raceConfig(side string, n int) string {
 // fails naming the lock's holder (the winner's pid); the database holds
 // the winner's mutations only, at serials 1 to n, one each.
 func TestReplicasTwoAppliesOneProceeds(t *testing.T) {
-	db := replicaDatabase(t)
+	db := servicetest.Postgres(t)
 	ps := startReplicas(t, db, 2)
 	const n = 150
 	type side struct {
@@ -120,7 +121,7 @@ func workloadEnv() []string {
 // one version per function, one revision per secret, one image row per
 // image.
 func TestReplicaKilledMidApply(t *testing.T) {
-	db := replicaDatabase(t)
+	db := servicetest.Postgres(t)
 	ps := startReplicas(t, db, 2)
 	dir := t.TempDir()
 	const n = 120
