@@ -189,7 +189,7 @@ func (s *Server) registerBlob(ctx context.Context, h *ccv1.UploadBlobRequest_Hea
 	if err := checkLease(ctx, tx, h.GetProject(), h.GetLeaseId(), now); err != nil {
 		return false, err
 	}
-	if s.st.pg {
+	if s.st.postgres() {
 		if err := checkChunks(ctx, tx, h); err != nil {
 			return false, err
 		}
@@ -427,7 +427,7 @@ func SpoolDir(dbPath string) string { return dbPath + "-spool" }
 // blobs are left alone at start: they may be those of an upload another
 // replica is streaming.
 func openSpool(ctx context.Context, st *store, dbPath string) (string, error) {
-	if !st.pg {
+	if !st.postgres() {
 		return SpoolDir(dbPath), cleanSpool(ctx, st, SpoolDir(dbPath))
 	}
 	dir, err := os.MkdirTemp("", "cc-spool-")

@@ -74,7 +74,7 @@ func openPGStore(ctx context.Context, db string) (*store, error) {
 	w := sql.OpenDB(newPGConnector(cfg))
 	w.SetMaxOpenConns(1)
 	w.SetMaxIdleConns(1)
-	st := &store{w: w, stmts: newStmtCache(w), pg: true}
+	st := &store{w: w, stmts: newStmtCache(w)}
 	if err := st.migratePG(ctx); err != nil {
 		w.Close()
 		return nil, fmt.Errorf("open %s: %w", RedactDB(db), redactErr(db, err))

@@ -233,7 +233,7 @@ func Open(ctx context.Context, dbPath string, opts ...Option) (*Server, error) {
 		return nil, err
 	}
 	keyFile, generate := c.keyFile, false
-	if keyFile == "" && st.pg {
+	if keyFile == "" && st.postgres() {
 		st.close()
 		return nil, errNoPGKey
 	}

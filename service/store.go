@@ -47,16 +47,17 @@ func ParseSync(v string) (Sync, error) {
 	return 0, fmt.Errorf("sync %q: want normal or full", v)
 }
 
-// store is the SQLite database: one connection for writes, so that
-// mutations queue in the process instead of retrying on SQLITE_BUSY, and a
-// pool of readers that see committed snapshots (WAL).
+// store is the database, SQLite or PostgreSQL (pgstore.go): one
+// connection for writes, so that mutations queue in the process instead
+// of retrying on SQLITE_BUSY (on PostgreSQL, writes of all replicas also
+// take one advisory lock: pgdriver.go), and a pool of readers that see
+// committed snapshots (WAL; REPEATABLE READ on PostgreSQL).
 type store struct {
 	w, r *sql.DB
 	// stmts are the writer's prepared statements (stmts.go).
 	stmts *stmtCache
-	// pg is set on PostgreSQL (pgstore.go), whose spool is the directory
-	// tmpSpool, this process's own, removed at close.
-	pg       bool
+	// tmpSpool is the spool directory of a PostgreSQL store (pgstore.go):
+	// this process's own, removed at close.
 	tmpSpool string
 }
 
@@ -376,6 +377,10 @@ func (st *store) migrate(ctx context.Context) error {
 	}
 	return nil
 }
+
+// postgres reports whether the store is PostgreSQL (else SQLite), from
+// the driver it was opened with, as isSQLite says for the rotation.
+func (st *store) postgres() bool { return !isSQLite(st.w) }
 
 func (st *store) close() error {
 	var errs []error
