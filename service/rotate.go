@@ -91,11 +91,18 @@ func RotateKey(ctx context.Context, dbPath, oldKeyFile, newKeyFile string) (Rota
 // and by the rotation, and free pages the rows they replaced. secure_delete
 // (set for the rotation) zeroes what the rotation frees; VACUUM rebuilds
 // the file without free pages and a TRUNCATE checkpoint empties the WAL.
-// It returns what it could not clear, for the operator: PostgreSQL keeps
-// old row versions until its own VACUUM FULL rewrites the tables.
+// On PostgreSQL, VACUUM FULL rewrites the tables that held sealed values
+// without their old row versions. It returns what it could not clear, for
+// the operator.
 func scrub(ctx context.Context, db *sql.DB) string {
 	if !isSQLite(db) {
-		return "PostgreSQL keeps the replaced row versions until they are vacuumed: run VACUUM FULL secret_revisions, outputs, resources, versions, images; WAL archives and base backups made before the rotation still hold values the old key opens"
+		// VACUUM FULL rewrites the tables without the replaced row
+		// versions (it locks each table while it does, briefly).
+		const tables = "secret_revisions, outputs, resources, versions, images"
+		if _, err := db.ExecContext(ctx, "VACUUM FULL "+tables); err != nil {
+			return fmt.Sprintf("VACUUM FULL after the rotation failed (%v): PostgreSQL keeps the replaced row versions until they are vacuumed: run VACUUM FULL %s; WAL archives and base backups made before the rotation still hold values the old key opens", err, tables)
+		}
+		return ""
 	}
 	if _, err := db.ExecContext(ctx, "VACUUM"); err != nil {
 		return fmt.Sprintf("VACUUM after the rotation failed (%v): free pages of the database file may hold values the old key opens; run VACUUM on it with the servers stopped", err)

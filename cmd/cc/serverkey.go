@@ -25,7 +25,8 @@ of idempotency records, are kept (wrapped under the new key), so versions
 and retries are unchanged. After the rotation the database holds nothing
 the old key opens: a SQLite file is vacuumed and its WAL emptied, so that
 no old copy stays in free pages (a warning says so if that could not be
-done; with PostgreSQL, run VACUUM FULL on its tables).
+done; with PostgreSQL, the tables that held sealed values are rewritten
+with VACUUM FULL).
 
 Run it while the servers on the database are stopped, or restart them
 right after: a server still running with the old key refuses every
