@@ -51,9 +51,26 @@ func medianOf[T cmp.Ordered](ss []summary, f func(summary) T) T {
 	return lowerMedian(xs)
 }
 
+// redactArgs is the command line to print: a URL (-postgres URL, or
+// -postgres=URL) with its password replaced.
+func redactArgs(args []string) []string {
+	out := make([]string, len(args))
+	for i, a := range args {
+		k, v, ok := strings.Cut(a, "=")
+		switch {
+		case strings.HasPrefix(a, "-") && ok && strings.Contains(v, "://"):
+			a = k + "=" + redact(v)
+		case strings.Contains(a, "://"):
+			a = redact(a)
+		}
+		out[i] = a
+	}
+	return out
+}
+
 // writeReport writes the Markdown.
 func writeReport(b *strings.Builder, cfg *config, m *machine, results map[string][]*round) {
-	fmt.Fprintf(b, "## Load (`.ci/load %s`)\n\n", strings.Join(cfg.args, " "))
+	fmt.Fprintf(b, "## Load (`.ci/load %s`)\n\n", strings.Join(redactArgs(cfg.args), " "))
 	fmt.Fprintf(b, "- machine: %d cores (nproc), %s; load average (1, 5, 15 min) %s before, %s after\n", runtime.NumCPU(), m.model, m.loadBefore, m.loadAfter)
 	bin := "built from the source tree"
 	if m.ccBinary != "" {
