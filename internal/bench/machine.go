@@ -3,11 +3,11 @@ package main
 import (
 	"context"
 	"fmt"
-	"os"
-	"os/exec"
 	"runtime"
 	"strings"
 	"time"
+
+	"cc.dev/cc/internal/bench/host"
 )
 
 // machine is what the output says of the machine and the code measured.
@@ -24,9 +24,9 @@ type machine struct {
 
 // describeMachine reads the machine before the runs.
 func describeMachine(ctx context.Context, root string, args []string) *machine {
-	m := &machine{started: time.Now(), model: cpuModel(), loadBefore: loadAvg(), args: args}
+	m := &machine{started: time.Now(), model: host.CPUModel(), loadBefore: host.LoadAvg(), args: args}
 	m.goVersion, _ = goCmd(ctx, root, nil, "version")
-	m.commit = gitCommit(ctx, root)
+	m.commit = host.GitCommit(ctx, root)
 	return m
 }
 
@@ -44,38 +44,4 @@ func (m *machine) header(b *strings.Builder) {
 		fmt.Fprintf(b, "- %s\n", m.cueBinary)
 	}
 	fmt.Fprintf(b, "- started %s, took %s\n\n", m.started.UTC().Format("2006-01-02 15:04 UTC"), time.Since(m.started).Round(time.Second))
-}
-
-// cpuModel is the first "model name" of /proc/cpuinfo.
-func cpuModel() string {
-	b, _ := os.ReadFile("/proc/cpuinfo")
-	for _, l := range strings.Split(string(b), "\n") {
-		if k, v, ok := strings.Cut(l, ":"); ok && strings.TrimSpace(k) == "model name" {
-			return strings.TrimSpace(v)
-		}
-	}
-	return "unknown CPU model"
-}
-
-// loadAvg is the three load averages of /proc/loadavg.
-func loadAvg() string {
-	b, _ := os.ReadFile("/proc/loadavg")
-	f := strings.Fields(string(b))
-	if len(f) < 3 {
-		return "unknown"
-	}
-	return strings.Join(f[:3], " ")
-}
-
-// gitCommit is HEAD's short hash, "+dirty" with uncommitted changes.
-func gitCommit(ctx context.Context, root string) string {
-	out, err := exec.CommandContext(ctx, "git", "-C", root, "rev-parse", "--short", "HEAD").Output()
-	if err != nil {
-		return "unknown"
-	}
-	c := strings.TrimSpace(string(out))
-	if st, err := exec.CommandContext(ctx, "git", "-C", root, "status", "--porcelain").Output(); err == nil && len(st) > 0 {
-		c += "+dirty"
-	}
-	return c
 }

@@ -34,6 +34,8 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+
+	"cc.dev/cc/internal/bench/host"
 )
 
 func main() {
@@ -136,7 +138,7 @@ func workDir(dir string) (string, error) {
 // write prints the Markdown of what was measured (even when a path
 // failed) to stdout, and to -o.
 func (r *runner) write(m *machine, stdout io.Writer) error {
-	m.loadAfter = loadAvg()
+	m.loadAfter = host.LoadAvg()
 	var b strings.Builder
 	m.header(&b)
 	for _, t := range r.tables {
