@@ -39,7 +39,7 @@ type RotateKeyResult struct {
 // file: one still running with the old one refuses every mutation.
 func RotateKey(ctx context.Context, dbPath, oldKeyFile, newKeyFile string) (RotateKeyResult, error) {
 	var res RotateKeyResult
-	if !strings.Contains(dbPath, "://") {
+	if !IsPostgres(dbPath) {
 		if _, err := os.Stat(dbPath); err != nil {
 			return res, fmt.Errorf("rotate key: %w", err) // not made by opening it
 		}

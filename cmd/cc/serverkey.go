@@ -40,7 +40,7 @@ NEW. Backups of the database made before the rotation still need it.`,
 func runServerRotateKey(e *env, args []string) int {
 	c := serverRotateKey
 	fs := e.flags(c)
-	db := fs.String("db", "", "the database: a SQLite `FILE` (default $CC_DB, else cc-state.db)")
+	db := fs.String("db", "", "the database: a SQLite `FILE` or a postgres:// URL (default $CC_DB, else cc-state.db)")
 	oldKey := fs.String("secret-key-file", "", "the current key, 64 hex digits in `OLD` (default: the database's name + .key)")
 	newKey := fs.String("new-secret-key-file", "", "the new key, 64 hex digits in `NEW`, generated with mode 0600 when missing")
 	if rc := e.parse(c, fs, args); rc >= 0 {

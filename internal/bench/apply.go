@@ -9,6 +9,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"time"
+
+	"cc.dev/cc/internal/bench/host"
 )
 
 // server is a cc server --sync full the apply path starts before each
@@ -24,20 +26,10 @@ type server struct {
 	cpuprofile string
 }
 
-// freeAddr is a loopback address with a port nobody listens on now.
-func freeAddr() (string, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return "", err
-	}
-	defer l.Close()
-	return l.Addr().String(), nil
-}
-
 // start starts the server on a new database and waits until it accepts
 // connections.
 func (s *server) start(ctx context.Context) error {
-	addr, err := freeAddr()
+	addr, err := host.FreeAddr()
 	if err != nil {
 		return err
 	}

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"cc.dev/cc/service"
 	"github.com/jackc/pgx/v5"
 )
 
@@ -178,8 +179,8 @@ func TestLoadFlagsRejectBadValues(t *testing.T) {
 // issue 14: the PostgreSQL URL's password is never printed.
 func TestPostgresPasswordRedacted(t *testing.T) {
 	const admin = "postgres://cc:hunter2-secret@127.0.0.1:5432/postgres?sslmode=disable"
-	if got := redact(admin); strings.Contains(got, "hunter2") || !strings.Contains(got, "xxxxx") {
-		t.Errorf("redact(%q) = %q, want the password as xxxxx", admin, got)
+	if got := service.RedactDB(admin); strings.Contains(got, "hunter2") || !strings.Contains(got, "xxxxx") {
+		t.Errorf("service.RedactDB(%q) = %q, want the password as xxxxx", admin, got)
 	}
 	if err := scrub(errors.New("failed: password hunter2-secret"), admin); strings.Contains(err.Error(), "hunter2") {
 		t.Errorf("scrub() = %v, want no password", err)

@@ -10,6 +10,7 @@ import (
 	"os"
 	"strings"
 
+	"cc.dev/cc/service"
 	"github.com/jackc/pgx/v5"
 )
 
@@ -21,16 +22,6 @@ type database struct {
 	url string
 }
 
-// redact is a database URL with its password replaced by "xxxxx", to
-// print; an unparsable URL is not printed at all.
-func redact(raw string) string {
-	u, err := url.Parse(raw)
-	if err != nil {
-		return "(an unparsable URL)"
-	}
-	return u.Redacted()
-}
-
 // databaseURL is admin's URL with the database name replaced.
 func databaseURL(admin, name string) (string, error) {
 	u, err := url.Parse(admin)
@@ -38,7 +29,7 @@ func databaseURL(admin, name string) (string, error) {
 		return "", fmt.Errorf("the PostgreSQL URL: not a URL")
 	}
 	if u.Scheme != "postgres" && u.Scheme != "postgresql" {
-		return "", fmt.Errorf("the PostgreSQL URL %s: want postgres:// or postgresql://", redact(admin))
+		return "", fmt.Errorf("the PostgreSQL URL %s: want postgres:// or postgresql://", service.RedactDB(admin))
 	}
 	u.Path = "/" + name
 	u.RawPath = ""
@@ -55,7 +46,7 @@ func createDatabase(ctx context.Context, admin string) (*database, error) {
 		return nil, err
 	}
 	if err := db.exec(ctx, "CREATE DATABASE "+pgx.Identifier{db.name}.Sanitize()); err != nil {
-		return nil, fmt.Errorf("create database %s on %s: %w", db.name, redact(admin), err)
+		return nil, fmt.Errorf("create database %s on %s: %w", db.name, service.RedactDB(admin), err)
 	}
 	return db, nil
 }
@@ -63,7 +54,7 @@ func createDatabase(ctx context.Context, admin string) (*database, error) {
 // drop drops the database, closing the connections still open to it.
 func (db *database) drop(ctx context.Context) error {
 	if err := db.exec(ctx, "DROP DATABASE IF EXISTS "+pgx.Identifier{db.name}.Sanitize()+" WITH (FORCE)"); err != nil {
-		return fmt.Errorf("drop database %s on %s: %w", db.name, redact(db.admin), err)
+		return fmt.Errorf("drop database %s on %s: %w", db.name, service.RedactDB(db.admin), err)
 	}
 	return nil
 }
@@ -139,13 +130,13 @@ func writeSecretKey(path string) error {
 func describePostgres(ctx context.Context, admin string) string {
 	conn, err := pgx.Connect(ctx, admin)
 	if err != nil {
-		return fmt.Sprintf("PostgreSQL at %s (not described: %v)", redact(admin), scrub(err, admin))
+		return fmt.Sprintf("PostgreSQL at %s (not described: %v)", service.RedactDB(admin), scrub(err, admin))
 	}
 	defer conn.Close(context.WithoutCancel(ctx))
 	var version, fsync, syncCommit string
 	err = conn.QueryRow(ctx, "SELECT current_setting('server_version'), current_setting('fsync'), current_setting('synchronous_commit')").Scan(&version, &fsync, &syncCommit)
 	if err != nil {
-		return fmt.Sprintf("PostgreSQL at %s (not described: %v)", redact(admin), scrub(err, admin))
+		return fmt.Sprintf("PostgreSQL at %s (not described: %v)", service.RedactDB(admin), scrub(err, admin))
 	}
-	return fmt.Sprintf("PostgreSQL %s at %s, fsync %s, synchronous_commit %s", version, redact(admin), fsync, syncCommit)
+	return fmt.Sprintf("PostgreSQL %s at %s, fsync %s, synchronous_commit %s", version, service.RedactDB(admin), fsync, syncCommit)
 }

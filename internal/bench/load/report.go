@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"cc.dev/cc/service"
 )
 
 // topMethods is how many methods the per-method table shows.
@@ -59,9 +61,9 @@ func redactArgs(args []string) []string {
 		k, v, ok := strings.Cut(a, "=")
 		switch {
 		case strings.HasPrefix(a, "-") && ok && strings.Contains(v, "://"):
-			a = k + "=" + redact(v)
+			a = k + "=" + service.RedactDB(v)
 		case strings.Contains(a, "://"):
-			a = redact(a)
+			a = service.RedactDB(a)
 		}
 		out[i] = a
 	}

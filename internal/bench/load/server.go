@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"cc.dev/cc/internal/bench/host"
 )
 
 // server is one cc server process.
@@ -24,21 +26,11 @@ type server struct {
 	waitErr error
 }
 
-// freeAddr is a loopback address with a port nobody listens on now.
-func freeAddr() (string, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return "", err
-	}
-	defer l.Close()
-	return l.Addr().String(), nil
-}
-
 // startServer runs cc server ARGS --listen ADDR with its log in logPath,
 // this process's environment and env, and waits until it accepts
 // connections.
 func startServer(ctx context.Context, cc, logPath string, env []string, args ...string) (*server, error) {
-	addr, err := freeAddr()
+	addr, err := host.FreeAddr()
 	if err != nil {
 		return nil, err
 	}
