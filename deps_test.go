@@ -25,9 +25,10 @@ func TestDependencyDirection(t *testing.T) {
 		// internal/textdiff is a leaf: the line diff of cc fmt --diff
 		// and of plans (issue 12).
 		"internal/textdiff": {},
-		// internal/servicetest is a leaf: the database of a test's
-		// service, SQLite or PostgreSQL (issue 14).
-		"internal/servicetest": {},
+		// internal/servicetest: the database of a test's service,
+		// SQLite or PostgreSQL (issue 14), and failures injected into its
+		// calls, alone or batched, which needs the service's API (issue 13).
+		"internal/servicetest": {"service"},
 	}
 	stdOnly := map[string]bool{"diag": true, "schema": true}
 	// schema reads the facts in its CUE files' syntax (issue 16 item 1):

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sync/atomic"
 	"time"
 
 	"cc.dev/cc/planner"
@@ -59,6 +60,9 @@ type Applier struct {
 	// heartbeat and events: events.go.
 	heartbeat time.Duration
 	events    func(Event)
+	// batchSize and noBatch: batch.go.
+	batchSize int
+	noBatch   atomic.Bool
 }
 
 // Option configures an Applier.
@@ -203,6 +207,7 @@ func New(svc Service, opts ...Option) (*Applier, error) {
 	a := &Applier{
 		svc:         svc,
 		parallelism: 10,
+		batchSize:   DefaultBatchSize,
 		leaseTTL:    time.Minute,
 		grace:       30 * time.Second,
 		holder:      service.CurrentHolder("cc apply"),

@@ -16,6 +16,7 @@ import (
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/proto"
 
 	"cc.dev/cc/applier"
 	"cc.dev/cc/compiler"
@@ -26,12 +27,31 @@ import (
 	"cc.dev/cc/service"
 )
 
-// calls counts and shapes the calls of the real server, by method.
+// calls counts and shapes the calls of the real server, by method;
+// refuse, when set, is asked of each EnsureImage and ApplyResource call,
+// alone or in a batch (servicetest.RefuseCalls).
 type calls struct {
 	mu        sync.Mutex
 	n         map[string]int
 	total     int
 	intercept func(method string, n int) error
+	refuse    func(method string, req proto.Message) error
+}
+
+func (c *calls) refuseCall(method string, req proto.Message) error {
+	c.mu.Lock()
+	f := c.refuse
+	c.mu.Unlock()
+	if f == nil {
+		return nil
+	}
+	return f(method[strings.LastIndexByte(method, '/')+1:], req)
+}
+
+func (c *calls) refusing(f func(method string, req proto.Message) error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.refuse = f
 }
 
 func (c *calls) unary(ctx context.Context, req any, info *grpc.UnaryServerInfo, next grpc.UnaryHandler) (any, error) {
@@ -80,7 +100,8 @@ func (c *calls) reset(f func(string, int) error) {
 func server(t testing.TB, opts ...service.Option) (*service.Client, *calls) {
 	t.Helper()
 	c := &calls{}
-	opts = append([]service.Option{service.WithUnaryInterceptor(c.unary), service.WithStreamInterceptor(c.stream)}, opts...)
+	opts = append([]service.Option{service.WithUnaryInterceptor(c.unary), service.WithUnaryInterceptor(servicetest.RefuseCalls(c.refuseCall)),
+		service.WithStreamInterceptor(c.stream)}, opts...)
 	// issue 14: PostgreSQL with CC_TEST_POSTGRES, else SQLite.
 	db := servicetest.DB(t)
 	if k := servicetest.KeyFile(db); k != "" {
@@ -225,10 +246,16 @@ func TestOnlyMissingBlobs(t *testing.T) {
 // TestFailureStopsDependants: a failed change stops what needs it, not the
 // rest; the error names the address and the configuration position.
 func TestFailureStopsDependants(t *testing.T) {
+	for _, batch := range []int{applier.DefaultBatchSize, 1} {
+		t.Run(fmt.Sprintf("batch=%d", batch), func(t *testing.T) { testFailureStopsDependants(t, batch) })
+	}
+}
+
+func testFailureStopsDependants(t *testing.T, batch int) {
 	cl, calls := server(t)
 	d := project(t, t.TempDir(), workload.Options{N: 40})
-	a := newApplier(t, cl, d)
-	calls.reset(func(method string, n int) error {
+	a := newApplier(t, cl, d, applier.WithBatchSize(batch))
+	calls.refusing(func(method string, _ proto.Message) error {
 		if method == "EnsureImage" {
 			return status.Error(codes.Internal, "injected fault")
 		}
@@ -255,7 +282,10 @@ func TestFailureStopsDependants(t *testing.T) {
 	if len(res.Done) != c.Secrets || len(p.Changes) != 40 {
 		t.Errorf("%d done, want the %d secrets", len(res.Done), c.Secrets)
 	}
-	calls.reset(nil)
+	if got := calls.get("ApplyBatch"); (got > 0) != (batch > 1) {
+		t.Errorf("%d ApplyBatch calls with batches of at most %d", got, batch)
+	}
+	calls.refusing(nil)
 	if _, res := applyAll(t, a, d); res.Err() != nil {
 		t.Fatalf("second apply: %v", res.Err())
 	}
@@ -550,7 +580,7 @@ func TestItem4ApplierStopsWhenLockTaken(t *testing.T) {
 	d := project(t, t.TempDir(), workload.Options{N: 40})
 	var progress strings.Builder
 	var pmu sync.Mutex
-	a := newApplier(t, cl, d, applier.WithParallelism(1), applier.WithProgress(writerFunc(func(b []byte) (int, error) {
+	a := newApplier(t, cl, d, applier.WithParallelism(1), applier.WithBatchSize(1), applier.WithProgress(writerFunc(func(b []byte) (int, error) {
 		pmu.Lock()
 		defer pmu.Unlock()
 		return progress.Write(b)
@@ -601,6 +631,76 @@ func TestItem4ApplierStopsWhenLockTaken(t *testing.T) {
 	}
 	if got := len(st.Resources); got != 4 {
 		t.Fatalf("the state has %d resources, want the 4 made before the lock was taken", got)
+	}
+}
+
+// TestItem4ApplierStopsWhenLockTakenBatched is TestItem4ApplierStopsWhenLockTaken
+// with changes in batches (issue 13): the lock force-unlocked as the
+// second batch arrives, the service refuses each of its changes, and the
+// apply sends nothing more; what the state holds is what was done before.
+func TestItem4ApplierStopsWhenLockTakenBatched(t *testing.T) {
+	ctx := context.Background()
+	cl, calls := server(t)
+	d := project(t, t.TempDir(), workload.Options{N: 40})
+	var progress strings.Builder
+	var pmu sync.Mutex
+	a := newApplier(t, cl, d, applier.WithParallelism(1), applier.WithProgress(writerFunc(func(b []byte) (int, error) {
+		pmu.Lock()
+		defer pmu.Unlock()
+		return progress.Write(b)
+	})))
+	p, _, err := a.Plan(ctx, d, planner.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lk, err := a.Lock(ctx, d.Project)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lk.Release()
+	var mutations, batches, atForce atomic.Int64
+	calls.reset(func(method string, n int) error {
+		switch method {
+		case "ApplyBatch", "EnsureImage", "ApplyResource", "DeleteResource", "PutSecretValue", "Rollback":
+			m := mutations.Add(1)
+			if method == "ApplyBatch" && batches.Add(1) == 2 {
+				atForce.Store(m)
+				if _, err := cl.ForceUnlock(ctx, d.Project); err != nil {
+					t.Errorf("ForceUnlock() = %v", err)
+				}
+			}
+		}
+		return nil
+	})
+	res := a.Apply(ctx, lk, p, d)
+	if atForce.Load() == 0 {
+		t.Fatalf("%d ApplyBatch calls; the test wants a second one", batches.Load())
+	}
+	if len(res.Errors) < 2 {
+		t.Fatalf("errors %v; want each change of the refused batch refused", res.Errors)
+	}
+	for _, e := range res.Errors {
+		if !errors.Is(e, service.ErrLeaseRefused) {
+			t.Errorf("error %v, want a refused lease", e)
+		}
+	}
+	if got := mutations.Load(); got != atForce.Load() {
+		t.Fatalf("%d mutation calls were sent, want none after the refused batch (call %d)", got, atForce.Load())
+	}
+	notMade := len(p.Changes) - len(res.Done)
+	pmu.Lock()
+	out := progress.String()
+	pmu.Unlock()
+	want := fmt.Sprintf("The project's lock was taken from this apply (released by force-unlock or expired): %d changes not made.", notMade)
+	if !strings.Contains(out, want) {
+		t.Fatalf("progress does not say %q:\n%s", want, out)
+	}
+	st, err := cl.GetState(ctx, d.Project)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := len(st.Resources); got != len(res.Done) || got == 0 {
+		t.Fatalf("the state has %d resources, want the %d made before the lock was taken", got, len(res.Done))
 	}
 }
 

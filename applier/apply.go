@@ -260,8 +260,9 @@ type run struct {
 	order      []*node
 	mu         sync.Mutex // guards progress output
 	ready      readyQueue
-	results    chan finished
-	running    int
+	results    chan []finished
+	running    int // calls running: a change alone, or a batch of them
+	changes    int // changes running
 	stopped    bool
 	leaseLost  bool
 	stopWhy    string
@@ -332,17 +333,18 @@ func (r *run) stop(why string) {
 	}
 	r.stopped = true
 	r.res.Interrupted = true
-	if r.running > 0 {
-		r.say("Stopping: %s; waiting for the %d %s running to finish.", why, r.running, plural(r.running, "change", "changes"))
+	if r.changes > 0 {
+		r.say("Stopping: %s; waiting for the %d %s running to finish.", why, r.changes, plural(r.changes, "change", "changes"))
 	} else {
 		r.say("Stopping: %s.", why)
 	}
 }
 
-// loop starts the ready changes, at most the parallelism at once, and
-// takes their results until none is running.
+// loop starts the ready changes, at most the parallelism of calls at
+// once (those ready together in batches, batch.go), and takes their
+// results until none is running.
 func (r *run) loop() {
-	r.results = make(chan finished)
+	r.results = make(chan []finished)
 	for {
 		if !r.stopped {
 			if r.res.Lost != nil {
@@ -355,39 +357,57 @@ func (r *run) loop() {
 			}
 		}
 		for !r.stopped && r.running < r.a.parallelism && len(r.ready) > 0 {
-			r.start(r.ready.next())
+			if b := r.batch(r.ready.next()); len(b) > 1 {
+				r.startBatch(b)
+			} else {
+				r.start(b[0])
+			}
 		}
 		if r.running == 0 {
 			return
 		}
-		var f finished
+		var fs []finished
 		select {
-		case f = <-r.results:
+		case fs = <-r.results:
 		case <-r.ctx.Done():
 			r.stop("interrupted")
-			f = <-r.results
+			fs = <-r.results
 		}
 		r.running--
-		r.done(f)
+		r.changes -= len(fs)
+		for _, f := range fs {
+			r.done(f)
+		}
 	}
 }
 
 // start runs the change n.
 func (r *run) start(n *node) {
-	n.state = 1
+	r.begin(n)
 	r.running++
-	r.started++
-	n.seq = r.started
 	go func() {
 		start := r.a.now()
-		// Issue 12: [n/N], and a heartbeat for as long as it runs.
-		r.report(Event{Type: EventStart, Change: n.c, Seq: n.seq}, "%s: %s... [%d/%d]", n.c.Addr, progressVerb(n.c), n.seq, len(r.p.Changes))
-		stop := r.heartbeat(n, start)
+		r.reportStart(n)
+		stop := r.heartbeat([]*node{n}, start)
 		out, err := r.a.do(r.opCtx, r.lk, r.p, n)
 		stop()
 		out.Addr, out.Action, out.Elapsed = n.c.Addr, n.c.Action, r.a.now().Sub(start)
-		r.results <- finished{n: n, out: out, err: err}
+		r.results <- []finished{{n: n, out: out, err: err}}
 	}()
+}
+
+// begin marks n running and numbers it.
+func (r *run) begin(n *node) {
+	n.state = 1
+	r.changes++
+	r.started++
+	n.seq = r.started
+}
+
+// reportStart says n started. Issue 12: [n/N], and a heartbeat for as
+// long as it runs.
+func (r *run) reportStart(n *node) {
+	r.report(Event{Type: EventStart, Change: n.c, Seq: n.seq}, "%s: %s... [%d/%d]", n.c.Addr, progressVerb(n.c), n.seq, len(r.p.Changes))
 }
 
 // done takes the result of a change: done, failed, or unknown when the
@@ -609,7 +629,7 @@ func (a *Applier) upload(opCtx, ctx context.Context, up service.BlobUpload, miss
 
 // do carries out one change.
 func (a *Applier) do(ctx context.Context, lk *Lock, p *planner.Plan, n *node) (Outcome, error) {
-	c, r := n.c, n.r
+	c := n.c
 	key := func(op string) string { return opKey(p, c, op) }
 	var out Outcome
 	switch {
@@ -631,8 +651,7 @@ func (a *Applier) do(ctx context.Context, lk *Lock, p *planner.Plan, n *node) (O
 		return out, err
 	case c.Kind == schema.KindImage:
 		return out, a.call(ctx, func(ctx context.Context) error {
-			_, err := a.svc.EnsureImage(ctx, service.ImageRequest{Project: p.Project, Address: c.Addr, Hash: r.Hash, Spec: r.Spec,
-				DependsOn: r.DependsOn, Sensitive: r.Sensitive, ExpectedSerial: n.expectedSerial(p), IdempotencyKey: key("image"), LeaseID: lk.LeaseID()})
+			_, err := a.svc.EnsureImage(ctx, imageRequest(lk, p, n))
 			return err
 		})
 	case c.Kind == schema.KindSecret:
@@ -647,11 +666,22 @@ func (a *Applier) do(ctx context.Context, lk *Lock, p *planner.Plan, n *node) (O
 		}
 		return out, nil
 	}
-	op := "apply"
+	return out, a.applyResource(ctx, lk, p, n, n.blobs, key(applyOp(c)), &out)
+}
+
+// imageRequest is the EnsureImage of n's change, an image's.
+func imageRequest(lk *Lock, p *planner.Plan, n *node) service.ImageRequest {
+	c, r := n.c, n.r
+	return service.ImageRequest{Project: p.Project, Address: c.Addr, Hash: r.Hash, Spec: r.Spec,
+		DependsOn: r.DependsOn, Sensitive: r.Sensitive, ExpectedSerial: n.expectedSerial(p), IdempotencyKey: opKey(p, c, "image"), LeaseID: lk.LeaseID()}
+}
+
+// applyOp names the operation of a change's Apply in its idempotency key.
+func applyOp(c *planner.Change) string {
 	if forcedVersion(c) {
-		op = "apply-new-version"
+		return "apply-new-version"
 	}
-	return out, a.applyResource(ctx, lk, p, n, n.blobs, key(op), &out)
+	return "apply"
 }
 
 // forcedVersion reports whether the change makes a new version even if
@@ -703,19 +733,29 @@ func opKey(p *planner.Plan, c *planner.Change, op string) string {
 }
 
 func (a *Applier) applyResource(ctx context.Context, lk *Lock, p *planner.Plan, n *node, blobs []string, key string, out *Outcome) error {
-	c, r := n.c, n.r
 	return a.call(ctx, func(ctx context.Context) error {
-		req := service.ApplyRequest{Project: p.Project, Address: c.Addr, Action: serviceAction(c.Action), Spec: r.Spec, Hash: r.Hash,
-			DependsOn: r.DependsOn, Blobs: blobs, Sensitive: r.Sensitive, NewVersion: forcedVersion(c), DataPins: planner.DataPinsOf(p, r),
-			ExpectedSerial: n.expectedSerial(p), IdempotencyKey: key, LeaseID: lk.LeaseID()}
-		lifecycleRequest(&req, c, r)
-		res, err := a.svc.Apply(ctx, req)
+		res, err := a.svc.Apply(ctx, applyRequest(lk, p, n, blobs, key))
 		if err != nil {
 			return err
 		}
-		out.Version, out.Reused, out.CreatedBeforeDestroyed = res.Version, res.Reused, res.CreatedBeforeDestroy
+		out.applied(res)
 		return nil
 	})
+}
+
+// applyRequest is the Apply of n's change with blobs and key.
+func applyRequest(lk *Lock, p *planner.Plan, n *node, blobs []string, key string) service.ApplyRequest {
+	c, r := n.c, n.r
+	req := service.ApplyRequest{Project: p.Project, Address: c.Addr, Action: serviceAction(c.Action), Spec: r.Spec, Hash: r.Hash,
+		DependsOn: r.DependsOn, Blobs: blobs, Sensitive: r.Sensitive, NewVersion: forcedVersion(c), DataPins: planner.DataPinsOf(p, r),
+		ExpectedSerial: n.expectedSerial(p), IdempotencyKey: key, LeaseID: lk.LeaseID()}
+	lifecycleRequest(&req, c, r)
+	return req
+}
+
+// applied records in o what an Apply did.
+func (o *Outcome) applied(res *service.ApplyResult) {
+	o.Version, o.Reused, o.CreatedBeforeDestroyed = res.Version, res.Reused, res.CreatedBeforeDestroy
 }
 
 // call runs f, again with the same idempotency key when the service was

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"cc.dev/cc/applier"
 	"cc.dev/cc/compiler/workload"
 	"cc.dev/cc/schema"
 	"cc.dev/cc/service"
@@ -16,14 +17,19 @@ import (
 // upload and every create on a new database, with the embedded default's
 // durability (sync=normal) and cc server's (sync=full: an fsync per
 // commit), so that their ratio and the cost per resource at each N come
-// from one run.
+// from one run; each with changes in batches (the default) and alone
+// (batch=1, as before ApplyBatch).
 //
 //	go test ./applier -run '^$' -bench ApplyCreates -count 5 -timeout 60m
 func BenchmarkApplyCreates(b *testing.B) {
 	compiled := map[int]*schema.Desired{}
 	for _, n := range []int{1000, 10000, 40000} {
-		for _, sync := range []service.Sync{service.SyncNormal, service.SyncFull} {
-			b.Run(fmt.Sprintf("n=%d/sync=%s", n, sync), func(b *testing.B) {
+		for _, run := range []struct {
+			sync  service.Sync
+			batch int
+		}{{service.SyncNormal, applier.DefaultBatchSize}, {service.SyncNormal, 1}, {service.SyncFull, applier.DefaultBatchSize}, {service.SyncFull, 1}} {
+			sync := run.sync
+			b.Run(fmt.Sprintf("n=%d/sync=%s/batch=%d", n, sync, run.batch), func(b *testing.B) {
 				d := compiled[n]
 				if d == nil {
 					d = compile(b, benchDir(b, workload.Options{N: n}))
@@ -35,7 +41,7 @@ func BenchmarkApplyCreates(b *testing.B) {
 					if err != nil {
 						b.Fatal(err)
 					}
-					a := newApplier(b, cl, d)
+					a := newApplier(b, cl, d, applier.WithBatchSize(run.batch))
 					b.StartTimer()
 					p, res := applyAll(b, a, d)
 					if res.Err() != nil || len(res.Done) != n || len(p.Changes) != n {

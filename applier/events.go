@@ -83,9 +83,9 @@ func (r *run) report(ev Event, format string, args ...any) {
 }
 
 // heartbeat says, at every tick of the applier's heartbeat until the
-// returned stop is called, that the change of n is still running and for
-// how long. stop returns when nothing more will be said.
-func (r *run) heartbeat(n *node, start time.Time) (stop func()) {
+// returned stop is called, that the change of each of ns (one call: a
+// change alone or a batch) is still running and for how long. stop returns when nothing more will be said.
+func (r *run) heartbeat(ns []*node, start time.Time) (stop func()) {
 	every := r.a.heartbeat
 	if every <= 0 {
 		every = DefaultHeartbeat
@@ -98,8 +98,10 @@ func (r *run) heartbeat(n *node, start time.Time) (stop func()) {
 			select {
 			case <-ticks:
 				d := r.a.now().Sub(start)
-				r.report(Event{Type: EventProgress, Change: n.c, Seq: n.seq, Elapsed: d},
-					"%s: still %s... [%s elapsed]", n.c.Addr, verbing(n.c.Action), d.Round(time.Second))
+				for _, n := range ns {
+					r.report(Event{Type: EventProgress, Change: n.c, Seq: n.seq, Elapsed: d},
+						"%s: still %s... [%s elapsed]", n.c.Addr, verbing(n.c.Action), d.Round(time.Second))
+				}
 			case <-quit:
 				return
 			}

@@ -2,9 +2,9 @@ package applier_test
 
 import (
 	"context"
+	"fmt"
 	"net"
 	"path/filepath"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -16,10 +16,12 @@ import (
 	"cc.dev/cc/applier"
 	"cc.dev/cc/compiler/workload"
 	"cc.dev/cc/service"
+	ccv1 "cc.dev/cc/service/proto/cc/v1"
 )
 
 // replica is one server of several on one database, serving on loopback
-// TCP, with the idempotency keys of the ApplyResource calls it answered.
+// TCP, with the idempotency keys of the ApplyResource calls it answered,
+// alone or in batches.
 type replica struct {
 	srv   *service.Server
 	addr  string
@@ -27,9 +29,10 @@ type replica struct {
 	keys  map[string]bool
 	calls int
 	// crash, when set, is called by the interceptor after a mutation is
-	// done, with its key: true makes the replica stop serving and the caller see
-	// Unavailable, as when it dies before its answer is sent.
-	crash func(key string) bool
+	// done, with its key and whether it came in a batch: true makes the
+	// replica stop serving and the caller see Unavailable, as when it
+	// dies before its answer is sent.
+	crash func(key string, batched bool) bool
 }
 
 func (r *replica) unary(ctx context.Context, req any, info *grpc.UnaryServerInfo, next grpc.UnaryHandler) (any, error) {
@@ -37,13 +40,27 @@ func (r *replica) unary(ctx context.Context, req any, info *grpc.UnaryServerInfo
 	r.calls++
 	r.mu.Unlock()
 	resp, err := next(ctx, req)
-	k, ok := req.(interface{ GetIdempotencyKey() string })
-	if !ok || err != nil || !strings.HasSuffix(info.FullMethod, "/ApplyResource") {
+	var keys []string
+	_, batched := req.(*ccv1.ApplyBatchRequest)
+	switch req := req.(type) {
+	case *ccv1.ApplyResourceRequest:
+		keys = []string{req.GetIdempotencyKey()}
+	case *ccv1.ApplyBatchRequest:
+		for _, c := range req.GetCalls() {
+			if a := c.GetApplyResource(); a != nil {
+				keys = append(keys, a.GetIdempotencyKey())
+			}
+		}
+	}
+	if err != nil || len(keys) == 0 {
 		return resp, err
 	}
 	r.mu.Lock()
-	r.keys[k.GetIdempotencyKey()] = true
-	crash := r.crash != nil && r.crash(k.GetIdempotencyKey())
+	crash := false
+	for _, k := range keys {
+		r.keys[k] = true
+		crash = r.crash != nil && r.crash(k, batched) || crash
+	}
 	r.mu.Unlock()
 	if crash {
 		go r.srv.Close()
@@ -82,7 +99,15 @@ func startReplica(t *testing.T, db string) *replica {
 // same idempotency key, goes to the other replica, which answers it from
 // the key rather than doing it again: the apply completes, and the state
 // is the one a single server would have (same serial, one version each).
+// With batches (issue 13), the replica dies after doing the batch holding
+// the mutation, and the retry of the whole batch is answered from the keys.
 func TestRetryAfterReplicaDiesGoesToTheOther(t *testing.T) {
+	for _, batch := range []int{applier.DefaultBatchSize, 1} {
+		t.Run(fmt.Sprintf("batch=%d", batch), func(t *testing.T) { testRetryAfterReplicaDies(t, batch) })
+	}
+}
+
+func testRetryAfterReplicaDies(t *testing.T, batch int) {
 	db := filepath.Join(t.TempDir(), "state.db")
 	a, b := startReplica(t, db), startReplica(t, db)
 	cl, err := service.Dial(a.addr + "," + b.addr)
@@ -92,17 +117,31 @@ func TestRetryAfterReplicaDiesGoesToTheOther(t *testing.T) {
 	t.Cleanup(func() { cl.Close() })
 	waitBothServe(t, cl, a, b)
 
+	// The third mutation done (with batches, the third in a batch), on
+	// whichever replica it lands, kills it.
+	var mu sync.Mutex
 	var lost string
+	var other *replica
 	n := 0
-	a.crash = func(key string) bool {
-		if n++; n == 3 {
-			lost = key
-			return true
+	for _, r := range []*replica{a, b} {
+		r.crash = func(key string, batched bool) bool {
+			mu.Lock()
+			defer mu.Unlock()
+			if batch > 1 && !batched {
+				return false
+			}
+			if n++; n == 3 {
+				lost, other = key, a
+				if r == a {
+					other = b
+				}
+				return true
+			}
+			return false
 		}
-		return false
 	}
 	d := project(t, t.TempDir(), workload.Options{N: 40})
-	ap := newApplier(t, cl, d, applier.WithParallelism(1))
+	ap := newApplier(t, cl, d, applier.WithParallelism(1), applier.WithBatchSize(batch))
 	p, res := applyAll(t, ap, d)
 	if err := res.Err(); err != nil {
 		t.Fatalf("apply through two replicas, one dying: %v", err)
@@ -110,7 +149,7 @@ func TestRetryAfterReplicaDiesGoesToTheOther(t *testing.T) {
 	if len(res.Done) != len(p.Changes) {
 		t.Fatalf("done %d of %d changes", len(res.Done), len(p.Changes))
 	}
-	if lost == "" || !b.answered(lost) {
+	if lost == "" || !other.answered(lost) {
 		t.Fatalf("the call the dead replica did (key %q) was not retried on the other one", lost)
 	}
 	noChanges(t, ap, d)

@@ -3,6 +3,7 @@ package applier_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"strconv"
@@ -111,21 +112,34 @@ func TestItem16DeadHolderTakenOver(t *testing.T) {
 // stops answering mid-apply, the apply stops starting changes, and the
 // result says so once (Lost), with the changes in flight Unknown and the
 // rest NotStarted, instead of one error per change.
+// With batches (issue 13), the service goes away after the first batch,
+// and the changes in flight are those of the calls in flight.
 func TestItem16ServiceLostStopsOnce(t *testing.T) {
+	for _, run := range []struct {
+		batch    int
+		answered int64
+	}{{applier.DefaultBatchSize, 1}, {1, 5}} {
+		t.Run(fmt.Sprintf("batch=%d", run.batch), func(t *testing.T) { testServiceLostStopsOnce(t, run.batch, run.answered) })
+	}
+}
+
+// testServiceLostStopsOnce has the service stop answering after it
+// answered some applies: that many ApplyResource or ApplyBatch calls.
+func testServiceLostStopsOnce(t *testing.T, batch int, answered int64) {
 	cl, c := server(t)
 	d := project(t, t.TempDir(), workload.Options{N: 30})
 	var applied atomic.Int64
 	c.reset(func(method string, n int) error {
-		if method == "ApplyResource" && applied.Add(1) > 5 {
+		if (method == "ApplyResource" || method == "ApplyBatch") && applied.Add(1) > answered {
 			return status.Error(codes.Unavailable, "stream terminated by RST_STREAM with error code: CANCEL")
 		}
-		if applied.Load() > 5 && method != "Unlock" {
+		if applied.Load() > answered && method != "Unlock" {
 			return status.Error(codes.Unavailable, "connection error: desc = \"transport: Error while dialing: dial tcp 127.0.0.1:1: connect: connection refused\"")
 		}
 		return nil
 	})
 	var progress strings.Builder
-	a := newApplier(t, cl, d, applier.WithParallelism(3), applier.WithRetries(1), applier.WithProgress(&progress))
+	a := newApplier(t, cl, d, applier.WithParallelism(3), applier.WithRetries(1), applier.WithBatchSize(batch), applier.WithProgress(&progress))
 	p, res := applyAll(t, a, d)
 	if res.Lost == nil || !applier.ServiceLost(res.Lost) {
 		t.Fatalf("Lost = %v", res.Lost)
@@ -133,8 +147,11 @@ func TestItem16ServiceLostStopsOnce(t *testing.T) {
 	if len(res.Errors) != 0 {
 		t.Errorf("%d errors, want none: the service stopping is not the changes' failure: %v", len(res.Errors), res.Errors[0])
 	}
-	if len(res.Unknown) == 0 || len(res.Unknown) > 3 {
-		t.Errorf("Unknown = %v, want the changes in flight (at most 3)", res.Unknown)
+	if len(res.Unknown) == 0 || len(res.Unknown) > 3*batch {
+		t.Errorf("Unknown = %v, want the changes in flight (those of at most 3 calls of at most %d)", res.Unknown, batch)
+	}
+	if got := c.get("ApplyBatch"); (got > 0) != (batch > 1) {
+		t.Errorf("%d ApplyBatch calls with batches of at most %d", got, batch)
 	}
 	if got := len(res.Done) + len(res.Unknown) + len(res.NotStarted); got != len(p.Changes) {
 		t.Errorf("%d done + %d unknown + %d not started, of %d changes", len(res.Done), len(res.Unknown), len(res.NotStarted), len(p.Changes))

@@ -54,14 +54,31 @@ type pending struct {
 
 // do runs p in a batch and returns its error once the batch committed.
 func (c *committer) do(p *pending) error {
-	p.wake = make(chan bool, 1)
+	c.doAll([]*pending{p})
+	return p.err
+}
+
+// doAll runs ps, in their order, in one batch (ApplyBatch), and returns
+// once it committed, each with its error in err. They are queued at
+// once, so no other mutation comes between them and one batch takes
+// them all: they are the first of the queue when their caller leads.
+func (c *committer) doAll(ps []*pending) {
+	if len(ps) == 0 {
+		return
+	}
+	for _, p := range ps {
+		p.wake = make(chan bool, 1)
+	}
 	c.mu.Lock()
-	c.queue = append(c.queue, p)
+	c.queue = append(c.queue, ps...)
 	lead := !c.leading
 	c.leading = true
 	c.mu.Unlock()
-	if !lead && !<-p.wake {
-		return p.err
+	if !lead && !<-ps[0].wake {
+		for _, p := range ps[1:] {
+			<-p.wake
+		}
+		return
 	}
 	c.mu.Lock()
 	batch := c.queue
@@ -75,12 +92,9 @@ func (c *committer) do(p *pending) error {
 		c.leading = false
 	}
 	c.mu.Unlock()
-	for _, q := range batch {
-		if q != p {
-			q.wake <- false
-		}
+	for _, q := range batch[len(ps):] {
+		q.wake <- false
 	}
-	return p.err
 }
 
 // runBatch runs batch until each of its mutations committed or failed.

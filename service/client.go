@@ -522,16 +522,24 @@ type ImageResult struct {
 
 // EnsureImage records an image; the same hash again changes nothing.
 func (c *Client) EnsureImage(ctx context.Context, req ImageRequest) (*ImageResult, error) {
-	resp, err := c.resources.EnsureImage(ctx, &ccv1.EnsureImageRequest{
-		Project: req.Project, Address: req.Address, Hash: req.Hash, Spec: req.Spec, DependsOn: req.DependsOn,
-		ExpectedSerial: req.ExpectedSerial, IdempotencyKey: req.IdempotencyKey, LeaseId: req.LeaseID,
-		Sensitive: req.Sensitive,
-	})
+	resp, err := c.resources.EnsureImage(ctx, req.proto())
 	if err != nil {
 		return nil, fromStatus(err)
 	}
+	return imageResult(resp), nil
+}
+
+func (req *ImageRequest) proto() *ccv1.EnsureImageRequest {
+	return &ccv1.EnsureImageRequest{
+		Project: req.Project, Address: req.Address, Hash: req.Hash, Spec: req.Spec, DependsOn: req.DependsOn,
+		ExpectedSerial: req.ExpectedSerial, IdempotencyKey: req.IdempotencyKey, LeaseId: req.LeaseID,
+		Sensitive: req.Sensitive,
+	}
+}
+
+func imageResult(resp *ccv1.EnsureImageResponse) *ImageResult {
 	return &ImageResult{Image: imageFromProto(resp.GetImage()), Resource: resourceFromProto(resp.GetResource()),
-		Serial: resp.GetSerial(), Created: resp.GetCreated(), Changed: resp.GetChanged()}, nil
+		Serial: resp.GetSerial(), Created: resp.GetCreated(), Changed: resp.GetChanged()}
 }
 
 // ApplyRequest creates, updates or replaces a resource. A replace is one
@@ -590,17 +598,25 @@ type ApplyResult struct {
 
 // Apply creates, updates or replaces a resource.
 func (c *Client) Apply(ctx context.Context, req ApplyRequest) (*ApplyResult, error) {
-	resp, err := c.resources.ApplyResource(ctx, &ccv1.ApplyResourceRequest{
+	resp, err := c.resources.ApplyResource(ctx, req.proto())
+	if err != nil {
+		return nil, fromStatus(err)
+	}
+	return applyResult(resp), nil
+}
+
+func (req *ApplyRequest) proto() *ccv1.ApplyResourceRequest {
+	return &ccv1.ApplyResourceRequest{
 		Project: req.Project, Address: req.Address, Action: req.Action, Spec: req.Spec, Hash: req.Hash,
 		DependsOn: req.DependsOn, Blobs: req.Blobs, Sensitive: req.Sensitive, NewVersion: req.NewVersion, DataPins: dataPinsProto(req.DataPins),
 		PreventDestroy: proto.Bool(req.PreventDestroy), PreventDestroyAt: req.PreventDestroyAt, CreateBeforeDestroy: req.CreateBeforeDestroy,
 		ExpectedSerial: req.ExpectedSerial, IdempotencyKey: req.IdempotencyKey, LeaseId: req.LeaseID,
-	})
-	if err != nil {
-		return nil, fromStatus(err)
 	}
+}
+
+func applyResult(resp *ccv1.ApplyResourceResponse) *ApplyResult {
 	return &ApplyResult{Resource: resourceFromProto(resp.GetResource()), Serial: resp.GetSerial(), Version: resp.GetVersion(),
-		Reused: resp.GetReused(), Changed: resp.GetChanged(), CreatedBeforeDestroy: resp.GetCreatedBeforeDestroy()}, nil
+		Reused: resp.GetReused(), Changed: resp.GetChanged(), CreatedBeforeDestroy: resp.GetCreatedBeforeDestroy()}
 }
 
 // DeleteRequest deletes a resource, its versions and its secret revisions.

@@ -46,6 +46,8 @@ var fuzzMethods = []struct {
 	{ccv1.ResourceService_AdoptResource_FullMethodName, func() proto.Message { return &ccv1.AdoptResourceRequest{} }, func() proto.Message { return &ccv1.AdoptResourceResponse{} }},
 	// issue 12: outputs (appended).
 	{ccv1.ResourceService_SetOutputs_FullMethodName, func() proto.Message { return &ccv1.SetOutputsRequest{} }, func() proto.Message { return &ccv1.SetOutputsResponse{} }},
+	// issue 13: batches (appended).
+	{ccv1.ResourceService_ApplyBatch_FullMethodName, func() proto.Message { return &ccv1.ApplyBatchRequest{} }, func() proto.Message { return &ccv1.ApplyBatchResponse{} }},
 }
 
 func methodIndex(name string) byte {
@@ -102,6 +104,12 @@ func FuzzServer(f *testing.F) {
 	seed(ccv1.ResourceService_AdoptResource_FullMethodName, 1, &ccv1.AdoptResourceRequest{Project: "fz", Address: "volume.w", Id: "v"})
 	seed(ccv1.ProjectService_GetState_FullMethodName, 0, &ccv1.GetStateRequest{Project: "fz", Unowned: []string{"volume.v", "function.f"}})
 	seed(ccv1.ResourceService_SetOutputs_FullMethodName, 0, &ccv1.SetOutputsRequest{Project: "fz", Outputs: []*ccv1.Output{{Name: "url", Value: []byte(`"x"`)}, {Name: "t", Value: []byte(`1`), Sensitive: true}}})
+	seed(ccv1.ResourceService_ApplyBatch_FullMethodName, 1, &ccv1.ApplyBatchRequest{Project: "fz", Calls: []*ccv1.BatchCall{
+		{Call: &ccv1.BatchCall_EnsureImage{EnsureImage: &ccv1.EnsureImageRequest{Project: "fz", Address: "image.base", Spec: imgSpec, Hash: img}}},
+		{Call: &ccv1.BatchCall_ApplyResource{ApplyResource: &ccv1.ApplyResourceRequest{Project: "fz", Address: "function.f", Action: ccv1.Action_ACTION_CREATE, Spec: fn, Hash: schema.Hash(fn),
+			DependsOn: []string{"image.base"}}}},
+		{Call: &ccv1.BatchCall_ApplyResource{ApplyResource: &ccv1.ApplyResourceRequest{Project: "fz", Address: "volume.v", Action: ccv1.Action_ACTION_CREATE, Spec: vol, Hash: schema.Hash(vol)}}},
+	}})
 
 	c, closeFn, err := openEmbedded(context.Background(), testDB(f))
 	if err != nil {
@@ -125,26 +133,14 @@ func FuzzServer(f *testing.F) {
 		}
 		r := req.ProtoReflect()
 		fields := r.Descriptor().Fields()
-		// Most calls are about the project the lease is for.
-		if flags&2 == 0 {
-			if fd := fields.ByName("project"); fd != nil {
-				r.Set(fd, protoreflect.ValueOfString("fz"))
-			}
-		}
-		// Give the spec the hash of its canonical form.
-		if flags&1 != 0 {
-			if fd := fields.ByName("spec"); fd != nil {
-				if canon, err := schema.Canonical(json.RawMessage(r.Get(fd).Bytes())); err == nil {
-					r.Set(fd, protoreflect.ValueOfBytes(canon))
-					r.Set(fields.ByName("hash"), protoreflect.ValueOfString(schema.Hash(canon)))
+		fuzzFixup(c, r, flags)
+		if b, ok := req.(*ccv1.ApplyBatchRequest); ok {
+			for _, call := range b.GetCalls() {
+				if x := call.GetEnsureImage(); x != nil {
+					fuzzFixup(c, x.ProtoReflect(), flags)
+				} else if x := call.GetApplyResource(); x != nil {
+					fuzzFixup(c, x.ProtoReflect(), flags)
 				}
-			}
-		}
-		// Most mutations are planned against the current serial.
-		if fd := fields.ByName("expected_serial"); fd != nil && flags&4 == 0 {
-			st, err := c.GetState(context.Background(), r.Get(fields.ByName("project")).String())
-			if err == nil {
-				r.Set(fd, protoreflect.ValueOfInt64(st.Serial))
 			}
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
@@ -157,7 +153,7 @@ func FuzzServer(f *testing.F) {
 			return
 		}
 		switch m.name {
-		case ccv1.ResourceService_EnsureImage_FullMethodName, ccv1.ResourceService_ApplyResource_FullMethodName:
+		case ccv1.ResourceService_EnsureImage_FullMethodName, ccv1.ResourceService_ApplyResource_FullMethodName, ccv1.ResourceService_ApplyBatch_FullMethodName:
 		default:
 			return
 		}
@@ -168,6 +164,33 @@ func FuzzServer(f *testing.F) {
 		}
 		checkGraphState(t, st)
 	})
+}
+
+// fuzzFixup makes the request r of FuzzServer (or a call of a batch) more
+// often one the service accepts, unless flags say otherwise: about the
+// project the lease is for, with a spec hashed as its canonical form, and
+// planned against the current serial.
+func fuzzFixup(c *service.Client, r protoreflect.Message, flags byte) {
+	fields := r.Descriptor().Fields()
+	if flags&2 == 0 {
+		if fd := fields.ByName("project"); fd != nil {
+			r.Set(fd, protoreflect.ValueOfString("fz"))
+		}
+	}
+	if flags&1 != 0 {
+		if fd := fields.ByName("spec"); fd != nil {
+			if canon, err := schema.Canonical(json.RawMessage(r.Get(fd).Bytes())); err == nil {
+				r.Set(fd, protoreflect.ValueOfBytes(canon))
+				r.Set(fields.ByName("hash"), protoreflect.ValueOfString(schema.Hash(canon)))
+			}
+		}
+	}
+	if fd := fields.ByName("expected_serial"); fd != nil && flags&4 == 0 {
+		st, err := c.GetState(context.Background(), r.Get(fields.ByName("project")).String())
+		if err == nil {
+			r.Set(fd, protoreflect.ValueOfInt64(st.Serial))
+		}
+	}
 }
 
 // checkGraphState fails t unless every resource of st has a valid spec

@@ -69,8 +69,18 @@ func (t *mutation) exec(q string, args ...any) error {
 // that does not hold a live lease on it. The idempotency record, the serial
 // and do's writes commit together or not at all.
 func (s *Server) mutate(ctx context.Context, method string, req writeRequest, resp proto.Message, do func(t *mutation) error) error {
+	p, err := s.prepareMutation(ctx, method, req, resp, do)
+	if err != nil {
+		return err
+	}
+	return s.commits.do(p)
+}
+
+// prepareMutation is mutate's mutation, checked and not yet run, for a
+// batch (committer.doAll).
+func (s *Server) prepareMutation(ctx context.Context, method string, req writeRequest, resp proto.Message, do func(t *mutation) error) (*pending, error) {
 	lease := req.GetLeaseId()
-	return s.transactLease(ctx, method, req, resp, &lease, func(t *mutation) error { return t.open(req) }, do)
+	return s.prepare(ctx, method, req, resp, &lease, func(t *mutation) error { return t.open(req) }, do)
 }
 
 // transact is mutate with the way the project is opened (open), which
@@ -83,22 +93,32 @@ func (s *Server) transact(ctx context.Context, method string, req baseRequest, r
 // (nil: none), which open checks and the batch checks again before it
 // commits.
 func (s *Server) transactLease(ctx context.Context, method string, req baseRequest, resp proto.Message, lease *string, open, do func(t *mutation) error) error {
+	p, err := s.prepare(ctx, method, req, resp, lease, open, do)
+	if err != nil {
+		return err
+	}
+	return s.commits.do(p)
+}
+
+// prepare checks what transactLease checks before its transaction and
+// returns the mutation to run in a batch (committer), not yet run.
+func (s *Server) prepare(ctx context.Context, method string, req baseRequest, resp proto.Message, lease *string, open, do func(t *mutation) error) (*pending, error) {
 	project := req.GetProject()
 	if !validProject(project) {
-		return status.Errorf(codes.InvalidArgument, "project %q is not NAME or NAME/ENV (lowercase DNS labels)", project)
+		return nil, status.Errorf(codes.InvalidArgument, "project %q is not NAME or NAME/ENV (lowercase DNS labels)", project)
 	}
 	if req.GetExpectedSerial() < 0 {
-		return status.Errorf(codes.InvalidArgument, "expected serial %d is negative", req.GetExpectedSerial())
+		return nil, status.Errorf(codes.InvalidArgument, "expected serial %d is negative", req.GetExpectedSerial())
 	}
 	key := req.GetIdempotencyKey()
 	if len(key) > 256 {
-		return status.Error(codes.InvalidArgument, "idempotency key longer than 256 bytes")
+		return nil, status.Error(codes.InvalidArgument, "idempotency key longer than 256 bytes")
 	}
 	var mac []byte
 	if key != "" {
 		var err error
 		if mac, err = s.requestMAC(method, req); err != nil {
-			return err
+			return nil, err
 		}
 	}
 
@@ -128,7 +148,7 @@ func (s *Server) transactLease(ctx context.Context, method string, req baseReque
 		}
 		return t.record(method, key, mac, resp)
 	}
-	return s.commits.do(p)
+	return p, nil
 }
 
 // requestMAC is the MAC of a request under its method, leaving out its

@@ -28,19 +28,32 @@ var _ ccv1.ResourceServiceServer = (*resourceAPI)(nil)
 const maxSecretValue = 1 << 20
 
 func (a *resourceAPI) EnsureImage(ctx context.Context, req *ccv1.EnsureImageRequest) (*ccv1.EnsureImageResponse, error) {
-	kind, name, err := parseAddress(req.GetAddress())
+	p, resp, err := a.ensureImage(ctx, req)
 	if err != nil {
 		return nil, err
 	}
+	if err := a.s.commits.do(p); err != nil {
+		return nil, err
+	}
+	return resp, nil
+}
+
+// ensureImage checks an EnsureImage request and returns the mutation that
+// carries it out, to run in a batch, and the response it fills.
+func (a *resourceAPI) ensureImage(ctx context.Context, req *ccv1.EnsureImageRequest) (*pending, *ccv1.EnsureImageResponse, error) {
+	kind, name, err := parseAddress(req.GetAddress())
+	if err != nil {
+		return nil, nil, err
+	}
 	if kind != schema.KindImage {
-		return nil, status.Errorf(codes.InvalidArgument, "EnsureImage takes an image address, not %s", req.GetAddress())
+		return nil, nil, status.Errorf(codes.InvalidArgument, "EnsureImage takes an image address, not %s", req.GetAddress())
 	}
 	sens, deps, err := checkRequestSpec(req.GetAddress(), kind, req.GetSpec(), req.GetHash(), req.GetSensitive(), req.GetDependsOn(), true)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	resp := &ccv1.EnsureImageResponse{}
-	err = a.s.mutate(ctx, ccv1.ResourceService_EnsureImage_FullMethodName, req, resp, func(t *mutation) error {
+	p, err := a.s.prepareMutation(ctx, ccv1.ResourceService_EnsureImage_FullMethodName, req, resp, func(t *mutation) error {
 		cur, err := t.resource(req.GetAddress())
 		if err != nil {
 			return dbError(err)
@@ -80,9 +93,9 @@ func (a *resourceAPI) EnsureImage(ctx context.Context, req *ccv1.EnsureImageRequ
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return resp, nil
+	return p, resp, nil
 }
 
 // checkRequestSpec checks the spec of an EnsureImage (image) or
@@ -176,18 +189,31 @@ func (t *mutation) staleRow(address string, expected int64, cur *row) error {
 }
 
 func (a *resourceAPI) ApplyResource(ctx context.Context, req *ccv1.ApplyResourceRequest) (*ccv1.ApplyResourceResponse, error) {
-	in, err := checkApplyRequest(req)
+	p, resp, err := a.applyResource(ctx, req)
 	if err != nil {
 		return nil, err
 	}
-	resp := &ccv1.ApplyResourceResponse{}
-	err = a.s.mutate(ctx, ccv1.ResourceService_ApplyResource_FullMethodName, req, resp, func(t *mutation) error {
-		return t.applyResource(in, resp)
-	})
-	if err != nil {
+	if err := a.s.commits.do(p); err != nil {
 		return nil, err
 	}
 	return resp, nil
+}
+
+// applyResource checks an ApplyResource request and returns the mutation
+// that carries it out, to run in a batch, and the response it fills.
+func (a *resourceAPI) applyResource(ctx context.Context, req *ccv1.ApplyResourceRequest) (*pending, *ccv1.ApplyResourceResponse, error) {
+	in, err := checkApplyRequest(req)
+	if err != nil {
+		return nil, nil, err
+	}
+	resp := &ccv1.ApplyResourceResponse{}
+	p, err := a.s.prepareMutation(ctx, ccv1.ResourceService_ApplyResource_FullMethodName, req, resp, func(t *mutation) error {
+		return t.applyResource(in, resp)
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	return p, resp, nil
 }
 
 // applyInput is an ApplyResource request checked before its transaction,

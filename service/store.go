@@ -311,7 +311,7 @@ func openStore(ctx context.Context, path string, sync Sync) (*store, error) {
 	}
 	f.Close()
 	pragmas := "_pragma=busy_timeout(10000)&_pragma=foreign_keys(1)&_pragma=synchronous(" + strings.ToUpper(sync.String()) + ")"
-	w, err := sql.Open("sqlite", "file:"+path+"?"+pragmas+"&_pragma=journal_mode(WAL)&_txlock=immediate")
+	w, err := sql.Open("sqlite", "file:"+path+"?"+pragmas+"&_pragma=journal_mode(WAL)&_pragma=temp_store(MEMORY)&_txlock=immediate")
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}

@@ -55,7 +55,8 @@ Apply holds the project's lock for the whole run (waiting up to
 --lock-timeout for another holder; the lock of a cc apply of this machine
 that is no longer running is taken over at once, saying so), uploads only
 the files the service lacks, and makes the changes in dependency order,
---parallelism at a time, printing each as it starts and ends. When a
+--parallelism calls at a time (changes ready together go in batches of
+up to 100 a call), printing each as it starts and ends. When a
 change fails, the changes already running finish, nothing that needs the
 failed one starts, and every error is printed with the resource's address
 and configuration position; the exit status is then 1. When the service
@@ -103,7 +104,7 @@ type applyFlags struct {
 func (f *applyFlags) register(fs *flag.FlagSet, destroy bool) {
 	f.planFlags.register(fs, !destroy)
 	fs.BoolVar(&f.autoApprove, "auto-approve", false, "apply without asking for approval (the plan is still shown)")
-	fs.IntVar(&f.parallelism, "parallelism", 10, "make at most `N` changes at once")
+	fs.IntVar(&f.parallelism, "parallelism", 10, "make at most `N` calls at once (a call: one change, or a batch of those ready together)")
 	fs.DurationVar(&f.lockTimeout, "lock-timeout", 0, "wait up to `DURATION` for the project's lock when another apply holds it")
 	fs.BoolVar(&f.json, "json", false, "write a stream of events on stdout, one JSON object a line, instead of the plan and progress text (needs --auto-approve or a PLANFILE)")
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -9,11 +8,12 @@ import (
 	"strings"
 	"testing"
 
-	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/proto"
 
 	"cc.dev/cc/internal/golden"
+	"cc.dev/cc/internal/servicetest"
 	"cc.dev/cc/service"
 )
 
@@ -129,12 +129,12 @@ func TestApplyJSONFailureIsDiagnostic(t *testing.T) {
 func TestApplyJSONChangeErrored(t *testing.T) {
 	fixture(t)
 	t.Setenv("OPENAI_API_KEY", "sk-errored")
-	withServerOptions(t, service.WithUnaryInterceptor(func(ctx context.Context, req any, info *grpc.UnaryServerInfo, next grpc.UnaryHandler) (any, error) {
-		if r, ok := req.(interface{ GetAddress() string }); ok && strings.HasSuffix(info.FullMethod, "/ApplyResource") && r.GetAddress() == "function.support-answer" {
-			return nil, status.Error(codes.InvalidArgument, "refused by the test")
+	withServerOptions(t, service.WithUnaryInterceptor(servicetest.RefuseCalls(func(method string, req proto.Message) error {
+		if r, ok := req.(interface{ GetAddress() string }); ok && strings.HasSuffix(method, "/ApplyResource") && r.GetAddress() == "function.support-answer" {
+			return status.Error(codes.InvalidArgument, "refused by the test")
 		}
-		return next(ctx, req)
-	}))
+		return nil
+	})))
 	out, _, code := cc(t, "apply", "--json", "--auto-approve", "--parallelism", "1", "main.hcl")
 	if code != 1 {
 		t.Fatalf("exit %d, want 1:\n%s", code, out)

@@ -54,6 +54,7 @@ package ccv1
 import (
 	protoreflect "google.golang.org/protobuf/reflect/protoreflect"
 	protoimpl "google.golang.org/protobuf/runtime/protoimpl"
+	anypb "google.golang.org/protobuf/types/known/anypb"
 	durationpb "google.golang.org/protobuf/types/known/durationpb"
 	timestamppb "google.golang.org/protobuf/types/known/timestamppb"
 	reflect "reflect"
@@ -2702,6 +2703,350 @@ func (x *ApplyResourceResponse) GetCreatedBeforeDestroy() bool {
 	return false
 }
 
+type ApplyBatchRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// project is the project of every call, authorized once for the batch
+	// and checked against each call's.
+	Project       string       `protobuf:"bytes,1,opt,name=project,proto3" json:"project,omitempty"`
+	Calls         []*BatchCall `protobuf:"bytes,2,rep,name=calls,proto3" json:"calls,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ApplyBatchRequest) Reset() {
+	*x = ApplyBatchRequest{}
+	mi := &file_cc_v1_cc_proto_msgTypes[31]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ApplyBatchRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ApplyBatchRequest) ProtoMessage() {}
+
+func (x *ApplyBatchRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_cc_v1_cc_proto_msgTypes[31]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ApplyBatchRequest.ProtoReflect.Descriptor instead.
+func (*ApplyBatchRequest) Descriptor() ([]byte, []int) {
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{31}
+}
+
+func (x *ApplyBatchRequest) GetProject() string {
+	if x != nil {
+		return x.Project
+	}
+	return ""
+}
+
+func (x *ApplyBatchRequest) GetCalls() []*BatchCall {
+	if x != nil {
+		return x.Calls
+	}
+	return nil
+}
+
+// BatchCall is one call of an ApplyBatch.
+type BatchCall struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Types that are valid to be assigned to Call:
+	//
+	//	*BatchCall_EnsureImage
+	//	*BatchCall_ApplyResource
+	Call          isBatchCall_Call `protobuf_oneof:"call"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *BatchCall) Reset() {
+	*x = BatchCall{}
+	mi := &file_cc_v1_cc_proto_msgTypes[32]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *BatchCall) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*BatchCall) ProtoMessage() {}
+
+func (x *BatchCall) ProtoReflect() protoreflect.Message {
+	mi := &file_cc_v1_cc_proto_msgTypes[32]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use BatchCall.ProtoReflect.Descriptor instead.
+func (*BatchCall) Descriptor() ([]byte, []int) {
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{32}
+}
+
+func (x *BatchCall) GetCall() isBatchCall_Call {
+	if x != nil {
+		return x.Call
+	}
+	return nil
+}
+
+func (x *BatchCall) GetEnsureImage() *EnsureImageRequest {
+	if x != nil {
+		if x, ok := x.Call.(*BatchCall_EnsureImage); ok {
+			return x.EnsureImage
+		}
+	}
+	return nil
+}
+
+func (x *BatchCall) GetApplyResource() *ApplyResourceRequest {
+	if x != nil {
+		if x, ok := x.Call.(*BatchCall_ApplyResource); ok {
+			return x.ApplyResource
+		}
+	}
+	return nil
+}
+
+type isBatchCall_Call interface {
+	isBatchCall_Call()
+}
+
+type BatchCall_EnsureImage struct {
+	EnsureImage *EnsureImageRequest `protobuf:"bytes,1,opt,name=ensure_image,json=ensureImage,proto3,oneof"`
+}
+
+type BatchCall_ApplyResource struct {
+	ApplyResource *ApplyResourceRequest `protobuf:"bytes,2,opt,name=apply_resource,json=applyResource,proto3,oneof"`
+}
+
+func (*BatchCall_EnsureImage) isBatchCall_Call() {}
+
+func (*BatchCall_ApplyResource) isBatchCall_Call() {}
+
+type ApplyBatchResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// results answer the calls one for one, in their order.
+	Results       []*BatchResult `protobuf:"bytes,1,rep,name=results,proto3" json:"results,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ApplyBatchResponse) Reset() {
+	*x = ApplyBatchResponse{}
+	mi := &file_cc_v1_cc_proto_msgTypes[33]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ApplyBatchResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ApplyBatchResponse) ProtoMessage() {}
+
+func (x *ApplyBatchResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_cc_v1_cc_proto_msgTypes[33]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ApplyBatchResponse.ProtoReflect.Descriptor instead.
+func (*ApplyBatchResponse) Descriptor() ([]byte, []int) {
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{33}
+}
+
+func (x *ApplyBatchResponse) GetResults() []*BatchResult {
+	if x != nil {
+		return x.Results
+	}
+	return nil
+}
+
+// BatchResult is the answer to one call of an ApplyBatch: its response,
+// or the status it failed with.
+type BatchResult struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Types that are valid to be assigned to Result:
+	//
+	//	*BatchResult_EnsureImage
+	//	*BatchResult_ApplyResource
+	//	*BatchResult_Error
+	Result        isBatchResult_Result `protobuf_oneof:"result"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *BatchResult) Reset() {
+	*x = BatchResult{}
+	mi := &file_cc_v1_cc_proto_msgTypes[34]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *BatchResult) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*BatchResult) ProtoMessage() {}
+
+func (x *BatchResult) ProtoReflect() protoreflect.Message {
+	mi := &file_cc_v1_cc_proto_msgTypes[34]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use BatchResult.ProtoReflect.Descriptor instead.
+func (*BatchResult) Descriptor() ([]byte, []int) {
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{34}
+}
+
+func (x *BatchResult) GetResult() isBatchResult_Result {
+	if x != nil {
+		return x.Result
+	}
+	return nil
+}
+
+func (x *BatchResult) GetEnsureImage() *EnsureImageResponse {
+	if x != nil {
+		if x, ok := x.Result.(*BatchResult_EnsureImage); ok {
+			return x.EnsureImage
+		}
+	}
+	return nil
+}
+
+func (x *BatchResult) GetApplyResource() *ApplyResourceResponse {
+	if x != nil {
+		if x, ok := x.Result.(*BatchResult_ApplyResource); ok {
+			return x.ApplyResource
+		}
+	}
+	return nil
+}
+
+func (x *BatchResult) GetError() *CallStatus {
+	if x != nil {
+		if x, ok := x.Result.(*BatchResult_Error); ok {
+			return x.Error
+		}
+	}
+	return nil
+}
+
+type isBatchResult_Result interface {
+	isBatchResult_Result()
+}
+
+type BatchResult_EnsureImage struct {
+	EnsureImage *EnsureImageResponse `protobuf:"bytes,1,opt,name=ensure_image,json=ensureImage,proto3,oneof"`
+}
+
+type BatchResult_ApplyResource struct {
+	ApplyResource *ApplyResourceResponse `protobuf:"bytes,2,opt,name=apply_resource,json=applyResource,proto3,oneof"`
+}
+
+type BatchResult_Error struct {
+	Error *CallStatus `protobuf:"bytes,3,opt,name=error,proto3,oneof"`
+}
+
+func (*BatchResult_EnsureImage) isBatchResult_Result() {}
+
+func (*BatchResult_ApplyResource) isBatchResult_Result() {}
+
+func (*BatchResult_Error) isBatchResult_Result() {}
+
+// CallStatus is a failed call's status: google.rpc.Status's fields, with
+// the same details a call alone fails with.
+type CallStatus struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Code          int32                  `protobuf:"varint,1,opt,name=code,proto3" json:"code,omitempty"`
+	Message       string                 `protobuf:"bytes,2,opt,name=message,proto3" json:"message,omitempty"`
+	Details       []*anypb.Any           `protobuf:"bytes,3,rep,name=details,proto3" json:"details,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CallStatus) Reset() {
+	*x = CallStatus{}
+	mi := &file_cc_v1_cc_proto_msgTypes[35]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CallStatus) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CallStatus) ProtoMessage() {}
+
+func (x *CallStatus) ProtoReflect() protoreflect.Message {
+	mi := &file_cc_v1_cc_proto_msgTypes[35]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CallStatus.ProtoReflect.Descriptor instead.
+func (*CallStatus) Descriptor() ([]byte, []int) {
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{35}
+}
+
+func (x *CallStatus) GetCode() int32 {
+	if x != nil {
+		return x.Code
+	}
+	return 0
+}
+
+func (x *CallStatus) GetMessage() string {
+	if x != nil {
+		return x.Message
+	}
+	return ""
+}
+
+func (x *CallStatus) GetDetails() []*anypb.Any {
+	if x != nil {
+		return x.Details
+	}
+	return nil
+}
+
 type DeleteResourceRequest struct {
 	state          protoimpl.MessageState `protogen:"open.v1"`
 	Project        string                 `protobuf:"bytes,1,opt,name=project,proto3" json:"project,omitempty"`
@@ -2715,7 +3060,7 @@ type DeleteResourceRequest struct {
 
 func (x *DeleteResourceRequest) Reset() {
 	*x = DeleteResourceRequest{}
-	mi := &file_cc_v1_cc_proto_msgTypes[31]
+	mi := &file_cc_v1_cc_proto_msgTypes[36]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2727,7 +3072,7 @@ func (x *DeleteResourceRequest) String() string {
 func (*DeleteResourceRequest) ProtoMessage() {}
 
 func (x *DeleteResourceRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[31]
+	mi := &file_cc_v1_cc_proto_msgTypes[36]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2740,7 +3085,7 @@ func (x *DeleteResourceRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DeleteResourceRequest.ProtoReflect.Descriptor instead.
 func (*DeleteResourceRequest) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{31}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{36}
 }
 
 func (x *DeleteResourceRequest) GetProject() string {
@@ -2789,7 +3134,7 @@ type DeleteResourceResponse struct {
 
 func (x *DeleteResourceResponse) Reset() {
 	*x = DeleteResourceResponse{}
-	mi := &file_cc_v1_cc_proto_msgTypes[32]
+	mi := &file_cc_v1_cc_proto_msgTypes[37]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2801,7 +3146,7 @@ func (x *DeleteResourceResponse) String() string {
 func (*DeleteResourceResponse) ProtoMessage() {}
 
 func (x *DeleteResourceResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[32]
+	mi := &file_cc_v1_cc_proto_msgTypes[37]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2814,7 +3159,7 @@ func (x *DeleteResourceResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DeleteResourceResponse.ProtoReflect.Descriptor instead.
 func (*DeleteResourceResponse) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{32}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{37}
 }
 
 func (x *DeleteResourceResponse) GetDeleted() *Resource {
@@ -2841,7 +3186,7 @@ type ListVersionsRequest struct {
 
 func (x *ListVersionsRequest) Reset() {
 	*x = ListVersionsRequest{}
-	mi := &file_cc_v1_cc_proto_msgTypes[33]
+	mi := &file_cc_v1_cc_proto_msgTypes[38]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2853,7 +3198,7 @@ func (x *ListVersionsRequest) String() string {
 func (*ListVersionsRequest) ProtoMessage() {}
 
 func (x *ListVersionsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[33]
+	mi := &file_cc_v1_cc_proto_msgTypes[38]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2866,7 +3211,7 @@ func (x *ListVersionsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListVersionsRequest.ProtoReflect.Descriptor instead.
 func (*ListVersionsRequest) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{33}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{38}
 }
 
 func (x *ListVersionsRequest) GetProject() string {
@@ -2920,7 +3265,7 @@ type Version struct {
 
 func (x *Version) Reset() {
 	*x = Version{}
-	mi := &file_cc_v1_cc_proto_msgTypes[34]
+	mi := &file_cc_v1_cc_proto_msgTypes[39]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2932,7 +3277,7 @@ func (x *Version) String() string {
 func (*Version) ProtoMessage() {}
 
 func (x *Version) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[34]
+	mi := &file_cc_v1_cc_proto_msgTypes[39]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2945,7 +3290,7 @@ func (x *Version) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Version.ProtoReflect.Descriptor instead.
 func (*Version) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{34}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{39}
 }
 
 func (x *Version) GetVersion() int64 {
@@ -3006,7 +3351,7 @@ type ListVersionsResponse struct {
 
 func (x *ListVersionsResponse) Reset() {
 	*x = ListVersionsResponse{}
-	mi := &file_cc_v1_cc_proto_msgTypes[35]
+	mi := &file_cc_v1_cc_proto_msgTypes[40]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3018,7 +3363,7 @@ func (x *ListVersionsResponse) String() string {
 func (*ListVersionsResponse) ProtoMessage() {}
 
 func (x *ListVersionsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[35]
+	mi := &file_cc_v1_cc_proto_msgTypes[40]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3031,7 +3376,7 @@ func (x *ListVersionsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListVersionsResponse.ProtoReflect.Descriptor instead.
 func (*ListVersionsResponse) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{35}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{40}
 }
 
 func (x *ListVersionsResponse) GetVersions() []*Version {
@@ -3055,7 +3400,7 @@ type RollbackRequest struct {
 
 func (x *RollbackRequest) Reset() {
 	*x = RollbackRequest{}
-	mi := &file_cc_v1_cc_proto_msgTypes[36]
+	mi := &file_cc_v1_cc_proto_msgTypes[41]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3067,7 +3412,7 @@ func (x *RollbackRequest) String() string {
 func (*RollbackRequest) ProtoMessage() {}
 
 func (x *RollbackRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[36]
+	mi := &file_cc_v1_cc_proto_msgTypes[41]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3080,7 +3425,7 @@ func (x *RollbackRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RollbackRequest.ProtoReflect.Descriptor instead.
 func (*RollbackRequest) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{36}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{41}
 }
 
 func (x *RollbackRequest) GetProject() string {
@@ -3136,7 +3481,7 @@ type RollbackResponse struct {
 
 func (x *RollbackResponse) Reset() {
 	*x = RollbackResponse{}
-	mi := &file_cc_v1_cc_proto_msgTypes[37]
+	mi := &file_cc_v1_cc_proto_msgTypes[42]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3148,7 +3493,7 @@ func (x *RollbackResponse) String() string {
 func (*RollbackResponse) ProtoMessage() {}
 
 func (x *RollbackResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[37]
+	mi := &file_cc_v1_cc_proto_msgTypes[42]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3161,7 +3506,7 @@ func (x *RollbackResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RollbackResponse.ProtoReflect.Descriptor instead.
 func (*RollbackResponse) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{37}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{42}
 }
 
 func (x *RollbackResponse) GetResource() *Resource {
@@ -3200,7 +3545,7 @@ type PutSecretValueRequest struct {
 
 func (x *PutSecretValueRequest) Reset() {
 	*x = PutSecretValueRequest{}
-	mi := &file_cc_v1_cc_proto_msgTypes[38]
+	mi := &file_cc_v1_cc_proto_msgTypes[43]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3212,7 +3557,7 @@ func (x *PutSecretValueRequest) String() string {
 func (*PutSecretValueRequest) ProtoMessage() {}
 
 func (x *PutSecretValueRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[38]
+	mi := &file_cc_v1_cc_proto_msgTypes[43]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3225,7 +3570,7 @@ func (x *PutSecretValueRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PutSecretValueRequest.ProtoReflect.Descriptor instead.
 func (*PutSecretValueRequest) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{38}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{43}
 }
 
 func (x *PutSecretValueRequest) GetProject() string {
@@ -3282,7 +3627,7 @@ type PutSecretValueResponse struct {
 
 func (x *PutSecretValueResponse) Reset() {
 	*x = PutSecretValueResponse{}
-	mi := &file_cc_v1_cc_proto_msgTypes[39]
+	mi := &file_cc_v1_cc_proto_msgTypes[44]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3294,7 +3639,7 @@ func (x *PutSecretValueResponse) String() string {
 func (*PutSecretValueResponse) ProtoMessage() {}
 
 func (x *PutSecretValueResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[39]
+	mi := &file_cc_v1_cc_proto_msgTypes[44]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3307,7 +3652,7 @@ func (x *PutSecretValueResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PutSecretValueResponse.ProtoReflect.Descriptor instead.
 func (*PutSecretValueResponse) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{39}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{44}
 }
 
 func (x *PutSecretValueResponse) GetSecretValue() *SecretValue {
@@ -3354,7 +3699,7 @@ type CompareValue struct {
 
 func (x *CompareValue) Reset() {
 	*x = CompareValue{}
-	mi := &file_cc_v1_cc_proto_msgTypes[40]
+	mi := &file_cc_v1_cc_proto_msgTypes[45]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3366,7 +3711,7 @@ func (x *CompareValue) String() string {
 func (*CompareValue) ProtoMessage() {}
 
 func (x *CompareValue) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[40]
+	mi := &file_cc_v1_cc_proto_msgTypes[45]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3379,7 +3724,7 @@ func (x *CompareValue) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CompareValue.ProtoReflect.Descriptor instead.
 func (*CompareValue) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{40}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{45}
 }
 
 func (x *CompareValue) GetAddress() string {
@@ -3423,7 +3768,7 @@ type CompareValuesRequest struct {
 
 func (x *CompareValuesRequest) Reset() {
 	*x = CompareValuesRequest{}
-	mi := &file_cc_v1_cc_proto_msgTypes[41]
+	mi := &file_cc_v1_cc_proto_msgTypes[46]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3435,7 +3780,7 @@ func (x *CompareValuesRequest) String() string {
 func (*CompareValuesRequest) ProtoMessage() {}
 
 func (x *CompareValuesRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[41]
+	mi := &file_cc_v1_cc_proto_msgTypes[46]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3448,7 +3793,7 @@ func (x *CompareValuesRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CompareValuesRequest.ProtoReflect.Descriptor instead.
 func (*CompareValuesRequest) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{41}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{46}
 }
 
 func (x *CompareValuesRequest) GetProject() string {
@@ -3475,7 +3820,7 @@ type CompareValuesResponse struct {
 
 func (x *CompareValuesResponse) Reset() {
 	*x = CompareValuesResponse{}
-	mi := &file_cc_v1_cc_proto_msgTypes[42]
+	mi := &file_cc_v1_cc_proto_msgTypes[47]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3487,7 +3832,7 @@ func (x *CompareValuesResponse) String() string {
 func (*CompareValuesResponse) ProtoMessage() {}
 
 func (x *CompareValuesResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[42]
+	mi := &file_cc_v1_cc_proto_msgTypes[47]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3500,7 +3845,7 @@ func (x *CompareValuesResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CompareValuesResponse.ProtoReflect.Descriptor instead.
 func (*CompareValuesResponse) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{42}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{47}
 }
 
 func (x *CompareValuesResponse) GetResults() []Comparison {
@@ -3525,7 +3870,7 @@ type FieldPatch struct {
 
 func (x *FieldPatch) Reset() {
 	*x = FieldPatch{}
-	mi := &file_cc_v1_cc_proto_msgTypes[43]
+	mi := &file_cc_v1_cc_proto_msgTypes[48]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3537,7 +3882,7 @@ func (x *FieldPatch) String() string {
 func (*FieldPatch) ProtoMessage() {}
 
 func (x *FieldPatch) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[43]
+	mi := &file_cc_v1_cc_proto_msgTypes[48]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3550,7 +3895,7 @@ func (x *FieldPatch) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FieldPatch.ProtoReflect.Descriptor instead.
 func (*FieldPatch) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{43}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{48}
 }
 
 func (x *FieldPatch) GetPointer() string {
@@ -3586,7 +3931,7 @@ type PatchResourceRequest struct {
 
 func (x *PatchResourceRequest) Reset() {
 	*x = PatchResourceRequest{}
-	mi := &file_cc_v1_cc_proto_msgTypes[44]
+	mi := &file_cc_v1_cc_proto_msgTypes[49]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3598,7 +3943,7 @@ func (x *PatchResourceRequest) String() string {
 func (*PatchResourceRequest) ProtoMessage() {}
 
 func (x *PatchResourceRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[44]
+	mi := &file_cc_v1_cc_proto_msgTypes[49]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3611,7 +3956,7 @@ func (x *PatchResourceRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PatchResourceRequest.ProtoReflect.Descriptor instead.
 func (*PatchResourceRequest) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{44}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{49}
 }
 
 func (x *PatchResourceRequest) GetProject() string {
@@ -3663,7 +4008,7 @@ type PatchResourceResponse struct {
 
 func (x *PatchResourceResponse) Reset() {
 	*x = PatchResourceResponse{}
-	mi := &file_cc_v1_cc_proto_msgTypes[45]
+	mi := &file_cc_v1_cc_proto_msgTypes[50]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3675,7 +4020,7 @@ func (x *PatchResourceResponse) String() string {
 func (*PatchResourceResponse) ProtoMessage() {}
 
 func (x *PatchResourceResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[45]
+	mi := &file_cc_v1_cc_proto_msgTypes[50]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3688,7 +4033,7 @@ func (x *PatchResourceResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PatchResourceResponse.ProtoReflect.Descriptor instead.
 func (*PatchResourceResponse) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{45}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{50}
 }
 
 func (x *PatchResourceResponse) GetResource() *Resource {
@@ -3725,7 +4070,7 @@ type TerminateSandboxRequest struct {
 
 func (x *TerminateSandboxRequest) Reset() {
 	*x = TerminateSandboxRequest{}
-	mi := &file_cc_v1_cc_proto_msgTypes[46]
+	mi := &file_cc_v1_cc_proto_msgTypes[51]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3737,7 +4082,7 @@ func (x *TerminateSandboxRequest) String() string {
 func (*TerminateSandboxRequest) ProtoMessage() {}
 
 func (x *TerminateSandboxRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[46]
+	mi := &file_cc_v1_cc_proto_msgTypes[51]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3750,7 +4095,7 @@ func (x *TerminateSandboxRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TerminateSandboxRequest.ProtoReflect.Descriptor instead.
 func (*TerminateSandboxRequest) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{46}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{51}
 }
 
 func (x *TerminateSandboxRequest) GetProject() string {
@@ -3794,7 +4139,7 @@ type TerminateSandboxResponse struct {
 
 func (x *TerminateSandboxResponse) Reset() {
 	*x = TerminateSandboxResponse{}
-	mi := &file_cc_v1_cc_proto_msgTypes[47]
+	mi := &file_cc_v1_cc_proto_msgTypes[52]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3806,7 +4151,7 @@ func (x *TerminateSandboxResponse) String() string {
 func (*TerminateSandboxResponse) ProtoMessage() {}
 
 func (x *TerminateSandboxResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[47]
+	mi := &file_cc_v1_cc_proto_msgTypes[52]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3819,7 +4164,7 @@ func (x *TerminateSandboxResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TerminateSandboxResponse.ProtoReflect.Descriptor instead.
 func (*TerminateSandboxResponse) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{47}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{52}
 }
 
 func (x *TerminateSandboxResponse) GetResource() *Resource {
@@ -3855,7 +4200,7 @@ type AcceptDriftRequest struct {
 
 func (x *AcceptDriftRequest) Reset() {
 	*x = AcceptDriftRequest{}
-	mi := &file_cc_v1_cc_proto_msgTypes[48]
+	mi := &file_cc_v1_cc_proto_msgTypes[53]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3867,7 +4212,7 @@ func (x *AcceptDriftRequest) String() string {
 func (*AcceptDriftRequest) ProtoMessage() {}
 
 func (x *AcceptDriftRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[48]
+	mi := &file_cc_v1_cc_proto_msgTypes[53]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3880,7 +4225,7 @@ func (x *AcceptDriftRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AcceptDriftRequest.ProtoReflect.Descriptor instead.
 func (*AcceptDriftRequest) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{48}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{53}
 }
 
 func (x *AcceptDriftRequest) GetProject() string {
@@ -3922,7 +4267,7 @@ type AcceptDriftResponse struct {
 
 func (x *AcceptDriftResponse) Reset() {
 	*x = AcceptDriftResponse{}
-	mi := &file_cc_v1_cc_proto_msgTypes[49]
+	mi := &file_cc_v1_cc_proto_msgTypes[54]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3934,7 +4279,7 @@ func (x *AcceptDriftResponse) String() string {
 func (*AcceptDriftResponse) ProtoMessage() {}
 
 func (x *AcceptDriftResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[49]
+	mi := &file_cc_v1_cc_proto_msgTypes[54]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3947,7 +4292,7 @@ func (x *AcceptDriftResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AcceptDriftResponse.ProtoReflect.Descriptor instead.
 func (*AcceptDriftResponse) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{49}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{54}
 }
 
 func (x *AcceptDriftResponse) GetSerial() int64 {
@@ -3986,7 +4331,7 @@ type Drift struct {
 
 func (x *Drift) Reset() {
 	*x = Drift{}
-	mi := &file_cc_v1_cc_proto_msgTypes[50]
+	mi := &file_cc_v1_cc_proto_msgTypes[55]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3998,7 +4343,7 @@ func (x *Drift) String() string {
 func (*Drift) ProtoMessage() {}
 
 func (x *Drift) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[50]
+	mi := &file_cc_v1_cc_proto_msgTypes[55]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4011,7 +4356,7 @@ func (x *Drift) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Drift.ProtoReflect.Descriptor instead.
 func (*Drift) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{50}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{55}
 }
 
 func (x *Drift) GetAddress() string {
@@ -4072,7 +4417,7 @@ type DriftField struct {
 
 func (x *DriftField) Reset() {
 	*x = DriftField{}
-	mi := &file_cc_v1_cc_proto_msgTypes[51]
+	mi := &file_cc_v1_cc_proto_msgTypes[56]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4084,7 +4429,7 @@ func (x *DriftField) String() string {
 func (*DriftField) ProtoMessage() {}
 
 func (x *DriftField) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[51]
+	mi := &file_cc_v1_cc_proto_msgTypes[56]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4097,7 +4442,7 @@ func (x *DriftField) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DriftField.ProtoReflect.Descriptor instead.
 func (*DriftField) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{51}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{56}
 }
 
 func (x *DriftField) GetPointer() string {
@@ -4145,7 +4490,7 @@ type DataLookup struct {
 
 func (x *DataLookup) Reset() {
 	*x = DataLookup{}
-	mi := &file_cc_v1_cc_proto_msgTypes[52]
+	mi := &file_cc_v1_cc_proto_msgTypes[57]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4157,7 +4502,7 @@ func (x *DataLookup) String() string {
 func (*DataLookup) ProtoMessage() {}
 
 func (x *DataLookup) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[52]
+	mi := &file_cc_v1_cc_proto_msgTypes[57]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4170,7 +4515,7 @@ func (x *DataLookup) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DataLookup.ProtoReflect.Descriptor instead.
 func (*DataLookup) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{52}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{57}
 }
 
 func (x *DataLookup) GetKind() string {
@@ -4215,7 +4560,7 @@ type DataResolution struct {
 
 func (x *DataResolution) Reset() {
 	*x = DataResolution{}
-	mi := &file_cc_v1_cc_proto_msgTypes[53]
+	mi := &file_cc_v1_cc_proto_msgTypes[58]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4227,7 +4572,7 @@ func (x *DataResolution) String() string {
 func (*DataResolution) ProtoMessage() {}
 
 func (x *DataResolution) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[53]
+	mi := &file_cc_v1_cc_proto_msgTypes[58]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4240,7 +4585,7 @@ func (x *DataResolution) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DataResolution.ProtoReflect.Descriptor instead.
 func (*DataResolution) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{53}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{58}
 }
 
 func (x *DataResolution) GetFound() bool {
@@ -4291,7 +4636,7 @@ type DataPin struct {
 
 func (x *DataPin) Reset() {
 	*x = DataPin{}
-	mi := &file_cc_v1_cc_proto_msgTypes[54]
+	mi := &file_cc_v1_cc_proto_msgTypes[59]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4303,7 +4648,7 @@ func (x *DataPin) String() string {
 func (*DataPin) ProtoMessage() {}
 
 func (x *DataPin) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[54]
+	mi := &file_cc_v1_cc_proto_msgTypes[59]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4316,7 +4661,7 @@ func (x *DataPin) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DataPin.ProtoReflect.Descriptor instead.
 func (*DataPin) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{54}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{59}
 }
 
 func (x *DataPin) GetAddress() string {
@@ -4373,7 +4718,7 @@ type Protected struct {
 
 func (x *Protected) Reset() {
 	*x = Protected{}
-	mi := &file_cc_v1_cc_proto_msgTypes[55]
+	mi := &file_cc_v1_cc_proto_msgTypes[60]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4385,7 +4730,7 @@ func (x *Protected) String() string {
 func (*Protected) ProtoMessage() {}
 
 func (x *Protected) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[55]
+	mi := &file_cc_v1_cc_proto_msgTypes[60]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4398,7 +4743,7 @@ func (x *Protected) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Protected.ProtoReflect.Descriptor instead.
 func (*Protected) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{55}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{60}
 }
 
 func (x *Protected) GetProject() string {
@@ -4453,7 +4798,7 @@ type MoveResourceRequest struct {
 
 func (x *MoveResourceRequest) Reset() {
 	*x = MoveResourceRequest{}
-	mi := &file_cc_v1_cc_proto_msgTypes[56]
+	mi := &file_cc_v1_cc_proto_msgTypes[61]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4465,7 +4810,7 @@ func (x *MoveResourceRequest) String() string {
 func (*MoveResourceRequest) ProtoMessage() {}
 
 func (x *MoveResourceRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[56]
+	mi := &file_cc_v1_cc_proto_msgTypes[61]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4478,7 +4823,7 @@ func (x *MoveResourceRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MoveResourceRequest.ProtoReflect.Descriptor instead.
 func (*MoveResourceRequest) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{56}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{61}
 }
 
 func (x *MoveResourceRequest) GetProject() string {
@@ -4544,7 +4889,7 @@ type MoveResourceResponse struct {
 
 func (x *MoveResourceResponse) Reset() {
 	*x = MoveResourceResponse{}
-	mi := &file_cc_v1_cc_proto_msgTypes[57]
+	mi := &file_cc_v1_cc_proto_msgTypes[62]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4556,7 +4901,7 @@ func (x *MoveResourceResponse) String() string {
 func (*MoveResourceResponse) ProtoMessage() {}
 
 func (x *MoveResourceResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[57]
+	mi := &file_cc_v1_cc_proto_msgTypes[62]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4569,7 +4914,7 @@ func (x *MoveResourceResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MoveResourceResponse.ProtoReflect.Descriptor instead.
 func (*MoveResourceResponse) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{57}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{62}
 }
 
 func (x *MoveResourceResponse) GetResource() *Resource {
@@ -4608,7 +4953,7 @@ type ForgetResourceRequest struct {
 
 func (x *ForgetResourceRequest) Reset() {
 	*x = ForgetResourceRequest{}
-	mi := &file_cc_v1_cc_proto_msgTypes[58]
+	mi := &file_cc_v1_cc_proto_msgTypes[63]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4620,7 +4965,7 @@ func (x *ForgetResourceRequest) String() string {
 func (*ForgetResourceRequest) ProtoMessage() {}
 
 func (x *ForgetResourceRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[58]
+	mi := &file_cc_v1_cc_proto_msgTypes[63]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4633,7 +4978,7 @@ func (x *ForgetResourceRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ForgetResourceRequest.ProtoReflect.Descriptor instead.
 func (*ForgetResourceRequest) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{58}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{63}
 }
 
 func (x *ForgetResourceRequest) GetProject() string {
@@ -4682,7 +5027,7 @@ type ForgetResourceResponse struct {
 
 func (x *ForgetResourceResponse) Reset() {
 	*x = ForgetResourceResponse{}
-	mi := &file_cc_v1_cc_proto_msgTypes[59]
+	mi := &file_cc_v1_cc_proto_msgTypes[64]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4694,7 +5039,7 @@ func (x *ForgetResourceResponse) String() string {
 func (*ForgetResourceResponse) ProtoMessage() {}
 
 func (x *ForgetResourceResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[59]
+	mi := &file_cc_v1_cc_proto_msgTypes[64]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4707,7 +5052,7 @@ func (x *ForgetResourceResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ForgetResourceResponse.ProtoReflect.Descriptor instead.
 func (*ForgetResourceResponse) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{59}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{64}
 }
 
 func (x *ForgetResourceResponse) GetForgotten() *Resource {
@@ -4746,7 +5091,7 @@ type AdoptResourceRequest struct {
 
 func (x *AdoptResourceRequest) Reset() {
 	*x = AdoptResourceRequest{}
-	mi := &file_cc_v1_cc_proto_msgTypes[60]
+	mi := &file_cc_v1_cc_proto_msgTypes[65]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4758,7 +5103,7 @@ func (x *AdoptResourceRequest) String() string {
 func (*AdoptResourceRequest) ProtoMessage() {}
 
 func (x *AdoptResourceRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[60]
+	mi := &file_cc_v1_cc_proto_msgTypes[65]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4771,7 +5116,7 @@ func (x *AdoptResourceRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AdoptResourceRequest.ProtoReflect.Descriptor instead.
 func (*AdoptResourceRequest) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{60}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{65}
 }
 
 func (x *AdoptResourceRequest) GetProject() string {
@@ -4834,7 +5179,7 @@ type AdoptResourceResponse struct {
 
 func (x *AdoptResourceResponse) Reset() {
 	*x = AdoptResourceResponse{}
-	mi := &file_cc_v1_cc_proto_msgTypes[61]
+	mi := &file_cc_v1_cc_proto_msgTypes[66]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4846,7 +5191,7 @@ func (x *AdoptResourceResponse) String() string {
 func (*AdoptResourceResponse) ProtoMessage() {}
 
 func (x *AdoptResourceResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[61]
+	mi := &file_cc_v1_cc_proto_msgTypes[66]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4859,7 +5204,7 @@ func (x *AdoptResourceResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AdoptResourceResponse.ProtoReflect.Descriptor instead.
 func (*AdoptResourceResponse) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{61}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{66}
 }
 
 func (x *AdoptResourceResponse) GetResource() *Resource {
@@ -4894,7 +5239,7 @@ type Output struct {
 
 func (x *Output) Reset() {
 	*x = Output{}
-	mi := &file_cc_v1_cc_proto_msgTypes[62]
+	mi := &file_cc_v1_cc_proto_msgTypes[67]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4906,7 +5251,7 @@ func (x *Output) String() string {
 func (*Output) ProtoMessage() {}
 
 func (x *Output) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[62]
+	mi := &file_cc_v1_cc_proto_msgTypes[67]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4919,7 +5264,7 @@ func (x *Output) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Output.ProtoReflect.Descriptor instead.
 func (*Output) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{62}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{67}
 }
 
 func (x *Output) GetName() string {
@@ -4965,7 +5310,7 @@ type SetOutputsRequest struct {
 
 func (x *SetOutputsRequest) Reset() {
 	*x = SetOutputsRequest{}
-	mi := &file_cc_v1_cc_proto_msgTypes[63]
+	mi := &file_cc_v1_cc_proto_msgTypes[68]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4977,7 +5322,7 @@ func (x *SetOutputsRequest) String() string {
 func (*SetOutputsRequest) ProtoMessage() {}
 
 func (x *SetOutputsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[63]
+	mi := &file_cc_v1_cc_proto_msgTypes[68]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4990,7 +5335,7 @@ func (x *SetOutputsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SetOutputsRequest.ProtoReflect.Descriptor instead.
 func (*SetOutputsRequest) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{63}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{68}
 }
 
 func (x *SetOutputsRequest) GetProject() string {
@@ -5037,7 +5382,7 @@ type SetOutputsResponse struct {
 
 func (x *SetOutputsResponse) Reset() {
 	*x = SetOutputsResponse{}
-	mi := &file_cc_v1_cc_proto_msgTypes[64]
+	mi := &file_cc_v1_cc_proto_msgTypes[69]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5049,7 +5394,7 @@ func (x *SetOutputsResponse) String() string {
 func (*SetOutputsResponse) ProtoMessage() {}
 
 func (x *SetOutputsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[64]
+	mi := &file_cc_v1_cc_proto_msgTypes[69]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5062,7 +5407,7 @@ func (x *SetOutputsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SetOutputsResponse.ProtoReflect.Descriptor instead.
 func (*SetOutputsResponse) Descriptor() ([]byte, []int) {
-	return file_cc_v1_cc_proto_rawDescGZIP(), []int{64}
+	return file_cc_v1_cc_proto_rawDescGZIP(), []int{69}
 }
 
 func (x *SetOutputsResponse) GetSerial() int64 {
@@ -5086,7 +5431,7 @@ type UploadBlobRequest_Header struct {
 
 func (x *UploadBlobRequest_Header) Reset() {
 	*x = UploadBlobRequest_Header{}
-	mi := &file_cc_v1_cc_proto_msgTypes[65]
+	mi := &file_cc_v1_cc_proto_msgTypes[70]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5098,7 +5443,7 @@ func (x *UploadBlobRequest_Header) String() string {
 func (*UploadBlobRequest_Header) ProtoMessage() {}
 
 func (x *UploadBlobRequest_Header) ProtoReflect() protoreflect.Message {
-	mi := &file_cc_v1_cc_proto_msgTypes[65]
+	mi := &file_cc_v1_cc_proto_msgTypes[70]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5146,7 +5491,7 @@ var File_cc_v1_cc_proto protoreflect.FileDescriptor
 
 const file_cc_v1_cc_proto_rawDesc = "" +
 	"\n" +
-	"\x0ecc/v1/cc.proto\x12\x05cc.v1\x1a\x1egoogle/protobuf/duration.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\x9b\x05\n" +
+	"\x0ecc/v1/cc.proto\x12\x05cc.v1\x1a\x19google/protobuf/any.proto\x1a\x1egoogle/protobuf/duration.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\x9b\x05\n" +
 	"\bResource\x12\x18\n" +
 	"\aaddress\x18\x01 \x01(\tR\aaddress\x12\x12\n" +
 	"\x04kind\x18\x02 \x01(\tR\x04kind\x12\x12\n" +
@@ -5341,7 +5686,26 @@ const file_cc_v1_cc_proto_rawDesc = "" +
 	"\aversion\x18\x03 \x01(\x03R\aversion\x12\x16\n" +
 	"\x06reused\x18\x04 \x01(\bR\x06reused\x12\x18\n" +
 	"\achanged\x18\x05 \x01(\bR\achanged\x124\n" +
-	"\x16created_before_destroy\x18\x1e \x01(\bR\x14createdBeforeDestroy\"\xb8\x01\n" +
+	"\x16created_before_destroy\x18\x1e \x01(\bR\x14createdBeforeDestroy\"U\n" +
+	"\x11ApplyBatchRequest\x12\x18\n" +
+	"\aproject\x18\x01 \x01(\tR\aproject\x12&\n" +
+	"\x05calls\x18\x02 \x03(\v2\x10.cc.v1.BatchCallR\x05calls\"\x99\x01\n" +
+	"\tBatchCall\x12>\n" +
+	"\fensure_image\x18\x01 \x01(\v2\x19.cc.v1.EnsureImageRequestH\x00R\vensureImage\x12D\n" +
+	"\x0eapply_resource\x18\x02 \x01(\v2\x1b.cc.v1.ApplyResourceRequestH\x00R\rapplyResourceB\x06\n" +
+	"\x04call\"B\n" +
+	"\x12ApplyBatchResponse\x12,\n" +
+	"\aresults\x18\x01 \x03(\v2\x12.cc.v1.BatchResultR\aresults\"\xca\x01\n" +
+	"\vBatchResult\x12?\n" +
+	"\fensure_image\x18\x01 \x01(\v2\x1a.cc.v1.EnsureImageResponseH\x00R\vensureImage\x12E\n" +
+	"\x0eapply_resource\x18\x02 \x01(\v2\x1c.cc.v1.ApplyResourceResponseH\x00R\rapplyResource\x12)\n" +
+	"\x05error\x18\x03 \x01(\v2\x11.cc.v1.CallStatusH\x00R\x05errorB\b\n" +
+	"\x06result\"j\n" +
+	"\n" +
+	"CallStatus\x12\x12\n" +
+	"\x04code\x18\x01 \x01(\x05R\x04code\x12\x18\n" +
+	"\amessage\x18\x02 \x01(\tR\amessage\x12.\n" +
+	"\adetails\x18\x03 \x03(\v2\x14.google.protobuf.AnyR\adetails\"\xb8\x01\n" +
 	"\x15DeleteResourceRequest\x12\x18\n" +
 	"\aproject\x18\x01 \x01(\tR\aproject\x12\x18\n" +
 	"\aaddress\x18\x02 \x01(\tR\aaddress\x12'\n" +
@@ -5537,10 +5901,12 @@ const file_cc_v1_cc_proto_rawDesc = "" +
 	"\x10FindMissingBlobs\x12\x1e.cc.v1.FindMissingBlobsRequest\x1a\x1f.cc.v1.FindMissingBlobsResponse\x12C\n" +
 	"\n" +
 	"UploadBlob\x12\x18.cc.v1.UploadBlobRequest\x1a\x19.cc.v1.UploadBlobResponse(\x01\x12;\n" +
-	"\bReadBlob\x12\x16.cc.v1.ReadBlobRequest\x1a\x17.cc.v1.ReadBlobResponse2\xa1\b\n" +
+	"\bReadBlob\x12\x16.cc.v1.ReadBlobRequest\x1a\x17.cc.v1.ReadBlobResponse2\xe4\b\n" +
 	"\x0fResourceService\x12D\n" +
 	"\vEnsureImage\x12\x19.cc.v1.EnsureImageRequest\x1a\x1a.cc.v1.EnsureImageResponse\x12J\n" +
-	"\rApplyResource\x12\x1b.cc.v1.ApplyResourceRequest\x1a\x1c.cc.v1.ApplyResourceResponse\x12M\n" +
+	"\rApplyResource\x12\x1b.cc.v1.ApplyResourceRequest\x1a\x1c.cc.v1.ApplyResourceResponse\x12A\n" +
+	"\n" +
+	"ApplyBatch\x12\x18.cc.v1.ApplyBatchRequest\x1a\x19.cc.v1.ApplyBatchResponse\x12M\n" +
 	"\x0eDeleteResource\x12\x1c.cc.v1.DeleteResourceRequest\x1a\x1d.cc.v1.DeleteResourceResponse\x12G\n" +
 	"\fListVersions\x12\x1a.cc.v1.ListVersionsRequest\x1a\x1b.cc.v1.ListVersionsResponse\x12;\n" +
 	"\bRollback\x12\x16.cc.v1.RollbackRequest\x1a\x17.cc.v1.RollbackResponse\x12M\n" +
@@ -5568,7 +5934,7 @@ func file_cc_v1_cc_proto_rawDescGZIP() []byte {
 }
 
 var file_cc_v1_cc_proto_enumTypes = make([]protoimpl.EnumInfo, 3)
-var file_cc_v1_cc_proto_msgTypes = make([]protoimpl.MessageInfo, 66)
+var file_cc_v1_cc_proto_msgTypes = make([]protoimpl.MessageInfo, 71)
 var file_cc_v1_cc_proto_goTypes = []any{
 	(Status)(0),                      // 0: cc.v1.Status
 	(Action)(0),                      // 1: cc.v1.Action
@@ -5604,150 +5970,166 @@ var file_cc_v1_cc_proto_goTypes = []any{
 	(*EnsureImageResponse)(nil),      // 31: cc.v1.EnsureImageResponse
 	(*ApplyResourceRequest)(nil),     // 32: cc.v1.ApplyResourceRequest
 	(*ApplyResourceResponse)(nil),    // 33: cc.v1.ApplyResourceResponse
-	(*DeleteResourceRequest)(nil),    // 34: cc.v1.DeleteResourceRequest
-	(*DeleteResourceResponse)(nil),   // 35: cc.v1.DeleteResourceResponse
-	(*ListVersionsRequest)(nil),      // 36: cc.v1.ListVersionsRequest
-	(*Version)(nil),                  // 37: cc.v1.Version
-	(*ListVersionsResponse)(nil),     // 38: cc.v1.ListVersionsResponse
-	(*RollbackRequest)(nil),          // 39: cc.v1.RollbackRequest
-	(*RollbackResponse)(nil),         // 40: cc.v1.RollbackResponse
-	(*PutSecretValueRequest)(nil),    // 41: cc.v1.PutSecretValueRequest
-	(*PutSecretValueResponse)(nil),   // 42: cc.v1.PutSecretValueResponse
-	(*CompareValue)(nil),             // 43: cc.v1.CompareValue
-	(*CompareValuesRequest)(nil),     // 44: cc.v1.CompareValuesRequest
-	(*CompareValuesResponse)(nil),    // 45: cc.v1.CompareValuesResponse
-	(*FieldPatch)(nil),               // 46: cc.v1.FieldPatch
-	(*PatchResourceRequest)(nil),     // 47: cc.v1.PatchResourceRequest
-	(*PatchResourceResponse)(nil),    // 48: cc.v1.PatchResourceResponse
-	(*TerminateSandboxRequest)(nil),  // 49: cc.v1.TerminateSandboxRequest
-	(*TerminateSandboxResponse)(nil), // 50: cc.v1.TerminateSandboxResponse
-	(*AcceptDriftRequest)(nil),       // 51: cc.v1.AcceptDriftRequest
-	(*AcceptDriftResponse)(nil),      // 52: cc.v1.AcceptDriftResponse
-	(*Drift)(nil),                    // 53: cc.v1.Drift
-	(*DriftField)(nil),               // 54: cc.v1.DriftField
-	(*DataLookup)(nil),               // 55: cc.v1.DataLookup
-	(*DataResolution)(nil),           // 56: cc.v1.DataResolution
-	(*DataPin)(nil),                  // 57: cc.v1.DataPin
-	(*Protected)(nil),                // 58: cc.v1.Protected
-	(*MoveResourceRequest)(nil),      // 59: cc.v1.MoveResourceRequest
-	(*MoveResourceResponse)(nil),     // 60: cc.v1.MoveResourceResponse
-	(*ForgetResourceRequest)(nil),    // 61: cc.v1.ForgetResourceRequest
-	(*ForgetResourceResponse)(nil),   // 62: cc.v1.ForgetResourceResponse
-	(*AdoptResourceRequest)(nil),     // 63: cc.v1.AdoptResourceRequest
-	(*AdoptResourceResponse)(nil),    // 64: cc.v1.AdoptResourceResponse
-	(*Output)(nil),                   // 65: cc.v1.Output
-	(*SetOutputsRequest)(nil),        // 66: cc.v1.SetOutputsRequest
-	(*SetOutputsResponse)(nil),       // 67: cc.v1.SetOutputsResponse
-	(*UploadBlobRequest_Header)(nil), // 68: cc.v1.UploadBlobRequest.Header
-	(*timestamppb.Timestamp)(nil),    // 69: google.protobuf.Timestamp
-	(*durationpb.Duration)(nil),      // 70: google.protobuf.Duration
+	(*ApplyBatchRequest)(nil),        // 34: cc.v1.ApplyBatchRequest
+	(*BatchCall)(nil),                // 35: cc.v1.BatchCall
+	(*ApplyBatchResponse)(nil),       // 36: cc.v1.ApplyBatchResponse
+	(*BatchResult)(nil),              // 37: cc.v1.BatchResult
+	(*CallStatus)(nil),               // 38: cc.v1.CallStatus
+	(*DeleteResourceRequest)(nil),    // 39: cc.v1.DeleteResourceRequest
+	(*DeleteResourceResponse)(nil),   // 40: cc.v1.DeleteResourceResponse
+	(*ListVersionsRequest)(nil),      // 41: cc.v1.ListVersionsRequest
+	(*Version)(nil),                  // 42: cc.v1.Version
+	(*ListVersionsResponse)(nil),     // 43: cc.v1.ListVersionsResponse
+	(*RollbackRequest)(nil),          // 44: cc.v1.RollbackRequest
+	(*RollbackResponse)(nil),         // 45: cc.v1.RollbackResponse
+	(*PutSecretValueRequest)(nil),    // 46: cc.v1.PutSecretValueRequest
+	(*PutSecretValueResponse)(nil),   // 47: cc.v1.PutSecretValueResponse
+	(*CompareValue)(nil),             // 48: cc.v1.CompareValue
+	(*CompareValuesRequest)(nil),     // 49: cc.v1.CompareValuesRequest
+	(*CompareValuesResponse)(nil),    // 50: cc.v1.CompareValuesResponse
+	(*FieldPatch)(nil),               // 51: cc.v1.FieldPatch
+	(*PatchResourceRequest)(nil),     // 52: cc.v1.PatchResourceRequest
+	(*PatchResourceResponse)(nil),    // 53: cc.v1.PatchResourceResponse
+	(*TerminateSandboxRequest)(nil),  // 54: cc.v1.TerminateSandboxRequest
+	(*TerminateSandboxResponse)(nil), // 55: cc.v1.TerminateSandboxResponse
+	(*AcceptDriftRequest)(nil),       // 56: cc.v1.AcceptDriftRequest
+	(*AcceptDriftResponse)(nil),      // 57: cc.v1.AcceptDriftResponse
+	(*Drift)(nil),                    // 58: cc.v1.Drift
+	(*DriftField)(nil),               // 59: cc.v1.DriftField
+	(*DataLookup)(nil),               // 60: cc.v1.DataLookup
+	(*DataResolution)(nil),           // 61: cc.v1.DataResolution
+	(*DataPin)(nil),                  // 62: cc.v1.DataPin
+	(*Protected)(nil),                // 63: cc.v1.Protected
+	(*MoveResourceRequest)(nil),      // 64: cc.v1.MoveResourceRequest
+	(*MoveResourceResponse)(nil),     // 65: cc.v1.MoveResourceResponse
+	(*ForgetResourceRequest)(nil),    // 66: cc.v1.ForgetResourceRequest
+	(*ForgetResourceResponse)(nil),   // 67: cc.v1.ForgetResourceResponse
+	(*AdoptResourceRequest)(nil),     // 68: cc.v1.AdoptResourceRequest
+	(*AdoptResourceResponse)(nil),    // 69: cc.v1.AdoptResourceResponse
+	(*Output)(nil),                   // 70: cc.v1.Output
+	(*SetOutputsRequest)(nil),        // 71: cc.v1.SetOutputsRequest
+	(*SetOutputsResponse)(nil),       // 72: cc.v1.SetOutputsResponse
+	(*UploadBlobRequest_Header)(nil), // 73: cc.v1.UploadBlobRequest.Header
+	(*timestamppb.Timestamp)(nil),    // 74: google.protobuf.Timestamp
+	(*durationpb.Duration)(nil),      // 75: google.protobuf.Duration
+	(*anypb.Any)(nil),                // 76: google.protobuf.Any
 }
 var file_cc_v1_cc_proto_depIdxs = []int32{
 	0,  // 0: cc.v1.Resource.status:type_name -> cc.v1.Status
-	69, // 1: cc.v1.Resource.created_at:type_name -> google.protobuf.Timestamp
-	69, // 2: cc.v1.Resource.updated_at:type_name -> google.protobuf.Timestamp
+	74, // 1: cc.v1.Resource.created_at:type_name -> google.protobuf.Timestamp
+	74, // 2: cc.v1.Resource.updated_at:type_name -> google.protobuf.Timestamp
 	4,  // 3: cc.v1.Resource.pins:type_name -> cc.v1.Pin
-	37, // 4: cc.v1.Resource.versions:type_name -> cc.v1.Version
-	69, // 5: cc.v1.Resource.expired_at:type_name -> google.protobuf.Timestamp
-	57, // 6: cc.v1.Resource.data_pins:type_name -> cc.v1.DataPin
-	69, // 7: cc.v1.Image.created_at:type_name -> google.protobuf.Timestamp
-	69, // 8: cc.v1.SecretValue.updated_at:type_name -> google.protobuf.Timestamp
+	42, // 4: cc.v1.Resource.versions:type_name -> cc.v1.Version
+	74, // 5: cc.v1.Resource.expired_at:type_name -> google.protobuf.Timestamp
+	62, // 6: cc.v1.Resource.data_pins:type_name -> cc.v1.DataPin
+	74, // 7: cc.v1.Image.created_at:type_name -> google.protobuf.Timestamp
+	74, // 8: cc.v1.SecretValue.updated_at:type_name -> google.protobuf.Timestamp
 	7,  // 9: cc.v1.Lease.holder:type_name -> cc.v1.Holder
-	69, // 10: cc.v1.Lease.acquired_at:type_name -> google.protobuf.Timestamp
-	69, // 11: cc.v1.Lease.expires_at:type_name -> google.protobuf.Timestamp
+	74, // 10: cc.v1.Lease.acquired_at:type_name -> google.protobuf.Timestamp
+	74, // 11: cc.v1.Lease.expires_at:type_name -> google.protobuf.Timestamp
 	8,  // 12: cc.v1.LockHeld.lease:type_name -> cc.v1.Lease
 	7,  // 13: cc.v1.LeaseRefused.holder:type_name -> cc.v1.Holder
-	43, // 14: cc.v1.GetStateRequest.compare:type_name -> cc.v1.CompareValue
-	55, // 15: cc.v1.GetStateRequest.data:type_name -> cc.v1.DataLookup
-	65, // 16: cc.v1.GetStateResponse.outputs:type_name -> cc.v1.Output
+	48, // 14: cc.v1.GetStateRequest.compare:type_name -> cc.v1.CompareValue
+	60, // 15: cc.v1.GetStateRequest.data:type_name -> cc.v1.DataLookup
+	70, // 16: cc.v1.GetStateResponse.outputs:type_name -> cc.v1.Output
 	3,  // 17: cc.v1.GetStateResponse.resources:type_name -> cc.v1.Resource
 	5,  // 18: cc.v1.GetStateResponse.images:type_name -> cc.v1.Image
 	6,  // 19: cc.v1.GetStateResponse.secret_values:type_name -> cc.v1.SecretValue
 	8,  // 20: cc.v1.GetStateResponse.lock:type_name -> cc.v1.Lease
 	17, // 21: cc.v1.GetStateResponse.matches:type_name -> cc.v1.ValueMatch
-	53, // 22: cc.v1.GetStateResponse.drift:type_name -> cc.v1.Drift
-	56, // 23: cc.v1.GetStateResponse.data:type_name -> cc.v1.DataResolution
+	58, // 22: cc.v1.GetStateResponse.drift:type_name -> cc.v1.Drift
+	61, // 23: cc.v1.GetStateResponse.data:type_name -> cc.v1.DataResolution
 	3,  // 24: cc.v1.GetStateResponse.unowned:type_name -> cc.v1.Resource
 	2,  // 25: cc.v1.ValueMatch.comparison:type_name -> cc.v1.Comparison
 	7,  // 26: cc.v1.LockRequest.holder:type_name -> cc.v1.Holder
-	70, // 27: cc.v1.LockRequest.ttl:type_name -> google.protobuf.Duration
+	75, // 27: cc.v1.LockRequest.ttl:type_name -> google.protobuf.Duration
 	8,  // 28: cc.v1.LockResponse.lease:type_name -> cc.v1.Lease
-	70, // 29: cc.v1.RenewLockRequest.ttl:type_name -> google.protobuf.Duration
+	75, // 29: cc.v1.RenewLockRequest.ttl:type_name -> google.protobuf.Duration
 	8,  // 30: cc.v1.RenewLockResponse.lease:type_name -> cc.v1.Lease
 	8,  // 31: cc.v1.UnlockResponse.released:type_name -> cc.v1.Lease
-	68, // 32: cc.v1.UploadBlobRequest.header:type_name -> cc.v1.UploadBlobRequest.Header
+	73, // 32: cc.v1.UploadBlobRequest.header:type_name -> cc.v1.UploadBlobRequest.Header
 	5,  // 33: cc.v1.EnsureImageResponse.image:type_name -> cc.v1.Image
 	3,  // 34: cc.v1.EnsureImageResponse.resource:type_name -> cc.v1.Resource
 	1,  // 35: cc.v1.ApplyResourceRequest.action:type_name -> cc.v1.Action
-	57, // 36: cc.v1.ApplyResourceRequest.data_pins:type_name -> cc.v1.DataPin
+	62, // 36: cc.v1.ApplyResourceRequest.data_pins:type_name -> cc.v1.DataPin
 	3,  // 37: cc.v1.ApplyResourceResponse.resource:type_name -> cc.v1.Resource
-	3,  // 38: cc.v1.DeleteResourceResponse.deleted:type_name -> cc.v1.Resource
-	69, // 39: cc.v1.Version.created_at:type_name -> google.protobuf.Timestamp
-	6,  // 40: cc.v1.Version.secrets:type_name -> cc.v1.SecretValue
-	37, // 41: cc.v1.ListVersionsResponse.versions:type_name -> cc.v1.Version
-	3,  // 42: cc.v1.RollbackResponse.resource:type_name -> cc.v1.Resource
-	6,  // 43: cc.v1.PutSecretValueResponse.secret_value:type_name -> cc.v1.SecretValue
-	43, // 44: cc.v1.CompareValuesRequest.values:type_name -> cc.v1.CompareValue
-	2,  // 45: cc.v1.CompareValuesResponse.results:type_name -> cc.v1.Comparison
-	46, // 46: cc.v1.PatchResourceRequest.set:type_name -> cc.v1.FieldPatch
-	3,  // 47: cc.v1.PatchResourceResponse.resource:type_name -> cc.v1.Resource
-	53, // 48: cc.v1.PatchResourceResponse.drift:type_name -> cc.v1.Drift
-	3,  // 49: cc.v1.TerminateSandboxResponse.resource:type_name -> cc.v1.Resource
-	53, // 50: cc.v1.TerminateSandboxResponse.drift:type_name -> cc.v1.Drift
-	53, // 51: cc.v1.AcceptDriftResponse.accepted:type_name -> cc.v1.Drift
-	69, // 52: cc.v1.Drift.at:type_name -> google.protobuf.Timestamp
-	54, // 53: cc.v1.Drift.fields:type_name -> cc.v1.DriftField
-	3,  // 54: cc.v1.MoveResourceResponse.resource:type_name -> cc.v1.Resource
-	3,  // 55: cc.v1.ForgetResourceResponse.forgotten:type_name -> cc.v1.Resource
-	3,  // 56: cc.v1.AdoptResourceResponse.resource:type_name -> cc.v1.Resource
-	65, // 57: cc.v1.SetOutputsRequest.outputs:type_name -> cc.v1.Output
-	15, // 58: cc.v1.ProjectService.GetState:input_type -> cc.v1.GetStateRequest
-	18, // 59: cc.v1.ProjectService.Lock:input_type -> cc.v1.LockRequest
-	20, // 60: cc.v1.ProjectService.RenewLock:input_type -> cc.v1.RenewLockRequest
-	22, // 61: cc.v1.ProjectService.Unlock:input_type -> cc.v1.UnlockRequest
-	24, // 62: cc.v1.BlobService.FindMissingBlobs:input_type -> cc.v1.FindMissingBlobsRequest
-	26, // 63: cc.v1.BlobService.UploadBlob:input_type -> cc.v1.UploadBlobRequest
-	28, // 64: cc.v1.BlobService.ReadBlob:input_type -> cc.v1.ReadBlobRequest
-	30, // 65: cc.v1.ResourceService.EnsureImage:input_type -> cc.v1.EnsureImageRequest
-	32, // 66: cc.v1.ResourceService.ApplyResource:input_type -> cc.v1.ApplyResourceRequest
-	34, // 67: cc.v1.ResourceService.DeleteResource:input_type -> cc.v1.DeleteResourceRequest
-	36, // 68: cc.v1.ResourceService.ListVersions:input_type -> cc.v1.ListVersionsRequest
-	39, // 69: cc.v1.ResourceService.Rollback:input_type -> cc.v1.RollbackRequest
-	41, // 70: cc.v1.ResourceService.PutSecretValue:input_type -> cc.v1.PutSecretValueRequest
-	44, // 71: cc.v1.ResourceService.CompareValues:input_type -> cc.v1.CompareValuesRequest
-	47, // 72: cc.v1.ResourceService.PatchResource:input_type -> cc.v1.PatchResourceRequest
-	49, // 73: cc.v1.ResourceService.TerminateSandbox:input_type -> cc.v1.TerminateSandboxRequest
-	51, // 74: cc.v1.ResourceService.AcceptDrift:input_type -> cc.v1.AcceptDriftRequest
-	59, // 75: cc.v1.ResourceService.MoveResource:input_type -> cc.v1.MoveResourceRequest
-	61, // 76: cc.v1.ResourceService.ForgetResource:input_type -> cc.v1.ForgetResourceRequest
-	63, // 77: cc.v1.ResourceService.AdoptResource:input_type -> cc.v1.AdoptResourceRequest
-	66, // 78: cc.v1.ResourceService.SetOutputs:input_type -> cc.v1.SetOutputsRequest
-	16, // 79: cc.v1.ProjectService.GetState:output_type -> cc.v1.GetStateResponse
-	19, // 80: cc.v1.ProjectService.Lock:output_type -> cc.v1.LockResponse
-	21, // 81: cc.v1.ProjectService.RenewLock:output_type -> cc.v1.RenewLockResponse
-	23, // 82: cc.v1.ProjectService.Unlock:output_type -> cc.v1.UnlockResponse
-	25, // 83: cc.v1.BlobService.FindMissingBlobs:output_type -> cc.v1.FindMissingBlobsResponse
-	27, // 84: cc.v1.BlobService.UploadBlob:output_type -> cc.v1.UploadBlobResponse
-	29, // 85: cc.v1.BlobService.ReadBlob:output_type -> cc.v1.ReadBlobResponse
-	31, // 86: cc.v1.ResourceService.EnsureImage:output_type -> cc.v1.EnsureImageResponse
-	33, // 87: cc.v1.ResourceService.ApplyResource:output_type -> cc.v1.ApplyResourceResponse
-	35, // 88: cc.v1.ResourceService.DeleteResource:output_type -> cc.v1.DeleteResourceResponse
-	38, // 89: cc.v1.ResourceService.ListVersions:output_type -> cc.v1.ListVersionsResponse
-	40, // 90: cc.v1.ResourceService.Rollback:output_type -> cc.v1.RollbackResponse
-	42, // 91: cc.v1.ResourceService.PutSecretValue:output_type -> cc.v1.PutSecretValueResponse
-	45, // 92: cc.v1.ResourceService.CompareValues:output_type -> cc.v1.CompareValuesResponse
-	48, // 93: cc.v1.ResourceService.PatchResource:output_type -> cc.v1.PatchResourceResponse
-	50, // 94: cc.v1.ResourceService.TerminateSandbox:output_type -> cc.v1.TerminateSandboxResponse
-	52, // 95: cc.v1.ResourceService.AcceptDrift:output_type -> cc.v1.AcceptDriftResponse
-	60, // 96: cc.v1.ResourceService.MoveResource:output_type -> cc.v1.MoveResourceResponse
-	62, // 97: cc.v1.ResourceService.ForgetResource:output_type -> cc.v1.ForgetResourceResponse
-	64, // 98: cc.v1.ResourceService.AdoptResource:output_type -> cc.v1.AdoptResourceResponse
-	67, // 99: cc.v1.ResourceService.SetOutputs:output_type -> cc.v1.SetOutputsResponse
-	79, // [79:100] is the sub-list for method output_type
-	58, // [58:79] is the sub-list for method input_type
-	58, // [58:58] is the sub-list for extension type_name
-	58, // [58:58] is the sub-list for extension extendee
-	0,  // [0:58] is the sub-list for field type_name
+	35, // 38: cc.v1.ApplyBatchRequest.calls:type_name -> cc.v1.BatchCall
+	30, // 39: cc.v1.BatchCall.ensure_image:type_name -> cc.v1.EnsureImageRequest
+	32, // 40: cc.v1.BatchCall.apply_resource:type_name -> cc.v1.ApplyResourceRequest
+	37, // 41: cc.v1.ApplyBatchResponse.results:type_name -> cc.v1.BatchResult
+	31, // 42: cc.v1.BatchResult.ensure_image:type_name -> cc.v1.EnsureImageResponse
+	33, // 43: cc.v1.BatchResult.apply_resource:type_name -> cc.v1.ApplyResourceResponse
+	38, // 44: cc.v1.BatchResult.error:type_name -> cc.v1.CallStatus
+	76, // 45: cc.v1.CallStatus.details:type_name -> google.protobuf.Any
+	3,  // 46: cc.v1.DeleteResourceResponse.deleted:type_name -> cc.v1.Resource
+	74, // 47: cc.v1.Version.created_at:type_name -> google.protobuf.Timestamp
+	6,  // 48: cc.v1.Version.secrets:type_name -> cc.v1.SecretValue
+	42, // 49: cc.v1.ListVersionsResponse.versions:type_name -> cc.v1.Version
+	3,  // 50: cc.v1.RollbackResponse.resource:type_name -> cc.v1.Resource
+	6,  // 51: cc.v1.PutSecretValueResponse.secret_value:type_name -> cc.v1.SecretValue
+	48, // 52: cc.v1.CompareValuesRequest.values:type_name -> cc.v1.CompareValue
+	2,  // 53: cc.v1.CompareValuesResponse.results:type_name -> cc.v1.Comparison
+	51, // 54: cc.v1.PatchResourceRequest.set:type_name -> cc.v1.FieldPatch
+	3,  // 55: cc.v1.PatchResourceResponse.resource:type_name -> cc.v1.Resource
+	58, // 56: cc.v1.PatchResourceResponse.drift:type_name -> cc.v1.Drift
+	3,  // 57: cc.v1.TerminateSandboxResponse.resource:type_name -> cc.v1.Resource
+	58, // 58: cc.v1.TerminateSandboxResponse.drift:type_name -> cc.v1.Drift
+	58, // 59: cc.v1.AcceptDriftResponse.accepted:type_name -> cc.v1.Drift
+	74, // 60: cc.v1.Drift.at:type_name -> google.protobuf.Timestamp
+	59, // 61: cc.v1.Drift.fields:type_name -> cc.v1.DriftField
+	3,  // 62: cc.v1.MoveResourceResponse.resource:type_name -> cc.v1.Resource
+	3,  // 63: cc.v1.ForgetResourceResponse.forgotten:type_name -> cc.v1.Resource
+	3,  // 64: cc.v1.AdoptResourceResponse.resource:type_name -> cc.v1.Resource
+	70, // 65: cc.v1.SetOutputsRequest.outputs:type_name -> cc.v1.Output
+	15, // 66: cc.v1.ProjectService.GetState:input_type -> cc.v1.GetStateRequest
+	18, // 67: cc.v1.ProjectService.Lock:input_type -> cc.v1.LockRequest
+	20, // 68: cc.v1.ProjectService.RenewLock:input_type -> cc.v1.RenewLockRequest
+	22, // 69: cc.v1.ProjectService.Unlock:input_type -> cc.v1.UnlockRequest
+	24, // 70: cc.v1.BlobService.FindMissingBlobs:input_type -> cc.v1.FindMissingBlobsRequest
+	26, // 71: cc.v1.BlobService.UploadBlob:input_type -> cc.v1.UploadBlobRequest
+	28, // 72: cc.v1.BlobService.ReadBlob:input_type -> cc.v1.ReadBlobRequest
+	30, // 73: cc.v1.ResourceService.EnsureImage:input_type -> cc.v1.EnsureImageRequest
+	32, // 74: cc.v1.ResourceService.ApplyResource:input_type -> cc.v1.ApplyResourceRequest
+	34, // 75: cc.v1.ResourceService.ApplyBatch:input_type -> cc.v1.ApplyBatchRequest
+	39, // 76: cc.v1.ResourceService.DeleteResource:input_type -> cc.v1.DeleteResourceRequest
+	41, // 77: cc.v1.ResourceService.ListVersions:input_type -> cc.v1.ListVersionsRequest
+	44, // 78: cc.v1.ResourceService.Rollback:input_type -> cc.v1.RollbackRequest
+	46, // 79: cc.v1.ResourceService.PutSecretValue:input_type -> cc.v1.PutSecretValueRequest
+	49, // 80: cc.v1.ResourceService.CompareValues:input_type -> cc.v1.CompareValuesRequest
+	52, // 81: cc.v1.ResourceService.PatchResource:input_type -> cc.v1.PatchResourceRequest
+	54, // 82: cc.v1.ResourceService.TerminateSandbox:input_type -> cc.v1.TerminateSandboxRequest
+	56, // 83: cc.v1.ResourceService.AcceptDrift:input_type -> cc.v1.AcceptDriftRequest
+	64, // 84: cc.v1.ResourceService.MoveResource:input_type -> cc.v1.MoveResourceRequest
+	66, // 85: cc.v1.ResourceService.ForgetResource:input_type -> cc.v1.ForgetResourceRequest
+	68, // 86: cc.v1.ResourceService.AdoptResource:input_type -> cc.v1.AdoptResourceRequest
+	71, // 87: cc.v1.ResourceService.SetOutputs:input_type -> cc.v1.SetOutputsRequest
+	16, // 88: cc.v1.ProjectService.GetState:output_type -> cc.v1.GetStateResponse
+	19, // 89: cc.v1.ProjectService.Lock:output_type -> cc.v1.LockResponse
+	21, // 90: cc.v1.ProjectService.RenewLock:output_type -> cc.v1.RenewLockResponse
+	23, // 91: cc.v1.ProjectService.Unlock:output_type -> cc.v1.UnlockResponse
+	25, // 92: cc.v1.BlobService.FindMissingBlobs:output_type -> cc.v1.FindMissingBlobsResponse
+	27, // 93: cc.v1.BlobService.UploadBlob:output_type -> cc.v1.UploadBlobResponse
+	29, // 94: cc.v1.BlobService.ReadBlob:output_type -> cc.v1.ReadBlobResponse
+	31, // 95: cc.v1.ResourceService.EnsureImage:output_type -> cc.v1.EnsureImageResponse
+	33, // 96: cc.v1.ResourceService.ApplyResource:output_type -> cc.v1.ApplyResourceResponse
+	36, // 97: cc.v1.ResourceService.ApplyBatch:output_type -> cc.v1.ApplyBatchResponse
+	40, // 98: cc.v1.ResourceService.DeleteResource:output_type -> cc.v1.DeleteResourceResponse
+	43, // 99: cc.v1.ResourceService.ListVersions:output_type -> cc.v1.ListVersionsResponse
+	45, // 100: cc.v1.ResourceService.Rollback:output_type -> cc.v1.RollbackResponse
+	47, // 101: cc.v1.ResourceService.PutSecretValue:output_type -> cc.v1.PutSecretValueResponse
+	50, // 102: cc.v1.ResourceService.CompareValues:output_type -> cc.v1.CompareValuesResponse
+	53, // 103: cc.v1.ResourceService.PatchResource:output_type -> cc.v1.PatchResourceResponse
+	55, // 104: cc.v1.ResourceService.TerminateSandbox:output_type -> cc.v1.TerminateSandboxResponse
+	57, // 105: cc.v1.ResourceService.AcceptDrift:output_type -> cc.v1.AcceptDriftResponse
+	65, // 106: cc.v1.ResourceService.MoveResource:output_type -> cc.v1.MoveResourceResponse
+	67, // 107: cc.v1.ResourceService.ForgetResource:output_type -> cc.v1.ForgetResourceResponse
+	69, // 108: cc.v1.ResourceService.AdoptResource:output_type -> cc.v1.AdoptResourceResponse
+	72, // 109: cc.v1.ResourceService.SetOutputs:output_type -> cc.v1.SetOutputsResponse
+	88, // [88:110] is the sub-list for method output_type
+	66, // [66:88] is the sub-list for method input_type
+	66, // [66:66] is the sub-list for extension type_name
+	66, // [66:66] is the sub-list for extension extendee
+	0,  // [0:66] is the sub-list for field type_name
 }
 
 func init() { file_cc_v1_cc_proto_init() }
@@ -5760,13 +6142,22 @@ func file_cc_v1_cc_proto_init() {
 		(*UploadBlobRequest_Data)(nil),
 	}
 	file_cc_v1_cc_proto_msgTypes[29].OneofWrappers = []any{}
+	file_cc_v1_cc_proto_msgTypes[32].OneofWrappers = []any{
+		(*BatchCall_EnsureImage)(nil),
+		(*BatchCall_ApplyResource)(nil),
+	}
+	file_cc_v1_cc_proto_msgTypes[34].OneofWrappers = []any{
+		(*BatchResult_EnsureImage)(nil),
+		(*BatchResult_ApplyResource)(nil),
+		(*BatchResult_Error)(nil),
+	}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_cc_v1_cc_proto_rawDesc), len(file_cc_v1_cc_proto_rawDesc)),
 			NumEnums:      3,
-			NumMessages:   66,
+			NumMessages:   71,
 			NumExtensions: 0,
 			NumServices:   3,
 		},

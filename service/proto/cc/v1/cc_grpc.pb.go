@@ -512,6 +512,7 @@ var BlobService_ServiceDesc = grpc.ServiceDesc{
 const (
 	ResourceService_EnsureImage_FullMethodName      = "/cc.v1.ResourceService/EnsureImage"
 	ResourceService_ApplyResource_FullMethodName    = "/cc.v1.ResourceService/ApplyResource"
+	ResourceService_ApplyBatch_FullMethodName       = "/cc.v1.ResourceService/ApplyBatch"
 	ResourceService_DeleteResource_FullMethodName   = "/cc.v1.ResourceService/DeleteResource"
 	ResourceService_ListVersions_FullMethodName     = "/cc.v1.ResourceService/ListVersions"
 	ResourceService_Rollback_FullMethodName         = "/cc.v1.ResourceService/Rollback"
@@ -543,6 +544,16 @@ type ResourceServiceClient interface {
 	// only its current revision: any other key appends a new revision, even
 	// one an earlier revision has (issue 11).
 	ApplyResource(ctx context.Context, in *ApplyResourceRequest, opts ...grpc.CallOption) (*ApplyResourceResponse, error)
+	// ApplyBatch makes EnsureImage and ApplyResource calls of one project in
+	// one request (issue 13: a call per resource cost more than the work).
+	// Each call is checked, authorized, made idempotent (its key replays
+	// the same answer whether it came alone or in a batch) and answered
+	// exactly as alone; the calls run in their order and commit together,
+	// in one transaction with one fsync where they fit one, and none is
+	// answered before it is durable. One call's failure fails only that
+	// call. At most max_batch_calls (1,000) calls; every call must name the
+	// batch's project.
+	ApplyBatch(ctx context.Context, in *ApplyBatchRequest, opts ...grpc.CallOption) (*ApplyBatchResponse, error)
 	// DeleteResource removes a resource with its versions and secret
 	// revisions.
 	DeleteResource(ctx context.Context, in *DeleteResourceRequest, opts ...grpc.CallOption) (*DeleteResourceResponse, error)
@@ -649,6 +660,16 @@ func (c *resourceServiceClient) ApplyResource(ctx context.Context, in *ApplyReso
 	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
 	out := new(ApplyResourceResponse)
 	err := c.cc.Invoke(ctx, ResourceService_ApplyResource_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *resourceServiceClient) ApplyBatch(ctx context.Context, in *ApplyBatchRequest, opts ...grpc.CallOption) (*ApplyBatchResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ApplyBatchResponse)
+	err := c.cc.Invoke(ctx, ResourceService_ApplyBatch_FullMethodName, in, out, cOpts...)
 	if err != nil {
 		return nil, err
 	}
@@ -792,6 +813,16 @@ type ResourceServiceServer interface {
 	// only its current revision: any other key appends a new revision, even
 	// one an earlier revision has (issue 11).
 	ApplyResource(context.Context, *ApplyResourceRequest) (*ApplyResourceResponse, error)
+	// ApplyBatch makes EnsureImage and ApplyResource calls of one project in
+	// one request (issue 13: a call per resource cost more than the work).
+	// Each call is checked, authorized, made idempotent (its key replays
+	// the same answer whether it came alone or in a batch) and answered
+	// exactly as alone; the calls run in their order and commit together,
+	// in one transaction with one fsync where they fit one, and none is
+	// answered before it is durable. One call's failure fails only that
+	// call. At most max_batch_calls (1,000) calls; every call must name the
+	// batch's project.
+	ApplyBatch(context.Context, *ApplyBatchRequest) (*ApplyBatchResponse, error)
 	// DeleteResource removes a resource with its versions and secret
 	// revisions.
 	DeleteResource(context.Context, *DeleteResourceRequest) (*DeleteResourceResponse, error)
@@ -890,6 +921,9 @@ func (UnimplementedResourceServiceServer) EnsureImage(context.Context, *EnsureIm
 func (UnimplementedResourceServiceServer) ApplyResource(context.Context, *ApplyResourceRequest) (*ApplyResourceResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method ApplyResource not implemented")
 }
+func (UnimplementedResourceServiceServer) ApplyBatch(context.Context, *ApplyBatchRequest) (*ApplyBatchResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method ApplyBatch not implemented")
+}
 func (UnimplementedResourceServiceServer) DeleteResource(context.Context, *DeleteResourceRequest) (*DeleteResourceResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method DeleteResource not implemented")
 }
@@ -979,6 +1013,24 @@ func _ResourceService_ApplyResource_Handler(srv interface{}, ctx context.Context
 	}
 	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
 		return srv.(ResourceServiceServer).ApplyResource(ctx, req.(*ApplyResourceRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _ResourceService_ApplyBatch_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ApplyBatchRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(ResourceServiceServer).ApplyBatch(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: ResourceService_ApplyBatch_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(ResourceServiceServer).ApplyBatch(ctx, req.(*ApplyBatchRequest))
 	}
 	return interceptor(ctx, in, info, handler)
 }
@@ -1213,6 +1265,10 @@ var ResourceService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "ApplyResource",
 			Handler:    _ResourceService_ApplyResource_Handler,
+		},
+		{
+			MethodName: "ApplyBatch",
+			Handler:    _ResourceService_ApplyBatch_Handler,
 		},
 		{
 			MethodName: "DeleteResource",

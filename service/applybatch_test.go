@@ -1,0 +1,170 @@
+package service_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
+	"cc.dev/cc/service"
+	ccv1 "cc.dev/cc/service/proto/cc/v1"
+)
+
+// leased is req with the lease id.
+func leased(req service.ApplyRequest, id string) service.ApplyRequest {
+	req.LeaseID = id
+	return req
+}
+
+// TestApplyBatchAnswersEachAsAlone: issue 13, a batched apply. The calls
+// of one ApplyBatch commit in one transaction; each failing one gets the
+// error it gets alone (with its details: a *StaleError is one), takes
+// nothing of the others with it, and writes nothing; an idempotency key
+// replays the same answer alone and in a batch, either way round.
+func TestApplyBatchAnswersEachAsAlone(t *testing.T) {
+	ctx := context.Background()
+	srv, c, _ := serveUnix(t, t.TempDir())
+	lease, _, err := c.Lock(ctx, "p", service.Holder{User: "u", Host: "h"}, time.Hour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := leased(applyReq(t, "p", "volume.a", service.ActionCreate, volume("1Gi"), 0), lease.ID)
+	first.IdempotencyKey = "k-a"
+	firstRes := mustApply(t, c, first)
+
+	img, h := spec(t, map[string]any{"from": "python:3.12-slim@sha256:abc", "steps": []any{}})
+	dup := leased(applyReq(t, "p", "volume.a", service.ActionCreate, volume("2Gi"), 1), lease.ID)
+	stale := leased(applyReq(t, "p", "volume.a", service.ActionUpdate, volume("3Gi"), 0), lease.ID)
+	stale.ExpectedSerial = 0
+	bad := leased(applyReq(t, "p", "volume.bad", service.ActionCreate, map[string]any{"size": "lots"}, 1), lease.ID)
+	fn := leased(applyReq(t, "p", "function.f", service.ActionCreate, function("main.run"), 1), lease.ID)
+	fn.IdempotencyKey = "k-f"
+	vol := leased(applyReq(t, "p", "volume.b", service.ActionCreate, volume("1Gi"), 1), lease.ID)
+	image := service.ImageRequest{Project: "p", Address: "image.base", Hash: h, Spec: img, ExpectedSerial: 1, LeaseID: lease.ID}
+
+	// What the failing ones get alone (none of them writes).
+	var alone []error
+	for _, r := range []service.ApplyRequest{dup, stale, bad} {
+		_, err := c.Apply(ctx, r)
+		if err == nil {
+			t.Fatalf("Apply(%s) alone succeeded, want it refused", r.Address)
+		}
+		alone = append(alone, err)
+	}
+
+	b := holdFirstBatch(t, srv, 0, nil)
+	calls := []service.BatchCall{{Image: &image}, {Apply: &dup}, {Apply: &vol}, {Apply: &stale}, {Apply: &fn}, {Apply: &bad}, {Apply: &first}}
+	res, err := c.ApplyBatch(ctx, "p", calls)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res) != len(calls) {
+		t.Fatalf("%d results for %d calls", len(res), len(calls))
+	}
+	for i, want := range map[int]error{1: alone[0], 5: alone[2]} {
+		if got := res[i].Err; got == nil || got.Error() != want.Error() || fmt.Sprintf("%T", got) != fmt.Sprintf("%T", want) {
+			t.Errorf("call %d in a batch = %v (%T), want %v (%T) as alone", i, got, got, want, want)
+		}
+	}
+	// Stale as alone, the project then at serial 3 (after the batch's
+	// image and volume.b).
+	var se *service.StaleError
+	if !errors.As(alone[1], &se) {
+		t.Fatalf("the stale update alone = %v, want a *StaleError", alone[1])
+	}
+	want := *se
+	want.ProjectSerial = 3
+	if !errors.As(res[3].Err, &se) || *se != want {
+		t.Errorf("the stale update in a batch = %#v, want %#v", res[3].Err, want)
+	}
+	if res[0].Err != nil || res[0].Image == nil || !res[0].Image.Created || res[0].Image.Serial != 2 {
+		t.Errorf("the image in a batch = %+v, want it created at serial 2", res[0])
+	}
+	if res[2].Err != nil || res[2].Apply == nil || res[2].Apply.Serial != 3 || res[4].Err != nil || res[4].Apply.Serial != 4 {
+		t.Errorf("the creates in a batch = %+v and %+v, want serials 3 and 4, in the batch's order", res[2], res[4])
+	}
+	if res[6].Err != nil || cmp.Diff(firstRes, res[6].Apply) != "" {
+		t.Errorf("the key of an earlier call in a batch = %+v, %v; want its first answer %+v", res[6].Apply, res[6].Err, firstRes)
+	}
+	if len(b.commits) != 1 || b.commits[0] != 4 {
+		t.Errorf("commits of %v mutations, want the 4 that succeeded in one transaction", b.commits)
+	}
+	// The key of a call in the batch replays alone, writing nothing.
+	again := mustApply(t, c, fn)
+	if diff := cmp.Diff(res[4].Apply, again); diff != "" {
+		t.Errorf("the batch's call again alone (-batch +alone):\n%s", diff)
+	}
+	st, err := c.GetState(ctx, "p")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Serial != 4 || len(st.Resources) != 4 || st.Lookup("volume.bad") != nil {
+		t.Errorf("state at serial %d with %d resources, want 4 and 4 (volume.a, image.base, volume.b, function.f)", st.Serial, len(st.Resources))
+	}
+	if r := st.Lookup("volume.a"); r == nil || r.Serial != 1 {
+		t.Errorf("volume.a = %+v, want it untouched at serial 1", r)
+	}
+}
+
+// TestApplyBatchRefusals: issue 13. A batch is refused whole, writing
+// nothing, when one of its calls names another project than the batch
+// (whose project is the one authorized: a token for one project cannot
+// reach another through it), when it is empty of a call, or too long; a
+// call without the project's live lease is refused alone.
+func TestApplyBatchRefusals(t *testing.T) {
+	ctx := context.Background()
+	_, c, conn := serveUnix(t, t.TempDir())
+	lease, _, err := c.Lock(ctx, "p", service.Holder{User: "u", Host: "h"}, time.Hour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ok := leased(applyReq(t, "p", "volume.a", service.ActionCreate, volume("1Gi"), 0), lease.ID)
+	other := leased(applyReq(t, "q", "volume.b", service.ActionCreate, volume("1Gi"), 0), lease.ID)
+	if _, err := c.ApplyBatch(ctx, "p", []service.BatchCall{{Apply: &ok}, {Apply: &other}}); !errors.Is(err, service.ErrInvalid) {
+		t.Errorf("ApplyBatch(a call of project q in a batch of p) = %v, want invalid", err)
+	}
+	if _, err := c.ApplyBatch(ctx, "q", []service.BatchCall{{Apply: &ok}}); !errors.Is(err, service.ErrInvalid) {
+		t.Errorf("ApplyBatch(a call of project p in a batch of q) = %v, want invalid", err)
+	}
+	rc := ccv1.NewResourceServiceClient(conn)
+	if _, err := rc.ApplyBatch(ctx, &ccv1.ApplyBatchRequest{Project: ""}); status.Code(err) != codes.InvalidArgument {
+		t.Errorf("ApplyBatch(no project, no call) = %v, want InvalidArgument", err)
+	}
+	if _, err := rc.ApplyBatch(ctx, &ccv1.ApplyBatchRequest{Project: "p", Calls: []*ccv1.BatchCall{{}}}); status.Code(err) != codes.InvalidArgument {
+		t.Errorf("ApplyBatch(an empty call) = %v, want InvalidArgument", err)
+	}
+	long := make([]service.BatchCall, service.MaxBatchCalls+1)
+	for i := range long {
+		long[i].Apply = &ok
+	}
+	if _, err := c.ApplyBatch(ctx, "p", long); !errors.Is(err, service.ErrInvalid) {
+		t.Errorf("ApplyBatch(%d calls) = %v, want invalid", len(long), err)
+	}
+	if _, err := c.ApplyBatch(ctx, "p", []service.BatchCall{{}}); err == nil {
+		t.Error("ApplyBatch(a call of neither kind) succeeded")
+	}
+	unleased := ok
+	unleased.LeaseID = "not-the-lease"
+	res, err := c.ApplyBatch(ctx, "p", []service.BatchCall{{Apply: &unleased}, {Apply: &ok}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !errors.Is(res[0].Err, service.ErrLeaseRefused) || res[1].Err != nil {
+		t.Errorf("ApplyBatch(without the lease, with it) = %v, %v; want the first refused, the second done", res[0].Err, res[1].Err)
+	}
+	st, err := c.GetState(ctx, "p")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Serial != 1 || len(st.Resources) != 1 {
+		t.Errorf("state at serial %d with %d resources, want only the leased call's", st.Serial, len(st.Resources))
+	}
+	if st, err := c.GetState(ctx, "q"); err != nil || st.Serial != 0 {
+		t.Errorf("project q at serial %d (%v), want untouched", st.Serial, err)
+	}
+}
