@@ -570,30 +570,54 @@ func TestLockRenewed(t *testing.T) {
 	}
 }
 
+// lockTakenSetup is the start of the lock-taken tests: a project of 40
+// changes planned and locked by an applier of parallelism 1 (and opts)
+// on a server with call counting, and its progress so far.
+func lockTakenSetup(t *testing.T, opts ...applier.Option) (*service.Client, *calls, *schema.Desired, *applier.Applier, *planner.Plan, *applier.Lock, func() string) {
+	t.Helper()
+	cl, calls := server(t)
+	d := project(t, t.TempDir(), workload.Options{N: 40})
+	var progress strings.Builder
+	var pmu sync.Mutex
+	opts = append([]applier.Option{applier.WithParallelism(1), applier.WithProgress(writerFunc(func(b []byte) (int, error) {
+		pmu.Lock()
+		defer pmu.Unlock()
+		return progress.Write(b)
+	}))}, opts...)
+	a := newApplier(t, cl, d, opts...)
+	p, _, err := a.Plan(context.Background(), d, planner.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lk, err := a.Lock(context.Background(), d.Project)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { lk.Release() })
+	return cl, calls, d, a, p, lk, func() string {
+		pmu.Lock()
+		defer pmu.Unlock()
+		return progress.String()
+	}
+}
+
+// lockTakenSays fails t unless out says the lock was taken with notMade
+// changes not made.
+func lockTakenSays(t *testing.T, out string, notMade int) {
+	t.Helper()
+	want := fmt.Sprintf("The project's lock was taken from this apply (released by force-unlock or expired): %d changes not made.", notMade)
+	if !strings.Contains(out, want) {
+		t.Fatalf("progress does not say %q:\n%s", want, out)
+	}
+}
+
 // TestItem4ApplierStopsWhenLockTaken: issue 8 item 4. A force-unlock in the
 // middle of an apply makes the service refuse its next mutation; the
 // applier starts no change after that refusal and says that the lock was
 // taken from it and how many changes were not made.
 func TestItem4ApplierStopsWhenLockTaken(t *testing.T) {
 	ctx := context.Background()
-	cl, calls := server(t)
-	d := project(t, t.TempDir(), workload.Options{N: 40})
-	var progress strings.Builder
-	var pmu sync.Mutex
-	a := newApplier(t, cl, d, applier.WithParallelism(1), applier.WithBatchSize(1), applier.WithProgress(writerFunc(func(b []byte) (int, error) {
-		pmu.Lock()
-		defer pmu.Unlock()
-		return progress.Write(b)
-	})))
-	p, _, err := a.Plan(ctx, d, planner.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	lk, err := a.Lock(ctx, d.Project)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer lk.Release()
+	cl, calls, d, a, p, lk, progress := lockTakenSetup(t, applier.WithBatchSize(1))
 	var mutations, forced atomic.Int64
 	calls.reset(func(method string, n int) error {
 		switch method {
@@ -618,13 +642,7 @@ func TestItem4ApplierStopsWhenLockTaken(t *testing.T) {
 		t.Fatalf("%d mutations were sent, want none after the refused fifth", got)
 	}
 	notMade := len(p.Changes) - 4
-	pmu.Lock()
-	out := progress.String()
-	pmu.Unlock()
-	want := fmt.Sprintf("The project's lock was taken from this apply (released by force-unlock or expired): %d changes not made.", notMade)
-	if !strings.Contains(out, want) {
-		t.Fatalf("progress does not say %q:\n%s", want, out)
-	}
+	lockTakenSays(t, progress(), notMade)
 	st, err := cl.GetState(ctx, d.Project)
 	if err != nil {
 		t.Fatal(err)
@@ -640,24 +658,7 @@ func TestItem4ApplierStopsWhenLockTaken(t *testing.T) {
 // apply sends nothing more; what the state holds is what was done before.
 func TestItem4ApplierStopsWhenLockTakenBatched(t *testing.T) {
 	ctx := context.Background()
-	cl, calls := server(t)
-	d := project(t, t.TempDir(), workload.Options{N: 40})
-	var progress strings.Builder
-	var pmu sync.Mutex
-	a := newApplier(t, cl, d, applier.WithParallelism(1), applier.WithProgress(writerFunc(func(b []byte) (int, error) {
-		pmu.Lock()
-		defer pmu.Unlock()
-		return progress.Write(b)
-	})))
-	p, _, err := a.Plan(ctx, d, planner.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	lk, err := a.Lock(ctx, d.Project)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer lk.Release()
+	cl, calls, d, a, p, lk, progress := lockTakenSetup(t)
 	var mutations, batches, atForce atomic.Int64
 	calls.reset(func(method string, n int) error {
 		switch method {
@@ -688,13 +689,7 @@ func TestItem4ApplierStopsWhenLockTakenBatched(t *testing.T) {
 		t.Fatalf("%d mutation calls were sent, want none after the refused batch (call %d)", got, atForce.Load())
 	}
 	notMade := len(p.Changes) - len(res.Done)
-	pmu.Lock()
-	out := progress.String()
-	pmu.Unlock()
-	want := fmt.Sprintf("The project's lock was taken from this apply (released by force-unlock or expired): %d changes not made.", notMade)
-	if !strings.Contains(out, want) {
-		t.Fatalf("progress does not say %q:\n%s", want, out)
-	}
+	lockTakenSays(t, progress(), notMade)
 	st, err := cl.GetState(ctx, d.Project)
 	if err != nil {
 		t.Fatal(err)
