@@ -66,7 +66,10 @@ type hclLocal struct {
 }
 
 type hclLoader struct {
-	p         *project
+	p *project
+	// ctxRoots are env and path's values, made once for every
+	// evaluation context (evalContext).
+	ctxRoots  *[2]cty.Value
 	funcs     map[string]function.Function
 	vars      map[string]*hclVariable
 	varsObj   cty.Value
@@ -281,12 +284,14 @@ func (l *hclLoader) parse() ([]*hclsyntax.Body, error) {
 func (l *hclLoader) parseSource(abs string, src []byte) *hclsyntax.Body {
 	name := l.p.display(abs)
 	l.p.sources[name] = src
-	body, hd := parseHCLConfig(src, name)
+	// The budget's instrumentation runs in the parse's workers: it
+	// numbers expressions under a lock, and the numbers only tell them
+	// apart.
+	body, hd := parseHCLConfigEach(src, name, func(b *hclsyntax.Body) { l.budget.instrument(b) })
 	l.add(hd)
 	if body == nil || hd.HasErrors() {
 		return nil
 	}
-	l.budget.instrument(body)
 	return body
 }
 
@@ -699,7 +704,11 @@ func (l *hclLoader) isDone(n node) bool {
 // evalContext holds the variables, functions and just the locals and
 // resources the node refers to.
 func (l *hclLoader) evalContext(deps []node) *hcl.EvalContext {
-	vars := map[string]cty.Value{"var": l.varsObj, "env": envObject(l.p.env), "path": l.pathObj()}
+	if l.ctxRoots == nil {
+		l.ctxRoots = &[2]cty.Value{envObject(l.p.env), l.pathObj()}
+	}
+	vars := make(map[string]cty.Value, 8)
+	vars["var"], vars["env"], vars["path"] = l.varsObj, l.ctxRoots[0], l.ctxRoots[1]
 	groups := map[string]map[string]cty.Value{}
 	data := map[string]map[string]cty.Value{}
 	for _, d := range deps {

@@ -18,6 +18,9 @@ import (
 // count too; a key that does not evaluate is left to the evaluation's
 // own error.
 func (l *hclLoader) dupKeys(e hclsyntax.Expression, ectx *hcl.EvalContext) {
+	if !mayHoldObjectCons(e) {
+		return
+	}
 	hclsyntax.VisitAll(e, func(n hclsyntax.Node) hcl.Diagnostics {
 		o, ok := n.(*hclsyntax.ObjectConsExpr)
 		if !ok {
@@ -57,4 +60,26 @@ func objectKey(e hclsyntax.Expression, ectx *hcl.EvalContext) (string, bool) {
 
 func posOf(r hcl.Range) string {
 	return fmt.Sprintf("%s:%d:%d", r.Filename, r.Start.Line, r.Start.Column)
+}
+
+// mayHoldObjectCons is false for the expressions most attributes are,
+// that can hold no object constructor: a literal, a reference, or a
+// template of literals and references. It spares dupKeys a walk.
+func mayHoldObjectCons(e hclsyntax.Expression) bool {
+	switch e := e.(type) {
+	case *hclsyntax.LiteralValueExpr, *hclsyntax.ScopeTraversalExpr:
+		return false
+	case *hclsyntax.TemplateWrapExpr:
+		return mayHoldObjectCons(e.Wrapped)
+	case *hclsyntax.TemplateExpr:
+		for _, p := range e.Parts {
+			switch p.(type) {
+			case *hclsyntax.LiteralValueExpr, *hclsyntax.ScopeTraversalExpr:
+			default:
+				return true
+			}
+		}
+		return false
+	}
+	return true
 }
