@@ -471,6 +471,9 @@ func (l *hclLoader) deps(exprs []hclsyntax.Expression) []node {
 	var out []node
 	seen := map[node]bool{}
 	for _, e := range exprs {
+		if !mayRefer(e) {
+			continue
+		}
 		for _, tr := range e.Variables() {
 			n := l.checkTraversal(tr)
 			if n != "" && !seen[n] {
@@ -480,6 +483,33 @@ func (l *hclLoader) deps(exprs []hclsyntax.Expression) []node {
 		}
 	}
 	return out
+}
+
+// mayRefer is false for an expression made only of literals (a literal,
+// a template of literals, a tuple of those), which has no variables:
+// deps skips hclsyntax's walk of it.
+func mayRefer(e hclsyntax.Expression) bool {
+	switch e := e.(type) {
+	case *hclsyntax.LiteralValueExpr:
+		return false
+	case *hclsyntax.TemplateWrapExpr:
+		return mayRefer(e.Wrapped)
+	case *hclsyntax.TemplateExpr:
+		for _, p := range e.Parts {
+			if mayRefer(p) {
+				return true
+			}
+		}
+		return false
+	case *hclsyntax.TupleConsExpr:
+		for _, x := range e.Exprs {
+			if mayRefer(x) {
+				return true
+			}
+		}
+		return false
+	}
+	return true
 }
 
 var referenceRoots = []string{"var", "env", "local", "image", "secret", "volume", "dataset", "function", "suite", "data", "module", "path"}

@@ -23,8 +23,8 @@ func (l *hclLoader) dupKeys(e hclsyntax.Expression, ectx *hcl.EvalContext) {
 	}
 	hclsyntax.VisitAll(e, func(n hclsyntax.Node) hcl.Diagnostics {
 		o, ok := n.(*hclsyntax.ObjectConsExpr)
-		if !ok {
-			return nil
+		if !ok || len(o.Items) < 2 {
+			return nil // one key cannot be set twice
 		}
 		first := map[string]hcl.Range{}
 		for _, item := range o.Items {
@@ -63,14 +63,21 @@ func posOf(r hcl.Range) string {
 }
 
 // mayHoldObjectCons is false for the expressions most attributes are,
-// that can hold no object constructor: a literal, a reference, or a
-// template of literals and references. It spares dupKeys a walk.
+// that can hold no object constructor: a literal, a reference, a
+// template of literals and references, or a tuple of those. It spares dupKeys a walk.
 func mayHoldObjectCons(e hclsyntax.Expression) bool {
 	switch e := e.(type) {
 	case *hclsyntax.LiteralValueExpr, *hclsyntax.ScopeTraversalExpr:
 		return false
 	case *hclsyntax.TemplateWrapExpr:
 		return mayHoldObjectCons(e.Wrapped)
+	case *hclsyntax.TupleConsExpr:
+		for _, x := range e.Exprs {
+			if mayHoldObjectCons(x) {
+				return true
+			}
+		}
+		return false
 	case *hclsyntax.TemplateExpr:
 		for _, p := range e.Parts {
 			switch p.(type) {
