@@ -66,7 +66,10 @@ type hclLocal struct {
 }
 
 type hclLoader struct {
-	p         *project
+	p *project
+	// ctxRoots are env and path's values, made once for every
+	// evaluation context (evalContext).
+	ctxRoots  *[2]cty.Value
 	funcs     map[string]function.Function
 	vars      map[string]*hclVariable
 	varsObj   cty.Value
@@ -281,12 +284,14 @@ func (l *hclLoader) parse() ([]*hclsyntax.Body, error) {
 func (l *hclLoader) parseSource(abs string, src []byte) *hclsyntax.Body {
 	name := l.p.display(abs)
 	l.p.sources[name] = src
-	body, hd := parseHCLConfig(src, name)
+	// The budget's instrumentation runs in the parse's workers: it
+	// numbers expressions under a lock, and the numbers only tell them
+	// apart.
+	body, hd := parseHCLConfigEach(src, name, func(b *hclsyntax.Body) { l.budget.instrument(b) })
 	l.add(hd)
 	if body == nil || hd.HasErrors() {
 		return nil
 	}
-	l.budget.instrument(body)
 	return body
 }
 
@@ -466,6 +471,9 @@ func (l *hclLoader) deps(exprs []hclsyntax.Expression) []node {
 	var out []node
 	seen := map[node]bool{}
 	for _, e := range exprs {
+		if !mayRefer(e) {
+			continue
+		}
 		for _, tr := range e.Variables() {
 			n := l.checkTraversal(tr)
 			if n != "" && !seen[n] {
@@ -475,6 +483,33 @@ func (l *hclLoader) deps(exprs []hclsyntax.Expression) []node {
 		}
 	}
 	return out
+}
+
+// mayRefer is false for an expression made only of literals (a literal,
+// a template of literals, a tuple of those), which has no variables:
+// deps skips hclsyntax's walk of it.
+func mayRefer(e hclsyntax.Expression) bool {
+	switch e := e.(type) {
+	case *hclsyntax.LiteralValueExpr:
+		return false
+	case *hclsyntax.TemplateWrapExpr:
+		return mayRefer(e.Wrapped)
+	case *hclsyntax.TemplateExpr:
+		for _, p := range e.Parts {
+			if mayRefer(p) {
+				return true
+			}
+		}
+		return false
+	case *hclsyntax.TupleConsExpr:
+		for _, x := range e.Exprs {
+			if mayRefer(x) {
+				return true
+			}
+		}
+		return false
+	}
+	return true
 }
 
 var referenceRoots = []string{"var", "env", "local", "image", "secret", "volume", "dataset", "function", "suite", "data", "module", "path"}
@@ -699,7 +734,11 @@ func (l *hclLoader) isDone(n node) bool {
 // evalContext holds the variables, functions and just the locals and
 // resources the node refers to.
 func (l *hclLoader) evalContext(deps []node) *hcl.EvalContext {
-	vars := map[string]cty.Value{"var": l.varsObj, "env": envObject(l.p.env), "path": l.pathObj()}
+	if l.ctxRoots == nil {
+		l.ctxRoots = &[2]cty.Value{envObject(l.p.env), l.pathObj()}
+	}
+	vars := make(map[string]cty.Value, 8)
+	vars["var"], vars["env"], vars["path"] = l.varsObj, l.ctxRoots[0], l.ctxRoots[1]
 	groups := map[string]map[string]cty.Value{}
 	data := map[string]map[string]cty.Value{}
 	for _, d := range deps {

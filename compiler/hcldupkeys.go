@@ -18,10 +18,13 @@ import (
 // count too; a key that does not evaluate is left to the evaluation's
 // own error.
 func (l *hclLoader) dupKeys(e hclsyntax.Expression, ectx *hcl.EvalContext) {
+	if !mayHoldObjectCons(e) {
+		return
+	}
 	hclsyntax.VisitAll(e, func(n hclsyntax.Node) hcl.Diagnostics {
 		o, ok := n.(*hclsyntax.ObjectConsExpr)
-		if !ok {
-			return nil
+		if !ok || len(o.Items) < 2 {
+			return nil // one key cannot be set twice
 		}
 		first := map[string]hcl.Range{}
 		for _, item := range o.Items {
@@ -57,4 +60,33 @@ func objectKey(e hclsyntax.Expression, ectx *hcl.EvalContext) (string, bool) {
 
 func posOf(r hcl.Range) string {
 	return fmt.Sprintf("%s:%d:%d", r.Filename, r.Start.Line, r.Start.Column)
+}
+
+// mayHoldObjectCons is false for the expressions most attributes are,
+// that can hold no object constructor: a literal, a reference, a
+// template of literals and references, or a tuple of those. It spares dupKeys a walk.
+func mayHoldObjectCons(e hclsyntax.Expression) bool {
+	switch e := e.(type) {
+	case *hclsyntax.LiteralValueExpr, *hclsyntax.ScopeTraversalExpr:
+		return false
+	case *hclsyntax.TemplateWrapExpr:
+		return mayHoldObjectCons(e.Wrapped)
+	case *hclsyntax.TupleConsExpr:
+		for _, x := range e.Exprs {
+			if mayHoldObjectCons(x) {
+				return true
+			}
+		}
+		return false
+	case *hclsyntax.TemplateExpr:
+		for _, p := range e.Parts {
+			switch p.(type) {
+			case *hclsyntax.LiteralValueExpr, *hclsyntax.ScopeTraversalExpr:
+			default:
+				return true
+			}
+		}
+		return false
+	}
+	return true
 }

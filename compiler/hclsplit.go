@@ -29,9 +29,18 @@ var (
 // parseHCLConfig parses a configuration file as hclsyntax.ParseConfig does
 // (from hcl.InitialPos), in parallel pieces when it is large.
 func parseHCLConfig(src []byte, name string) (*hclsyntax.Body, hcl.Diagnostics) {
+	return parseHCLConfigEach(src, name, nil)
+}
+
+// parseHCLConfigEach is parseHCLConfig that also calls each, when not
+// nil, on what it parsed without errors before returning it: on every
+// piece, in the worker that parsed it, or on the whole body. each must be
+// safe to call from several goroutines at once, and must not care which
+// piece of a file it sees first.
+func parseHCLConfigEach(src []byte, name string, each func(*hclsyntax.Body)) (*hclsyntax.Body, hcl.Diagnostics) {
 	if len(src) >= splitMinSize && runtime.GOMAXPROCS(0) > 1 {
 		if cuts := splitPoints(src, splitChunkSize); len(cuts) > 0 {
-			if body := parseChunks(src, name, cuts); body != nil {
+			if body := parseChunksEach(src, name, cuts, each); body != nil {
 				return body, nil
 			}
 		}
@@ -40,7 +49,11 @@ func parseHCLConfig(src []byte, name string) (*hclsyntax.Body, hcl.Diagnostics) 
 	if file == nil {
 		return nil, hd
 	}
-	return file.Body.(*hclsyntax.Body), hd
+	body := file.Body.(*hclsyntax.Body)
+	if each != nil && !hd.HasErrors() {
+		each(body)
+	}
+	return body, hd
 }
 
 // cut is where a chunk starts: at the beginning of a line.
@@ -159,6 +172,12 @@ func skipLine(src []byte, i int) int {
 // nil when any chunk has a diagnostic or a top-level attribute is set in
 // two chunks (the whole file's parse says so then).
 func parseChunks(src []byte, name string, cuts []cut) *hclsyntax.Body {
+	return parseChunksEach(src, name, cuts, nil)
+}
+
+// parseChunksEach is parseChunks that calls each, when not nil, on every
+// chunk's body in the worker that parsed it (parseHCLConfigEach).
+func parseChunksEach(src []byte, name string, cuts []cut, each func(*hclsyntax.Body)) *hclsyntax.Body {
 	starts := append([]cut{{byte: 0, line: 1}}, cuts...)
 	bodies := make([]*hclsyntax.Body, len(starts))
 	failed := make([]bool, len(starts))
@@ -184,6 +203,9 @@ func parseChunks(src []byte, name string, cuts []cut) *hclsyntax.Body {
 					continue
 				}
 				bodies[i] = f.Body.(*hclsyntax.Body)
+				if each != nil {
+					each(bodies[i])
+				}
 			}
 		}()
 	}

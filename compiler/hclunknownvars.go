@@ -32,7 +32,7 @@ func unknownVariable(v *hclVariable) cty.Value {
 // variables are allowed, it notes rng as unknown and returns v's
 // placeholder, and true; else false.
 func (l *hclLoader) known(v cty.Value, rng hcl.Range) (cty.Value, bool) {
-	if v.IsWhollyKnown() {
+	if whollyKnown(v) {
 		return v, true
 	}
 	if !l.p.unknownVars {
@@ -40,6 +40,37 @@ func (l *hclLoader) known(v cty.Value, rng hcl.Range) (cty.Value, bool) {
 	}
 	l.p.unknownAt = append(l.p.unknownAt, *toRange(rng))
 	return placeholder(v), true
+}
+
+// whollyKnown is v.IsWhollyKnown(), without the sorted key list cty's
+// element iterator allocates for every object it walks.
+func whollyKnown(v cty.Value) bool {
+	if v.IsMarked() {
+		v, _ = v.Unmark()
+	}
+	if !v.IsKnown() {
+		return false
+	}
+	if v.IsNull() {
+		return true
+	}
+	t := v.Type()
+	switch {
+	case t.IsObjectType():
+		for name := range t.AttributeTypes() {
+			if !whollyKnown(v.GetAttr(name)) {
+				return false
+			}
+		}
+		return true
+	case v.CanIterateElements():
+		for it := v.ElementIterator(); it.Next(); {
+			if _, ev := it.Element(); !whollyKnown(ev) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // placeholder replaces every unknown part of v with a known value of its
