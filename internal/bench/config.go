@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"cc.dev/cc/internal/bench/host"
 )
 
 // allPaths are the measured paths, in the order they run.
@@ -28,9 +30,7 @@ type config struct {
 }
 
 // usageError is bad arguments: the command exits 2.
-type usageError struct{ msg string }
-
-func (e *usageError) Error() string { return e.msg }
+type usageError = host.UsageError
 
 // parseArgs parses the command line; help and bad arguments return a
 // *usageError (flag's own message already written to stderr).
@@ -54,10 +54,10 @@ func parseArgs(args []string, stderr io.Writer) (*config, error) {
 	fs.Int64Var(&c.hashBytes, "hash-bytes", 1<<30, "total size of the tree the hash path copies (`BYTES`)")
 	fs.DurationVar(&c.timeout, "timeout", 10*time.Minute, "the longest one child may run")
 	if err := fs.Parse(args); err != nil {
-		return nil, &usageError{err.Error()}
+		return nil, &usageError{Msg: err.Error()}
 	}
 	if fs.NArg() > 0 {
-		return nil, &usageError{fmt.Sprintf("unexpected argument %q (bench takes only flags)", fs.Arg(0))}
+		return nil, &usageError{Msg: fmt.Sprintf("unexpected argument %q (bench takes only flags)", fs.Arg(0))}
 	}
 	var err error
 	if c.sizes, err = parseSizes(*sizes); err != nil {
@@ -67,10 +67,10 @@ func parseArgs(args []string, stderr io.Writer) (*config, error) {
 		return nil, err
 	}
 	if c.rounds < 1 || c.applyRounds < 1 {
-		return nil, &usageError{"-rounds and -apply-rounds must be at least 1"}
+		return nil, &usageError{Msg: "-rounds and -apply-rounds must be at least 1"}
 	}
 	if c.hashBytes < 1<<10 || c.timeout <= 0 {
-		return nil, &usageError{"-hash-bytes must be at least 1024 and -timeout positive"}
+		return nil, &usageError{Msg: "-hash-bytes must be at least 1024 and -timeout positive"}
 	}
 	return c, nil
 }
@@ -82,10 +82,10 @@ func parseSizes(s string) ([]int, error) {
 	for _, f := range strings.Split(s, ",") {
 		n, err := strconv.Atoi(strings.TrimSpace(f))
 		if err != nil || n < 1 {
-			return nil, &usageError{fmt.Sprintf("-sizes: %q is not a positive number of resources", f)}
+			return nil, &usageError{Msg: fmt.Sprintf("-sizes: %q is not a positive number of resources", f)}
 		}
 		if seen[n] {
-			return nil, &usageError{fmt.Sprintf("-sizes: %d given twice", n)}
+			return nil, &usageError{Msg: fmt.Sprintf("-sizes: %d given twice", n)}
 		}
 		seen[n] = true
 		out = append(out, n)
@@ -103,7 +103,7 @@ func parsePaths(s string) (map[string]bool, error) {
 			known = known || p == f
 		}
 		if !known {
-			return nil, &usageError{fmt.Sprintf("-paths: unknown path %q (known: %s)", f, strings.Join(allPaths, ","))}
+			return nil, &usageError{Msg: fmt.Sprintf("-paths: unknown path %q (known: %s)", f, strings.Join(allPaths, ","))}
 		}
 		out[f] = true
 	}

@@ -26,34 +26,16 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"strings"
-	"syscall"
 
 	"cc.dev/cc/internal/bench/host"
 )
 
-func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
-	stop()
-	var ue *usageError
-	switch {
-	case errors.As(err, &ue):
-		if ue.msg != "flag: help requested" {
-			fmt.Fprintln(os.Stderr, "bench:", ue.msg)
-		}
-		os.Exit(2)
-	case err != nil:
-		fmt.Fprintln(os.Stderr, "bench:", err)
-		os.Exit(1)
-	}
-}
+func main() { host.Main("bench", run) }
 
 // renderer is one part of the output.
 type renderer interface{ markdown(*strings.Builder) }

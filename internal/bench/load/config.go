@@ -7,6 +7,8 @@ import (
 	"os"
 	"slices"
 	"strings"
+
+	"cc.dev/cc/internal/bench/host"
 )
 
 // config is what the flags say.
@@ -24,9 +26,7 @@ type config struct {
 }
 
 // usageError is a bad command line.
-type usageError struct{ msg string }
-
-func (e *usageError) Error() string { return e.msg }
+type usageError = host.UsageError
 
 // knownSetups are the setups -setups accepts, in the order they run.
 var knownSetups = []string{"sqlite", "postgres"}
@@ -53,14 +53,14 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	fs.StringVar(&cfg.postgres, "postgres", "", "PostgreSQL `URL` of a user that may create databases, for the postgres setup (default $CC_TEST_POSTGRES); a fresh database is created on it per round and dropped after")
 	fs.StringVar(&cfg.out, "o", "", "also write the Markdown to `FILE`")
 	if err := fs.Parse(args); err != nil {
-		return nil, &usageError{err.Error()}
+		return nil, &usageError{Msg: err.Error()}
 	}
 	if fs.NArg() > 0 {
-		return nil, &usageError{fmt.Sprintf("unexpected argument %q", fs.Arg(0))}
+		return nil, &usageError{Msg: fmt.Sprintf("unexpected argument %q", fs.Arg(0))}
 	}
 	for name, v := range map[string]int{"clients": cfg.clients, "resources": cfg.resources, "rounds": cfg.rounds, "parallelism": cfg.parallelism} {
 		if v < 1 {
-			return nil, &usageError{fmt.Sprintf("-%s %d: want at least 1", name, v)}
+			return nil, &usageError{Msg: fmt.Sprintf("-%s %d: want at least 1", name, v)}
 		}
 	}
 	var err error
@@ -71,7 +71,7 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 		cfg.postgres = os.Getenv("CC_TEST_POSTGRES")
 	}
 	if slices.Contains(cfg.setups, "postgres") && cfg.postgres == "" {
-		return nil, &usageError{"-setups postgres needs a PostgreSQL server: -postgres URL or $CC_TEST_POSTGRES (source .ci/pg/up.sh && cc_pg_up starts one)"}
+		return nil, &usageError{Msg: "-setups postgres needs a PostgreSQL server: -postgres URL or $CC_TEST_POSTGRES (source .ci/pg/up.sh && cc_pg_up starts one)"}
 	}
 	return cfg, nil
 }
@@ -83,7 +83,7 @@ func parseSetups(s string) ([]string, error) {
 	for _, name := range strings.Split(s, ",") {
 		name = strings.TrimSpace(name)
 		if !slices.Contains(knownSetups, name) {
-			return nil, &usageError{fmt.Sprintf("-setups: unknown setup %q: want %s", name, strings.Join(knownSetups, " or "))}
+			return nil, &usageError{Msg: fmt.Sprintf("-setups: unknown setup %q: want %s", name, strings.Join(knownSetups, " or "))}
 		}
 		seen[name] = true
 	}

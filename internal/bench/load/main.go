@@ -24,28 +24,6 @@
 // load (2 clients, 5 resources) to keep it from rotting.
 package main
 
-import (
-	"context"
-	"errors"
-	"fmt"
-	"os"
-	"os/signal"
-	"syscall"
-)
+import "cc.dev/cc/internal/bench/host"
 
-func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
-	stop()
-	var ue *usageError
-	switch {
-	case errors.As(err, &ue):
-		if ue.msg != "flag: help requested" {
-			fmt.Fprintln(os.Stderr, "load:", ue.msg)
-		}
-		os.Exit(2)
-	case err != nil:
-		fmt.Fprintln(os.Stderr, "load:", err)
-		os.Exit(1)
-	}
-}
+func main() { host.Main("load", run) }
