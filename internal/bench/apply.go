@@ -2,13 +2,9 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"net"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"time"
 
 	"cc.dev/cc/internal/bench/host"
 )
@@ -19,8 +15,7 @@ type server struct {
 	r     *runner
 	addr  string
 	dir   string
-	cmd   *exec.Cmd
-	log   *os.File
+	proc  *host.Server
 	round int
 	// cpuprofile, when set, profiles the server of the next round.
 	cpuprofile string
@@ -29,82 +24,44 @@ type server struct {
 // start starts the server on a new database and waits until it accepts
 // connections.
 func (s *server) start(ctx context.Context) error {
-	addr, err := host.FreeAddr()
+	s.round++
+	db, err := filepath.Abs(filepath.Join(s.dir, fmt.Sprintf("round-%d", s.round), "state.db"))
 	if err != nil {
 		return err
 	}
-	s.round++
-	db := filepath.Join(s.dir, fmt.Sprintf("round-%d", s.round), "state.db")
 	if err := os.MkdirAll(filepath.Dir(db), 0o700); err != nil {
 		return err
 	}
-	if s.log, err = os.Create(filepath.Join(s.dir, "server.log")); err != nil {
+	cc, err := filepath.Abs(s.r.bin.cc)
+	if err != nil {
 		return err
 	}
-	args := []string{"server", "--sync", "full", "--listen", addr, "--db", db}
+	args := []string{"--sync", "full", "--db", db}
 	if s.cpuprofile != "" {
-		args = append(args, "--cpuprofile", s.cpuprofile)
+		prof, err := filepath.Abs(s.cpuprofile)
+		if err != nil {
+			return err
+		}
+		args = append(args, "--cpuprofile", prof)
 	}
-	s.cmd = exec.CommandContext(ctx, s.r.bin.cc, args...)
-	s.cmd.Env, s.cmd.Stdout, s.cmd.Stderr = s.r.env, s.log, s.log
-	s.cmd.Cancel = func() error { return s.cmd.Process.Signal(os.Interrupt) }
-	s.cmd.WaitDelay = 10 * time.Second
-	if err := s.cmd.Start(); err != nil {
+	if s.proc, err = host.StartServer(ctx, cc, filepath.Join(s.dir, "server.log"), s.r.env, args...); err != nil {
 		return err
 	}
-	s.addr = addr
-	return s.wait(ctx)
-}
-
-// wait polls the address until the server accepts a connection.
-func (s *server) wait(ctx context.Context) error {
-	deadline := time.Now().Add(30 * time.Second)
-	for time.Now().Before(deadline) {
-		if c, err := net.DialTimeout("tcp", s.addr, time.Second); err == nil {
-			c.Close()
-			return nil
-		}
-		if s.cmd.ProcessState != nil || ctx.Err() != nil {
-			break
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	err := s.stop()
-	return fmt.Errorf("cc server did not start listening on %s (%v); its log:\n%s", s.addr, err, indent(s.logTail(), "  "))
+	s.addr = s.proc.Addr
+	return nil
 }
 
 // stop interrupts the server, waits for it and removes its database.
 func (s *server) stop() error {
-	if s.cmd == nil {
+	if s.proc == nil {
 		return nil
 	}
-	cmd := s.cmd
-	s.cmd = nil
-	defer s.log.Close()
-	if err := cmd.Process.Signal(os.Interrupt); err != nil && !errors.Is(err, os.ErrProcessDone) {
+	p := s.proc
+	s.proc = nil
+	if err := p.Stop(); err != nil {
 		return err
 	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	select {
-	case err := <-done:
-		if err != nil {
-			return fmt.Errorf("cc server: %v; its log:\n%s", err, indent(s.logTail(), "  "))
-		}
-	case <-time.After(30 * time.Second):
-		cmd.Process.Kill()
-		<-done
-		return errors.New("cc server did not stop within 30 s of SIGINT")
-	}
 	return os.RemoveAll(filepath.Join(s.dir, fmt.Sprintf("round-%d", s.round)))
-}
-
-// logTail is the end of the server's log.
-func (s *server) logTail() string {
-	b, _ := os.ReadFile(filepath.Join(s.dir, "server.log"))
-	var t tailBuffer
-	t.Write(b)
-	return t.lines(15)
 }
 
 // applySpecs are the apply path's commands: every resource a create, on a

@@ -6,11 +6,13 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+
+	"cc.dev/cc/internal/bench/host"
 )
 
 // deployment is one setup's servers for one round.
 type deployment struct {
-	servers []*server
+	servers []*host.Server
 	db      *database
 }
 
@@ -34,7 +36,7 @@ func deploy(ctx context.Context, cfg *config, cc, name, dir string) (*deployment
 	}
 	d := &deployment{}
 	if name == "sqlite" {
-		s, err := startServer(ctx, cc, filepath.Join(dir, "server.log"), nil, "--db", filepath.Join(dir, "state.db"), "--sync", "full")
+		s, err := host.StartServer(ctx, cc, filepath.Join(dir, "server.log"), nil, "--db", filepath.Join(dir, "state.db"), "--sync", "full")
 		if err != nil {
 			return nil, err
 		}
@@ -59,7 +61,7 @@ func deploy(ctx context.Context, cfg *config, cc, name, dir string) (*deployment
 		}
 		// The URL in $CC_DB, not on the command line: ps shows that to
 		// every user of the machine, password and all.
-		s, err := startServer(ctx, cc, filepath.Join(rdir, "server.log"), []string{"CC_DB=" + d.db.url}, "--secret-key-file", key)
+		s, err := host.StartServer(ctx, cc, filepath.Join(rdir, "server.log"), []string{"CC_DB=" + d.db.url}, "--secret-key-file", key)
 		if err != nil {
 			return nil, errors.Join(err, d.stop(ctx))
 		}
@@ -75,7 +77,7 @@ func deploy(ctx context.Context, cfg *config, cc, name, dir string) (*deployment
 func (d *deployment) addrs() []string {
 	var out []string
 	for _, s := range d.servers {
-		out = append(out, s.addr)
+		out = append(out, s.Addr)
 	}
 	return out
 }
@@ -84,7 +86,7 @@ func (d *deployment) addrs() []string {
 func (d *deployment) stop(ctx context.Context) error {
 	var errs []error
 	for _, s := range d.servers {
-		errs = append(errs, s.stop())
+		errs = append(errs, s.Stop())
 	}
 	if d.db != nil {
 		errs = append(errs, d.db.drop(context.WithoutCancel(ctx)))

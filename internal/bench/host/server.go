@@ -1,4 +1,4 @@
-package main
+package host
 
 import (
 	"context"
@@ -10,13 +10,11 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
-
-	"cc.dev/cc/internal/bench/host"
 )
 
-// server is one cc server process.
-type server struct {
-	addr    string
+// Server is one cc server process a benchmark started.
+type Server struct {
+	Addr    string
 	logPath string
 	cmd     *exec.Cmd
 	log     *os.File
@@ -26,15 +24,15 @@ type server struct {
 	waitErr error
 }
 
-// startServer runs cc server ARGS --listen ADDR with its log in logPath,
-// this process's environment and env, and waits until it accepts
-// connections.
-func startServer(ctx context.Context, cc, logPath string, env []string, args ...string) (*server, error) {
-	addr, err := host.FreeAddr()
+// StartServer runs the cc binary's server ARGS --listen ADDR with its log
+// in logPath, in logPath's directory, with this process's environment and
+// env, and waits until it accepts connections.
+func StartServer(ctx context.Context, cc, logPath string, env []string, args ...string) (*Server, error) {
+	addr, err := FreeAddr()
 	if err != nil {
 		return nil, err
 	}
-	s := &server{addr: addr, logPath: logPath}
+	s := &Server{Addr: addr, logPath: logPath}
 	if s.log, err = os.Create(logPath); err != nil {
 		return nil, err
 	}
@@ -51,20 +49,20 @@ func startServer(ctx context.Context, cc, logPath string, env []string, args ...
 	cmd := s.cmd
 	go func() { s.waitErr = cmd.Wait(); close(s.exited) }()
 	if err := s.wait(ctx); err != nil {
-		if serr := s.stop(); serr != nil {
+		if serr := s.Stop(); serr != nil {
 			// Its exit status, and its log.
 			return nil, fmt.Errorf("cc server did not start listening (%v): %w", err, serr)
 		}
-		return nil, fmt.Errorf("cc server did not start listening on %s (%v); its log:\n%s", addr, err, s.logTail())
+		return nil, fmt.Errorf("cc server did not start listening on %s (%v); its log:\n%s", addr, err, s.LogTail())
 	}
 	return s, nil
 }
 
 // wait polls the address until the server accepts a connection.
-func (s *server) wait(ctx context.Context) error {
+func (s *Server) wait(ctx context.Context) error {
 	deadline := time.Now().Add(60 * time.Second)
 	for time.Now().Before(deadline) {
-		if c, err := net.DialTimeout("tcp", s.addr, time.Second); err == nil {
+		if c, err := net.DialTimeout("tcp", s.Addr, time.Second); err == nil {
 			c.Close()
 			return nil
 		}
@@ -79,8 +77,8 @@ func (s *server) wait(ctx context.Context) error {
 	return errors.New("not within 60 s")
 }
 
-// stop interrupts the server and waits for it.
-func (s *server) stop() error {
+// Stop interrupts the server and waits for it; it is a no-op once done.
+func (s *Server) Stop() error {
 	if s.cmd == nil {
 		return nil
 	}
@@ -95,16 +93,16 @@ func (s *server) stop() error {
 	case <-time.After(30 * time.Second):
 		cmd.Process.Kill()
 		<-s.exited
-		return fmt.Errorf("cc server on %s did not stop within 30 s of SIGINT", s.addr)
+		return fmt.Errorf("cc server on %s did not stop within 30 s of SIGINT", s.Addr)
 	}
 	if s.waitErr != nil {
-		return fmt.Errorf("cc server on %s: %v; its log:\n%s", s.addr, s.waitErr, s.logTail())
+		return fmt.Errorf("cc server on %s: %v; its log:\n%s", s.Addr, s.waitErr, s.LogTail())
 	}
 	return nil
 }
 
-// logTail is the last lines of the server's log, indented.
-func (s *server) logTail() string {
+// LogTail is the last lines of the server's log, indented.
+func (s *Server) LogTail() string {
 	b, _ := os.ReadFile(s.logPath)
 	lines := strings.Split(strings.TrimRight(string(b), "\n"), "\n")
 	if len(lines) > 15 {
