@@ -26,9 +26,10 @@ func TestDependencyDirection(t *testing.T) {
 		// and of plans (issue 12).
 		"internal/textdiff": {},
 		// internal/servicetest: the database of a test's service,
-		// SQLite or PostgreSQL (issue 14), and failures injected into its
-		// calls, alone or batched, which needs the service's API (issue 13).
-		"internal/servicetest": {"service"},
+		// SQLite or PostgreSQL (issue 14), failures injected into its
+		// calls, alone or batched, and serving it: it needs the service
+		// and so what the service needs (issue 13).
+		"internal/servicetest": {"service", "schema", "diag", "state"},
 	}
 	stdOnly := map[string]bool{"diag": true, "schema": true}
 	// schema reads the facts in its CUE files' syntax (issue 16 item 1):

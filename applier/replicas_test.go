@@ -3,7 +3,6 @@ package applier_test
 import (
 	"context"
 	"fmt"
-	"net"
 	"path/filepath"
 	"sync"
 	"testing"
@@ -15,6 +14,7 @@ import (
 
 	"cc.dev/cc/applier"
 	"cc.dev/cc/compiler/workload"
+	"cc.dev/cc/internal/servicetest"
 	"cc.dev/cc/service"
 	ccv1 "cc.dev/cc/service/proto/cc/v1"
 )
@@ -82,13 +82,7 @@ func startReplica(t *testing.T, db string) *replica {
 	if err != nil {
 		t.Fatal(err)
 	}
-	lis, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	go srv.Serve(lis)
-	t.Cleanup(func() { srv.Close() })
-	r.srv, r.addr = srv, lis.Addr().String()
+	r.srv, r.addr = srv, servicetest.ServeTCP(t, srv)
 	return r
 }
 

@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"net"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -19,6 +18,7 @@ import (
 	"google.golang.org/grpc/status"
 
 	"cc.dev/cc/compiler/workload"
+	"cc.dev/cc/internal/servicetest"
 	"cc.dev/cc/service"
 )
 
@@ -390,13 +390,7 @@ func TestConcurrentApplies(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	lis, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	go srv.Serve(lis)
-	t.Cleanup(func() { srv.Close() })
-	addr := lis.Addr().String()
+	addr := servicetest.ServeTCP(t, srv)
 
 	type result struct {
 		out, errs string

@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"cc.dev/cc/internal/servicetest"
 	"cc.dev/cc/service"
 )
 
@@ -52,13 +53,7 @@ func TestRemoteServer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	lis, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	go srv.Serve(lis)
-	t.Cleanup(func() { srv.Close() })
-	addr := lis.Addr().String()
+	addr := servicetest.ServeTCP(t, srv)
 
 	t.Setenv("CC_TOKEN", "")
 	if _, errs := mustCC(t, 1, "plan", "--server", addr, "--ca", caFile, "main.hcl"); !strings.Contains(errs, "cc plan: read the state of project support-bot: no bearer token") || !strings.Contains(errs, "(cc sends $CC_TOKEN as its token)") {

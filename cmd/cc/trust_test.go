@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,6 +14,7 @@ import (
 
 	"google.golang.org/grpc"
 
+	"cc.dev/cc/internal/servicetest"
 	"cc.dev/cc/service"
 )
 
@@ -27,13 +27,7 @@ func tcpServer(t *testing.T, opts ...service.Option) (string, *service.Server) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	lis, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	go srv.Serve(lis)
-	t.Cleanup(func() { srv.Close() })
-	return lis.Addr().String(), srv
+	return servicetest.ServeTCP(t, srv), srv
 }
 
 // stateList is cc state list's output for the project in the working
