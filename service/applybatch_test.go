@@ -168,3 +168,59 @@ func TestApplyBatchRefusals(t *testing.T) {
 		t.Errorf("project q at serial %d (%v), want untouched", st.Serial, err)
 	}
 }
+
+// TestBatchForgetsWhatAFailedCallRead: issue 13. The calls of one batch
+// share what their transaction read of the project row, the lease and
+// absent rows (txFacts). A call that fails is rolled back, and what it
+// wrote with it: the project row it made for a new project. The call
+// after it makes the row again (the project has its serial and lineage),
+// as it would alone.
+func TestBatchForgetsWhatAFailedCallRead(t *testing.T) {
+	ctx := context.Background()
+	_, c, _ := serveUnix(t, t.TempDir())
+	lease, _, err := c.Lock(ctx, "fresh", service.Holder{User: "u", Host: "h"}, time.Hour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	missing := leased(applyReq(t, "fresh", "volume.none", service.ActionUpdate, volume("1Gi"), 0), lease.ID)
+	vol := leased(applyReq(t, "fresh", "volume.b", service.ActionCreate, volume("1Gi"), 0), lease.ID)
+	res, err := c.ApplyBatch(ctx, "fresh", []service.BatchCall{{Apply: &missing}, {Apply: &vol}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !errors.Is(res[0].Err, service.ErrNotFound) || res[1].Err != nil {
+		t.Fatalf("batch = %v, %v; want NotFound for the update of a resource never made, then the create", res[0].Err, res[1].Err)
+	}
+	st, err := c.GetState(ctx, "fresh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Serial != 1 || st.Lineage == "" || len(st.Resources) != 1 {
+		t.Fatalf("state after the batch: serial %d, lineage %q, %d resources; want serial 1, a lineage, volume.b", st.Serial, st.Lineage, len(st.Resources))
+	}
+}
+
+// TestBatchSeesWhatAnEarlierCallWrote: issue 13. A call of a batch that
+// protects a resource makes the transaction forget that the resource had
+// no protection (txFacts): a replace after it in the same batch is
+// refused, as it is alone.
+func TestBatchSeesWhatAnEarlierCallWrote(t *testing.T) {
+	ctx := context.Background()
+	_, c, _ := serveUnix(t, t.TempDir())
+	lease, _, err := c.Lock(ctx, "p", service.Holder{User: "u", Host: "h"}, time.Hour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	create := leased(applyReq(t, "p", "volume.x", service.ActionCreate, volume("1Gi"), 0), lease.ID)
+	protect := leased(applyReq(t, "p", "volume.x", service.ActionUpdate, volume("1Gi"), 1), lease.ID)
+	protect.PreventDestroy, protect.PreventDestroyAt = true, "main.hcl:1:1"
+	replace := leased(applyReq(t, "p", "volume.x", service.ActionReplace, volume("2Gi"), 2), lease.ID)
+	res, err := c.ApplyBatch(ctx, "p", []service.BatchCall{{Apply: &create}, {Apply: &protect}, {Apply: &replace}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pe *service.ProtectedError
+	if res[0].Err != nil || res[1].Err != nil || !errors.As(res[2].Err, &pe) {
+		t.Fatalf("batch = %v, %v, %v; want the create, the protection, then the replace refused as protected", res[0].Err, res[1].Err, res[2].Err)
+	}
+}

@@ -186,6 +186,7 @@ func runSaved(ctx context.Context, tx *stmtTx, run func(tx *stmtTx) error) (err,
 		return nil, err
 	}
 	if err = run(tx); err != nil {
+		tx.facts.forgetAll() // what it wrote is undone
 		if _, e := tx.ExecContext(ctx, "ROLLBACK TO m"); e != nil {
 			return err, e
 		}

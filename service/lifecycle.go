@@ -78,8 +78,12 @@ func (t *mutation) reprotect(addr, at string) error {
 // is.
 func (t *mutation) protection(addr string) (string, bool, error) {
 	var at string
+	if t.tx.facts.isAbsent("protections", t.project, addr) {
+		return "", false, nil
+	}
 	err := t.tx.QueryRowContext(t.ctx, "SELECT declared_at FROM protections WHERE project = ? AND address = ?", t.project, addr).Scan(&at)
 	if errors.Is(err, sql.ErrNoRows) {
+		t.tx.facts.setAbsent("protections", t.project, addr)
 		return "", false, nil
 	}
 	if err != nil {
@@ -92,9 +96,12 @@ func (t *mutation) protection(addr string) (string, bool, error) {
 // that was declared.
 func (t *mutation) protect(addr string, on bool, at string) error {
 	var err error
-	if on {
+	switch {
+	case on:
 		err = t.exec(upsertProtection, t.project, addr, at)
-	} else {
+	case t.tx.facts.isAbsent("protections", t.project, addr):
+		// none to delete
+	default:
 		err = t.exec("DELETE FROM protections WHERE project = ? AND address = ?", t.project, addr)
 	}
 	if err != nil {

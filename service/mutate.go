@@ -198,7 +198,11 @@ func (t *mutation) open(req writeRequest) error {
 	if err := t.openProject(); err != nil {
 		return err
 	}
-	if err := checkLease(t.ctx, t.tx, t.project, req.GetLeaseId(), t.now); err != nil {
+	l, err := t.tx.lease(t.ctx, t.project)
+	if err != nil {
+		return dbError(err)
+	}
+	if err := judgeLease(l, t.project, req.GetLeaseId(), t.now); err != nil {
 		return err
 	}
 	return t.checkExpected(req.GetExpectedSerial())
@@ -207,6 +211,10 @@ func (t *mutation) open(req writeRequest) error {
 // openProject reads the project's serial and salt, making the project
 // when it is new.
 func (t *mutation) openProject() error {
+	if p, ok := t.tx.facts.project(t.project); ok {
+		t.serial, t.salt = p.serial, p.salt
+		return nil
+	}
 	err := t.tx.QueryRowContext(t.ctx, "SELECT serial, salt FROM projects WHERE name = ?", t.project).Scan(&t.serial, &t.salt)
 	if errors.Is(err, sql.ErrNoRows) {
 		t.salt = make([]byte, 32)
@@ -216,6 +224,7 @@ func (t *mutation) openProject() error {
 	if err != nil {
 		return dbError(err)
 	}
+	t.tx.facts.setProject(t.project, projectFact{serial: t.serial, salt: t.salt})
 	return nil
 }
 
@@ -234,6 +243,9 @@ func (t *mutation) record(method, key string, mac []byte, resp proto.Message) er
 	if t.bumped {
 		if err := t.exec("UPDATE projects SET serial = ? WHERE name = ?", t.serial, t.project); err != nil {
 			return dbError(err)
+		}
+		if t.salt != nil {
+			t.tx.facts.setProject(t.project, projectFact{serial: t.serial, salt: t.salt})
 		}
 	}
 	if key == "" {
@@ -259,6 +271,11 @@ func checkLease(ctx context.Context, q querier, project, id string, now int64) e
 	if err != nil {
 		return dbError(err)
 	}
+	return judgeLease(l, project, id, now)
+}
+
+// judgeLease is checkLease with the project's lease l (nil: none) read.
+func judgeLease(l *ccv1.Lease, project, id string, now int64) error {
 	live := l != nil && l.GetExpiresAt().AsTime().UnixNano() > now
 	switch {
 	case l != nil && id != "" && l.GetId() == id && live:
@@ -298,8 +315,12 @@ func (t *mutation) stale(address string, expected, last int64) error {
 // tombstone is the serial at which address was last deleted, or 0.
 func (t *mutation) tombstone(address string) (int64, error) {
 	var serial int64
+	if t.tx.facts.isAbsent("tombstones", t.project, address) {
+		return 0, nil
+	}
 	err := t.tx.QueryRowContext(t.ctx, "SELECT serial FROM tombstones WHERE project = ? AND address = ?", t.project, address).Scan(&serial)
 	if errors.Is(err, sql.ErrNoRows) {
+		t.tx.facts.setAbsent("tombstones", t.project, address)
 		return 0, nil
 	}
 	return serial, err
@@ -350,6 +371,9 @@ func (t *mutation) put(r *row) error {
 	}
 	if err := t.setExpiry(r); err != nil {
 		return err
+	}
+	if t.tx.facts.isAbsent("tombstones", t.project, r.address) {
+		return nil // none to delete
 	}
 	return t.exec("DELETE FROM tombstones WHERE project = ? AND address = ?", t.project, r.address)
 }

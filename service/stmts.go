@@ -79,6 +79,7 @@ type stmtTx struct {
 	*sql.Tx
 	c     *stmtCache
 	stmts map[string]*sql.Stmt // c's statements bound to Tx
+	facts txFacts
 }
 
 // newStmtTx is tx with the statements of c (nil: none, for a reader).
@@ -110,8 +111,10 @@ func (tx *stmtTx) QueryRowContext(ctx context.Context, q string, args ...any) *s
 	return tx.Tx.QueryRowContext(ctx, q, args...)
 }
 
-// ExecContext runs a statement, prepared when it can be.
+// ExecContext runs a statement, prepared when it can be, and forgets the
+// facts of the tables it names (txFacts).
 func (tx *stmtTx) ExecContext(ctx context.Context, q string, args ...any) (sql.Result, error) {
+	tx.facts.forget(q)
 	if s := tx.stmt(ctx, q); s != nil {
 		return s.ExecContext(ctx, args...)
 	}
