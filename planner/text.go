@@ -2,10 +2,12 @@ package planner
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
 	"regexp"
+	"runtime"
 	"sort"
 	"strings"
 
@@ -87,10 +89,7 @@ func WriteText(w io.Writer, p *Plan, o TextOptions) error {
 		bw.WriteByte('\n')
 		writeData(bw, p)
 	}
-	for i := range p.Changes {
-		bw.WriteByte('\n')
-		writeChange(bw, &p.Changes[i], "  ", pt)
-	}
+	writeChanges(bw, p.Changes, pt)
 	bw.WriteByte('\n')
 	writeOutputChanges(bw, p, pt)
 	writeNotes(bw, p)
@@ -189,6 +188,49 @@ func ActionPhrase(c *Change) string {
 		return "delete"
 	}
 	return c.Action.String()
+}
+
+// changesPerChunk is how many changes writeChanges renders at a time.
+const changesPerChunk = 256
+
+// writeChanges writes each change after an empty line, in order. Runs of
+// changesPerChunk are rendered on every core at once (issue 13: the text
+// of 10,000 creates took a fifth of a second on one), at most a few runs
+// ahead of the one being written.
+func writeChanges(w *bufio.Writer, cs []Change, pt painter) {
+	render := func(w *bufio.Writer, cs []Change) {
+		for i := range cs {
+			w.WriteByte('\n')
+			writeChange(w, &cs[i], "  ", pt)
+		}
+	}
+	workers := runtime.GOMAXPROCS(0)
+	if len(cs) <= changesPerChunk || workers < 2 {
+		render(w, cs)
+		return
+	}
+	n := (len(cs) + changesPerChunk - 1) / changesPerChunk
+	done := make([]chan []byte, n)
+	for i := range done {
+		done[i] = make(chan []byte, 1)
+	}
+	ahead := make(chan struct{}, workers+1) // runs rendered and not yet written
+	go func() {
+		for i := range n {
+			ahead <- struct{}{}
+			go func() {
+				var b bytes.Buffer
+				bw := bufio.NewWriter(&b)
+				render(bw, cs[i*changesPerChunk:min(len(cs), (i+1)*changesPerChunk)])
+				bw.Flush()
+				done[i] <- b.Bytes()
+			}()
+		}
+	}()
+	for i := range n {
+		w.Write(<-done[i])
+		<-ahead
+	}
 }
 
 func writeChange(w *bufio.Writer, c *Change, indent string, pt painter) {
