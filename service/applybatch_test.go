@@ -224,3 +224,54 @@ func TestBatchSeesWhatAnEarlierCallWrote(t *testing.T) {
 		t.Fatalf("batch = %v, %v, %v; want the create, the protection, then the replace refused as protected", res[0].Err, res[1].Err, res[2].Err)
 	}
 }
+
+// TestProtectionsPastWhatATransactionReadsWhole: issue 13. A transaction
+// reads a project's protections whole (txFacts) when there are at most
+// 1,000 of them; past that, one at a time, with the same answers: a
+// replace of any protected resource is refused, and a resource without
+// protection is replaced.
+func TestProtectionsPastWhatATransactionReadsWhole(t *testing.T) {
+	ctx := context.Background()
+	_, c, _ := serveUnix(t, t.TempDir())
+	lease, _, err := c.Lock(ctx, "p", service.Holder{User: "u", Host: "h"}, time.Hour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	create := func(from, to int) {
+		t.Helper()
+		var calls []service.BatchCall
+		for i := from; i < to; i++ {
+			r := leased(applyReq(t, "p", fmt.Sprintf("volume.v-%d", i), service.ActionCreate, volume("1Gi"), 0), lease.ID)
+			r.PreventDestroy, r.PreventDestroyAt = true, fmt.Sprintf("main.hcl:%d:1", i+1)
+			calls = append(calls, service.BatchCall{Apply: &r})
+		}
+		res, err := c.ApplyBatch(ctx, "p", calls)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range res {
+			if r.Err != nil {
+				t.Fatal(r.Err)
+			}
+		}
+	}
+	create(0, 1000)
+	create(1000, 1001)
+	plain := leased(applyReq(t, "p", "volume.plain", service.ActionCreate, volume("1Gi"), 0), lease.ID)
+	mustApply(t, c, plain)
+	st, err := c.GetState(ctx, "p")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pe *service.ProtectedError
+	for _, addr := range []string{"volume.v-0", "volume.v-1000"} {
+		r := leased(applyReq(t, "p", addr, service.ActionReplace, volume("2Gi"), st.Serial), lease.ID)
+		if _, err := c.Apply(ctx, r); !errors.As(err, &pe) || pe.Address != addr {
+			t.Errorf("replace %s of 1,001 protected = %v, want refused as protected", addr, err)
+		}
+	}
+	r := leased(applyReq(t, "p", "volume.plain", service.ActionReplace, volume("2Gi"), st.Serial), lease.ID)
+	if _, err := c.Apply(ctx, r); err != nil {
+		t.Errorf("replace of volume.plain, not protected = %v", err)
+	}
+}

@@ -168,6 +168,11 @@ func (t *mutation) goneRow(r *row) (ccv1.Status, bool, error) {
 // clearDrift forgets the drift records of the resource at addr: cc has
 // applied it (or deleted it) since.
 func (t *mutation) clearDrift(addr string) error {
+	if m, ok, err := t.tx.smallTable(t.ctx, "drift", t.project); err != nil {
+		return dbError(err)
+	} else if _, has := m[addr]; ok && !has {
+		return nil // none to forget
+	}
 	if err := t.exec("DELETE FROM drift WHERE project = ? AND address = ?", t.project, addr); err != nil {
 		return dbError(err)
 	}

@@ -78,8 +78,11 @@ func (t *mutation) reprotect(addr, at string) error {
 // is.
 func (t *mutation) protection(addr string) (string, bool, error) {
 	var at string
-	if t.tx.facts.isAbsent("protections", t.project, addr) {
-		return "", false, nil
+	if m, ok, err := t.tx.smallTable(t.ctx, "protections", t.project); err != nil {
+		return "", false, dbError(err)
+	} else if ok {
+		at, on := m[addr]
+		return at, on, nil
 	}
 	err := t.tx.QueryRowContext(t.ctx, "SELECT declared_at FROM protections WHERE project = ? AND address = ?", t.project, addr).Scan(&at)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -99,7 +102,7 @@ func (t *mutation) protect(addr string, on bool, at string) error {
 	switch {
 	case on:
 		err = t.exec(upsertProtection, t.project, addr, at)
-	case t.tx.facts.isAbsent("protections", t.project, addr):
+	case t.tx.facts.isAbsent("protections", t.project, addr) || t.tx.facts.smallLacks("protections", t.project, addr):
 		// none to delete
 	default:
 		err = t.exec("DELETE FROM protections WHERE project = ? AND address = ?", t.project, addr)

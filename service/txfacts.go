@@ -24,7 +24,23 @@ type txFacts struct {
 	leases   map[string]*ccv1.Lease // nil: the project has no lease
 	// absent are rows known not to exist, by table and key.
 	absent map[absentKey]bool
+	// small are tables of few rows per project read whole: each row's
+	// address and value (smallTable).
+	small map[smallKey]map[string]string
 }
+
+type smallKey struct{ table, project string }
+
+// smallQueries read a table of few rows per project whole: the address
+// and a value of each, at most maxSmall+1 rows.
+var smallQueries = map[string]string{
+	"protections": "SELECT address, declared_at FROM protections WHERE project = ? LIMIT ?",
+	"drift":       "SELECT address, address FROM drift WHERE project = ? LIMIT ?",
+}
+
+// maxSmall is how many rows of a project smallTable keeps of a table; a
+// project with more is looked up a row at a time.
+const maxSmall = 1000
 
 // projectFact is a project's row as the transaction read or wrote it.
 type projectFact struct {
@@ -36,7 +52,7 @@ type absentKey struct{ table, project, address string }
 
 // factTables are the tables facts are kept of, each with the word a
 // statement that writes it names it by.
-var factTables = []string{"projects", "locks", "tombstones", "protections"}
+var factTables = []string{"projects", "locks", "tombstones", "protections", "drift"}
 
 // forget forgets the facts of every table q names (all for a savepoint
 // rolled back: forgetAll).
@@ -54,6 +70,11 @@ func (f *txFacts) forget(q string) {
 			for k := range f.absent {
 				if k.table == t {
 					delete(f.absent, k)
+				}
+			}
+			for k := range f.small {
+				if k.table == t {
+					delete(f.small, k)
 				}
 			}
 		}
@@ -106,4 +127,49 @@ func (f *txFacts) setAbsent(table, project, address string) {
 		f.absent = map[absentKey]bool{}
 	}
 	f.absent[absentKey{table, project, address}] = true
+}
+
+// smallTable is the rows of table (a key of smallQueries) of project, by
+// address, read once per transaction until it writes the table; ok is
+// false when the project has more than maxSmall of them.
+func (tx *stmtTx) smallTable(ctx context.Context, table, project string) (rows map[string]string, ok bool, err error) {
+	k := smallKey{table, project}
+	if m, known := tx.facts.small[k]; known {
+		return m, m != nil, nil
+	}
+	rs, err := tx.QueryContext(ctx, smallQueries[table], project, maxSmall+1)
+	if err != nil {
+		return nil, false, err
+	}
+	m := map[string]string{}
+	for rs.Next() {
+		var addr, v string
+		if err := rs.Scan(&addr, &v); err != nil {
+			rs.Close()
+			return nil, false, err
+		}
+		m[addr] = v
+	}
+	if err := closeRows(rs); err != nil {
+		return nil, false, err
+	}
+	if len(m) > maxSmall {
+		m = nil
+	}
+	if tx.facts.small == nil {
+		tx.facts.small = map[smallKey]map[string]string{}
+	}
+	tx.facts.small[k] = m
+	return m, m != nil, nil
+}
+
+// smallLacks reports whether table, read whole for project (smallTable),
+// has no row at address.
+func (f *txFacts) smallLacks(table, project, address string) bool {
+	m := f.small[smallKey{table, project}]
+	if m == nil {
+		return false
+	}
+	_, has := m[address]
+	return !has
 }
