@@ -315,6 +315,14 @@ func (t *mutation) stale(address string, expected, last int64) error {
 // tombstone is the serial at which address was last deleted, or 0.
 func (t *mutation) tombstone(address string) (int64, error) {
 	var serial int64
+	if m, ok, err := t.tx.smallTable(t.ctx, "tombstones", t.project); err != nil {
+		return 0, err
+	} else if ok {
+		if v, has := m[address]; has {
+			return strconv.ParseInt(v, 10, 64)
+		}
+		return 0, nil
+	}
 	if t.tx.facts.isAbsent("tombstones", t.project, address) {
 		return 0, nil
 	}
@@ -372,7 +380,7 @@ func (t *mutation) put(r *row) error {
 	if err := t.setExpiry(r); err != nil {
 		return err
 	}
-	if t.tx.facts.isAbsent("tombstones", t.project, r.address) {
+	if t.tx.facts.isAbsent("tombstones", t.project, r.address) || t.tx.facts.smallLacks("tombstones", t.project, r.address) {
 		return nil // none to delete
 	}
 	return t.exec("DELETE FROM tombstones WHERE project = ? AND address = ?", t.project, r.address)

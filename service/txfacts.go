@@ -36,6 +36,7 @@ type smallKey struct{ table, project string }
 var smallQueries = map[string]string{
 	"protections": "SELECT address, declared_at FROM protections WHERE project = ? LIMIT ?",
 	"drift":       "SELECT address, address FROM drift WHERE project = ? LIMIT ?",
+	"tombstones":  "SELECT address, CAST(serial AS TEXT) FROM tombstones WHERE project = ? LIMIT ?",
 }
 
 // maxSmall is how many rows of a project smallTable keeps of a table; a
