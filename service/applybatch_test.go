@@ -1,7 +1,9 @@
 package service_test
 
 import (
+	"bytes"
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"testing"
@@ -273,5 +275,57 @@ func TestProtectionsPastWhatATransactionReadsWhole(t *testing.T) {
 	r := leased(applyReq(t, "p", "volume.plain", service.ActionReplace, volume("2Gi"), st.Serial), lease.ID)
 	if _, err := c.Apply(ctx, r); err != nil {
 		t.Errorf("replace of volume.plain, not protected = %v", err)
+	}
+}
+
+// TestBatchLooksUpKeysAndBlobsOnce: issue 13. A batch looks up the
+// idempotency keys and blobs of all its calls before it runs them
+// (prefetch); what a call writes is seen by the calls after it. A key
+// used twice in one batch replays the first answer, or is refused for a
+// different request, as in two batches; a call naming a blob the project
+// lacks is refused while another with an uploaded blob is applied.
+func TestBatchLooksUpKeysAndBlobsOnce(t *testing.T) {
+	ctx := context.Background()
+	_, c, _ := serveUnix(t, t.TempDir())
+	lease, _, err := c.Lock(ctx, "p", service.Holder{User: "u", Host: "h"}, time.Hour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	blob := []byte("the data")
+	have := fmt.Sprintf("sha256:%x", sha256.Sum256(blob))
+	lacks := fmt.Sprintf("sha256:%x", sha256.Sum256([]byte("never uploaded")))
+	if _, err := c.UploadBlob(ctx, service.BlobUpload{Project: "p", Digest: have, Size: int64(len(blob)), LeaseID: lease.ID}, bytes.NewReader(blob)); err != nil {
+		t.Fatal(err)
+	}
+	a := leased(applyReq(t, "p", "volume.a", service.ActionCreate, volume("1Gi"), 0), lease.ID)
+	a.IdempotencyKey, a.Blobs = "k-a", []string{have}
+	other := leased(applyReq(t, "p", "volume.b", service.ActionCreate, volume("1Gi"), 0), lease.ID)
+	other.IdempotencyKey = "k-a"
+	missing := leased(applyReq(t, "p", "volume.c", service.ActionCreate, volume("1Gi"), 0), lease.ID)
+	missing.Blobs = []string{have, lacks}
+	res, err := c.ApplyBatch(ctx, "p", []service.BatchCall{{Apply: &a}, {Apply: &a}, {Apply: &missing}, {Apply: &other}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res[0].Err != nil || res[1].Err != nil {
+		t.Fatalf("a call and its retry in one batch = %v, %v; want both answered", res[0].Err, res[1].Err)
+	}
+	if res[0].Apply.Serial != res[1].Apply.Serial || res[0].Apply.Resource.ID != res[1].Apply.Resource.ID {
+		t.Errorf("the retry in the batch = serial %d, id %s; want the first answer (serial %d, id %s)",
+			res[1].Apply.Serial, res[1].Apply.Resource.ID, res[0].Apply.Serial, res[0].Apply.Resource.ID)
+	}
+	if !errors.Is(res[3].Err, service.ErrInvalid) {
+		t.Errorf("the key used again for another request in the batch = %v, want refused as invalid", res[2].Err)
+	}
+	var mb *service.MissingBlobsError
+	if !errors.As(res[2].Err, &mb) || len(mb.Digests) != 1 || mb.Digests[0] != lacks {
+		t.Errorf("a call naming a blob never uploaded = %v, want missing blobs [%s]", res[2].Err, lacks)
+	}
+	st, err := c.GetState(ctx, "p")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Serial != 1 || len(st.Resources) != 1 {
+		t.Errorf("after the batch: serial %d, %d resources; want serial 1 with volume.a alone", st.Serial, len(st.Resources))
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"runtime/debug"
+	"sort"
 	"sync"
 
 	"google.golang.org/grpc/codes"
@@ -47,9 +48,14 @@ type pending struct {
 	// again just before the commit. A replayed idempotency key writes
 	// nothing and needs no lease, as alone.
 	project, leaseID string
-	checked          bool
-	err              error
-	wake             chan bool // true: lead the next batch
+	// key is the call's idempotency key ("": none) and blobs the blob
+	// digests it needs, which a batch looks up for all its calls at once
+	// (committer.prefetch).
+	key     string
+	blobs   []string
+	checked bool
+	err     error
+	wake    chan bool // true: lead the next batch
 }
 
 // do runs p in a batch and returns its error once the batch committed.
@@ -123,6 +129,10 @@ func (c *committer) runOnce(batch []*pending) (again []*pending) {
 	tx := newStmtTx(sqlTx, c.s.st.stmts)
 	if err := c.s.checkCurrent(ctx, tx); err != nil { // rotatekeys.go
 		failAll(batch, err)
+		return nil
+	}
+	if err := prefetch(ctx, tx, batch); err != nil {
+		failAll(batch, dbError(err))
 		return nil
 	}
 	var ran []*pending
@@ -236,4 +246,32 @@ func (c *committer) queued() int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return len(c.queue)
+}
+
+// prefetch looks up, for the calls of a batch of more than one, the
+// idempotency keys and blobs they name, a few queries for all of them,
+// rather than one query each as they run.
+func prefetch(ctx context.Context, tx *stmtTx, batch []*pending) error {
+	if len(batch) < 2 {
+		return nil
+	}
+	type want struct{ table, project string }
+	keys := map[want][]string{}
+	for _, p := range batch {
+		if p.key != "" {
+			w := want{"idempotency", p.project}
+			keys[w] = append(keys[w], p.key)
+		}
+		for _, d := range p.blobs {
+			w := want{"blobs", p.project}
+			keys[w] = append(keys[w], d)
+		}
+	}
+	for w, ks := range keys {
+		sort.Strings(ks)
+		if err := tx.prefetch(ctx, w.table, w.project, compactStrings(ks)); err != nil {
+			return err
+		}
+	}
+	return nil
 }

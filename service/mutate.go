@@ -122,7 +122,7 @@ func (s *Server) prepare(ctx context.Context, method string, req baseRequest, re
 		}
 	}
 
-	p := &pending{ctx: ctx, project: project}
+	p := &pending{ctx: ctx, project: project, key: key}
 	if lease != nil {
 		p.leaseID = *lease
 	}
@@ -172,6 +172,9 @@ func (s *Server) requestMAC(method string, req baseRequest) ([]byte, error) {
 // resp; replayed is false when the key is new. A key used for another
 // request is refused.
 func (t *mutation) replay(method, key string, mac []byte, resp proto.Message) (replayed bool, err error) {
+	if t.tx.facts.isAbsent("idempotency", t.project, key) {
+		return false, nil
+	}
 	var gotMethod string
 	var gotMAC, gotResp []byte
 	err = t.tx.QueryRowContext(t.ctx, "SELECT method, request_mac, response FROM idempotency WHERE project = ? AND key = ?", t.project, key).
@@ -255,10 +258,10 @@ func (t *mutation) record(method, key string, mac []byte, resp proto.Message) er
 	if err != nil {
 		return status.Errorf(codes.Internal, "marshal response: %v", err)
 	}
-	if err := t.exec("INSERT INTO idempotency (project, key, method, request_mac, response, created_at) VALUES (?, ?, ?, ?, ?, ?)",
-		t.project, key, method, mac, b, t.now); err != nil {
+	if err := t.exec(insertIdempotency, t.project, key, method, mac, b, t.now); err != nil {
 		return dbError(err)
 	}
+	t.tx.facts.written("idempotency", t.project, key)
 	return nil
 }
 

@@ -213,6 +213,7 @@ func (a *resourceAPI) applyResource(ctx context.Context, req *ccv1.ApplyResource
 	if err != nil {
 		return nil, nil, err
 	}
+	p.blobs = req.GetBlobs()
 	return p, resp, nil
 }
 
@@ -558,6 +559,13 @@ func (t *mutation) missingFew(digests []string) ([]string, error) {
 	sort.Strings(want)
 	var missing []string
 	for _, d := range compactStrings(want) {
+		if t.tx.facts.isPresent("blobs", t.project, d) {
+			continue
+		}
+		if t.tx.facts.isAbsent("blobs", t.project, d) {
+			missing = append(missing, d)
+			continue
+		}
 		var one int
 		err := t.tx.QueryRowContext(t.ctx, "SELECT 1 FROM blobs WHERE project = ? AND digest = ?", t.project, d).Scan(&one)
 		if errors.Is(err, sql.ErrNoRows) {

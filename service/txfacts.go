@@ -22,8 +22,9 @@ import (
 type txFacts struct {
 	projects map[string]projectFact
 	leases   map[string]*ccv1.Lease // nil: the project has no lease
-	// absent are rows known not to exist, by table and key.
-	absent map[absentKey]bool
+	// absent are rows known not to exist, by table and key; present,
+	// rows known to exist (blobs).
+	absent, present map[absentKey]bool
 	// small are tables of few rows per project read whole: each row's
 	// address and value (smallTable).
 	small map[smallKey]map[string]string
@@ -53,13 +54,18 @@ type absentKey struct{ table, project, address string }
 
 // factTables are the tables facts are kept of, each with the word a
 // statement that writes it names it by.
-var factTables = []string{"projects", "locks", "tombstones", "protections", "drift"}
+var factTables = []string{"projects", "locks", "tombstones", "protections", "drift", "idempotency", "blobs"}
+
+// insertIdempotency records a call's response under its idempotency key.
+// It is the one statement that does not forget its table's facts: its
+// caller (mutation.record) forgets only the key it writes.
+const insertIdempotency = "INSERT INTO idempotency (project, key, method, request_mac, response, created_at) VALUES (?, ?, ?, ?, ?, ?)"
 
 // forget forgets the facts of every table q names (all for a savepoint
 // rolled back: forgetAll).
 func (f *txFacts) forget(q string) {
 	for _, t := range factTables {
-		if !strings.Contains(q, t) {
+		if !strings.Contains(q, t) || q == insertIdempotency && t == "idempotency" {
 			continue
 		}
 		switch t {
@@ -68,9 +74,11 @@ func (f *txFacts) forget(q string) {
 		case "locks":
 			f.leases = nil
 		default:
-			for k := range f.absent {
-				if k.table == t {
-					delete(f.absent, k)
+			for _, m := range []map[absentKey]bool{f.absent, f.present} {
+				for k := range m {
+					if k.table == t {
+						delete(m, k)
+					}
 				}
 			}
 			for k := range f.small {
@@ -173,4 +181,69 @@ func (f *txFacts) smallLacks(table, project, address string) bool {
 	}
 	_, has := m[address]
 	return !has
+}
+
+// isPresent reports whether the row of table at project and key is known
+// to exist.
+func (f *txFacts) isPresent(table, project, key string) bool {
+	return f.present[absentKey{table, project, key}]
+}
+
+// written records that the transaction wrote the row of table at project
+// and key: it exists.
+func (f *txFacts) written(table, project, key string) {
+	k := absentKey{table, project, key}
+	delete(f.absent, k)
+	if f.present == nil {
+		f.present = map[absentKey]bool{}
+	}
+	f.present[k] = true
+}
+
+// prefetchChunk is how many keys one prefetch query asks for.
+const prefetchChunk = 500
+
+// prefetch looks up, in a few queries, which of the keys of table (a key
+// of prefetchQueries) project has, and records each as present or absent:
+// what a batch's calls would look up one at a time (committer.prefetch).
+func (tx *stmtTx) prefetch(ctx context.Context, table, project string, keys []string) error {
+	for i := 0; i < len(keys); i += prefetchChunk {
+		part := keys[i:min(i+prefetchChunk, len(keys))]
+		args := make([]any, 0, len(part)+1)
+		args = append(args, project)
+		for _, k := range part {
+			args = append(args, k)
+		}
+		rows, err := tx.QueryContext(ctx, prefetchQueries[table]+" IN (?"+strings.Repeat(",?", len(part)-1)+")", args...)
+		if err != nil {
+			return err
+		}
+		have := map[string]bool{}
+		for rows.Next() {
+			var k string
+			if err := rows.Scan(&k); err != nil {
+				rows.Close()
+				return err
+			}
+			have[k] = true
+		}
+		if err := closeRows(rows); err != nil {
+			return err
+		}
+		for _, k := range part {
+			if have[k] {
+				tx.facts.written(table, project, k)
+			} else {
+				tx.facts.setAbsent(table, project, k)
+			}
+		}
+	}
+	return nil
+}
+
+// prefetchQueries select the keys a project has of a table, before an IN
+// list.
+var prefetchQueries = map[string]string{
+	"idempotency": "SELECT key FROM idempotency WHERE project = ? AND key",
+	"blobs":       "SELECT digest FROM blobs WHERE project = ? AND digest",
 }
