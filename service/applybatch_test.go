@@ -329,3 +329,34 @@ func TestBatchLooksUpKeysAndBlobsOnce(t *testing.T) {
 		t.Errorf("after the batch: serial %d, %d resources; want serial 1 with volume.a alone", st.Serial, len(st.Resources))
 	}
 }
+
+// TestBatchWalksTheGraphItWrote: issue 13. A batch remembers the
+// dependencies of the resources it read and wrote (txFacts.deps): a call
+// that closes a cycle with what an earlier call of the same batch wrote
+// is refused, as it is in the next batch.
+func TestBatchWalksTheGraphItWrote(t *testing.T) {
+	ctx := context.Background()
+	_, c, _ := serveUnix(t, t.TempDir())
+	lease, _, err := c.Lock(ctx, "p", service.Holder{User: "u", Host: "h"}, time.Hour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := leased(applyReq(t, "p", "volume.a", service.ActionCreate, volume("1Gi"), 0), lease.ID)
+	b := leased(applyReq(t, "p", "volume.b", service.ActionCreate, volume("1Gi"), 0), lease.ID)
+	cOnA := leased(applyReq(t, "p", "volume.c", service.ActionCreate, volume("1Gi"), 0), lease.ID)
+	cOnA.DependsOn = []string{"volume.a"} // the batch reads volume.a's dependencies: none
+	aOnB := leased(applyReq(t, "p", "volume.a", service.ActionUpdate, volume("1Gi"), 2), lease.ID)
+	aOnB.DependsOn = []string{"volume.b"}
+	bOnA := leased(applyReq(t, "p", "volume.b", service.ActionUpdate, volume("1Gi"), 2), lease.ID)
+	bOnA.DependsOn = []string{"volume.a"}
+	res, err := c.ApplyBatch(ctx, "p", []service.BatchCall{{Apply: &a}, {Apply: &b}, {Apply: &cOnA}, {Apply: &aOnB}, {Apply: &bOnA}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res[0].Err != nil || res[1].Err != nil || res[2].Err != nil || res[3].Err != nil {
+		t.Fatalf("batch = %v, %v, %v, %v; want the creates and volume.a's new dependency applied", res[0].Err, res[1].Err, res[2].Err, res[3].Err)
+	}
+	if !errors.Is(res[4].Err, service.ErrCycle) {
+		t.Errorf("volume.b depending on volume.a, which now depends on it, in the same batch = %v, want a cycle refused", res[4].Err)
+	}
+}

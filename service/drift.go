@@ -100,7 +100,7 @@ func (t *mutation) setExpiry(r *row) error {
 	if at == 0 {
 		return nil
 	}
-	return t.exec("UPDATE resources SET expires_at = ? WHERE project = ? AND address = ?", at, t.project, r.address)
+	return t.exec(setExpirySQL, at, t.project, r.address)
 }
 
 // addExpiries is part of migration 5: every sandbox with a lifetime gets

@@ -380,6 +380,8 @@ func (t *mutation) put(r *row) error {
 		t.project, r.address, r.kind, r.name, r.hash, r.spec, r.version, r.status, r.created, r.updated, r.serial, r.deps, r.pins, r.sensitive, r.dataPins, r.id); err != nil {
 		return err
 	}
+	deps := r.deps
+	t.tx.facts.setDeps(place{t.project, r.address}, &deps)
 	if err := t.setExpiry(r); err != nil {
 		return err
 	}
@@ -500,16 +502,15 @@ func (t *mutation) checkGraph(address string, deps []string) error {
 			continue
 		}
 		from[st.addr] = st.from
-		var depsOf string
-		err := t.tx.QueryRowContext(t.ctx, "SELECT depends_on FROM resources WHERE project = ? AND address = ?", t.project, st.addr).Scan(&depsOf)
-		if errors.Is(err, sql.ErrNoRows) {
+		depsOf, found, err := t.tx.dependsOn(t.ctx, t.project, st.addr)
+		if err != nil {
+			return dbError(err)
+		}
+		if !found {
 			if st.from == address {
 				return status.Errorf(codes.FailedPrecondition, "%s depends on %s, which project %s does not have: apply it first", address, st.addr, t.project)
 			}
 			continue
-		}
-		if err != nil {
-			return dbError(err)
 		}
 		for _, d := range splitLines(depsOf) {
 			stack = append(stack, step{d, st.addr})

@@ -2,6 +2,8 @@ package service
 
 import (
 	"context"
+	"database/sql"
+	"errors"
 	"strings"
 
 	ccv1 "cc.dev/cc/service/proto/cc/v1"
@@ -25,6 +27,10 @@ type txFacts struct {
 	// absent are rows known not to exist, by table and key; present,
 	// rows known to exist (blobs).
 	absent, present map[absentKey]bool
+	// deps are the depends_on of resource rows, by place (nil: no such
+	// row), kept up to date by the one statement that writes them in a
+	// mutation (mutation.put).
+	deps map[place]*string
 	// small are tables of few rows per project read whole: each row's
 	// address and value (smallTable).
 	small map[smallKey]map[string]string
@@ -54,7 +60,25 @@ type absentKey struct{ table, project, address string }
 
 // factTables are the tables facts are kept of, each with the word a
 // statement that writes it names it by.
-var factTables = []string{"projects", "locks", "tombstones", "protections", "drift", "idempotency", "blobs"}
+var factTables = []string{"projects", "locks", "tombstones", "protections", "drift", "idempotency", "blobs", "resources"}
+
+// setExpirySQL records when a resource row expires (mutation.setExpiry).
+const setExpirySQL = "UPDATE resources SET expires_at = ? WHERE project = ? AND address = ?"
+
+// keepsFacts reports whether q, which names table, leaves the facts of
+// table to its caller, which updates those of the one row it writes: the
+// insert of an idempotency key (mutation.record), and the writes of a
+// resource row by mutation.put, which changes its depends_on to what it
+// records (setExpiry's changes none).
+func keepsFacts(q, table string) bool {
+	switch table {
+	case "idempotency":
+		return q == insertIdempotency
+	case "resources":
+		return q == upsertResource || q == setExpirySQL
+	}
+	return false
+}
 
 // insertIdempotency records a call's response under its idempotency key.
 // It is the one statement that does not forget its table's facts: its
@@ -65,10 +89,12 @@ const insertIdempotency = "INSERT INTO idempotency (project, key, method, reques
 // rolled back: forgetAll).
 func (f *txFacts) forget(q string) {
 	for _, t := range factTables {
-		if !strings.Contains(q, t) || q == insertIdempotency && t == "idempotency" {
+		if !strings.Contains(q, t) || keepsFacts(q, t) {
 			continue
 		}
 		switch t {
+		case "resources":
+			f.deps = nil
 		case "projects":
 			f.projects = nil
 		case "locks":
@@ -246,4 +272,34 @@ func (tx *stmtTx) prefetch(ctx context.Context, table, project string, keys []st
 var prefetchQueries = map[string]string{
 	"idempotency": "SELECT key FROM idempotency WHERE project = ? AND key",
 	"blobs":       "SELECT digest FROM blobs WHERE project = ? AND digest",
+}
+
+// dependsOn is the depends_on of the resource row at project and address;
+// found is false when there is none.
+func (tx *stmtTx) dependsOn(ctx context.Context, project, address string) (deps string, found bool, err error) {
+	pl := place{project, address}
+	if d, ok := tx.facts.deps[pl]; ok {
+		if d == nil {
+			return "", false, nil
+		}
+		return *d, true, nil
+	}
+	err = tx.QueryRowContext(ctx, "SELECT depends_on FROM resources WHERE project = ? AND address = ?", project, address).Scan(&deps)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		tx.facts.setDeps(pl, nil)
+		return "", false, nil
+	case err != nil:
+		return "", false, err
+	}
+	tx.facts.setDeps(pl, &deps)
+	return deps, true, nil
+}
+
+// setDeps records the depends_on of the resource row at pl (nil: no row).
+func (f *txFacts) setDeps(pl place, deps *string) {
+	if f.deps == nil {
+		f.deps = map[place]*string{}
+	}
+	f.deps[pl] = deps
 }
