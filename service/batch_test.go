@@ -279,3 +279,84 @@ func TestKillDuringBatchedApplies(t *testing.T) {
 	}
 	t.Logf("largest group commit: %s mutations", b)
 }
+
+// TestGroupCommitSeesANewSecretValue: issue 13. A transaction remembers
+// the current revisions of the secrets its calls' versions are made with
+// (txFacts.secrets); a new value put in the same transaction is seen by
+// the calls after it: a function applied again after it gets a new
+// version, as in the next transaction.
+func TestGroupCommitSeesANewSecretValue(t *testing.T) {
+	ctx := context.Background()
+	srv, c, _ := serveUnix(t, t.TempDir())
+	p := &secretsProject{t: t, c: c}
+	p.put("secret.openai", "value-a")
+	p.apply("secret.openai", service.ActionCreate, map[string]any{"from_env": "OPENAI_API_KEY"})
+	p.apply("secret.vault", service.ActionCreate, map[string]any{"from_service": "vault-token"})
+	if v := p.function(service.ActionCreate); v.Version != 1 {
+		t.Fatalf("function.f created at version %d, want 1", v.Version)
+	}
+	fn := applyReq(t, "p", "function.f", service.ActionUpdate, function("m.run", map[string]any{"env_from": []any{map[string]any{"ref": "secret.openai"}}}), p.serial)
+	fn.DependsOn = []string{"secret.openai", "secret.vault"}
+
+	b := holdFirstBatch(t, srv, 3, nil)
+	hold := make(chan error, 1)
+	go func() {
+		_, err := c.Apply(ctx, applyReq(t, "p", "volume.hold", service.ActionCreate, volume("1Gi"), 0))
+		hold <- err
+	}()
+	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
+		b.mu.Lock()
+		started := b.started
+		b.mu.Unlock()
+		if started > 0 {
+			break
+		}
+	}
+	type result struct {
+		res any
+		err error
+	}
+	results := make([]chan result, 3)
+	calls := []func() (any, error){
+		func() (any, error) { return c.Apply(ctx, fn) },
+		func() (any, error) {
+			return c.PutSecretValue(ctx, service.SecretRequest{Project: "p", Address: "secret.openai", Value: []byte("value-b"), ExpectedSerial: p.serial})
+		},
+		func() (any, error) { return c.Apply(ctx, fn) },
+	}
+	for i, call := range calls {
+		results[i] = make(chan result, 1)
+		// Each is queued behind the held batch in this order.
+		deadline := time.Now().Add(20 * time.Second)
+		for service.Queued(srv) < i && time.Now().Before(deadline) {
+			time.Sleep(time.Millisecond)
+		}
+		go func() {
+			r, err := call()
+			results[i] <- result{r, err}
+		}()
+	}
+	if err := <-hold; err != nil {
+		t.Fatal(err)
+	}
+	var got []*service.ApplyResult
+	for i, ch := range results {
+		r := <-ch
+		if r.err != nil {
+			t.Fatalf("call %d = %v", i, r.err)
+		}
+		if a, ok := r.res.(*service.ApplyResult); ok {
+			got = append(got, a)
+		}
+	}
+	b.mu.Lock()
+	commits := fmt.Sprint(b.commits)
+	b.mu.Unlock()
+	if commits != "[1 3]" {
+		t.Fatalf("commits of %s mutations, want the held one, then the three in one transaction", commits)
+	}
+	if got[0].Version != 1 || !got[0].Reused || got[1].Version != 2 || got[1].Reused {
+		t.Errorf("function.f before and after a new value in one transaction: version %d (reused %v), then %d (reused %v); want 1 reused, then a new 2",
+			got[0].Version, got[0].Reused, got[1].Version, got[1].Reused)
+	}
+}

@@ -382,6 +382,7 @@ func (t *mutation) put(r *row) error {
 	}
 	deps := r.deps
 	t.tx.facts.setDeps(place{t.project, r.address}, &deps)
+	delete(t.tx.facts.secrets, place{t.project, r.address})
 	if err := t.setExpiry(r); err != nil {
 		return err
 	}

@@ -31,6 +31,10 @@ type txFacts struct {
 	// row), kept up to date by the one statement that writes them in a
 	// mutation (mutation.put).
 	deps map[place]*string
+	// secrets are the current revisions of managed secrets, by place
+	// (nil: none; readVersionSecret), forgotten with the secret_revisions
+	// table, the resources table, or a write of the secret's row (put).
+	secrets map[place]*versionSecret
 	// small are tables of few rows per project read whole: each row's
 	// address and value (smallTable).
 	small map[smallKey]map[string]string
@@ -60,7 +64,7 @@ type absentKey struct{ table, project, address string }
 
 // factTables are the tables facts are kept of, each with the word a
 // statement that writes it names it by.
-var factTables = []string{"projects", "locks", "tombstones", "protections", "drift", "idempotency", "blobs", "resources"}
+var factTables = []string{"projects", "locks", "tombstones", "protections", "drift", "idempotency", "blobs", "resources", "secret_revisions"}
 
 // setExpirySQL records when a resource row expires (mutation.setExpiry).
 const setExpirySQL = "UPDATE resources SET expires_at = ? WHERE project = ? AND address = ?"
@@ -94,7 +98,9 @@ func (f *txFacts) forget(q string) {
 		}
 		switch t {
 		case "resources":
-			f.deps = nil
+			f.deps, f.secrets = nil, nil
+		case "secret_revisions":
+			f.secrets = nil
 		case "projects":
 			f.projects = nil
 		case "locks":
@@ -302,4 +308,21 @@ func (f *txFacts) setDeps(pl place, deps *string) {
 		f.deps = map[place]*string{}
 	}
 	f.deps[pl] = deps
+}
+
+// versionSecret is readVersionSecret, remembered for the transaction.
+func (tx *stmtTx) versionSecret(ctx context.Context, _ querier, project, address string) (*versionSecret, error) {
+	pl := place{project, address}
+	if s, ok := tx.facts.secrets[pl]; ok {
+		return s, nil
+	}
+	s, err := readVersionSecret(ctx, tx, project, address)
+	if err != nil {
+		return nil, err
+	}
+	if tx.facts.secrets == nil {
+		tx.facts.secrets = map[place]*versionSecret{}
+	}
+	tx.facts.secrets[pl] = s
+	return s, nil
 }

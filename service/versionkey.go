@@ -50,35 +50,52 @@ func sortVersionSecrets(vs []versionSecret) {
 // (sorted) that the project has with a managed value: what a version of
 // the resource depending on them is made with.
 func versionSecrets(ctx context.Context, tx querier, project string, deps []string) ([]versionSecret, error) {
+	lookup := readVersionSecret
+	if st, ok := tx.(*stmtTx); ok {
+		lookup = st.versionSecret // a write transaction's, remembered
+	}
 	var out []versionSecret
 	for _, d := range deps {
 		if schema.KindOf(d) != schema.KindSecret {
 			continue
 		}
-		var spec []byte
-		err := tx.QueryRowContext(ctx, "SELECT spec FROM resources WHERE project = ? AND address = ?", project, d).Scan(&spec)
-		if errors.Is(err, sql.ErrNoRows) {
-			continue
-		}
+		s, err := lookup(ctx, tx, project, d)
 		if err != nil {
 			return nil, err
 		}
-		if !schema.ManagedSecret(spec) {
-			continue
+		if s != nil {
+			out = append(out, *s)
 		}
-		s := versionSecret{address: d}
-		err = tx.QueryRowContext(ctx, "SELECT revision, fingerprint FROM secret_revisions WHERE project = ? AND address = ? ORDER BY revision DESC LIMIT 1",
-			project, d).Scan(&s.revision, &s.fingerprint)
-		if errors.Is(err, sql.ErrNoRows) {
-			continue // no value yet: nothing to be made with
-		}
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, s)
 	}
 	sortVersionSecrets(out)
 	return out, nil
+}
+
+// readVersionSecret is the current revision of the secret at project and
+// address, when it has a managed value (nil: it has none, or is no
+// managed secret).
+func readVersionSecret(ctx context.Context, tx querier, project, address string) (*versionSecret, error) {
+	var spec []byte
+	err := tx.QueryRowContext(ctx, "SELECT spec FROM resources WHERE project = ? AND address = ?", project, address).Scan(&spec)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	if !schema.ManagedSecret(spec) {
+		return nil, nil
+	}
+	s := versionSecret{address: address}
+	err = tx.QueryRowContext(ctx, "SELECT revision, fingerprint FROM secret_revisions WHERE project = ? AND address = ? ORDER BY revision DESC LIMIT 1",
+		project, address).Scan(&s.revision, &s.fingerprint)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil // no value yet: nothing to be made with
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &s, nil
 }
 
 // encodeVersionSecrets is the versions.secrets column: one line per
