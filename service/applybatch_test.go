@@ -360,3 +360,31 @@ func TestBatchWalksTheGraphItWrote(t *testing.T) {
 		t.Errorf("volume.b depending on volume.a, which now depends on it, in the same batch = %v, want a cycle refused", res[4].Err)
 	}
 }
+
+// TestBatchCreatesOnce: issue 13. A batch looks up the resources its
+// calls write before it runs them (prefetch): one it creates is there for
+// the calls after it, and a second create of it is refused as alone.
+func TestBatchCreatesOnce(t *testing.T) {
+	ctx := context.Background()
+	_, c, _ := serveUnix(t, t.TempDir())
+	lease, _, err := c.Lock(ctx, "p", service.Holder{User: "u", Host: "h"}, time.Hour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := leased(applyReq(t, "p", "volume.n", service.ActionCreate, volume("1Gi"), 0), lease.ID)
+	again := leased(applyReq(t, "p", "volume.n", service.ActionCreate, volume("2Gi"), 2), lease.ID)
+	img, h := spec(t, map[string]any{"from": "python:3.12-slim@sha256:abc", "steps": []any{}})
+	image := service.ImageRequest{Project: "p", Address: "image.base", Hash: h, Spec: img, LeaseID: lease.ID}
+	imageAgain := image
+	imageAgain.ExpectedSerial = 2
+	res, err := c.ApplyBatch(ctx, "p", []service.BatchCall{{Apply: &first}, {Image: &image}, {Apply: &again}, {Image: &imageAgain}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res[0].Err != nil || res[1].Err != nil || !errors.Is(res[2].Err, service.ErrAlreadyExists) || res[3].Err != nil {
+		t.Fatalf("batch = %v, %v, %v, %v; want the create, the image, the second create refused, the image again", res[0].Err, res[1].Err, res[2].Err, res[3].Err)
+	}
+	if !res[1].Image.Created || res[3].Image.Created || res[3].Image.Changed {
+		t.Errorf("the image ensured twice in one batch: created %v, then created %v changed %v; want it made once", res[1].Image.Created, res[3].Image.Created, res[3].Image.Changed)
+	}
+}

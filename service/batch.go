@@ -48,14 +48,14 @@ type pending struct {
 	// again just before the commit. A replayed idempotency key writes
 	// nothing and needs no lease, as alone.
 	project, leaseID string
-	// key is the call's idempotency key ("": none) and blobs the blob
-	// digests it needs, which a batch looks up for all its calls at once
-	// (committer.prefetch).
-	key     string
-	blobs   []string
-	checked bool
-	err     error
-	wake    chan bool // true: lead the next batch
+	// key is the call's idempotency key ("": none), address the
+	// resource it writes ("": none) and blobs the blob digests it needs,
+	// which a batch looks up for all its calls at once (prefetch).
+	key, address string
+	blobs        []string
+	checked      bool
+	err          error
+	wake         chan bool // true: lead the next batch
 }
 
 // do runs p in a batch and returns its error once the batch committed.
@@ -249,8 +249,8 @@ func (c *committer) queued() int {
 }
 
 // prefetch looks up, for the calls of a batch of more than one, the
-// idempotency keys and blobs they name, a few queries for all of them,
-// rather than one query each as they run.
+// idempotency keys, resources and blobs they name, in a few queries for
+// all of them rather than one query each as they run.
 func prefetch(ctx context.Context, tx *stmtTx, batch []*pending) error {
 	if len(batch) < 2 {
 		return nil
@@ -261,6 +261,10 @@ func prefetch(ctx context.Context, tx *stmtTx, batch []*pending) error {
 		if p.key != "" {
 			w := want{"idempotency", p.project}
 			keys[w] = append(keys[w], p.key)
+		}
+		if p.address != "" {
+			w := want{"resources", p.project}
+			keys[w] = append(keys[w], p.address)
 		}
 		for _, d := range p.blobs {
 			w := want{"blobs", p.project}

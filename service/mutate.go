@@ -359,6 +359,9 @@ func (r *row) scan(sc interface{ Scan(...any) error }) error {
 }
 
 func (t *mutation) resource(address string) (*row, error) {
+	if t.tx.facts.isAbsent("resources", t.project, address) {
+		return nil, nil
+	}
 	r := &row{}
 	err := r.scan(t.tx.QueryRowContext(t.ctx, "SELECT "+rowColumns+" FROM resources WHERE project = ? AND address = ?", t.project, address))
 	if errors.Is(err, sql.ErrNoRows) {
@@ -381,6 +384,7 @@ func (t *mutation) put(r *row) error {
 		return err
 	}
 	deps := r.deps
+	t.tx.facts.written("resources", t.project, r.address)
 	t.tx.facts.setDeps(place{t.project, r.address}, &deps)
 	delete(t.tx.facts.secrets, place{t.project, r.address})
 	if err := t.setExpiry(r); err != nil {

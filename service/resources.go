@@ -95,6 +95,7 @@ func (a *resourceAPI) ensureImage(ctx context.Context, req *ccv1.EnsureImageRequ
 	if err != nil {
 		return nil, nil, err
 	}
+	p.address = req.GetAddress()
 	return p, resp, nil
 }
 
@@ -213,7 +214,7 @@ func (a *resourceAPI) applyResource(ctx context.Context, req *ccv1.ApplyResource
 	if err != nil {
 		return nil, nil, err
 	}
-	p.blobs = req.GetBlobs()
+	p.address, p.blobs = req.GetAddress(), req.GetBlobs()
 	return p, resp, nil
 }
 

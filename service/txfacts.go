@@ -84,9 +84,9 @@ func keepsFacts(q, table string) bool {
 	return false
 }
 
-// insertIdempotency records a call's response under its idempotency key.
-// It is the one statement that does not forget its table's facts: its
-// caller (mutation.record) forgets only the key it writes.
+// insertIdempotency records a call's response under its idempotency key;
+// its caller (mutation.record) updates the facts of the key it writes
+// (keepsFacts).
 const insertIdempotency = "INSERT INTO idempotency (project, key, method, request_mac, response, created_at) VALUES (?, ?, ?, ?, ?, ?)"
 
 // forget forgets the facts of every table q names (all for a savepoint
@@ -105,18 +105,17 @@ func (f *txFacts) forget(q string) {
 			f.projects = nil
 		case "locks":
 			f.leases = nil
-		default:
-			for _, m := range []map[absentKey]bool{f.absent, f.present} {
-				for k := range m {
-					if k.table == t {
-						delete(m, k)
-					}
+		}
+		for _, m := range []map[absentKey]bool{f.absent, f.present} {
+			for k := range m {
+				if k.table == t {
+					delete(m, k)
 				}
 			}
-			for k := range f.small {
-				if k.table == t {
-					delete(f.small, k)
-				}
+		}
+		for k := range f.small {
+			if k.table == t {
+				delete(f.small, k)
 			}
 		}
 	}
@@ -277,6 +276,7 @@ func (tx *stmtTx) prefetch(ctx context.Context, table, project string, keys []st
 // list.
 var prefetchQueries = map[string]string{
 	"idempotency": "SELECT key FROM idempotency WHERE project = ? AND key",
+	"resources":   "SELECT address FROM resources WHERE project = ? AND address",
 	"blobs":       "SELECT digest FROM blobs WHERE project = ? AND digest",
 }
 
@@ -284,6 +284,9 @@ var prefetchQueries = map[string]string{
 // found is false when there is none.
 func (tx *stmtTx) dependsOn(ctx context.Context, project, address string) (deps string, found bool, err error) {
 	pl := place{project, address}
+	if tx.facts.isAbsent("resources", project, address) {
+		return "", false, nil
+	}
 	if d, ok := tx.facts.deps[pl]; ok {
 		if d == nil {
 			return "", false, nil
