@@ -26,7 +26,7 @@ type txFacts struct {
 	leases   map[string]*ccv1.Lease // nil: the project has no lease
 	// absent are rows known not to exist, by table and key; present,
 	// rows known to exist (blobs).
-	absent, present map[absentKey]bool
+	absent, present map[string]map[place]bool // by table
 	// deps are the depends_on of resource rows, by place (nil: no such
 	// row), kept up to date by the one statement that writes them in a
 	// mutation (mutation.put).
@@ -37,10 +37,8 @@ type txFacts struct {
 	secrets map[place]*versionSecret
 	// small are tables of few rows per project read whole: each row's
 	// address and value (smallTable).
-	small map[smallKey]map[string]string
+	small map[string]map[string]map[string]string // by table, then project
 }
-
-type smallKey struct{ table, project string }
 
 // smallQueries read a table of few rows per project whole: the address
 // and a value of each, at most maxSmall+1 rows.
@@ -59,8 +57,6 @@ type projectFact struct {
 	serial int64
 	salt   []byte
 }
-
-type absentKey struct{ table, project, address string }
 
 // factTables are the tables facts are kept of, each with the word a
 // statement that writes it names it by.
@@ -106,18 +102,9 @@ func (f *txFacts) forget(q string) {
 		case "locks":
 			f.leases = nil
 		}
-		for _, m := range []map[absentKey]bool{f.absent, f.present} {
-			for k := range m {
-				if k.table == t {
-					delete(m, k)
-				}
-			}
-		}
-		for k := range f.small {
-			if k.table == t {
-				delete(f.small, k)
-			}
-		}
+		delete(f.absent, t)
+		delete(f.present, t)
+		delete(f.small, t)
 	}
 }
 
@@ -157,24 +144,20 @@ func (tx *stmtTx) lease(ctx context.Context, project string) (*ccv1.Lease, error
 // isAbsent reports whether the row of table at project and address is
 // known not to exist.
 func (f *txFacts) isAbsent(table, project, address string) bool {
-	return f.absent[absentKey{table, project, address}]
+	return f.absent[table][place{project, address}]
 }
 
 // setAbsent records that the row of table at project and address does not
 // exist.
 func (f *txFacts) setAbsent(table, project, address string) {
-	if f.absent == nil {
-		f.absent = map[absentKey]bool{}
-	}
-	f.absent[absentKey{table, project, address}] = true
+	setFact(&f.absent, table, place{project, address})
 }
 
 // smallTable is the rows of table (a key of smallQueries) of project, by
 // address, read once per transaction until it writes the table; ok is
 // false when the project has more than maxSmall of them.
 func (tx *stmtTx) smallTable(ctx context.Context, table, project string) (rows map[string]string, ok bool, err error) {
-	k := smallKey{table, project}
-	if m, known := tx.facts.small[k]; known {
+	if m, known := tx.facts.small[table][project]; known {
 		return m, m != nil, nil
 	}
 	rs, err := tx.QueryContext(ctx, smallQueries[table], project, maxSmall+1)
@@ -197,16 +180,19 @@ func (tx *stmtTx) smallTable(ctx context.Context, table, project string) (rows m
 		m = nil
 	}
 	if tx.facts.small == nil {
-		tx.facts.small = map[smallKey]map[string]string{}
+		tx.facts.small = map[string]map[string]map[string]string{}
 	}
-	tx.facts.small[k] = m
+	if tx.facts.small[table] == nil {
+		tx.facts.small[table] = map[string]map[string]string{}
+	}
+	tx.facts.small[table][project] = m
 	return m, m != nil, nil
 }
 
 // smallLacks reports whether table, read whole for project (smallTable),
 // has no row at address.
 func (f *txFacts) smallLacks(table, project, address string) bool {
-	m := f.small[smallKey{table, project}]
+	m := f.small[table][project]
 	if m == nil {
 		return false
 	}
@@ -217,18 +203,14 @@ func (f *txFacts) smallLacks(table, project, address string) bool {
 // isPresent reports whether the row of table at project and key is known
 // to exist.
 func (f *txFacts) isPresent(table, project, key string) bool {
-	return f.present[absentKey{table, project, key}]
+	return f.present[table][place{project, key}]
 }
 
 // written records that the transaction wrote the row of table at project
 // and key: it exists.
 func (f *txFacts) written(table, project, key string) {
-	k := absentKey{table, project, key}
-	delete(f.absent, k)
-	if f.present == nil {
-		f.present = map[absentKey]bool{}
-	}
-	f.present[k] = true
+	delete(f.absent[table], place{project, key})
+	setFact(&f.present, table, place{project, key})
 }
 
 // prefetchChunk is how many keys one prefetch query asks for.
@@ -328,4 +310,15 @@ func (tx *stmtTx) versionSecret(ctx context.Context, _ querier, project, address
 	}
 	tx.facts.secrets[pl] = s
 	return s, nil
+}
+
+// setFact adds pl to the facts of table in *m.
+func setFact(m *map[string]map[place]bool, table string, pl place) {
+	if *m == nil {
+		*m = map[string]map[place]bool{}
+	}
+	if (*m)[table] == nil {
+		(*m)[table] = map[place]bool{}
+	}
+	(*m)[table][pl] = true
 }
