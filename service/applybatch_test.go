@@ -17,6 +17,17 @@ import (
 	ccv1 "cc.dev/cc/service/proto/cc/v1"
 )
 
+// lockedClient is a client of a new service, holding a lease of project.
+func lockedClient(t *testing.T, project string) (*service.Client, service.Lease) {
+	t.Helper()
+	_, c, _ := serveUnix(t, t.TempDir())
+	lease, _, err := c.Lock(context.Background(), project, service.Holder{User: "u", Host: "h"}, time.Hour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c, lease
+}
+
 // leased is req with the lease id.
 func leased(req service.ApplyRequest, id string) service.ApplyRequest {
 	req.LeaseID = id
@@ -179,11 +190,7 @@ func TestApplyBatchRefusals(t *testing.T) {
 // as it would alone.
 func TestBatchForgetsWhatAFailedCallRead(t *testing.T) {
 	ctx := context.Background()
-	_, c, _ := serveUnix(t, t.TempDir())
-	lease, _, err := c.Lock(ctx, "fresh", service.Holder{User: "u", Host: "h"}, time.Hour)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c, lease := lockedClient(t, "fresh")
 	missing := leased(applyReq(t, "fresh", "volume.none", service.ActionUpdate, volume("1Gi"), 0), lease.ID)
 	vol := leased(applyReq(t, "fresh", "volume.b", service.ActionCreate, volume("1Gi"), 0), lease.ID)
 	res, err := c.ApplyBatch(ctx, "fresh", []service.BatchCall{{Apply: &missing}, {Apply: &vol}})
@@ -208,11 +215,7 @@ func TestBatchForgetsWhatAFailedCallRead(t *testing.T) {
 // refused, as it is alone.
 func TestBatchSeesWhatAnEarlierCallWrote(t *testing.T) {
 	ctx := context.Background()
-	_, c, _ := serveUnix(t, t.TempDir())
-	lease, _, err := c.Lock(ctx, "p", service.Holder{User: "u", Host: "h"}, time.Hour)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c, lease := lockedClient(t, "p")
 	create := leased(applyReq(t, "p", "volume.x", service.ActionCreate, volume("1Gi"), 0), lease.ID)
 	protect := leased(applyReq(t, "p", "volume.x", service.ActionUpdate, volume("1Gi"), 1), lease.ID)
 	protect.PreventDestroy, protect.PreventDestroyAt = true, "main.hcl:1:1"
@@ -234,11 +237,7 @@ func TestBatchSeesWhatAnEarlierCallWrote(t *testing.T) {
 // protection is replaced.
 func TestProtectionsPastWhatATransactionReadsWhole(t *testing.T) {
 	ctx := context.Background()
-	_, c, _ := serveUnix(t, t.TempDir())
-	lease, _, err := c.Lock(ctx, "p", service.Holder{User: "u", Host: "h"}, time.Hour)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c, lease := lockedClient(t, "p")
 	create := func(from, to int) {
 		t.Helper()
 		var calls []service.BatchCall
@@ -286,11 +285,7 @@ func TestProtectionsPastWhatATransactionReadsWhole(t *testing.T) {
 // lacks is refused while another with an uploaded blob is applied.
 func TestBatchLooksUpKeysAndBlobsOnce(t *testing.T) {
 	ctx := context.Background()
-	_, c, _ := serveUnix(t, t.TempDir())
-	lease, _, err := c.Lock(ctx, "p", service.Holder{User: "u", Host: "h"}, time.Hour)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c, lease := lockedClient(t, "p")
 	blob := []byte("the data")
 	have := fmt.Sprintf("sha256:%x", sha256.Sum256(blob))
 	lacks := fmt.Sprintf("sha256:%x", sha256.Sum256([]byte("never uploaded")))
@@ -336,11 +331,7 @@ func TestBatchLooksUpKeysAndBlobsOnce(t *testing.T) {
 // is refused, as it is in the next batch.
 func TestBatchWalksTheGraphItWrote(t *testing.T) {
 	ctx := context.Background()
-	_, c, _ := serveUnix(t, t.TempDir())
-	lease, _, err := c.Lock(ctx, "p", service.Holder{User: "u", Host: "h"}, time.Hour)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c, lease := lockedClient(t, "p")
 	a := leased(applyReq(t, "p", "volume.a", service.ActionCreate, volume("1Gi"), 0), lease.ID)
 	b := leased(applyReq(t, "p", "volume.b", service.ActionCreate, volume("1Gi"), 0), lease.ID)
 	cOnA := leased(applyReq(t, "p", "volume.c", service.ActionCreate, volume("1Gi"), 0), lease.ID)
@@ -366,11 +357,7 @@ func TestBatchWalksTheGraphItWrote(t *testing.T) {
 // the calls after it, and a second create of it is refused as alone.
 func TestBatchCreatesOnce(t *testing.T) {
 	ctx := context.Background()
-	_, c, _ := serveUnix(t, t.TempDir())
-	lease, _, err := c.Lock(ctx, "p", service.Holder{User: "u", Host: "h"}, time.Hour)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c, lease := lockedClient(t, "p")
 	first := leased(applyReq(t, "p", "volume.n", service.ActionCreate, volume("1Gi"), 0), lease.ID)
 	again := leased(applyReq(t, "p", "volume.n", service.ActionCreate, volume("2Gi"), 2), lease.ID)
 	img, h := spec(t, map[string]any{"from": "python:3.12-slim@sha256:abc", "steps": []any{}})

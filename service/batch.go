@@ -132,7 +132,7 @@ func (c *committer) runOnce(batch []*pending) (again []*pending) {
 		return nil
 	}
 	if err := prefetch(ctx, tx, batch); err != nil {
-		failAll(batch, dbError(err))
+		failAll(batch, err) // a status already (selectIn)
 		return nil
 	}
 	var ran []*pending
@@ -250,7 +250,8 @@ func (c *committer) queued() int {
 
 // prefetch looks up, for the calls of a batch of more than one, the
 // idempotency keys, resources and blobs they name, in a few queries for
-// all of them rather than one query each as they run.
+// all of them rather than one query each as they run; its error is a
+// status.
 func prefetch(ctx context.Context, tx *stmtTx, batch []*pending) error {
 	if len(batch) < 2 {
 		return nil

@@ -10,7 +10,6 @@ import (
 	"io"
 	"os"
 	"sort"
-	"strings"
 	"sync"
 
 	"google.golang.org/grpc/codes"
@@ -62,30 +61,9 @@ func findMissing(ctx context.Context, tx rowsQuerier, project string, digests []
 	want := append([]string(nil), digests...)
 	sort.Strings(want)
 	want = compactStrings(want)
-	have := map[string]bool{}
-	const batch = 500
-	for i := 0; i < len(want); i += batch {
-		part := want[i:min(i+batch, len(want))]
-		args := make([]any, 0, len(part)+1)
-		args = append(args, project)
-		for _, d := range part {
-			args = append(args, d)
-		}
-		rows, err := tx.QueryContext(ctx, "SELECT digest FROM blobs WHERE project = ? AND digest IN (?"+strings.Repeat(",?", len(part)-1)+")", args...)
-		if err != nil {
-			return nil, dbError(err)
-		}
-		for rows.Next() {
-			var d string
-			if err := rows.Scan(&d); err != nil {
-				rows.Close()
-				return nil, dbError(err)
-			}
-			have[d] = true
-		}
-		if err := closeRows(rows); err != nil {
-			return nil, err
-		}
+	have, err := selectIn(ctx, tx, "SELECT digest FROM blobs WHERE project = ? AND digest", project, want)
+	if err != nil {
+		return nil, err
 	}
 	var missing []string
 	for _, d := range want {

@@ -213,45 +213,56 @@ func (f *txFacts) written(table, project, key string) {
 	setFact(&f.present, table, place{project, key})
 }
 
-// prefetchChunk is how many keys one prefetch query asks for.
-const prefetchChunk = 500
-
 // prefetch looks up, in a few queries, which of the keys of table (a key
 // of prefetchQueries) project has, and records each as present or absent:
 // what a batch's calls would look up one at a time (committer.prefetch).
 func (tx *stmtTx) prefetch(ctx context.Context, table, project string, keys []string) error {
-	for i := 0; i < len(keys); i += prefetchChunk {
-		part := keys[i:min(i+prefetchChunk, len(keys))]
+	have, err := selectIn(ctx, tx, prefetchQueries[table], project, keys)
+	if err != nil {
+		return err
+	}
+	for _, k := range keys {
+		if have[k] {
+			tx.facts.written(table, project, k)
+		} else {
+			tx.facts.setAbsent(table, project, k)
+		}
+	}
+	return nil
+}
+
+// inChunk is how many keys one query of selectIn asks for.
+const inChunk = 500
+
+// selectIn runs query, which selects one column of project's rows before
+// an IN list, for keys (inChunk at a time) and returns the values found;
+// its error is a status (dbError).
+func selectIn(ctx context.Context, q rowsQuerier, query, project string, keys []string) (map[string]bool, error) {
+	have := map[string]bool{}
+	for i := 0; i < len(keys); i += inChunk {
+		part := keys[i:min(i+inChunk, len(keys))]
 		args := make([]any, 0, len(part)+1)
 		args = append(args, project)
 		for _, k := range part {
 			args = append(args, k)
 		}
-		rows, err := tx.QueryContext(ctx, prefetchQueries[table]+" IN (?"+strings.Repeat(",?", len(part)-1)+")", args...)
+		rows, err := q.QueryContext(ctx, query+" IN (?"+strings.Repeat(",?", len(part)-1)+")", args...)
 		if err != nil {
-			return err
+			return nil, dbError(err)
 		}
-		have := map[string]bool{}
 		for rows.Next() {
 			var k string
 			if err := rows.Scan(&k); err != nil {
 				rows.Close()
-				return err
+				return nil, dbError(err)
 			}
 			have[k] = true
 		}
 		if err := closeRows(rows); err != nil {
-			return err
-		}
-		for _, k := range part {
-			if have[k] {
-				tx.facts.written(table, project, k)
-			} else {
-				tx.facts.setAbsent(table, project, k)
-			}
+			return nil, err
 		}
 	}
-	return nil
+	return have, nil
 }
 
 // prefetchQueries select the keys a project has of a table, before an IN
