@@ -86,7 +86,6 @@ func (t *mutation) protection(addr string) (string, bool, error) {
 	}
 	err := t.tx.QueryRowContext(t.ctx, "SELECT declared_at FROM protections WHERE project = ? AND address = ?", t.project, addr).Scan(&at)
 	if errors.Is(err, sql.ErrNoRows) {
-		t.tx.facts.setAbsent("protections", t.project, addr)
 		return "", false, nil
 	}
 	if err != nil {
@@ -102,7 +101,7 @@ func (t *mutation) protect(addr string, on bool, at string) error {
 	switch {
 	case on:
 		err = t.exec(upsertProtection, t.project, addr, at)
-	case t.tx.facts.isAbsent("protections", t.project, addr) || t.tx.facts.smallLacks("protections", t.project, addr):
+	case t.tx.facts.smallLacks("protections", t.project, addr):
 		// none to delete
 	default:
 		err = t.exec("DELETE FROM protections WHERE project = ? AND address = ?", t.project, addr)

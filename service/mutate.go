@@ -326,12 +326,8 @@ func (t *mutation) tombstone(address string) (int64, error) {
 		}
 		return 0, nil
 	}
-	if t.tx.facts.isAbsent("tombstones", t.project, address) {
-		return 0, nil
-	}
 	err := t.tx.QueryRowContext(t.ctx, "SELECT serial FROM tombstones WHERE project = ? AND address = ?", t.project, address).Scan(&serial)
 	if errors.Is(err, sql.ErrNoRows) {
-		t.tx.facts.setAbsent("tombstones", t.project, address)
 		return 0, nil
 	}
 	return serial, err
@@ -383,14 +379,13 @@ func (t *mutation) put(r *row) error {
 		t.project, r.address, r.kind, r.name, r.hash, r.spec, r.version, r.status, r.created, r.updated, r.serial, r.deps, r.pins, r.sensitive, r.dataPins, r.id); err != nil {
 		return err
 	}
-	deps := r.deps
 	t.tx.facts.written("resources", t.project, r.address)
-	t.tx.facts.setDeps(place{t.project, r.address}, &deps)
+	t.tx.facts.deps[place{t.project, r.address}] = r.deps
 	delete(t.tx.facts.secrets, place{t.project, r.address})
 	if err := t.setExpiry(r); err != nil {
 		return err
 	}
-	if t.tx.facts.isAbsent("tombstones", t.project, r.address) || t.tx.facts.smallLacks("tombstones", t.project, r.address) {
+	if t.tx.facts.smallLacks("tombstones", t.project, r.address) {
 		return nil // none to delete
 	}
 	return t.exec("DELETE FROM tombstones WHERE project = ? AND address = ?", t.project, r.address)

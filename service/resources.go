@@ -488,7 +488,9 @@ func (t *mutation) pins(addr string, deps []string) ([]string, error) {
 // managed secrets among deps and its sensitive values: the one with that
 // key, reused, or a new one.
 func (t *mutation) versionOf(addr, hash string, spec, sealed []byte, deps, sens []string, forced bool) (int64, bool, error) {
-	secrets, err := versionSecrets(t.ctx, t.tx, t.project, deps)
+	secrets, err := versionSecrets(deps, func(address string) (*versionSecret, error) {
+		return t.tx.versionSecret(t.ctx, t.project, address)
+	})
 	if err != nil {
 		return 0, false, dbError(err)
 	}

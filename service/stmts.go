@@ -84,7 +84,7 @@ type stmtTx struct {
 
 // newStmtTx is tx with the statements of c (nil: none, for a reader).
 func newStmtTx(tx *sql.Tx, c *stmtCache) *stmtTx {
-	return &stmtTx{Tx: tx, c: c, stmts: map[string]*sql.Stmt{}}
+	return &stmtTx{Tx: tx, c: c, stmts: map[string]*sql.Stmt{}, facts: newTxFacts()}
 }
 
 // stmt is q's prepared statement in tx, or nil.

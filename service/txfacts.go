@@ -27,10 +27,10 @@ type txFacts struct {
 	// absent are rows known not to exist, by table and key; present,
 	// rows known to exist (blobs).
 	absent, present map[string]map[place]bool // by table
-	// deps are the depends_on of resource rows, by place (nil: no such
-	// row), kept up to date by the one statement that writes them in a
-	// mutation (mutation.put).
-	deps map[place]*string
+	// deps are the depends_on of resource rows, by place (a row known
+	// not to exist is absent), kept up to date by the one statement that
+	// writes them in a mutation (mutation.put).
+	deps map[place]string
 	// secrets are the current revisions of managed secrets, by place
 	// (nil: none; readVersionSecret), forgotten with the secret_revisions
 	// table, the resources table, or a write of the secret's row (put).
@@ -94,13 +94,14 @@ func (f *txFacts) forget(q string) {
 		}
 		switch t {
 		case "resources":
-			f.deps, f.secrets = nil, nil
+			clear(f.deps)
+			clear(f.secrets)
 		case "secret_revisions":
-			f.secrets = nil
+			clear(f.secrets)
 		case "projects":
-			f.projects = nil
+			clear(f.projects)
 		case "locks":
-			f.leases = nil
+			clear(f.leases)
 		}
 		delete(f.absent, t)
 		delete(f.present, t)
@@ -108,7 +109,14 @@ func (f *txFacts) forget(q string) {
 	}
 }
 
-func (f *txFacts) forgetAll() { *f = txFacts{} }
+// newTxFacts knows nothing yet.
+func newTxFacts() txFacts {
+	return txFacts{projects: map[string]projectFact{}, leases: map[string]*ccv1.Lease{},
+		absent: map[string]map[place]bool{}, present: map[string]map[place]bool{},
+		deps: map[place]string{}, secrets: map[place]*versionSecret{}, small: map[string]map[string]map[string]string{}}
+}
+
+func (f *txFacts) forgetAll() { *f = newTxFacts() }
 
 // project is the project's row as known, if known.
 func (f *txFacts) project(name string) (projectFact, bool) {
@@ -117,12 +125,7 @@ func (f *txFacts) project(name string) (projectFact, bool) {
 }
 
 // setProject records the project's row as it now is in the transaction.
-func (f *txFacts) setProject(name string, p projectFact) {
-	if f.projects == nil {
-		f.projects = map[string]projectFact{}
-	}
-	f.projects[name] = p
-}
+func (f *txFacts) setProject(name string, p projectFact) { f.projects[name] = p }
 
 // lease is the project's lease (nil: none), read once per transaction
 // until it writes the locks table.
@@ -133,9 +136,6 @@ func (tx *stmtTx) lease(ctx context.Context, project string) (*ccv1.Lease, error
 	l, err := lease(ctx, tx, project)
 	if err != nil {
 		return nil, err
-	}
-	if tx.facts.leases == nil {
-		tx.facts.leases = map[string]*ccv1.Lease{}
 	}
 	tx.facts.leases[project] = l
 	return l, nil
@@ -150,7 +150,7 @@ func (f *txFacts) isAbsent(table, project, address string) bool {
 // setAbsent records that the row of table at project and address does not
 // exist.
 func (f *txFacts) setAbsent(table, project, address string) {
-	setFact(&f.absent, table, place{project, address})
+	setFact(f.absent, table, place{project, address})
 }
 
 // smallTable is the rows of table (a key of smallQueries) of project, by
@@ -178,9 +178,6 @@ func (tx *stmtTx) smallTable(ctx context.Context, table, project string) (rows m
 	}
 	if len(m) > maxSmall {
 		m = nil
-	}
-	if tx.facts.small == nil {
-		tx.facts.small = map[string]map[string]map[string]string{}
 	}
 	if tx.facts.small[table] == nil {
 		tx.facts.small[table] = map[string]map[string]string{}
@@ -210,7 +207,7 @@ func (f *txFacts) isPresent(table, project, key string) bool {
 // and key: it exists.
 func (f *txFacts) written(table, project, key string) {
 	delete(f.absent[table], place{project, key})
-	setFact(&f.present, table, place{project, key})
+	setFact(f.present, table, place{project, key})
 }
 
 // prefetch looks up, in a few queries, which of the keys of table (a key
@@ -276,38 +273,26 @@ var prefetchQueries = map[string]string{
 // dependsOn is the depends_on of the resource row at project and address;
 // found is false when there is none.
 func (tx *stmtTx) dependsOn(ctx context.Context, project, address string) (deps string, found bool, err error) {
-	pl := place{project, address}
 	if tx.facts.isAbsent("resources", project, address) {
 		return "", false, nil
 	}
-	if d, ok := tx.facts.deps[pl]; ok {
-		if d == nil {
-			return "", false, nil
-		}
-		return *d, true, nil
+	if d, ok := tx.facts.deps[place{project, address}]; ok {
+		return d, true, nil
 	}
 	err = tx.QueryRowContext(ctx, "SELECT depends_on FROM resources WHERE project = ? AND address = ?", project, address).Scan(&deps)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
-		tx.facts.setDeps(pl, nil)
+		tx.facts.setAbsent("resources", project, address)
 		return "", false, nil
 	case err != nil:
 		return "", false, err
 	}
-	tx.facts.setDeps(pl, &deps)
+	tx.facts.deps[place{project, address}] = deps
 	return deps, true, nil
 }
 
-// setDeps records the depends_on of the resource row at pl (nil: no row).
-func (f *txFacts) setDeps(pl place, deps *string) {
-	if f.deps == nil {
-		f.deps = map[place]*string{}
-	}
-	f.deps[pl] = deps
-}
-
 // versionSecret is readVersionSecret, remembered for the transaction.
-func (tx *stmtTx) versionSecret(ctx context.Context, _ querier, project, address string) (*versionSecret, error) {
+func (tx *stmtTx) versionSecret(ctx context.Context, project, address string) (*versionSecret, error) {
 	pl := place{project, address}
 	if s, ok := tx.facts.secrets[pl]; ok {
 		return s, nil
@@ -316,20 +301,14 @@ func (tx *stmtTx) versionSecret(ctx context.Context, _ querier, project, address
 	if err != nil {
 		return nil, err
 	}
-	if tx.facts.secrets == nil {
-		tx.facts.secrets = map[place]*versionSecret{}
-	}
 	tx.facts.secrets[pl] = s
 	return s, nil
 }
 
-// setFact adds pl to the facts of table in *m.
-func setFact(m *map[string]map[place]bool, table string, pl place) {
-	if *m == nil {
-		*m = map[string]map[place]bool{}
+// setFact adds pl to the facts of table in m.
+func setFact(m map[string]map[place]bool, table string, pl place) {
+	if m[table] == nil {
+		m[table] = map[place]bool{}
 	}
-	if (*m)[table] == nil {
-		(*m)[table] = map[place]bool{}
-	}
-	(*m)[table][pl] = true
+	m[table][pl] = true
 }

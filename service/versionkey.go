@@ -47,19 +47,16 @@ func sortVersionSecrets(vs []versionSecret) {
 }
 
 // versionSecrets returns the current revision of each secret among deps
-// (sorted) that the project has with a managed value: what a version of
-// the resource depending on them is made with.
-func versionSecrets(ctx context.Context, tx querier, project string, deps []string) ([]versionSecret, error) {
-	lookup := readVersionSecret
-	if st, ok := tx.(*stmtTx); ok {
-		lookup = st.versionSecret // a write transaction's, remembered
-	}
+// (sorted) that has a managed value, each found by lookup
+// (readVersionSecret, or a write transaction's, remembered): what a
+// version of the resource depending on them is made with.
+func versionSecrets(deps []string, lookup func(address string) (*versionSecret, error)) ([]versionSecret, error) {
 	var out []versionSecret
 	for _, d := range deps {
 		if schema.KindOf(d) != schema.KindSecret {
 			continue
 		}
-		s, err := lookup(ctx, tx, project, d)
+		s, err := lookup(d)
 		if err != nil {
 			return nil, err
 		}
@@ -163,7 +160,9 @@ func keyCurrentVersions(ctx context.Context, tx *sql.Tx) error {
 		if err != nil {
 			return err
 		}
-		vs, err := versionSecrets(ctx, tx, c.project, splitLines(c.deps))
+		vs, err := versionSecrets(splitLines(c.deps), func(address string) (*versionSecret, error) {
+			return readVersionSecret(ctx, tx, c.project, address)
+		})
 		if err != nil {
 			return err
 		}
