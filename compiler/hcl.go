@@ -2,7 +2,6 @@ package compiler
 
 import (
 	"context"
-
 	"fmt"
 	"sort"
 	"strings"
@@ -45,8 +44,16 @@ type hclResource struct {
 	// kind is "data" (issue 10).
 	dataKind schema.Kind
 	block    *hclsyntax.Block
+	// deferred holds the references of a plain block whose body the
+	// parse let go, until evalNode parses it again (hcldefer.go).
+	deferred *deferredBody
 	value    cty.Value
 	done     bool
+	// dropped is set once the value is let go (hclrelease.go).
+	dropped bool
+	// wholeKnown is 0 until knownAttr looks, then 1 when value is
+	// wholly known, else 2.
+	wholeKnown int8
 	// forEach and count repeat the block; instances are what it
 	// declares then, eachValues the for_each value by key
 	// (hclinstances.go, issue 12).
@@ -69,7 +76,9 @@ type hclLoader struct {
 	p *project
 	// ctxRoots are env and path's values, made once for every
 	// evaluation context (evalContext).
-	ctxRoots  *[2]cty.Value
+	ctxRoots *[2]cty.Value
+	// lastCtx is the context evalContext made last (knownAttr).
+	lastCtx   *hcl.EvalContext
 	funcs     map[string]function.Function
 	vars      map[string]*hclVariable
 	varsObj   cty.Value
@@ -111,6 +120,17 @@ type hclLoader struct {
 	// repeats is 0 until someRepeated looks, then 1 (no resource has
 	// for_each or count) or 2.
 	repeats int8
+	// deferred are the resource bodies the parse let go (hcldefer.go).
+	deferred deferrals
+	// prefetch parses deferred bodies again ahead of evalNode.
+	prefetch *bodyPrefetch
+	// restored counts the bodies parsed again.
+	restored int
+	// keepValues keeps every resource's value; else dropped counts the
+	// values let go, and lost is set when one was read after (hclrelease.go).
+	keepValues bool
+	dropped    int
+	lost       bool
 }
 
 // maxCollected is how many of HCL's diagnostics are kept: random bytes
@@ -119,17 +139,32 @@ type hclLoader struct {
 // the first ones by position are among those kept).
 const maxCollected = 1000
 
-func loadHCL(ctx context.Context, p *project, vars, varFiles []string) (_ *loaded, ds diag.Diagnostics) {
+func loadHCL(ctx context.Context, p *project, vars, varFiles []string) (*loaded, diag.Diagnostics) {
+	unknownAt := len(p.unknownAt)
+	var again bool
+	ld, ds := loadHCLValues(ctx, p, vars, varFiles, false, &again)
+	if again {
+		p.unknownAt = p.unknownAt[:unknownAt]
+		ld, ds = loadHCLValues(ctx, p, vars, varFiles, true, &again)
+	}
+	return ld, ds
+}
+
+// loadHCLValues loads the configuration, keeping every resource's value
+// or letting go of those nothing reads later (hclrelease.go); it sets
+// *again when it let go of one and turned out to need them all.
+func loadHCLValues(ctx context.Context, p *project, vars, varFiles []string, keep bool, again *bool) (_ *loaded, ds diag.Diagnostics) {
 	b := newBudget()
 	l := &hclLoader{
-		p:         p,
-		funcs:     functionTable(p.root, b),
-		budget:    b,
-		vars:      map[string]*hclVariable{},
-		locals:    map[string]*hclLocal{},
-		resources: map[string]*hclResource{},
-		ranges:    newHCLLocator(),
-		shared:    newSharedDefaults(),
+		p:          p,
+		keepValues: keep,
+		funcs:      functionTable(p.root, b),
+		budget:     b,
+		vars:       map[string]*hclVariable{},
+		locals:     map[string]*hclLocal{},
+		resources:  map[string]*hclResource{},
+		ranges:     newHCLLocator(),
+		shared:     newSharedDefaults(),
 	}
 	// Stopped, evaluation gives unknown values from then on and ends soon.
 	p.track.whenStopped(func() { b.aborted.Store(true) }) // b, not l: the tracker outlives the loader
@@ -176,6 +211,10 @@ func loadHCL(ctx context.Context, p *project, vars, varFiles []string) (_ *loade
 		l.col.setProject(project)
 	}
 	fast, ferr := l.col.wait()
+	if l.dropped > 0 && (l.lost || ferr != nil || l.diags.HasErrors()) {
+		*again = true
+		return nil, nil
+	}
 	l.diags = l.p.skipUnknown(l.diags)
 	if l.diags.HasErrors() {
 		if ok {
@@ -287,7 +326,10 @@ func (l *hclLoader) parseSource(abs string, src []byte) *hclsyntax.Body {
 	// The budget's instrumentation runs in the parse's workers: it
 	// numbers expressions under a lock, and the numbers only tell them
 	// apart.
-	body, hd := parseHCLConfigEach(src, name, func(b *hclsyntax.Body) { l.budget.instrument(b) })
+	body, hd := parseHCLConfigEach(src, name, func(b *hclsyntax.Body) {
+		l.budget.instrument(b)
+		l.deferred.deferBodies(b, src)
+	})
 	l.add(hd)
 	if body == nil || hd.HasErrors() {
 		return nil
@@ -442,7 +484,7 @@ func (l *hclLoader) collectResource(b *hclsyntax.Block) {
 		return
 	}
 	l.lifecycleTraversals(b)
-	r := &hclResource{kind: b.Type, name: l.memberName(b.Labels[0]), block: b}
+	r := &hclResource{kind: b.Type, name: l.memberName(b.Labels[0]), block: b, deferred: l.deferred.take(b)}
 	l.splitRepetition(r)
 	l.resources[addr] = r
 	l.order = append(l.order, addr)
@@ -683,6 +725,8 @@ func (l *hclLoader) evaluate() {
 	if l.diags.HasErrors() {
 		return
 	}
+	dropper := l.newValueDropper(graph)
+	defer l.startPrefetch(visitOrder(graph, nodes))()
 	var visit func(n node)
 	visit = func(n node) {
 		if l.isDone(n) {
@@ -693,6 +737,7 @@ func (l *hclLoader) evaluate() {
 		}
 		l.evalNode(n, graph[n])
 		l.release(n)
+		dropper.evaluated(n, graph[n])
 	}
 	for _, n := range nodes {
 		visit(n)
@@ -758,11 +803,11 @@ func (l *hclLoader) evalContext(deps []node) *hcl.EvalContext {
 			if data[k] == nil {
 				data[k] = map[string]cty.Value{}
 			}
-			data[k][n] = l.resources[d].value
+			data[k][n] = l.valueOf(l.resources[d])
 		case root == "module":
 			groups[root][name] = l.modules[d].value
 		default:
-			groups[root][name] = l.resources[d].value
+			groups[root][name] = l.valueOf(l.resources[d])
 		}
 	}
 	for root, m := range groups {
@@ -775,7 +820,8 @@ func (l *hclLoader) evalContext(deps []node) *hcl.EvalContext {
 		}
 		vars["data"] = cty.ObjectVal(kinds)
 	}
-	return &hcl.EvalContext{Variables: vars, Functions: l.funcs}
+	l.lastCtx = &hcl.EvalContext{Variables: vars, Functions: l.funcs}
+	return l.lastCtx
 }
 
 func (l *hclLoader) evalNode(n node, deps []node) {
@@ -806,6 +852,13 @@ func (l *hclLoader) evalNode(n node, deps []node) {
 		return
 	}
 	r := l.resources[n]
+	if r.deferred != nil {
+		if err := l.restoreBody(r); err != nil {
+			l.diags = append(l.diags, diag.Errorf(toRange(r.block.DefRange()), "%v", err))
+			r.done, r.value = true, cty.DynamicVal
+			return
+		}
+	}
 	coll := hclKinds[r.kind].Plural()
 	sh := shapesOf(l.p.schema())[r.kind]
 	label := r.block.LabelRanges[0]

@@ -194,7 +194,7 @@ func (l *hclLoader) evalAttrs(body *hclsyntax.Body, path []string, ectx *hcl.Eva
 		if hd.HasErrors() {
 			continue
 		}
-		v, ok := l.known(v, a.Expr.Range())
+		v, ok := l.knownAttr(a.Expr, v, ectx)
 		if !ok {
 			l.errorf(a.Expr.Range(), "%s: value is not known", a.Name)
 			continue

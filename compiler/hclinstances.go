@@ -69,6 +69,9 @@ func (l *hclLoader) splitRepetition(r *hclResource) {
 // with each, count and its dynamic blocks' iterators in scope, and its
 // for_each or count's, with none of them.
 func (l *hclLoader) resourceDeps(r *hclResource) []node {
+	if r.deferred != nil {
+		return l.deferredDeps(r.deferred)
+	}
 	var rep []hclsyntax.Expression
 	scope := map[string]bool{}
 	if r.forEach != nil {

@@ -1,5 +1,11 @@
 package compiler
 
+import (
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+)
+
 // What the HCL loader holds while it evaluates is what a compile's memory
 // peaks with (issue 13: at most 20 KiB per resource). A resource's syntax
 // tree is needed until the resource is evaluated, not after: its value,
@@ -9,6 +15,10 @@ package compiler
 // afterEvaluate, when set (by tests), sees each loader once it has
 // evaluated.
 var afterEvaluate func(*hclLoader)
+
+// keepEverything, set by tests, keeps every body through the parse and
+// every value through the evaluation, to compare with.
+var keepEverything bool
 
 // release drops the body of the resource n, evaluated: the block keeps
 // its ranges (for a later "defined twice" and the like), not its content.
@@ -30,4 +40,110 @@ func (l *hclLoader) reserveRanges(size int) {
 	if size >= 64<<10 {
 		l.ranges.reserve(len(l.ranges.index) + size/16)
 	}
+}
+
+// A resource's value is needed as long as something may still refer to
+// it: later nodes of the graph, the outputs, the lifecycle blocks and the
+// project attribute (evaluated after the graph). Past that, the collector
+// has its own copy, so the loader drops it: a sandbox's value, which
+// nothing can refer to, goes as soon as it is evaluated. Only the error
+// paths read every value again (config, for CUE to judge): a load that
+// dropped a value and then needs them all is run again keeping them
+// (loadHCL), as is one that read a dropped value, which the counts rule
+// out and evalContext notes all the same (lost). Module loaders, and a
+// compile that cross-checks the fast check against CUE, keep every value.
+
+// valueUses counts, for each node, the nodes of graph that refer to it.
+func valueUses(graph map[node][]node) map[node]int {
+	uses := map[node]int{}
+	for _, deps := range graph {
+		for _, d := range deps {
+			uses[d]++
+		}
+	}
+	return uses
+}
+
+// pinnedValues are the resources the outputs, the lifecycle blocks and
+// the project attribute may refer to, read after the graph is evaluated:
+// every root.name of a referable kind and data.kind.name their
+// expressions name.
+func (l *hclLoader) pinnedValues() map[node]bool {
+	var exprs []hclsyntax.Expression
+	for _, b := range append(append([]*hclsyntax.Block(nil), l.outputBlocks...), l.lifecycleBlocks...) {
+		exprs = bodyExprs(b.Body, exprs)
+	}
+	if l.project != nil {
+		exprs = append(exprs, l.project.Expr)
+	}
+	pinned := map[node]bool{}
+	for _, e := range exprs {
+		for _, tr := range e.Variables() {
+			root := tr.RootName()
+			name, _, ok := traversalAttr(tr)
+			switch {
+			case !ok:
+			case referable[root]:
+				pinned[root+"."+name] = true
+			case root == "data" && len(tr) > 2:
+				if s, isAttr := tr[2].(hcl.TraverseAttr); isAttr {
+					pinned["data."+name+"."+s.Name] = true
+				}
+			}
+		}
+	}
+	return pinned
+}
+
+// valueDropper drops the values of evaluated resources no node left to
+// evaluate refers to.
+type valueDropper struct {
+	l      *hclLoader
+	uses   map[node]int
+	pinned map[node]bool
+}
+
+// newValueDropper is nil when the loader keeps every value.
+func (l *hclLoader) newValueDropper(graph map[node][]node) *valueDropper {
+	if l.keepValues || l.scope != nil || crossCheck || keepEverything {
+		return nil
+	}
+	return &valueDropper{l: l, uses: valueUses(graph), pinned: l.pinnedValues()}
+}
+
+// evaluated counts n's references as made, dropping what they leave
+// unused, and n itself when nothing refers to it.
+func (v *valueDropper) evaluated(n node, deps []node) {
+	if v == nil {
+		return
+	}
+	for _, d := range deps {
+		if v.uses[d]--; v.uses[d] == 0 {
+			v.drop(d)
+		}
+	}
+	if v.uses[n] == 0 {
+		v.drop(n)
+	}
+}
+
+// drop lets go of the value of the resource n, when it is an evaluated
+// resource of its own (not repeated, not data) nothing later reads.
+func (v *valueDropper) drop(n node) {
+	r := v.l.resources[n]
+	if r == nil || !r.done || v.pinned[n] || r.repeated() || r.dataKind != "" || r.value == cty.DynamicVal || r.dropped {
+		return
+	}
+	r.value, r.dropped = cty.NilVal, true
+	v.l.dropped++
+}
+
+// valueOf is r's value for an evaluation context; a dropped one is noted
+// as lost (the load runs again keeping every value) and unknown meanwhile.
+func (l *hclLoader) valueOf(r *hclResource) cty.Value {
+	if r.dropped {
+		l.lost = true
+		return cty.DynamicVal
+	}
+	return r.value
 }

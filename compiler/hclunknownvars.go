@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 
 	"cc.dev/cc/diag"
@@ -40,6 +41,51 @@ func (l *hclLoader) known(v cty.Value, rng hcl.Range) (cty.Value, bool) {
 	}
 	l.p.unknownAt = append(l.p.unknownAt, *toRange(rng))
 	return placeholder(v), true
+}
+
+// knownAttr is known for the value v of an attribute's expression e,
+// sparing the walk of v where e tells it is wholly known: a literal (a
+// template or tuple of literals too), or a reference into a resource
+// whose whole value is, found once per resource (a sandbox's
+// image = image.base holds the image's whole value, walked otherwise for
+// every sandbox that refers to it). Only in the context evalContext made
+// last, where a resource's root is the resource (not a dynamic block's
+// iterator of that name).
+func (l *hclLoader) knownAttr(e hclsyntax.Expression, v cty.Value, ectx *hcl.EvalContext) (cty.Value, bool) {
+	if !mayRefer(e) {
+		return v, true // literals are known, and evaluate to no marks
+	}
+	if r := l.referredResource(e); r != nil && ectx == l.lastCtx {
+		if r.wholeKnown == 0 {
+			r.wholeKnown = 2
+			if whollyKnown(r.value) {
+				r.wholeKnown = 1
+			}
+		}
+		if r.wholeKnown == 1 {
+			return v, true
+		}
+	}
+	return l.known(v, e.Range())
+}
+
+// referredResource is the evaluated resource, not repeated, that e refers
+// into when e is a bare reference (image.base, image.base.from); nil
+// otherwise.
+func (l *hclLoader) referredResource(e hclsyntax.Expression) *hclResource {
+	st, ok := e.(*hclsyntax.ScopeTraversalExpr)
+	if !ok || !referable[st.Traversal.RootName()] {
+		return nil
+	}
+	name, _, ok := traversalAttr(st.Traversal)
+	if !ok {
+		return nil
+	}
+	r := l.resources[st.Traversal.RootName()+"."+name]
+	if r == nil || !r.done || r.repeated() || r.value == cty.NilVal {
+		return nil
+	}
+	return r
 }
 
 // whollyKnown is v.IsWhollyKnown(), without the sorted key list cty's

@@ -27,6 +27,8 @@ type project struct {
 	single bool
 	// sources collects every loaded configuration file by display name.
 	sources map[string][]byte
+	// read holds what readConfig read, by absolute path.
+	read map[string][]byte
 	// sensitive holds the strings of sensitive values, to keep out of
 	// diagnostics (scrub).
 	sensitive map[string]bool
@@ -298,7 +300,12 @@ func (p *project) tooLarge(name string) error {
 }
 
 // readConfig reads a configuration file (or -var-file) under the limit.
+// Each file is read once per compile: a load that runs again (loadHCL),
+// or a module used twice, sees the bytes the first read saw.
 func (p *project) readConfig(abs string) ([]byte, error) {
+	if b, ok := p.read[abs]; ok {
+		return b, nil
+	}
 	b, err := schema.ReadRegular(abs, p.maxSize)
 	var tl *schema.TooLargeError
 	switch {
@@ -307,6 +314,10 @@ func (p *project) readConfig(abs string) ([]byte, error) {
 	case err != nil:
 		return nil, fmt.Errorf("%s: %w", p.display(abs), unwrapPathError(err))
 	}
+	if p.read == nil {
+		p.read = map[string][]byte{}
+	}
+	p.read[abs] = b
 	return b, nil
 }
 

@@ -1,0 +1,249 @@
+package compiler
+
+import (
+	"fmt"
+	"slices"
+	"sync"
+	"sync/atomic"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+)
+
+// A resource block's syntax is most of what an HCL compile holds while it
+// parses (issue 13: memory per resource): the whole file's tree at once,
+// several times the size of its source. So the parse keeps only what
+// the loader needs of a plain resource block before it evaluates it:
+// its header (type, label, ranges) and the references its body makes, in
+// the order resourceDeps walks them. The body is parsed again from the
+// source, which the compile keeps for error snippets, just before the
+// block is evaluated, and dropped once it is (release). A block is plain
+// when nothing reads or rewrites its body before evaluation: a resource
+// kind's block with one label, no for_each or count, no lifecycle block
+// (whose ignore_changes collect rewrites) and no dynamic block anywhere
+// (whose iterators scope its references).
+
+// deferredBody is what is kept of a plain resource block's body: its
+// references, and the source of its file to parse it again from. The
+// parse again is done ahead of the evaluation, in evaluation order, by
+// another goroutine (prefetch); state says who parses it: 0 no one yet,
+// 1 the prefetch (which closes ready with body or err set), 2 evalNode.
+type deferredBody struct {
+	refs  []hcl.Traversal
+	src   []byte
+	state atomic.Int32
+	ready chan struct{}
+	body  *hclsyntax.Body
+	err   error
+}
+
+// deferrals records the bodies the parse's workers let go, by block.
+type deferrals struct {
+	mu     sync.Mutex
+	blocks map[*hclsyntax.Block]*deferredBody
+}
+
+// deferBodies lets go the bodies of body's plain resource blocks, noting
+// their references and src, their file's source; it runs in the parse's workers, after the budget's
+// instrumentation (whose rewritten templates refer to what they did).
+func (d *deferrals) deferBodies(body *hclsyntax.Body, src []byte) {
+	if keepEverything {
+		return
+	}
+	var out map[*hclsyntax.Block]*deferredBody
+	for _, b := range body.Blocks {
+		if !plainBlock(b) {
+			continue
+		}
+		if out == nil {
+			out = map[*hclsyntax.Block]*deferredBody{}
+		}
+		db := &deferredBody{src: src, ready: make(chan struct{})}
+		for _, e := range bodyExprs(b.Body, nil) {
+			if mayRefer(e) {
+				db.refs = append(db.refs, e.Variables()...)
+			}
+		}
+		out[b] = db
+		b.Body = &hclsyntax.Body{Attributes: hclsyntax.Attributes{}, SrcRange: b.Body.SrcRange, EndRange: b.Body.EndRange}
+	}
+	if out == nil {
+		return
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.blocks == nil {
+		d.blocks = make(map[*hclsyntax.Block]*deferredBody, len(out))
+	}
+	for b, db := range out {
+		d.blocks[b] = db
+	}
+}
+
+// take is the deferred body of b, forgotten here; nil when b kept its.
+func (d *deferrals) take(b *hclsyntax.Block) *deferredBody {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	db := d.blocks[b]
+	delete(d.blocks, b)
+	return db
+}
+
+// plainBlock tells a resource block whose body nothing needs before it
+// is evaluated.
+func plainBlock(b *hclsyntax.Block) bool {
+	if _, ok := hclKinds[b.Type]; !ok || len(b.Labels) != 1 {
+		return false
+	}
+	if b.Body.Attributes["for_each"] != nil || b.Body.Attributes["count"] != nil {
+		return false
+	}
+	for _, nb := range b.Body.Blocks {
+		if nb.Type == "lifecycle" || hasDynamic(nb) {
+			return false
+		}
+	}
+	return true
+}
+
+// hasDynamic tells a block that is or holds a dynamic block.
+func hasDynamic(b *hclsyntax.Block) bool {
+	if b.Type == "dynamic" {
+		return true
+	}
+	return slices.ContainsFunc(b.Body.Blocks, hasDynamic)
+}
+
+// deferredDeps is resourceDeps for a block whose body was let go: its
+// references checked in the order resourceDeps checks them (a plain
+// block has no for_each, count or dynamic iterators in scope).
+func (l *hclLoader) deferredDeps(db *deferredBody) []node {
+	l.iterScope = map[string]bool{}
+	defer func() { l.iterScope = nil }()
+	var out []node
+	seen := map[node]bool{}
+	for _, tr := range db.refs {
+		if n := l.checkTraversal(tr); n != "" && !seen[n] {
+			seen[n] = true
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// restoreBody gives r's block its body back, parsed again from the
+// source by the prefetch or here.
+func (l *hclLoader) restoreBody(r *hclResource) error {
+	db := r.deferred
+	var body *hclsyntax.Body
+	var err error
+	if db.state.CompareAndSwap(0, 2) {
+		body, err = l.parseAgain(r.block, db)
+	} else {
+		<-db.ready
+		body, err, db.body = db.body, db.err, nil
+		<-l.prefetch.slots
+	}
+	if err != nil {
+		return err
+	}
+	blk := *r.block
+	blk.Body = body
+	r.block, r.deferred = &blk, nil
+	l.restored++
+	return nil
+}
+
+// parseAgain parses the plain block b again from its source,
+// instrumented for the budget, and returns its body; an error unless it
+// is the block it was. It may run in another goroutine than the loader's.
+func (l *hclLoader) parseAgain(b *hclsyntax.Block, db *deferredBody) (*hclsyntax.Body, error) {
+	src := db.src
+	start, end := b.TypeRange.Start, b.CloseBraceRange.End.Byte
+	if start.Byte < 0 || end > len(src) || start.Byte >= end {
+		return nil, fmt.Errorf("internal error: the source of %s %q is gone", b.Type, b.Labels[0])
+	}
+	f, hd := hclsyntax.ParseConfig(src[start.Byte:end:end], b.TypeRange.Filename, start)
+	var again *hclsyntax.Block
+	if f != nil && len(hd) == 0 {
+		if body := f.Body.(*hclsyntax.Body); len(body.Blocks) == 1 && len(body.Attributes) == 0 {
+			again = body.Blocks[0]
+		}
+	}
+	if again == nil || again.Type != b.Type || !slices.Equal(again.Labels, b.Labels) || again.TypeRange != b.TypeRange ||
+		again.OpenBraceRange != b.OpenBraceRange || again.CloseBraceRange != b.CloseBraceRange {
+		return nil, fmt.Errorf("internal error: %s %q does not parse again as it did", b.Type, b.Labels[0])
+	}
+	l.budget.instrument(again.Body)
+	return again.Body, nil
+}
+
+// prefetchAhead is how many bodies the prefetch parses ahead of the
+// evaluation.
+const prefetchAhead = 64
+
+// bodyPrefetch parses deferred bodies again ahead of the evaluation.
+type bodyPrefetch struct {
+	slots chan struct{} // one per body parsed and not yet taken
+	stop  chan struct{}
+}
+
+// startPrefetch parses again, in another goroutine, the deferred bodies
+// of the resources among order (the evaluation's order), at most
+// prefetchAhead ahead of what evalNode took; the returned function stops
+// it.
+func (l *hclLoader) startPrefetch(order []node) func() {
+	type job struct {
+		b  *hclsyntax.Block
+		db *deferredBody
+	}
+	var jobs []job
+	for _, n := range order {
+		if r := l.resources[n]; r != nil && r.deferred != nil {
+			jobs = append(jobs, job{r.block, r.deferred})
+		}
+	}
+	if len(jobs) < 2 {
+		return func() {}
+	}
+	pf := &bodyPrefetch{slots: make(chan struct{}, prefetchAhead), stop: make(chan struct{})}
+	l.prefetch = pf
+	go func() {
+		for _, j := range jobs {
+			select {
+			case pf.slots <- struct{}{}:
+			case <-pf.stop:
+				return
+			}
+			if !j.db.state.CompareAndSwap(0, 1) {
+				<-pf.slots // evalNode got there first
+				continue
+			}
+			j.db.body, j.db.err = l.parseAgain(j.b, j.db)
+			close(j.db.ready)
+		}
+	}()
+	return func() { close(pf.stop) }
+}
+
+// visitOrder is the order evaluate visits nodes in: each node after what
+// it refers to, in nodes' order otherwise.
+func visitOrder(graph map[node][]node, nodes []node) []node {
+	seen := map[node]bool{}
+	var out []node
+	var visit func(n node)
+	visit = func(n node) {
+		if seen[n] {
+			return
+		}
+		seen[n] = true
+		for _, d := range graph[n] {
+			visit(d)
+		}
+		out = append(out, n)
+	}
+	for _, n := range nodes {
+		visit(n)
+	}
+	return out
+}
