@@ -192,6 +192,9 @@ func loadHCLValues(ctx context.Context, p *project, vars, varFiles []string, kee
 	if l.diags.HasErrors() {
 		return nil, l.diags
 	}
+	if afterCollect != nil {
+		afterCollect(l)
+	}
 	l.declareVariables(varBlocks)
 	l.assignVariables(vars, varFiles)
 	if l.diags.HasErrors() {

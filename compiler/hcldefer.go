@@ -51,25 +51,33 @@ func (d *deferrals) deferBodies(body *hclsyntax.Body, src []byte) {
 		return
 	}
 	var out map[*hclsyntax.Block]*deferredBody
-	for _, b := range body.Blocks {
+	var blocks hclsyntax.Blocks
+	for i, b := range body.Blocks {
 		if !plainBlock(b) {
 			continue
 		}
 		if out == nil {
 			out = map[*hclsyntax.Block]*deferredBody{}
+			blocks = slices.Clone(body.Blocks)
 		}
 		db := &deferredBody{src: src, ready: make(chan struct{})}
 		for _, e := range bodyExprs(b.Body, nil) {
 			if mayRefer(e) {
-				db.refs = append(db.refs, e.Variables()...)
+				for _, tr := range e.Variables() {
+					db.refs = append(db.refs, ownTraversal(tr))
+				}
 			}
 		}
-		out[b] = db
-		b.Body = &hclsyntax.Body{Attributes: hclsyntax.Attributes{}, SrcRange: b.Body.SrcRange, EndRange: b.Body.EndRange}
+		if deferHook != nil {
+			deferHook(b.Body)
+		}
+		nb := ownHeader(b)
+		out[nb], blocks[i] = db, nb
 	}
 	if out == nil {
 		return
 	}
+	body.Blocks = blocks
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if d.blocks == nil {
@@ -78,6 +86,42 @@ func (d *deferrals) deferBodies(body *hclsyntax.Body, src []byte) {
 	for b, db := range out {
 		d.blocks[b] = db
 	}
+}
+
+// deferHook, when set (by tests), sees each body deferBodies lets go.
+var deferHook func(*hclsyntax.Body)
+
+// ownHeader is a new block with b's header and an empty body. What the
+// loader keeps of a deferred block must share no memory with the parse's
+// nodes (its slices, or the chunks fastParseConfig allocates nodes in),
+// or it would keep them all.
+func ownHeader(b *hclsyntax.Block) *hclsyntax.Block {
+	return &hclsyntax.Block{
+		Type: b.Type, Labels: slices.Clone(b.Labels), TypeRange: b.TypeRange, LabelRanges: slices.Clone(b.LabelRanges),
+		OpenBraceRange: b.OpenBraceRange, CloseBraceRange: b.CloseBraceRange,
+		Body: &hclsyntax.Body{Attributes: hclsyntax.Attributes{}, SrcRange: b.Body.SrcRange, EndRange: b.Body.EndRange},
+	}
+}
+
+// ownTraversal is a copy of tr sharing no memory with the parse's nodes:
+// each step boxed anew.
+func ownTraversal(tr hcl.Traversal) hcl.Traversal {
+	out := make(hcl.Traversal, len(tr))
+	for i, s := range tr {
+		switch s := s.(type) {
+		case hcl.TraverseRoot:
+			out[i] = s
+		case hcl.TraverseAttr:
+			out[i] = s
+		case hcl.TraverseIndex:
+			out[i] = s
+		case hcl.TraverseSplat:
+			out[i] = s
+		default:
+			out[i] = s
+		}
+	}
+	return out
 }
 
 // take is the deferred body of b, forgotten here; nil when b kept its.

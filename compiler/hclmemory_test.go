@@ -8,11 +8,15 @@ import (
 	"go/token"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
+	"weak"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 
 	"cc.dev/cc/compiler/workload"
 )
@@ -156,5 +160,47 @@ output "from" { value = image.base.from }
 	}
 	if len(res.Outputs) != 3 || string(res.Outputs[2].Value) != `"1Gi"` {
 		t.Errorf("outputs = %+v", res.Outputs)
+	}
+}
+
+// TestDeferredBodiesAreLetGo checks that the bodies of plain resource
+// blocks are garbage once the top level is collected, before the
+// evaluation parses them again (issue 13: memory per resource): nothing
+// the loader keeps of a block (its header, its references) holds on to
+// the parse's nodes, whether the file is parsed whole or in pieces, by
+// hclsyntax or by fastParseConfig.
+func TestDeferredBodiesAreLetGo(t *testing.T) {
+	defer func(c bool) { crossCheck = c }(crossCheck)
+	crossCheck = false
+	for _, n := range []int{300, 3000} {
+		dir := t.TempDir()
+		if err := workload.Write(dir, workload.Options{N: n}); err != nil {
+			t.Fatal(err)
+		}
+		var mu sync.Mutex
+		var bodies []weak.Pointer[hclsyntax.Body]
+		deferHook = func(b *hclsyntax.Body) {
+			mu.Lock()
+			defer mu.Unlock()
+			bodies = append(bodies, weak.Make(b))
+		}
+		alive := -1
+		afterCollect = func(l *hclLoader) {
+			runtime.GC()
+			alive = 0
+			for _, w := range bodies {
+				if w.Value() != nil {
+					alive++
+				}
+			}
+		}
+		_, err := Compile(context.Background(), Input{Path: filepath.Join(dir, "main.hcl")})
+		deferHook, afterCollect = nil, nil
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(bodies) < n*7/10 || alive < 0 || alive > len(bodies)/20 {
+			t.Errorf("N=%d: %d bodies let go, %d of them still reachable after the parse", n, len(bodies), alive)
+		}
 	}
 }

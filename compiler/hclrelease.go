@@ -16,6 +16,10 @@ import (
 // evaluated.
 var afterEvaluate func(*hclLoader)
 
+// afterCollect, when set (by tests), sees each loader once it has parsed
+// and collected its top level, before it evaluates.
+var afterCollect func(*hclLoader)
+
 // keepEverything, set by tests, keeps every body through the parse and
 // every value through the evaluation, to compare with.
 var keepEverything bool
