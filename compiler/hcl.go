@@ -200,6 +200,13 @@ func loadHCLValues(ctx context.Context, p *project, vars, varFiles []string, kee
 	if l.diags.HasErrors() {
 		return nil, l.diags
 	}
+	return l.evaluateAll(again)
+}
+
+// evaluateAll evaluates the collected configuration and judges it: the
+// fast check's typed configuration, or CUE's verdict. It sets *again when
+// the loader let go of a value it turned out to need (hclrelease.go).
+func (l *hclLoader) evaluateAll(again *bool) (*loaded, diag.Diagnostics) {
 	// Resources go to the collector as they are evaluated; its workers
 	// check and decode them meanwhile.
 	l.col = newCollector(compiledSchemaOf(l.p.schema()))
