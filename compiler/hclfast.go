@@ -1,0 +1,860 @@
+package compiler
+
+import (
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+)
+
+// hclsyntax.ParseConfig spends most of its time in its lexer: a token
+// slice for the whole file, columns counted in grapheme clusters, every
+// string copied and normalised. Configurations are mostly plain: blocks,
+// attributes, quoted strings, numbers, lists, maps and references. For
+// those, fastParseConfig reads the bytes once and builds the very nodes
+// hclsyntax builds, with the same ranges, in slabs; on anything else (a
+// template, an operator, a heredoc, a byte outside printable ASCII, any
+// syntax error) it gives up at once and the caller parses with hclsyntax,
+// which stays the authority and the only source of diagnostics. In ASCII
+// a grapheme cluster is a byte and hclsyntax counts a tab as one column,
+// so a column is the offset in its line plus one.
+
+// fastMaxDepth bounds the nesting of expressions fastParseConfig follows,
+// so that no input can exhaust its stack.
+const fastMaxDepth = 100
+
+// fastParser is the state of one fastParseConfig: where it reads, the line
+// it is on, the last token it read, and the slabs nodes come from.
+type fastParser struct {
+	src  []byte
+	str  string // src as one string, which names and values are cut from
+	file string
+	i    int     // offset of the next byte to read
+	line int     // the line of src[i]
+	col0 int     // the offset of column 1 of line (below 0 on a first line that starts past column 1)
+	base int     // the byte offset of src[0] in the file
+	prev hcl.Pos // the end of the last token read (hclsyntax's PrevRange)
+
+	depth int
+	exprs []hclsyntax.Expression // items of the collections being read
+	items []hclsyntax.ObjectConsItem
+	block []*hclsyntax.Block
+	steps []hcl.Traverser
+
+	bodies  fastSlab[hclsyntax.Body]
+	attrs   fastSlab[hclsyntax.Attribute]
+	blocks  fastSlab[hclsyntax.Block]
+	lits    fastSlab[hclsyntax.LiteralValueExpr]
+	tmpls   fastSlab[hclsyntax.TemplateExpr]
+	travs   fastSlab[hclsyntax.ScopeTraversalExpr]
+	tuples  fastSlab[hclsyntax.TupleConsExpr]
+	objs    fastSlab[hclsyntax.ObjectConsExpr]
+	keys    fastSlab[hclsyntax.ObjectConsKeyExpr]
+	calls   fastSlab[hclsyntax.FunctionCallExpr]
+	exprArr fastSlab[hclsyntax.Expression]
+	itemArr fastSlab[hclsyntax.ObjectConsItem]
+	blkArr  fastSlab[*hclsyntax.Block]
+	stepArr fastSlab[hcl.Traverser]
+}
+
+// fastParseConfig parses src as hclsyntax.ParseConfig(src, filename,
+// start) does, when src keeps to the plain subset it knows: ok only when
+// the body is deeply equal to hclsyntax's and hclsyntax reports no
+// diagnostic at all. Otherwise it returns nil and false, soon, and the
+// caller parses with hclsyntax.
+func fastParseConfig(src []byte, filename string, start hcl.Pos) (*hclsyntax.Body, bool) {
+	if start.Line < 1 || start.Column < 1 {
+		return nil, false
+	}
+	p := &fastParser{src: src, str: string(src), file: filename, line: start.Line,
+		col0: 1 - start.Column, base: start.Byte}
+	return p.body(nil)
+}
+
+// fastSlab hands out Ts from chunks it allocates, the first small and
+// each twice the last up to a bound, so that a small file stays small.
+type fastSlab[T any] struct {
+	buf  []T
+	next int
+}
+
+// one is a new zero T.
+func (s *fastSlab[T]) one() *T {
+	if len(s.buf) == 0 {
+		s.grow()
+	}
+	x := &s.buf[0]
+	s.buf = s.buf[1:]
+	return x
+}
+
+// many is a new slice of n zero Ts, its capacity n (so that an append to
+// it never writes into the slab).
+func (s *fastSlab[T]) many(n int) []T {
+	if n > len(s.buf) {
+		if n > 64 {
+			return make([]T, n)
+		}
+		s.grow()
+	}
+	x := s.buf[:n:n]
+	s.buf = s.buf[n:]
+	return x
+}
+
+func (s *fastSlab[T]) grow() {
+	s.next = min(max(2*s.next, 16), 1024)
+	s.buf = make([]T, s.next)
+}
+
+// pos is the position of src[i], which is on the current line.
+func (p *fastParser) pos(i int) hcl.Pos {
+	return hcl.Pos{Line: p.line, Column: i - p.col0 + 1, Byte: p.base + i}
+}
+
+// rng is the range of src[a:b], on the current line.
+func (p *fastParser) rng(a, b int) hcl.Range {
+	return hcl.Range{Filename: p.file, Start: p.pos(a), End: p.pos(b)}
+}
+
+// tok reads the n bytes at i as one token and returns its range.
+func (p *fastParser) tok(n int) hcl.Range {
+	r := p.rng(p.i, p.i+n)
+	p.i += n
+	p.prev = r.End
+	return r
+}
+
+// between is hcl.RangeBetween of two positions.
+func (p *fastParser) between(a, b hcl.Pos) hcl.Range {
+	return hcl.Range{Filename: p.file, Start: a, End: b}
+}
+
+// at says whether the next byte is c.
+func (p *fastParser) at(c byte) bool { return p.i < len(p.src) && p.src[p.i] == c }
+
+// peek2 is the byte after the next one, or 0.
+func (p *fastParser) peek2() byte {
+	if p.i+1 < len(p.src) {
+		return p.src[p.i+1]
+	}
+	return 0
+}
+
+// fastIdentStart and fastIdentChar are the ASCII bytes an HCL identifier
+// starts with and goes on with (ID_Start or '_', then ID_Continue or '-').
+func fastIdentStart(c byte) bool { return c == '_' || (c|0x20 >= 'a' && c|0x20 <= 'z') }
+
+func fastIdentChar(c byte) bool {
+	return fastIdentStart(c) || c == '-' || (c >= '0' && c <= '9')
+}
+
+// fastCommentByte says whether a comment may hold c: printable ASCII,
+// a tab or a newline.
+func fastCommentByte(c byte) bool { return (c >= ' ' && c < 0x7f) || c == '\t' || c == '\n' }
+
+// ident reads an identifier and returns its name and range.
+func (p *fastParser) ident() (string, hcl.Range) {
+	j := p.i + 1
+	for j < len(p.src) && fastIdentChar(p.src[j]) {
+		j++
+	}
+	name := p.str[p.i:j]
+	return name, p.tok(j - p.i)
+}
+
+// skip passes blanks and comments, and newlines too when nl (where
+// hclsyntax ignores them: in brackets and parentheses). Without nl it
+// stops at a newline, or at a line comment, which hclsyntax reads as
+// one; a line comment the file ends in is passed. False on a comment
+// that is not closed or holds a byte fastParseConfig does not take.
+func (p *fastParser) skip(nl bool) bool {
+	for p.i < len(p.src) {
+		switch p.src[p.i] {
+		case ' ', '\t':
+			p.i++
+		case '\n':
+			if !nl {
+				return true
+			}
+			p.newline(p.i + 1)
+		case '#':
+			if !p.lineComment(nl) {
+				return false
+			}
+			if !nl && p.i < len(p.src) {
+				return true
+			}
+		case '/':
+			switch p.peek2() {
+			case '/':
+				if !p.lineComment(nl) {
+					return false
+				}
+				if !nl && p.i < len(p.src) {
+					return true
+				}
+			case '*':
+				if !p.blockComment() {
+					return false
+				}
+			default:
+				return true
+			}
+		default:
+			return true
+		}
+	}
+	return true
+}
+
+// newline moves to the line starting at src[j].
+func (p *fastParser) newline(j int) {
+	p.i, p.line, p.col0 = j, p.line+1, j
+}
+
+// lineComment checks the line comment at i and, when pass, reads it with
+// its newline; it also reads one the file ends in. Otherwise it leaves
+// the comment to be read as a newline (readNewline).
+func (p *fastParser) lineComment(pass bool) bool {
+	j := p.i
+	for j < len(p.src) && p.src[j] != '\n' {
+		if !fastCommentByte(p.src[j]) {
+			return false
+		}
+		j++
+	}
+	switch {
+	case j == len(p.src):
+		p.i = j
+	case pass:
+		p.newline(j + 1)
+	}
+	return true
+}
+
+// blockComment reads the comment at i, to the first "*/".
+func (p *fastParser) blockComment() bool {
+	for j := p.i + 2; j+1 < len(p.src); j++ {
+		switch c := p.src[j]; {
+		case c == '*' && p.src[j+1] == '/':
+			p.i = j + 2
+			return true
+		case c == '\n':
+			p.line, p.col0 = p.line+1, j+1
+		case !fastCommentByte(c):
+			return false
+		}
+	}
+	return false
+}
+
+// atNewline says whether what skip(false) stopped at is a newline token:
+// a newline or a line comment (which then ends in one).
+func (p *fastParser) atNewline() bool {
+	if p.i >= len(p.src) {
+		return false
+	}
+	c := p.src[p.i]
+	return c == '\n' || c == '#' || (c == '/' && p.peek2() == '/')
+}
+
+// readNewline reads the newline token atNewline found.
+func (p *fastParser) readNewline() {
+	if p.src[p.i] == '\n' {
+		p.newline(p.i + 1)
+		return
+	}
+	p.lineComment(true)
+}
+
+// endOfItem reads what must follow an attribute or a block in a body: a
+// newline, or the end of the file.
+func (p *fastParser) endOfItem() bool {
+	if !p.skip(false) {
+		return false
+	}
+	if p.atNewline() {
+		p.readNewline()
+		return true
+	}
+	return p.i == len(p.src)
+}
+
+// body reads a body as hclsyntax's ParseBody does: the file's, when open
+// is nil, to the end of the file, or a block's, opened by the brace at
+// open, to its closing brace. Like ParseBody it starts the file's range
+// at the first token, newline or not.
+func (p *fastParser) body(open *hcl.Range) (*hclsyntax.Body, bool) {
+	b := p.bodies.one()
+	b.Attributes = hclsyntax.Attributes{}
+	base := len(p.block)
+	var start hcl.Pos
+	if open != nil {
+		start = open.Start
+	} else if !p.skip(false) {
+		return nil, false
+	} else {
+		start = p.pos(p.i)
+	}
+	var end hcl.Range
+	for {
+		if !p.skip(false) {
+			return nil, false
+		}
+		if p.i == len(p.src) {
+			if open != nil {
+				return nil, false
+			}
+			end = p.rng(p.i, p.i)
+			break
+		}
+		if c := p.src[p.i]; c == '}' && open != nil {
+			end = p.tok(1)
+			break
+		} else if p.atNewline() {
+			p.readNewline()
+			continue
+		} else if !fastIdentStart(c) || !p.item(b) {
+			return nil, false
+		}
+	}
+	b.Blocks = hclsyntax.Blocks{}
+	if n := len(p.block) - base; n > 0 {
+		b.Blocks = p.blkArr.many(n)
+		copy(b.Blocks, p.block[base:])
+		clear(p.block[base:])
+		p.block = p.block[:base]
+	}
+	b.SrcRange = p.between(start, end.End)
+	b.EndRange = p.between(end.End, end.End)
+	return b, true
+}
+
+// item reads an attribute or a block into b (ParseBodyItem).
+func (p *fastParser) item(b *hclsyntax.Body) bool {
+	name, nameRange := p.ident()
+	if !p.skip(false) || p.i == len(p.src) {
+		return false
+	}
+	switch c := p.src[p.i]; {
+	case p.atEquals():
+		a, ok := p.attribute(name, nameRange, false)
+		if !ok {
+			return false
+		}
+		if _, dup := b.Attributes[name]; dup {
+			return false
+		}
+		b.Attributes[name] = a
+		return true
+	case c == '"' || c == '{' || fastIdentStart(c):
+		blk, ok := p.block1(name, nameRange)
+		if ok {
+			p.block = append(p.block, blk)
+		}
+		return ok
+	}
+	return false
+}
+
+// atEquals says whether the next token is "=" (and not "==" or "=>").
+func (p *fastParser) atEquals() bool {
+	c := p.peek2()
+	return p.at('=') && c != '=' && c != '>'
+}
+
+// attribute reads the rest of an attribute, from its equals sign; in a
+// one-line block (single) nothing need follow it, elsewhere a newline or
+// the end of the file must.
+func (p *fastParser) attribute(name string, nameRange hcl.Range, single bool) (*hclsyntax.Attribute, bool) {
+	eq := p.tok(1)
+	expr, ok := p.expr(false)
+	if !ok {
+		return nil, false
+	}
+	end := p.prev
+	if !single && !p.endOfItem() {
+		return nil, false
+	}
+	a := p.attrs.one()
+	*a = hclsyntax.Attribute{Name: name, Expr: expr,
+		SrcRange: p.between(nameRange.Start, end), NameRange: nameRange, EqualsRange: eq}
+	return a, true
+}
+
+// block1 reads the rest of a block, from after its type: its labels, and
+// its body on lines of its own or an attribute on the same line.
+func (p *fastParser) block1(typ string, typeRange hcl.Range) (*hclsyntax.Block, bool) {
+	blk := p.blocks.one()
+	blk.Type, blk.TypeRange = typ, typeRange
+	for !p.at('{') {
+		switch {
+		case p.at('"'):
+			s, r, ok := p.quoted()
+			if !ok {
+				return nil, false
+			}
+			blk.Labels = append(blk.Labels, s)
+			blk.LabelRanges = append(blk.LabelRanges, r)
+		case p.i < len(p.src) && fastIdentStart(p.src[p.i]):
+			s, r := p.ident()
+			blk.Labels = append(blk.Labels, s)
+			blk.LabelRanges = append(blk.LabelRanges, r)
+		default:
+			return nil, false
+		}
+		if !p.skip(false) {
+			return nil, false
+		}
+	}
+	blk.OpenBraceRange = p.tok(1)
+	if !p.skip(false) {
+		return nil, false
+	}
+	var ok bool
+	if p.i == len(p.src) || p.at('}') || p.atNewline() {
+		blk.Body, ok = p.body(&blk.OpenBraceRange)
+	} else {
+		blk.Body, ok = p.singleAttrBody()
+	}
+	if !ok {
+		return nil, false
+	}
+	blk.CloseBraceRange = p.rng(p.i-1, p.i)
+	return blk, p.endOfItem()
+}
+
+// singleAttrBody reads the body of a one-line block, "{ name = value }",
+// from its name to its closing brace (parseSingleAttrBody).
+func (p *fastParser) singleAttrBody() (*hclsyntax.Body, bool) {
+	if !fastIdentStart(p.src[p.i]) {
+		return nil, false
+	}
+	name, nameRange := p.ident()
+	if !p.skip(false) || !p.atEquals() {
+		return nil, false
+	}
+	a, ok := p.attribute(name, nameRange, true)
+	if !ok || !p.skip(false) || !p.at('}') {
+		return nil, false
+	}
+	p.tok(1)
+	b := p.bodies.one()
+	b.Attributes = hclsyntax.Attributes{name: a}
+	b.SrcRange = a.SrcRange
+	b.EndRange = p.between(a.SrcRange.End, a.SrcRange.End)
+	return b, true
+}
+
+// quoted reads a quoted string with no template sequence in it, as a block
+// label (parseQuotedStringLiteral), and returns its value and range.
+func (p *fastParser) quoted() (string, hcl.Range, bool) {
+	open := p.pos(p.i)
+	s, j, ok := p.stringContent(p.i + 1)
+	if !ok {
+		return "", hcl.Range{}, false
+	}
+	p.i = j
+	return s, p.between(open, p.tok(1).End), true
+}
+
+// stringContent reads the content of a quoted string from src[i] and
+// returns its value and the offset of its closing quote. It takes the
+// escapes \n, \r, \t, \" and \\, and $${ and %%{ for a literal ${ and
+// %{; it refuses a template sequence, a newline, any other escape, any
+// "$$" or "%%" not before "{" (hclsyntax reads those in pieces), and
+// bytes outside printable ASCII and the tab.
+func (p *fastParser) stringContent(i int) (string, int, bool) {
+	esc := false
+	for j := i; j < len(p.src); j++ {
+		switch c := p.src[j]; c {
+		case '"':
+			if !esc {
+				return p.str[i:j], j, true
+			}
+			return p.unescape(i, j), j, true
+		case '\\':
+			if j+1 == len(p.src) {
+				return "", 0, false
+			}
+			switch p.src[j+1] {
+			case 'n', 'r', 't', '"', '\\':
+			default:
+				return "", 0, false
+			}
+			esc = true
+			j++
+		case '$', '%':
+			switch {
+			case j+1 == len(p.src) || p.src[j+1] == '{':
+				return "", 0, false
+			case p.src[j+1] == c:
+				if j+2 == len(p.src) || p.src[j+2] != '{' {
+					return "", 0, false
+				}
+				esc = true
+				j += 2
+			}
+		default:
+			if (c < ' ' && c != '\t') || c >= 0x7f {
+				return "", 0, false
+			}
+		}
+	}
+	return "", 0, false
+}
+
+// unescape is the value of src[i:j], a string stringContent read.
+func (p *fastParser) unescape(i, j int) string {
+	out := make([]byte, 0, j-i)
+	for ; i < j; i++ {
+		c := p.src[i]
+		switch {
+		case c == '\\':
+			i++
+			switch c = p.src[i]; c {
+			case 'n':
+				c = '\n'
+			case 'r':
+				c = '\r'
+			case 't':
+				c = '\t'
+			}
+		case (c == '$' || c == '%') && p.src[i+1] == c:
+			i++ // "$${" is "${"
+		}
+		out = append(out, c)
+	}
+	return string(out)
+}
+
+// expr reads an expression of the subset: a quoted string, a number, true,
+// false or null, a reference, a function call, a tuple or an object. nl
+// says whether newlines are ignored where it is (in brackets). Anything
+// that may continue it (an operator, a traversal of something not a
+// reference) is left for the caller, which refuses it.
+func (p *fastParser) expr(nl bool) (hclsyntax.Expression, bool) {
+	if p.depth++; p.depth > fastMaxDepth || !p.skip(nl) || p.i == len(p.src) {
+		return nil, false
+	}
+	defer func() { p.depth-- }()
+	var e hclsyntax.Expression
+	var ok bool
+	switch c := p.src[p.i]; {
+	case fastIdentStart(c):
+		return p.identExpr(nl)
+	case c == '"':
+		e, ok = p.template()
+	case c >= '0' && c <= '9':
+		e, ok = p.number()
+	case c == '[':
+		e, ok = p.tuple()
+	case c == '{':
+		e, ok = p.object()
+	}
+	return e, ok && p.untraversed(nl)
+}
+
+// untraversed says that no traversal follows the expression just read,
+// which fastParseConfig takes only on a reference.
+func (p *fastParser) untraversed(nl bool) bool {
+	return p.skip(nl) && !p.at('.') && !p.at('[')
+}
+
+// template reads a quoted string as hclsyntax does: a TemplateExpr of one
+// literal part, whose range is its content's (or, for "", the empty
+// range just past the closing quote).
+func (p *fastParser) template() (hclsyntax.Expression, bool) {
+	open := p.tok(1)
+	s, j, ok := p.stringContent(p.i)
+	if !ok {
+		return nil, false
+	}
+	part := p.rng(p.i, j)
+	p.i = j
+	closing := p.tok(1)
+	if part.Start.Byte == part.End.Byte {
+		part = p.between(closing.End, closing.End)
+	}
+	lit := p.lits.one()
+	lit.Val, lit.SrcRange = cty.StringVal(s), part
+	t := p.tmpls.one()
+	t.Parts = p.exprArr.many(1)
+	t.Parts[0] = lit
+	t.SrcRange = p.between(open.Start, closing.End)
+	return t, true
+}
+
+// number reads a number literal, digits with an optional fraction and
+// exponent, which cty.ParseNumberVal makes the value of, as in hclsyntax.
+// It refuses one followed by a dot or a letter, which hclsyntax lexes
+// otherwise or refuses.
+func (p *fastParser) number() (hclsyntax.Expression, bool) {
+	j := p.digits(p.i)
+	if j+1 < len(p.src) && p.src[j] == '.' && p.src[j+1] >= '0' && p.src[j+1] <= '9' {
+		j = p.digits(j + 1)
+	}
+	if j < len(p.src) && p.src[j]|0x20 == 'e' {
+		k := j + 1
+		if k < len(p.src) && (p.src[k] == '+' || p.src[k] == '-') {
+			k++
+		}
+		if k == len(p.src) || p.src[k] < '0' || p.src[k] > '9' {
+			return nil, false
+		}
+		j = p.digits(k)
+	}
+	if j < len(p.src) && (p.src[j] == '.' || fastIdentChar(p.src[j])) {
+		return nil, false
+	}
+	v, err := cty.ParseNumberVal(p.str[p.i:j])
+	if err != nil {
+		return nil, false
+	}
+	lit := p.lits.one()
+	lit.Val, lit.SrcRange = v, p.tok(j-p.i)
+	return lit, true
+}
+
+// digits is the offset past the digits at src[j].
+func (p *fastParser) digits(j int) int {
+	for j < len(p.src) && p.src[j] >= '0' && p.src[j] <= '9' {
+		j++
+	}
+	return j
+}
+
+// identExpr reads what starts with an identifier: true, false or null, a
+// function call, or a reference with its attribute and index steps.
+func (p *fastParser) identExpr(nl bool) (hclsyntax.Expression, bool) {
+	name, r := p.ident()
+	if !p.skip(nl) {
+		return nil, false
+	}
+	if p.at('(') {
+		e, ok := p.call(name, r)
+		return e, ok && p.untraversed(nl)
+	}
+	if p.at(':') && p.peek2() == ':' {
+		return nil, false // a function in a namespace
+	}
+	var v cty.Value
+	switch name {
+	case "true":
+		v = cty.True
+	case "false":
+		v = cty.False
+	case "null":
+		v = cty.NullVal(cty.DynamicPseudoType)
+	default:
+		return p.traversal(name, r, nl)
+	}
+	lit := p.lits.one()
+	lit.Val, lit.SrcRange = v, r
+	return lit, p.untraversed(nl)
+}
+
+// traversal reads the steps of a reference after its root, name at r:
+// ".name" and "[key]" with a literal key (parseExpressionTraversals).
+func (p *fastParser) traversal(name string, r hcl.Range, nl bool) (hclsyntax.Expression, bool) {
+	base := len(p.steps)
+	p.steps = append(p.steps, hcl.TraverseRoot{Name: name, SrcRange: r})
+	defer func() { clear(p.steps[base:]); p.steps = p.steps[:base] }()
+	end := r.End
+	for {
+		var step hcl.Traverser
+		switch {
+		case p.at('.'):
+			dot := p.tok(1)
+			if !p.skip(nl) || p.i == len(p.src) || !fastIdentStart(p.src[p.i]) {
+				return nil, false // a legacy index, a splat or an error
+			}
+			s, sr := p.ident()
+			step, end = hcl.TraverseAttr{Name: s, SrcRange: p.between(dot.Start, sr.End)}, sr.End
+		case p.at('['):
+			idx, ok := p.index()
+			if !ok {
+				return nil, false
+			}
+			step, end = idx, idx.SrcRange.End
+		default:
+			t := p.travs.one()
+			t.Traversal = p.stepArr.many(len(p.steps) - base)
+			copy(t.Traversal, p.steps[base:])
+			t.SrcRange = p.between(r.Start, end)
+			return t, true
+		}
+		p.steps = append(p.steps, step)
+		if !p.skip(nl) {
+			return nil, false
+		}
+	}
+}
+
+// index reads an index step whose key is a literal: a number, a string,
+// true, false or null. hclsyntax makes the key the expression's value
+// (with no context); any other key makes an IndexExpr, which
+// fastParseConfig does not build.
+func (p *fastParser) index() (hcl.TraverseIndex, bool) {
+	open := p.tok(1)
+	key, ok := p.expr(true)
+	if !ok || !p.skip(true) || !p.at(']') {
+		return hcl.TraverseIndex{}, false
+	}
+	closing := p.tok(1)
+	switch k := key.(type) {
+	case *hclsyntax.LiteralValueExpr:
+	case *hclsyntax.TemplateExpr:
+		if !k.IsStringLiteral() {
+			return hcl.TraverseIndex{}, false
+		}
+	default:
+		return hcl.TraverseIndex{}, false
+	}
+	v, diags := key.Value(nil)
+	if len(diags) > 0 {
+		return hcl.TraverseIndex{}, false
+	}
+	return hcl.TraverseIndex{Key: v, SrcRange: p.between(open.Start, closing.End)}, true
+}
+
+// call reads the arguments of a call of the function name at r, from the
+// opening parenthesis; it refuses an expanded final argument ("...").
+func (p *fastParser) call(name string, r hcl.Range) (hclsyntax.Expression, bool) {
+	open := p.tok(1)
+	args, ok := p.list(')')
+	if !ok {
+		return nil, false
+	}
+	c := p.calls.one()
+	*c = hclsyntax.FunctionCallExpr{Name: name, Args: args, NameRange: r,
+		OpenParenRange: open, CloseParenRange: p.rng(p.i-1, p.i)}
+	return c, true
+}
+
+// list reads expressions separated by commas, newlines ignored, up to and
+// with the closing bracket, which a comma may come before; nil when none.
+func (p *fastParser) list(closing byte) ([]hclsyntax.Expression, bool) {
+	base := len(p.exprs)
+	defer func() { clear(p.exprs[base:]); p.exprs = p.exprs[:base] }()
+	for {
+		if !p.skip(true) {
+			return nil, false
+		}
+		if p.at(closing) {
+			break
+		}
+		e, ok := p.expr(true)
+		if !ok || !p.skip(true) {
+			return nil, false
+		}
+		p.exprs = append(p.exprs, e)
+		if p.at(closing) {
+			break
+		}
+		if !p.at(',') {
+			return nil, false
+		}
+		p.tok(1)
+	}
+	p.tok(1)
+	if len(p.exprs) == base {
+		return nil, true
+	}
+	out := p.exprArr.many(len(p.exprs) - base)
+	copy(out, p.exprs[base:])
+	return out, true
+}
+
+// tuple reads a tuple constructor, "[a, b]"; it refuses a for expression.
+func (p *fastParser) tuple() (hclsyntax.Expression, bool) {
+	open := p.tok(1)
+	if p.forNext() {
+		return nil, false
+	}
+	exprs, ok := p.list(']')
+	if !ok {
+		return nil, false
+	}
+	t := p.tuples.one()
+	*t = hclsyntax.TupleConsExpr{Exprs: exprs, SrcRange: p.between(open.Start, p.prev), OpenRange: open}
+	return t, true
+}
+
+// forNext says whether the next token, newlines ignored, is "for" (or the
+// comments before it cannot be read): a for expression, after a bracket.
+func (p *fastParser) forNext() bool {
+	i, line, col0 := p.i, p.line, p.col0
+	defer func() { p.i, p.line, p.col0 = i, line, col0 }()
+	if !p.skip(true) {
+		return true
+	}
+	j := p.i + 3
+	return j <= len(p.src) && p.str[p.i:j] == "for" && (j == len(p.src) || !fastIdentChar(p.src[j]))
+}
+
+// object reads an object constructor, "{ k = v, "k" = v \n k: v }", its
+// items separated by commas or newlines; it refuses a for expression and
+// a key in parentheses.
+func (p *fastParser) object() (hclsyntax.Expression, bool) {
+	open := p.tok(1)
+	if p.forNext() {
+		return nil, false
+	}
+	base := len(p.items)
+	defer func() { clear(p.items[base:]); p.items = p.items[:base] }()
+	for {
+		if !p.skip(false) || p.i == len(p.src) || p.at('(') {
+			return nil, false
+		}
+		if p.atNewline() {
+			p.readNewline()
+			continue
+		}
+		if p.at('}') {
+			break
+		}
+		item, ok := p.objectItem()
+		if !ok || !p.skip(false) {
+			return nil, false
+		}
+		p.items = append(p.items, item)
+		if p.at('}') {
+			break
+		}
+		if p.atNewline() {
+			p.readNewline()
+		} else if p.at(',') {
+			p.tok(1)
+		} else {
+			return nil, false
+		}
+	}
+	o := p.objs.one()
+	o.OpenRange = open
+	o.SrcRange = p.between(open.Start, p.tok(1).End)
+	if n := len(p.items) - base; n > 0 {
+		o.Items = p.itemArr.many(n)
+		copy(o.Items, p.items[base:])
+	}
+	return o, true
+}
+
+// objectItem reads "key = value" or "key: value" in an object.
+func (p *fastParser) objectItem() (hclsyntax.ObjectConsItem, bool) {
+	key, ok := p.expr(false)
+	if !ok || !p.skip(false) {
+		return hclsyntax.ObjectConsItem{}, false
+	}
+	if !p.atEquals() && !(p.at(':') && p.peek2() != ':') {
+		return hclsyntax.ObjectConsItem{}, false
+	}
+	p.tok(1)
+	value, ok := p.expr(false)
+	if !ok {
+		return hclsyntax.ObjectConsItem{}, false
+	}
+	k := p.keys.one()
+	k.Wrapped = key
+	return hclsyntax.ObjectConsItem{KeyExpr: k, ValueExpr: value}, true
+}
