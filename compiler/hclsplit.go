@@ -11,9 +11,11 @@ import (
 
 // A large HCL file is parsed in pieces, in parallel (issue 13): one cheap
 // scan finds where top-level blocks end, the file is cut there into
-// chunks, each chunk is parsed by hclsyntax with the position it starts
-// at (so every range is the one a parse of the whole file gives), and the
-// chunks' bodies are joined. The scan follows the lexer's strings,
+// chunks, each chunk is parsed with the position it starts at (so every
+// range is the one a parse of the whole file gives), and the chunks'
+// bodies are joined. A chunk, or a file parsed whole, is parsed by
+// fastParseConfig when it keeps to the plain syntax that takes, and by
+// hclsyntax otherwise, which alone reports diagnostics. The scan follows the lexer's strings,
 // templates, comments and brackets; on anything it does not follow
 // (heredocs, a newline in a string, unbalanced brackets) and whenever a
 // chunk has any diagnostic, or two chunks set the same attribute, the file
@@ -44,6 +46,12 @@ func parseHCLConfigEach(src []byte, name string, each func(*hclsyntax.Body)) (*h
 				return body, nil
 			}
 		}
+	}
+	if body, ok := fastParseConfig(src, name, hcl.InitialPos); ok {
+		if each != nil {
+			each(body)
+		}
+		return body, nil
 	}
 	file, hd := hclsyntax.ParseConfig(src, name, hcl.InitialPos)
 	if file == nil {
@@ -197,12 +205,10 @@ func parseChunksEach(src []byte, name string, cuts []cut, each func(*hclsyntax.B
 					end = starts[i+1].byte
 				}
 				pos := hcl.Pos{Line: starts[i].line, Column: 1, Byte: starts[i].byte}
-				f, hd := hclsyntax.ParseConfig(src[starts[i].byte:end:end], name, pos)
-				if f == nil || len(hd) > 0 {
+				if bodies[i] = parseChunk(src[starts[i].byte:end:end], name, pos); bodies[i] == nil {
 					failed[i] = true
 					continue
 				}
-				bodies[i] = f.Body.(*hclsyntax.Body)
 				if each != nil {
 					each(bodies[i])
 				}
@@ -216,6 +222,20 @@ func parseChunksEach(src []byte, name string, cuts []cut, each func(*hclsyntax.B
 		}
 	}
 	return joinBodies(bodies)
+}
+
+// parseChunk parses one chunk of a file, from pos, with fastParseConfig
+// when it takes it and with hclsyntax otherwise; nil when hclsyntax has
+// any diagnostic.
+func parseChunk(chunk []byte, name string, pos hcl.Pos) *hclsyntax.Body {
+	if body, ok := fastParseConfig(chunk, name, pos); ok {
+		return body
+	}
+	f, hd := hclsyntax.ParseConfig(chunk, name, pos)
+	if f == nil || len(hd) > 0 {
+		return nil
+	}
+	return f.Body.(*hclsyntax.Body)
 }
 
 // joinBodies joins the top-level bodies of consecutive chunks into the
