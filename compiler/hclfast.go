@@ -18,8 +18,8 @@ import (
 // a grapheme cluster is a byte and hclsyntax counts a tab as one column,
 // so a column is the offset in its line plus one.
 
-// fastMaxDepth bounds the nesting of expressions fastParseConfig follows,
-// so that no input can exhaust its stack.
+// fastMaxDepth bounds the nesting of blocks and expressions
+// fastParseConfig follows, so that no input can exhaust its stack.
 const fastMaxDepth = 100
 
 // fastParser is the state of one fastParseConfig: where it reads, the line
@@ -60,8 +60,19 @@ type fastParser struct {
 // start) does, when src keeps to the plain subset it knows: ok only when
 // the body is deeply equal to hclsyntax's and hclsyntax reports no
 // diagnostic at all. Otherwise it returns nil and false, soon, and the
-// caller parses with hclsyntax.
-func fastParseConfig(src []byte, filename string, start hcl.Pos) (*hclsyntax.Body, bool) {
+// caller parses with hclsyntax. A panic, which would be a bug of
+// fastParse, is a refusal too.
+func fastParseConfig(src []byte, filename string, start hcl.Pos) (body *hclsyntax.Body, ok bool) {
+	defer func() {
+		if recover() != nil {
+			body, ok = nil, false
+		}
+	}()
+	return fastParse(src, filename, start)
+}
+
+// fastParse is fastParseConfig without the recover, for the tests.
+func fastParse(src []byte, filename string, start hcl.Pos) (*hclsyntax.Body, bool) {
 	if start.Line < 1 || start.Column < 1 {
 		return nil, false
 	}
@@ -80,7 +91,7 @@ type fastSlab[T any] struct {
 // one is a new zero T.
 func (s *fastSlab[T]) one() *T {
 	if len(s.buf) == 0 {
-		s.grow()
+		s.grow(1)
 	}
 	x := &s.buf[0]
 	s.buf = s.buf[1:]
@@ -94,16 +105,17 @@ func (s *fastSlab[T]) many(n int) []T {
 		if n > 64 {
 			return make([]T, n)
 		}
-		s.grow()
+		s.grow(n)
 	}
 	x := s.buf[:n:n]
 	s.buf = s.buf[n:]
 	return x
 }
 
-func (s *fastSlab[T]) grow() {
+// grow replaces the chunk with a new one, of at least n.
+func (s *fastSlab[T]) grow(n int) {
 	s.next = min(max(2*s.next, 16), 1024)
-	s.buf = make([]T, s.next)
+	s.buf = make([]T, max(s.next, n))
 }
 
 // pos is the position of src[i], which is on the current line.
@@ -290,6 +302,10 @@ func (p *fastParser) body(open *hcl.Range) (*hclsyntax.Body, bool) {
 	base := len(p.block)
 	var start hcl.Pos
 	if open != nil {
+		if p.depth++; p.depth > fastMaxDepth {
+			return nil, false
+		}
+		defer func() { p.depth-- }()
 		start = open.Start
 	} else if !p.skip(false) {
 		return nil, false

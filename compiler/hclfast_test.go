@@ -39,6 +39,8 @@ var fastTakes = map[string]string{
 	"literals":          "a = true\nb = false\nc = null\n",
 	"empty tuple":       "a = []\n",
 	"tuple":             "a = [1, \"2\", true,]\n",
+	"wide tuples":       "a = [" + strings.Repeat("1, ", 40) + "]\nb = [" + strings.Repeat("\"x\", ", 100) + "]\n",
+	"wide object":       "a = {" + strings.Repeat("k = 1\n", 100) + "}\n",
 	"long tuple":        "a = [\n  1,\n  2\n]\nb = [\n  \"x\",\n  \"y\",\n]\n",
 	"nested tuples":     "a = [[1], [2, [3]], []]\n",
 	"tuple comments":    "a = [ # c\n 1 /* x */, 2 // y\n, 3]\n",
@@ -142,14 +144,15 @@ var fastRefuses = map[string]string{
 	"one-line after":    "b { a = 1 } c\n",
 	"semicolon":         "a = 1;\n",
 	"deep":              "a = " + strings.Repeat("[", 200) + strings.Repeat("]", 200) + "\n",
+	"deep blocks":       strings.Repeat("a {\n", 200) + strings.Repeat("}\n", 200),
 }
 
 // fastSame checks, when fastParseConfig takes src, that hclsyntax parses
 // it with no diagnostic into the very same body, and says whether it was
-// taken.
+// taken. It calls fastParse, so that a panic shows.
 func fastSame(t *testing.T, name string, src []byte, start hcl.Pos) bool {
 	t.Helper()
-	got, ok := fastParseConfig(src, "main.hcl", start)
+	got, ok := fastParse(src, "main.hcl", start)
 	if !ok {
 		if got != nil {
 			t.Errorf("%s: refused with a body", name)
