@@ -12,8 +12,8 @@ import (
 // attributes, quoted strings, numbers, lists, maps and references. For
 // those, fastParseConfig reads the bytes once and builds the very nodes
 // hclsyntax builds, with the same ranges, in slabs; on anything else (a
-// template, an operator, a heredoc, a byte outside printable ASCII, any
-// syntax error) it gives up at once and the caller parses with hclsyntax,
+// template directive, an operator, a heredoc, a byte outside printable
+// ASCII, any syntax error) it gives up at once and the caller parses with hclsyntax,
 // which stays the authority and the only source of diagnostics. In ASCII
 // a grapheme cluster is a byte and hclsyntax counts a tab as one column,
 // so a column is the offset in its line plus one.
@@ -45,6 +45,7 @@ type fastParser struct {
 	blocks  fastSlab[hclsyntax.Block]
 	lits    fastSlab[hclsyntax.LiteralValueExpr]
 	tmpls   fastSlab[hclsyntax.TemplateExpr]
+	wraps   fastSlab[hclsyntax.TemplateWrapExpr]
 	travs   fastSlab[hclsyntax.ScopeTraversalExpr]
 	tuples  fastSlab[hclsyntax.TupleConsExpr]
 	objs    fastSlab[hclsyntax.ObjectConsExpr]
@@ -467,28 +468,25 @@ func (p *fastParser) singleAttrBody() (*hclsyntax.Body, bool) {
 func (p *fastParser) quoted() (string, hcl.Range, bool) {
 	open := p.pos(p.i)
 	s, j, ok := p.stringContent(p.i + 1)
-	if !ok {
+	if !ok || p.src[j] != '"' {
 		return "", hcl.Range{}, false
 	}
 	p.i = j
 	return s, p.between(open, p.tok(1).End), true
 }
 
-// stringContent reads the content of a quoted string from src[i] and
-// returns its value and the offset of its closing quote. It takes the
-// escapes \n, \r, \t, \" and \\, and $${ and %%{ for a literal ${ and
-// %{; it refuses a template sequence, a newline, any other escape, any
-// "$$" or "%%" not before "{" (hclsyntax reads those in pieces), and
-// bytes outside printable ASCII and the tab.
+// stringContent reads the literal content of a quoted string from src[i]
+// and returns its value and the offset of its closing quote or of the
+// "${" of an interpolation. It takes the escapes \n, \r, \t, \" and \\,
+// and $${ and %%{ for a literal ${ and %{; it refuses a directive, a
+// newline, any other escape, any "$$" or "%%" not before "{" (hclsyntax
+// reads those in pieces), and bytes outside printable ASCII and the tab.
 func (p *fastParser) stringContent(i int) (string, int, bool) {
 	esc := false
 	for j := i; j < len(p.src); j++ {
 		switch c := p.src[j]; c {
 		case '"':
-			if !esc {
-				return p.str[i:j], j, true
-			}
-			return p.unescape(i, j), j, true
+			return p.literal(i, j, esc), j, true
 		case '\\':
 			if j+1 == len(p.src) {
 				return "", 0, false
@@ -502,8 +500,10 @@ func (p *fastParser) stringContent(i int) (string, int, bool) {
 			j++
 		case '$', '%':
 			switch {
-			case j+1 == len(p.src) || p.src[j+1] == '{':
+			case j+1 == len(p.src) || (c == '%' && p.src[j+1] == '{'):
 				return "", 0, false
+			case p.src[j+1] == '{':
+				return p.literal(i, j, esc), j, true
 			case p.src[j+1] == c:
 				if j+2 == len(p.src) || p.src[j+2] != '{' {
 					return "", 0, false
@@ -518,6 +518,15 @@ func (p *fastParser) stringContent(i int) (string, int, bool) {
 		}
 	}
 	return "", 0, false
+}
+
+// literal is the value of src[i:j], which stringContent read, and which
+// holds an escape when esc.
+func (p *fastParser) literal(i, j int, esc bool) string {
+	if !esc {
+		return p.str[i:j]
+	}
+	return p.unescape(i, j)
 }
 
 // unescape is the value of src[i:j], a string stringContent read.
@@ -544,11 +553,12 @@ func (p *fastParser) unescape(i, j int) string {
 	return string(out)
 }
 
-// expr reads an expression of the subset: a quoted string, a number, true,
-// false or null, a reference, a function call, a tuple or an object. nl
-// says whether newlines are ignored where it is (in brackets). Anything
-// that may continue it (an operator, a traversal of something not a
-// reference) is left for the caller, which refuses it.
+// expr reads an expression of the subset: a quoted string (a template
+// with interpolations but no directives), a number, true, false or null,
+// a reference, a function call, a tuple or an object. nl says whether
+// newlines are ignored where it is (in brackets). Anything that may
+// continue it (an operator, a traversal of something not a reference) is
+// left for the caller, which refuses it.
 func (p *fastParser) expr(nl bool) (hclsyntax.Expression, bool) {
 	if p.depth++; p.depth > fastMaxDepth || !p.skip(nl) || p.i == len(p.src) {
 		return nil, false
@@ -577,28 +587,68 @@ func (p *fastParser) untraversed(nl bool) bool {
 	return p.skip(nl) && !p.at('.') && !p.at('[')
 }
 
-// template reads a quoted string as hclsyntax does: a TemplateExpr of one
-// literal part, whose range is its content's (or, for "", the empty
-// range just past the closing quote).
+// template reads a quoted string as hclsyntax does (parseTemplateInner):
+// a TemplateExpr of its parts, a LiteralValueExpr for each run of literal
+// content and the expression of each interpolation, or a TemplateWrapExpr
+// of the expression when one interpolation is all of it. An empty string
+// is one empty literal, ranged just past its closing quote.
 func (p *fastParser) template() (hclsyntax.Expression, bool) {
 	open := p.tok(1)
-	s, j, ok := p.stringContent(p.i)
-	if !ok {
+	base := len(p.exprs)
+	defer func() { clear(p.exprs[base:]); p.exprs = p.exprs[:base] }()
+	lits := 0
+	for {
+		s, j, ok := p.stringContent(p.i)
+		if !ok {
+			return nil, false
+		}
+		if j > p.i {
+			lit := p.lits.one()
+			lit.Val, lit.SrcRange = cty.StringVal(s), p.rng(p.i, j)
+			p.exprs, lits = append(p.exprs, lit), lits+1
+		}
+		p.i = j
+		if p.src[j] == '"' {
+			break
+		}
+		e, ok := p.interpolation()
+		if !ok {
+			return nil, false
+		}
+		p.exprs = append(p.exprs, e)
+	}
+	closing := p.tok(1)
+	rng := p.between(open.Start, closing.End)
+	switch n := len(p.exprs) - base; {
+	case n == 0:
+		lit := p.lits.one()
+		lit.Val, lit.SrcRange = cty.StringVal(""), p.between(closing.End, closing.End)
+		p.exprs = append(p.exprs, lit)
+	case n == 1 && lits == 0:
+		w := p.wraps.one()
+		w.Wrapped, w.SrcRange = p.exprs[base], rng
+		return w, true
+	}
+	t := p.tmpls.one()
+	t.Parts = p.exprArr.many(len(p.exprs) - base)
+	copy(t.Parts, p.exprs[base:])
+	t.SrcRange = rng
+	return t, true
+}
+
+// interpolation reads "${ expr }", newlines ignored in it; it refuses the
+// "~" that strips blanks next to it.
+func (p *fastParser) interpolation() (hclsyntax.Expression, bool) {
+	p.i += 2
+	if p.at('~') {
 		return nil, false
 	}
-	part := p.rng(p.i, j)
-	p.i = j
-	closing := p.tok(1)
-	if part.Start.Byte == part.End.Byte {
-		part = p.between(closing.End, closing.End)
+	e, ok := p.expr(true)
+	if !ok || !p.skip(true) || !p.at('}') {
+		return nil, false
 	}
-	lit := p.lits.one()
-	lit.Val, lit.SrcRange = cty.StringVal(s), part
-	t := p.tmpls.one()
-	t.Parts = p.exprArr.many(1)
-	t.Parts[0] = lit
-	t.SrcRange = p.between(open.Start, closing.End)
-	return t, true
+	p.tok(1)
+	return e, true
 }
 
 // number reads a number literal, digits with an optional fraction and
