@@ -40,21 +40,25 @@ type fastParser struct {
 	block []*hclsyntax.Block
 	steps []hcl.Traverser
 
-	bodies  fastSlab[hclsyntax.Body]
-	attrs   fastSlab[hclsyntax.Attribute]
-	blocks  fastSlab[hclsyntax.Block]
-	lits    fastSlab[hclsyntax.LiteralValueExpr]
-	tmpls   fastSlab[hclsyntax.TemplateExpr]
-	wraps   fastSlab[hclsyntax.TemplateWrapExpr]
-	travs   fastSlab[hclsyntax.ScopeTraversalExpr]
-	tuples  fastSlab[hclsyntax.TupleConsExpr]
-	objs    fastSlab[hclsyntax.ObjectConsExpr]
-	keys    fastSlab[hclsyntax.ObjectConsKeyExpr]
-	calls   fastSlab[hclsyntax.FunctionCallExpr]
-	exprArr fastSlab[hclsyntax.Expression]
-	itemArr fastSlab[hclsyntax.ObjectConsItem]
-	blkArr  fastSlab[*hclsyntax.Block]
-	stepArr fastSlab[hcl.Traverser]
+	bodies   fastSlab[hclsyntax.Body]
+	attrs    fastSlab[hclsyntax.Attribute]
+	blocks   fastSlab[hclsyntax.Block]
+	lits     fastSlab[hclsyntax.LiteralValueExpr]
+	tmpls    fastSlab[hclsyntax.TemplateExpr]
+	wraps    fastSlab[hclsyntax.TemplateWrapExpr]
+	travs    fastSlab[hclsyntax.ScopeTraversalExpr]
+	tuples   fastSlab[hclsyntax.TupleConsExpr]
+	objs     fastSlab[hclsyntax.ObjectConsExpr]
+	keys     fastSlab[hclsyntax.ObjectConsKeyExpr]
+	calls    fastSlab[hclsyntax.FunctionCallExpr]
+	conds    fastSlab[hclsyntax.ConditionalExpr]
+	binops   fastSlab[hclsyntax.BinaryOpExpr]
+	unops    fastSlab[hclsyntax.UnaryOpExpr]
+	parenArr fastSlab[hclsyntax.ParenthesesExpr]
+	exprArr  fastSlab[hclsyntax.Expression]
+	itemArr  fastSlab[hclsyntax.ObjectConsItem]
+	blkArr   fastSlab[*hclsyntax.Block]
+	stepArr  fastSlab[hcl.Traverser]
 }
 
 // fastParseConfig parses src as hclsyntax.ParseConfig(src, filename,
@@ -553,13 +557,104 @@ func (p *fastParser) unescape(i, j int) string {
 	return string(out)
 }
 
-// expr reads an expression of the subset: a quoted string (a template
-// with interpolations but no directives), a number, true, false or null,
-// a reference, a function call, a tuple or an object. nl says whether
-// newlines are ignored where it is (in brackets). Anything that may
-// continue it (an operator, a traversal of something not a reference) is
-// left for the caller, which refuses it.
+// expr reads an expression (ParseExpression): a conditional, "c ? t : f",
+// or an operand of it. nl says whether newlines are ignored where it is
+// (in brackets and interpolations). Whatever may continue an expression
+// but is not of the subset (a traversal of something not a reference, an
+// operator fastParseConfig does not know) is left for the caller, which
+// refuses it.
 func (p *fastParser) expr(nl bool) (hclsyntax.Expression, bool) {
+	if p.depth++; p.depth > fastMaxDepth || !p.skip(nl) {
+		return nil, false
+	}
+	defer func() { p.depth-- }()
+	start := p.pos(p.i)
+	cond, ok := p.binary(nl, 0)
+	if !ok || !p.skip(nl) || !p.at('?') {
+		return cond, ok
+	}
+	p.tok(1)
+	t, ok := p.expr(nl)
+	if !ok || !p.skip(nl) || !p.at(':') || p.peek2() == ':' {
+		return nil, false
+	}
+	p.tok(1)
+	f, ok := p.expr(nl)
+	if !ok {
+		return nil, false
+	}
+	c := p.conds.one()
+	*c = hclsyntax.ConditionalExpr{Condition: cond, TrueResult: t, FalseResult: f,
+		SrcRange: p.between(start, f.Range().End)}
+	return c, true
+}
+
+// fastOp is a binary operator's token and operation.
+type fastOp struct {
+	tok string
+	op  *hclsyntax.Operation
+}
+
+// fastBinaryOps are hclsyntax's binary operators by precedence, the
+// loosest first, and at each level the longer tokens first.
+var fastBinaryOps = [][]fastOp{
+	{{"||", hclsyntax.OpLogicalOr}},
+	{{"&&", hclsyntax.OpLogicalAnd}},
+	{{"==", hclsyntax.OpEqual}, {"!=", hclsyntax.OpNotEqual}},
+	{{">=", hclsyntax.OpGreaterThanOrEqual}, {"<=", hclsyntax.OpLessThanOrEqual},
+		{">", hclsyntax.OpGreaterThan}, {"<", hclsyntax.OpLessThan}},
+	{{"+", hclsyntax.OpAdd}, {"-", hclsyntax.OpSubtract}},
+	{{"*", hclsyntax.OpMultiply}, {"/", hclsyntax.OpDivide}, {"%", hclsyntax.OpModulo}},
+}
+
+// binary reads the operations of precedence level and tighter, left to
+// right (parseBinaryOps).
+func (p *fastParser) binary(nl bool, level int) (hclsyntax.Expression, bool) {
+	if level == len(fastBinaryOps) {
+		return p.term(nl)
+	}
+	lhs, ok := p.binary(nl, level+1)
+	for ok {
+		if !p.skip(nl) {
+			return nil, false
+		}
+		op := p.binaryOp(level)
+		if op == nil {
+			return lhs, true
+		}
+		var rhs hclsyntax.Expression
+		if rhs, ok = p.binary(nl, level+1); ok {
+			b := p.binops.one()
+			*b = hclsyntax.BinaryOpExpr{LHS: lhs, Op: op, RHS: rhs,
+				SrcRange: p.between(lhs.Range().Start, rhs.Range().End)}
+			lhs = b
+		}
+	}
+	return nil, false
+}
+
+// binaryOp reads the operator of level at i, if the token there is one.
+// A "<" before "<" (a heredoc) and a "/" before "/" (a comment) are not.
+func (p *fastParser) binaryOp(level int) *hclsyntax.Operation {
+	for _, o := range fastBinaryOps[level] {
+		n := len(o.tok)
+		if p.i+n > len(p.src) || p.str[p.i:p.i+n] != o.tok {
+			continue
+		}
+		if n == 1 && (o.tok == "<" || o.tok == "/") && p.peek2() == o.tok[0] {
+			return nil
+		}
+		p.tok(n)
+		return o.op
+	}
+	return nil
+}
+
+// term reads an operand (parseExpressionWithTraversals): "-" or "!" and
+// an operand, an expression in parentheses, a quoted string (a template
+// with interpolations but no directives), a number, true, false or null,
+// a reference, a function call, a tuple or an object.
+func (p *fastParser) term(nl bool) (hclsyntax.Expression, bool) {
 	if p.depth++; p.depth > fastMaxDepth || !p.skip(nl) || p.i == len(p.src) {
 		return nil, false
 	}
@@ -569,6 +664,10 @@ func (p *fastParser) expr(nl bool) (hclsyntax.Expression, bool) {
 	switch c := p.src[p.i]; {
 	case fastIdentStart(c):
 		return p.identExpr(nl)
+	case c == '-' || (c == '!' && p.peek2() != '='):
+		return p.unary(nl)
+	case c == '(':
+		e, ok = p.parens()
 	case c == '"':
 		e, ok = p.template()
 	case c >= '0' && c <= '9':
@@ -579,6 +678,34 @@ func (p *fastParser) expr(nl bool) (hclsyntax.Expression, bool) {
 		e, ok = p.object()
 	}
 	return e, ok && p.untraversed(nl)
+}
+
+// unary reads "-" or "!" and its operand.
+func (p *fastParser) unary(nl bool) (hclsyntax.Expression, bool) {
+	op := hclsyntax.OpNegate
+	if p.src[p.i] == '!' {
+		op = hclsyntax.OpLogicalNot
+	}
+	sym := p.tok(1)
+	val, ok := p.term(nl)
+	if !ok {
+		return nil, false
+	}
+	u := p.unops.one()
+	*u = hclsyntax.UnaryOpExpr{Op: op, Val: val, SrcRange: p.between(sym.Start, val.Range().End), SymbolRange: sym}
+	return u, true
+}
+
+// parens reads an expression in parentheses, newlines ignored in them.
+func (p *fastParser) parens() (hclsyntax.Expression, bool) {
+	open := p.tok(1)
+	e, ok := p.expr(true)
+	if !ok || !p.skip(true) || !p.at(')') {
+		return nil, false
+	}
+	x := p.parenArr.one()
+	x.Expression, x.SrcRange = e, p.between(open.Start, p.tok(1).End)
+	return x, true
 }
 
 // untraversed says that no traversal follows the expression just read,
@@ -654,7 +781,7 @@ func (p *fastParser) interpolation() (hclsyntax.Expression, bool) {
 // number reads a number literal, digits with an optional fraction and
 // exponent, which cty.ParseNumberVal makes the value of, as in hclsyntax.
 // It refuses one followed by a dot or a letter, which hclsyntax lexes
-// otherwise or refuses.
+// otherwise or refuses (a "-" after it is a minus).
 func (p *fastParser) number() (hclsyntax.Expression, bool) {
 	j := p.digits(p.i)
 	if j+1 < len(p.src) && p.src[j] == '.' && p.src[j+1] >= '0' && p.src[j+1] <= '9' {
@@ -670,7 +797,7 @@ func (p *fastParser) number() (hclsyntax.Expression, bool) {
 		}
 		j = p.digits(k)
 	}
-	if j < len(p.src) && (p.src[j] == '.' || fastIdentChar(p.src[j])) {
+	if j < len(p.src) && (p.src[j] == '.' || fastIdentStart(p.src[j]) || p.src[j] >= '0' && p.src[j] <= '9') {
 		return nil, false
 	}
 	v, err := cty.ParseNumberVal(p.str[p.i:j])
@@ -860,8 +987,7 @@ func (p *fastParser) forNext() bool {
 }
 
 // object reads an object constructor, "{ k = v, "k" = v \n k: v }", its
-// items separated by commas or newlines; it refuses a for expression and
-// a key in parentheses.
+// items separated by commas or newlines; it refuses a for expression.
 func (p *fastParser) object() (hclsyntax.Expression, bool) {
 	open := p.tok(1)
 	if p.forNext() {
@@ -870,7 +996,7 @@ func (p *fastParser) object() (hclsyntax.Expression, bool) {
 	base := len(p.items)
 	defer func() { clear(p.items[base:]); p.items = p.items[:base] }()
 	for {
-		if !p.skip(false) || p.i == len(p.src) || p.at('(') {
+		if !p.skip(false) || p.i == len(p.src) {
 			return nil, false
 		}
 		if p.atNewline() {
@@ -908,6 +1034,7 @@ func (p *fastParser) object() (hclsyntax.Expression, bool) {
 
 // objectItem reads "key = value" or "key: value" in an object.
 func (p *fastParser) objectItem() (hclsyntax.ObjectConsItem, bool) {
+	force := p.at('(')
 	key, ok := p.expr(false)
 	if !ok || !p.skip(false) {
 		return hclsyntax.ObjectConsItem{}, false
@@ -921,6 +1048,6 @@ func (p *fastParser) objectItem() (hclsyntax.ObjectConsItem, bool) {
 		return hclsyntax.ObjectConsItem{}, false
 	}
 	k := p.keys.one()
-	k.Wrapped = key
+	k.Wrapped, k.ForceNonLiteral = key, force
 	return hclsyntax.ObjectConsItem{KeyExpr: k, ValueExpr: value}, true
 }
