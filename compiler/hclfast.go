@@ -9,14 +9,16 @@ import (
 // hclsyntax.ParseConfig spends most of its time in its lexer: a token
 // slice for the whole file, columns counted in grapheme clusters, every
 // string copied and normalised. Configurations are mostly plain: blocks,
-// attributes, quoted strings, numbers, lists, maps and references. For
-// those, fastParseConfig reads the bytes once and builds the very nodes
-// hclsyntax builds, with the same ranges, in slabs; on anything else (a
-// template directive, an operator, a heredoc, a byte outside printable
-// ASCII, any syntax error) it gives up at once and the caller parses with hclsyntax,
-// which stays the authority and the only source of diagnostics. In ASCII
-// a grapheme cluster is a byte and hclsyntax counts a tab as one column,
-// so a column is the offset in its line plus one.
+// attributes, quoted strings and simple templates, numbers, lists, maps,
+// references, calls and operators. For those, fastParseConfig reads the
+// bytes once and builds the very nodes hclsyntax builds, with the same
+// ranges, in slabs; on anything else (a template directive or strip
+// marker, a heredoc, a for or splat expression, an index by anything but
+// a literal, a byte outside printable ASCII, any syntax error) it gives up
+// at once and the caller parses with hclsyntax, which stays the authority
+// and the only source of diagnostics. In ASCII a grapheme cluster is a
+// byte and hclsyntax counts a tab as one column, so a column is the offset
+// in its line plus one.
 
 // fastMaxDepth bounds the nesting of blocks and expressions
 // fastParseConfig follows, so that no input can exhaust its stack.
