@@ -13,12 +13,12 @@ import (
 // references, calls and operators. For those, fastParseConfig reads the
 // bytes once and builds the very nodes hclsyntax builds, with the same
 // ranges, in slabs; on anything else (a template directive or strip
-// marker, a heredoc, a for or splat expression, an index by anything but
-// a literal, a byte outside printable ASCII, any syntax error) it gives up
-// at once and the caller parses with hclsyntax, which stays the authority
-// and the only source of diagnostics. In ASCII a grapheme cluster is a
-// byte and hclsyntax counts a tab as one column, so a column is the offset
-// in its line plus one.
+// marker, a heredoc, a for or splat expression, a legacy index "a.0", a
+// byte outside printable ASCII, any syntax error) it gives up at once
+// and the caller parses with hclsyntax, which stays the authority and the
+// only source of diagnostics. In ASCII a grapheme cluster is a byte and
+// hclsyntax counts a tab as one column, so a column is the offset in its
+// line plus one.
 
 // fastMaxDepth bounds the nesting of blocks and expressions
 // fastParseConfig follows, so that no input can exhaust its stack.
@@ -49,6 +49,8 @@ type fastParser struct {
 	tmpls    fastSlab[hclsyntax.TemplateExpr]
 	wraps    fastSlab[hclsyntax.TemplateWrapExpr]
 	travs    fastSlab[hclsyntax.ScopeTraversalExpr]
+	rels     fastSlab[hclsyntax.RelativeTraversalExpr]
+	indexes  fastSlab[hclsyntax.IndexExpr]
 	tuples   fastSlab[hclsyntax.TupleConsExpr]
 	objs     fastSlab[hclsyntax.ObjectConsExpr]
 	keys     fastSlab[hclsyntax.ObjectConsKeyExpr]
@@ -562,9 +564,8 @@ func (p *fastParser) unescape(i, j int) string {
 // expr reads an expression (ParseExpression): a conditional, "c ? t : f",
 // or an operand of it. nl says whether newlines are ignored where it is
 // (in brackets and interpolations). Whatever may continue an expression
-// but is not of the subset (a traversal of something not a reference, an
-// operator fastParseConfig does not know) is left for the caller, which
-// refuses it.
+// but is not of the subset (a splat, an operator fastParseConfig does not
+// know) is left for the caller, which refuses it.
 func (p *fastParser) expr(nl bool) (hclsyntax.Expression, bool) {
 	if p.depth++; p.depth > fastMaxDepth || !p.skip(nl) {
 		return nil, false
@@ -655,7 +656,8 @@ func (p *fastParser) binaryOp(level int) *hclsyntax.Operation {
 // term reads an operand (parseExpressionWithTraversals): "-" or "!" and
 // an operand, an expression in parentheses, a quoted string (a template
 // with interpolations but no directives), a number, true, false or null,
-// a reference, a function call, a tuple or an object.
+// a reference, a function call, a tuple or an object, with the steps
+// after it.
 func (p *fastParser) term(nl bool) (hclsyntax.Expression, bool) {
 	if p.depth++; p.depth > fastMaxDepth || !p.skip(nl) || p.i == len(p.src) {
 		return nil, false
@@ -679,7 +681,10 @@ func (p *fastParser) term(nl bool) (hclsyntax.Expression, bool) {
 	case c == '{':
 		e, ok = p.object()
 	}
-	return e, ok && p.untraversed(nl)
+	if !ok {
+		return nil, false
+	}
+	return p.traversals(e, false, nl)
 }
 
 // unary reads "-" or "!" and its operand.
@@ -708,12 +713,6 @@ func (p *fastParser) parens() (hclsyntax.Expression, bool) {
 	x := p.parenArr.one()
 	x.Expression, x.SrcRange = e, p.between(open.Start, p.tok(1).End)
 	return x, true
-}
-
-// untraversed says that no traversal follows the expression just read,
-// which fastParseConfig takes only on a reference.
-func (p *fastParser) untraversed(nl bool) bool {
-	return p.skip(nl) && !p.at('.') && !p.at('[')
 }
 
 // template reads a quoted string as hclsyntax does (parseTemplateInner):
@@ -828,7 +827,10 @@ func (p *fastParser) identExpr(nl bool) (hclsyntax.Expression, bool) {
 	}
 	if p.at('(') {
 		e, ok := p.call(name, r)
-		return e, ok && p.untraversed(nl)
+		if !ok {
+			return nil, false
+		}
+		return p.traversals(e, false, nl)
 	}
 	if p.at(':') && p.peek2() == ':' {
 		return nil, false // a function in a namespace
@@ -842,21 +844,34 @@ func (p *fastParser) identExpr(nl bool) (hclsyntax.Expression, bool) {
 	case "null":
 		v = cty.NullVal(cty.DynamicPseudoType)
 	default:
-		return p.traversal(name, r, nl)
+		t := p.travs.one()
+		t.SrcRange = r
+		p.steps = append(p.steps, hcl.TraverseRoot{Name: name, SrcRange: r})
+		return p.traversals(t, true, nl)
 	}
 	lit := p.lits.one()
 	lit.Val, lit.SrcRange = v, r
-	return lit, p.untraversed(nl)
+	return p.traversals(lit, false, nl)
 }
 
-// traversal reads the steps of a reference after its root, name at r:
-// ".name" and "[key]" with a literal key (parseExpressionTraversals).
-func (p *fastParser) traversal(name string, r hcl.Range, nl bool) (hclsyntax.Expression, bool) {
+// traversals reads the attribute and index steps after the operand e
+// (parseExpressionTraversals). An attribute, or an index by a literal,
+// extends e when it is a traversal and makes a RelativeTraversalExpr of
+// e otherwise; an index by anything else makes an IndexExpr of e. The
+// steps of the traversal being read wait in p.steps[base:] and make its
+// Traversal when it ends; root says e is a reference, whose root step the
+// caller put there.
+func (p *fastParser) traversals(e hclsyntax.Expression, root, nl bool) (hclsyntax.Expression, bool) {
 	base := len(p.steps)
-	p.steps = append(p.steps, hcl.TraverseRoot{Name: name, SrcRange: r})
+	if root {
+		base--
+	}
 	defer func() { clear(p.steps[base:]); p.steps = p.steps[:base] }()
-	end := r.End
+	start, end, open := e.Range().Start, e.Range().End, root
 	for {
+		if !p.skip(nl) {
+			return nil, false
+		}
 		var step hcl.Traverser
 		switch {
 		case p.at('.'):
@@ -865,52 +880,82 @@ func (p *fastParser) traversal(name string, r hcl.Range, nl bool) (hclsyntax.Exp
 				return nil, false // a legacy index, a splat or an error
 			}
 			s, sr := p.ident()
-			step, end = hcl.TraverseAttr{Name: s, SrcRange: p.between(dot.Start, sr.End)}, sr.End
+			step = hcl.TraverseAttr{Name: s, SrcRange: p.between(dot.Start, sr.End)}
 		case p.at('['):
 			idx, ok := p.index()
 			if !ok {
 				return nil, false
 			}
-			step, end = idx, idx.SrcRange.End
+			if idx.lit {
+				step = hcl.TraverseIndex{Key: idx.val, SrcRange: idx.rng}
+				break
+			}
+			x := p.indexes.one()
+			*x = hclsyntax.IndexExpr{Collection: p.endTraversal(e, base, open, start, end), Key: idx.key,
+				SrcRange: p.between(start, idx.rng.End), OpenRange: idx.open, BracketRange: idx.rng}
+			e, end, open = x, idx.rng.End, false
+			continue
 		default:
-			t := p.travs.one()
-			t.Traversal = p.stepArr.many(len(p.steps) - base)
-			copy(t.Traversal, p.steps[base:])
-			t.SrcRange = p.between(r.Start, end)
-			return t, true
+			return p.endTraversal(e, base, open, start, end), true
+		}
+		if !open {
+			rel := p.rels.one()
+			rel.Source = e
+			e, open = rel, true
 		}
 		p.steps = append(p.steps, step)
-		if !p.skip(nl) {
-			return nil, false
-		}
+		end = p.prev
 	}
 }
 
-// index reads an index step whose key is a literal: a number, a string,
-// true, false or null. hclsyntax makes the key the expression's value
-// (with no context); any other key makes an IndexExpr, which
-// fastParseConfig does not build.
-func (p *fastParser) index() (hcl.TraverseIndex, bool) {
-	open := p.tok(1)
-	key, ok := p.expr(true)
-	if !ok || !p.skip(true) || !p.at(']') {
-		return hcl.TraverseIndex{}, false
+// endTraversal gives e, when open (a traversal whose steps wait in
+// p.steps[base:]), its steps and its range, from start to end.
+func (p *fastParser) endTraversal(e hclsyntax.Expression, base int, open bool, start, end hcl.Pos) hclsyntax.Expression {
+	if !open {
+		return e
 	}
-	closing := p.tok(1)
-	switch k := key.(type) {
+	steps := p.stepArr.many(len(p.steps) - base)
+	copy(steps, p.steps[base:])
+	clear(p.steps[base:])
+	p.steps = p.steps[:base]
+	switch t := e.(type) {
+	case *hclsyntax.ScopeTraversalExpr:
+		t.Traversal, t.SrcRange = steps, p.between(start, end)
+	case *hclsyntax.RelativeTraversalExpr:
+		t.Traversal, t.SrcRange = steps, p.between(start, end)
+	}
+	return e
+}
+
+// fastIndex is an index step read: its key, the range of its opening
+// bracket and its own, and, when lit (the key is a number, a string,
+// true, false or null), the key's value with no context, which hclsyntax
+// makes a TraverseIndex of.
+type fastIndex struct {
+	key       hclsyntax.Expression
+	open, rng hcl.Range
+	lit       bool
+	val       cty.Value
+}
+
+// index reads an index step, "[key]", newlines ignored in it.
+func (p *fastParser) index() (fastIndex, bool) {
+	idx := fastIndex{open: p.tok(1)}
+	var ok bool
+	if idx.key, ok = p.expr(true); !ok || !p.skip(true) || !p.at(']') {
+		return idx, false
+	}
+	idx.rng = p.between(idx.open.Start, p.tok(1).End)
+	switch k := idx.key.(type) {
 	case *hclsyntax.LiteralValueExpr:
+		idx.lit = true
 	case *hclsyntax.TemplateExpr:
-		if !k.IsStringLiteral() {
-			return hcl.TraverseIndex{}, false
-		}
-	default:
-		return hcl.TraverseIndex{}, false
+		idx.lit = k.IsStringLiteral()
 	}
-	v, diags := key.Value(nil)
-	if len(diags) > 0 {
-		return hcl.TraverseIndex{}, false
+	if idx.lit {
+		idx.val, _ = idx.key.Value(nil)
 	}
-	return hcl.TraverseIndex{Key: v, SrcRange: p.between(open.Start, closing.End)}, true
+	return idx, true
 }
 
 // call reads the arguments of a call of the function name at r, from the
