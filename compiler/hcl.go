@@ -122,8 +122,6 @@ type hclLoader struct {
 	repeats int8
 	// deferred are the resource bodies the parse let go (hcldefer.go).
 	deferred deferrals
-	// prefetch parses deferred bodies again ahead of evalNode.
-	prefetch *bodyPrefetch
 	// restored counts the bodies parsed again.
 	restored int
 	// keepValues keeps every resource's value; else dropped counts the
@@ -736,7 +734,6 @@ func (l *hclLoader) evaluate() {
 		return
 	}
 	dropper := l.newValueDropper(graph)
-	defer l.startPrefetch(visitOrder(graph, nodes))()
 	var visit func(n node)
 	visit = func(n node) {
 		if l.isDone(n) {

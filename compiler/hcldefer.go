@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"slices"
 	"sync"
-	"sync/atomic"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
@@ -24,17 +23,10 @@ import (
 // (whose iterators scope its references).
 
 // deferredBody is what is kept of a plain resource block's body: its
-// references, and the source of its file to parse it again from. The
-// parse again is done ahead of the evaluation, in evaluation order, by
-// another goroutine (prefetch); state says who parses it: 0 no one yet,
-// 1 the prefetch (which closes ready with body or err set), 2 evalNode.
+// references, and the source of its file to parse it again from.
 type deferredBody struct {
-	refs  []hcl.Traversal
-	src   []byte
-	state atomic.Int32
-	ready chan struct{}
-	body  *hclsyntax.Body
-	err   error
+	refs []hcl.Traversal
+	src  []byte
 }
 
 // deferrals records the bodies the parse's workers let go, by block.
@@ -60,7 +52,7 @@ func (d *deferrals) deferBodies(body *hclsyntax.Body, src []byte) {
 			out = map[*hclsyntax.Block]*deferredBody{}
 			blocks = slices.Clone(body.Blocks)
 		}
-		db := &deferredBody{src: src, ready: make(chan struct{})}
+		db := &deferredBody{src: src}
 		for _, e := range bodyExprs(b.Body, nil) {
 			if mayRefer(e) {
 				for _, tr := range e.Variables() {
@@ -176,18 +168,9 @@ func (l *hclLoader) deferredDeps(db *deferredBody) []node {
 }
 
 // restoreBody gives r's block its body back, parsed again from the
-// source by the prefetch or here.
+// source.
 func (l *hclLoader) restoreBody(r *hclResource) error {
-	db := r.deferred
-	var body *hclsyntax.Body
-	var err error
-	if db.state.CompareAndSwap(0, 2) {
-		body, err = l.parseAgain(r.block, db)
-	} else {
-		<-db.ready
-		body, err, db.body = db.body, db.err, nil
-		<-l.prefetch.slots
-	}
+	body, err := l.parseAgain(r.block, r.deferred)
 	if err != nil {
 		return err
 	}
@@ -200,19 +183,16 @@ func (l *hclLoader) restoreBody(r *hclResource) error {
 
 // parseAgain parses the plain block b again from its source,
 // instrumented for the budget, and returns its body; an error unless it
-// is the block it was. It may run in another goroutine than the loader's.
+// is the block it was.
 func (l *hclLoader) parseAgain(b *hclsyntax.Block, db *deferredBody) (*hclsyntax.Body, error) {
 	src := db.src
 	start, end := b.TypeRange.Start, b.CloseBraceRange.End.Byte
 	if start.Byte < 0 || end > len(src) || start.Byte >= end {
 		return nil, fmt.Errorf("internal error: the source of %s %q is gone", b.Type, b.Labels[0])
 	}
-	f, hd := hclsyntax.ParseConfig(src[start.Byte:end:end], b.TypeRange.Filename, start)
 	var again *hclsyntax.Block
-	if f != nil && len(hd) == 0 {
-		if body := f.Body.(*hclsyntax.Body); len(body.Blocks) == 1 && len(body.Attributes) == 0 {
-			again = body.Blocks[0]
-		}
+	if body := parseChunk(src[start.Byte:end:end], b.TypeRange.Filename, start); body != nil && len(body.Blocks) == 1 && len(body.Attributes) == 0 {
+		again = body.Blocks[0]
 	}
 	if again == nil || again.Type != b.Type || !slices.Equal(again.Labels, b.Labels) || again.TypeRange != b.TypeRange ||
 		again.OpenBraceRange != b.OpenBraceRange || again.CloseBraceRange != b.CloseBraceRange {
@@ -220,74 +200,4 @@ func (l *hclLoader) parseAgain(b *hclsyntax.Block, db *deferredBody) (*hclsyntax
 	}
 	l.budget.instrument(again.Body)
 	return again.Body, nil
-}
-
-// prefetchAhead is how many bodies the prefetch parses ahead of the
-// evaluation.
-const prefetchAhead = 64
-
-// bodyPrefetch parses deferred bodies again ahead of the evaluation.
-type bodyPrefetch struct {
-	slots chan struct{} // one per body parsed and not yet taken
-	stop  chan struct{}
-}
-
-// startPrefetch parses again, in another goroutine, the deferred bodies
-// of the resources among order (the evaluation's order), at most
-// prefetchAhead ahead of what evalNode took; the returned function stops
-// it.
-func (l *hclLoader) startPrefetch(order []node) func() {
-	type job struct {
-		b  *hclsyntax.Block
-		db *deferredBody
-	}
-	var jobs []job
-	for _, n := range order {
-		if r := l.resources[n]; r != nil && r.deferred != nil {
-			jobs = append(jobs, job{r.block, r.deferred})
-		}
-	}
-	if len(jobs) < 2 {
-		return func() {}
-	}
-	pf := &bodyPrefetch{slots: make(chan struct{}, prefetchAhead), stop: make(chan struct{})}
-	l.prefetch = pf
-	go func() {
-		for _, j := range jobs {
-			select {
-			case pf.slots <- struct{}{}:
-			case <-pf.stop:
-				return
-			}
-			if !j.db.state.CompareAndSwap(0, 1) {
-				<-pf.slots // evalNode got there first
-				continue
-			}
-			j.db.body, j.db.err = l.parseAgain(j.b, j.db)
-			close(j.db.ready)
-		}
-	}()
-	return func() { close(pf.stop) }
-}
-
-// visitOrder is the order evaluate visits nodes in: each node after what
-// it refers to, in nodes' order otherwise.
-func visitOrder(graph map[node][]node, nodes []node) []node {
-	seen := map[node]bool{}
-	var out []node
-	var visit func(n node)
-	visit = func(n node) {
-		if seen[n] {
-			return
-		}
-		seen[n] = true
-		for _, d := range graph[n] {
-			visit(d)
-		}
-		out = append(out, n)
-	}
-	for _, n := range nodes {
-		visit(n)
-	}
-	return out
 }

@@ -90,7 +90,7 @@ func fastParse(src []byte, filename string, start hcl.Pos) (*hclsyntax.Body, boo
 	return p.body(nil)
 }
 
-// fastSlab hands out Ts from chunks it allocates, the first small and
+// fastSlab hands out Ts from chunks it allocates, the first of one T and
 // each twice the last up to a bound, so that a small file stays small.
 type fastSlab[T any] struct {
 	buf  []T
@@ -123,7 +123,7 @@ func (s *fastSlab[T]) many(n int) []T {
 
 // grow replaces the chunk with a new one, of at least n.
 func (s *fastSlab[T]) grow(n int) {
-	s.next = min(max(2*s.next, 16), 1024)
+	s.next = min(max(2*s.next, 1), 1024)
 	s.buf = make([]T, max(s.next, n))
 }
 

@@ -16,6 +16,7 @@ import (
 	"weak"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 
 	"cc.dev/cc/compiler/workload"
@@ -203,4 +204,35 @@ func TestDeferredBodiesAreLetGo(t *testing.T) {
 			t.Errorf("N=%d: %d bodies let go, %d of them still reachable after the parse", n, len(bodies), alive)
 		}
 	}
+}
+
+// TestOwnBodyLetsDeferredBodiesGo checks that a chunk's body, held until
+// the chunks are joined, does not keep the bodies deferBodies let go:
+// fastParseConfig allocates a body in one chunk with its blocks' bodies
+// (ownBody; issue 13: the parse's peak memory).
+func TestOwnBodyLetsDeferredBodiesGo(t *testing.T) {
+	src := workload.HCL(workload.Options{N: 400})
+	body, ok := fastParseConfig(src, "main.hcl", hcl.InitialPos)
+	if !ok {
+		t.Fatal("the workload was refused")
+	}
+	var bodies []weak.Pointer[hclsyntax.Body]
+	deferHook = func(b *hclsyntax.Body) { bodies = append(bodies, weak.Make(b)) }
+	defer func() { deferHook = nil }()
+	var d deferrals
+	d.deferBodies(body, src)
+	kept := ownBody(body)
+	body = nil
+	runtime.GC()
+	alive := 0
+	for _, w := range bodies {
+		if w.Value() != nil {
+			alive++
+		}
+	}
+	if len(bodies) < 300 || alive > len(bodies)/20 {
+		t.Errorf("%d bodies let go, %d still reachable from the chunk's own body", len(bodies), alive)
+	}
+	runtime.KeepAlive(kept)
+	runtime.KeepAlive(d.blocks)
 }

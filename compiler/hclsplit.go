@@ -51,7 +51,7 @@ func parseHCLConfigEach(src []byte, name string, each func(*hclsyntax.Body)) (*h
 		if each != nil {
 			each(body)
 		}
-		return body, nil
+		return ownBody(body), nil
 	}
 	file, hd := hclsyntax.ParseConfig(src, name, hcl.InitialPos)
 	if file == nil {
@@ -212,6 +212,7 @@ func parseChunksEach(src []byte, name string, cuts []cut, each func(*hclsyntax.B
 				if each != nil {
 					each(bodies[i])
 				}
+				bodies[i] = ownBody(bodies[i])
 			}
 		}()
 	}
@@ -236,6 +237,14 @@ func parseChunk(chunk []byte, name string, pos hcl.Pos) *hclsyntax.Body {
 		return nil
 	}
 	return f.Body.(*hclsyntax.Body)
+}
+
+// ownBody is a new top-level body with body's content: fastParseConfig
+// allocates bodies in chunks, so body shares its memory with the bodies
+// of its blocks, which each may have let go (deferBodies).
+func ownBody(body *hclsyntax.Body) *hclsyntax.Body {
+	b := *body
+	return &b
 }
 
 // joinBodies joins the top-level bodies of consecutive chunks into the
