@@ -333,10 +333,11 @@ func (l *hclLoader) parseSource(abs string, src []byte) *hclsyntax.Body {
 	l.p.sources[name] = src
 	// The budget's instrumentation runs in the parse's workers: it
 	// numbers expressions under a lock, and the numbers only tell them
-	// apart.
+	// apart. It runs after the deferral, on what the parse keeps: a
+	// deferred body is instrumented when it is parsed again.
 	body, hd := parseHCLConfigEach(src, name, func(b *hclsyntax.Body) {
-		l.budget.instrument(b)
 		l.deferred.deferBodies(b, src)
+		l.budget.instrument(b)
 	})
 	l.add(hd)
 	if body == nil || hd.HasErrors() {

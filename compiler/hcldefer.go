@@ -36,8 +36,10 @@ type deferrals struct {
 }
 
 // deferBodies lets go the bodies of body's plain resource blocks, noting
-// their references and src, their file's source; it runs in the parse's workers, after the budget's
-// instrumentation (whose rewritten templates refer to what they did).
+// their references and src, their file's source. It runs in the parse's
+// workers before the budget's instrumentation, which would refer to the
+// same references, so that a body let go is instrumented once, when it
+// is parsed again.
 func (d *deferrals) deferBodies(body *hclsyntax.Body, src []byte) {
 	if keepEverything {
 		return

@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/big"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -78,41 +79,108 @@ func newBudget() *budget {
 // expression is plain hclsyntax, so evaluation is otherwise unchanged:
 // same values, same marks, same references.
 func (b *budget) instrument(node hclsyntax.Node) {
-	hclsyntax.VisitAll(node, func(n hclsyntax.Node) hcl.Diagnostics {
-		switch e := n.(type) {
-		case *hclsyntax.ForExpr:
-			b.mu.Lock()
-			id := b.next
-			b.next++
-			b.mu.Unlock()
-			rng := hcl.RangeBetween(e.OpenRange, e.CloseRange)
-			e.CollExpr = wrapCall(forCollFunc, e.CollExpr, id, rng)
-			e.ValExpr = wrapCall(forValFunc, e.ValExpr, id, rng)
-		case *hclsyntax.TemplateExpr:
-			b.mu.Lock()
-			id := b.next
-			b.next++
-			b.mu.Unlock()
-			first := true
-			for i, part := range e.Parts {
-				if _, lit := part.(*hclsyntax.LiteralValueExpr); lit {
-					continue
-				}
-				mode := int64(0)
-				if first {
-					mode, first = 1, false
-				}
-				e.Parts[i] = &hclsyntax.FunctionCallExpr{
-					Name: tmplFunc,
-					Args: []hclsyntax.Expression{part,
-						&hclsyntax.LiteralValueExpr{Val: cty.NumberIntVal(int64(id)), SrcRange: part.Range()},
-						&hclsyntax.LiteralValueExpr{Val: cty.NumberIntVal(mode), SrcRange: part.Range()}},
-					NameRange: e.SrcRange, OpenParenRange: part.Range(), CloseParenRange: e.SrcRange,
-				}
+	switch n := node.(type) {
+	case *hclsyntax.Body:
+		b.instrumentBody(n)
+	case hclsyntax.Expression:
+		b.instrumentExpr(n)
+	default:
+		hclsyntax.VisitAll(node, b.visit)
+	}
+}
+
+// instrumentBody instruments the expressions of body and of its blocks.
+func (b *budget) instrumentBody(body *hclsyntax.Body) {
+	for _, a := range body.Attributes {
+		b.instrumentExpr(a.Expr)
+	}
+	for _, blk := range body.Blocks {
+		b.instrumentBody(blk.Body)
+	}
+}
+
+// instrumentExpr instruments e: it walks the expressions most attributes
+// are made of itself, and any other through hclsyntax.VisitAll (issue 13:
+// VisitAll's walk of every node was a tenth of a compile).
+func (b *budget) instrumentExpr(e hclsyntax.Expression) {
+	switch e := e.(type) {
+	case *hclsyntax.LiteralValueExpr, *hclsyntax.ScopeTraversalExpr:
+	case *hclsyntax.TemplateExpr:
+		b.visit(e)
+		for _, p := range e.Parts {
+			b.instrumentExpr(p)
+		}
+	case *hclsyntax.TemplateWrapExpr:
+		b.instrumentExpr(e.Wrapped)
+	case *hclsyntax.TupleConsExpr:
+		for _, x := range e.Exprs {
+			b.instrumentExpr(x)
+		}
+	case *hclsyntax.ObjectConsExpr:
+		for _, item := range e.Items {
+			b.instrumentExpr(item.KeyExpr)
+			b.instrumentExpr(item.ValueExpr)
+		}
+	case *hclsyntax.ObjectConsKeyExpr:
+		b.instrumentExpr(e.Wrapped)
+	case *hclsyntax.FunctionCallExpr:
+		for _, x := range e.Args {
+			b.instrumentExpr(x)
+		}
+	default:
+		hclsyntax.VisitAll(e, b.visit)
+	}
+}
+
+// visit instruments the node n itself, a for expression or a template
+// with an interpolated part.
+func (b *budget) visit(n hclsyntax.Node) hcl.Diagnostics {
+	switch e := n.(type) {
+	case *hclsyntax.ForExpr:
+		id := b.nextID()
+		rng := hcl.RangeBetween(e.OpenRange, e.CloseRange)
+		e.CollExpr = wrapCall(forCollFunc, e.CollExpr, id, rng)
+		e.ValExpr = wrapCall(forValFunc, e.ValExpr, id, rng)
+	case *hclsyntax.TemplateExpr:
+		if !slices.ContainsFunc(e.Parts, notLiteral) {
+			return nil
+		}
+		id := b.nextID()
+		first := true
+		for i, part := range e.Parts {
+			if !notLiteral(part) {
+				continue
+			}
+			mode := int64(0)
+			if first {
+				mode, first = 1, false
+			}
+			e.Parts[i] = &hclsyntax.FunctionCallExpr{
+				Name: tmplFunc,
+				Args: []hclsyntax.Expression{part,
+					&hclsyntax.LiteralValueExpr{Val: cty.NumberIntVal(int64(id)), SrcRange: part.Range()},
+					&hclsyntax.LiteralValueExpr{Val: cty.NumberIntVal(mode), SrcRange: part.Range()}},
+				NameRange: e.SrcRange, OpenParenRange: part.Range(), CloseParenRange: e.SrcRange,
 			}
 		}
-		return nil
-	})
+	}
+	return nil
+}
+
+// notLiteral tells a template part that is interpolated.
+func notLiteral(part hclsyntax.Expression) bool {
+	_, lit := part.(*hclsyntax.LiteralValueExpr)
+	return !lit
+}
+
+// nextID numbers an instrumented expression (the numbers only tell them
+// apart).
+func (b *budget) nextID() int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	id := b.next
+	b.next++
+	return id
 }
 
 func wrapCall(name string, x hclsyntax.Expression, id int, rng hcl.Range) hclsyntax.Expression {
