@@ -519,18 +519,28 @@ type node = string
 // deps finds what the expressions under a local or resource refer to, and
 // reports references to things that do not exist.
 func (l *hclLoader) deps(exprs []hclsyntax.Expression) []node {
+	return l.traversalDeps(exprRefs(exprs, nil))
+}
+
+// exprRefs appends the references of exprs, in order, to out.
+func exprRefs(exprs []hclsyntax.Expression, out []hcl.Traversal) []hcl.Traversal {
+	for _, e := range exprs {
+		if mayRefer(e) {
+			out = append(out, e.Variables()...)
+		}
+	}
+	return out
+}
+
+// traversalDeps checks references and returns the nodes they depend on,
+// each once, in order.
+func (l *hclLoader) traversalDeps(refs []hcl.Traversal) []node {
 	var out []node
 	seen := map[node]bool{}
-	for _, e := range exprs {
-		if !mayRefer(e) {
-			continue
-		}
-		for _, tr := range e.Variables() {
-			n := l.checkTraversal(tr)
-			if n != "" && !seen[n] {
-				seen[n] = true
-				out = append(out, n)
-			}
+	for _, tr := range refs {
+		if n := l.checkTraversal(tr); n != "" && !seen[n] {
+			seen[n] = true
+			out = append(out, n)
 		}
 	}
 	return out

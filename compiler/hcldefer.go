@@ -54,13 +54,9 @@ func (d *deferrals) deferBodies(body *hclsyntax.Body, src []byte) {
 			out = map[*hclsyntax.Block]*deferredBody{}
 			blocks = slices.Clone(body.Blocks)
 		}
-		db := &deferredBody{src: src}
-		for _, e := range bodyExprs(b.Body, nil) {
-			if mayRefer(e) {
-				for _, tr := range e.Variables() {
-					db.refs = append(db.refs, ownTraversal(tr))
-				}
-			}
+		db := &deferredBody{src: src, refs: exprRefs(bodyExprs(b.Body, nil), nil)}
+		for i, tr := range db.refs {
+			db.refs[i] = slices.Clone(tr) // its own steps, not a slab's
 		}
 		if deferHook != nil {
 			deferHook(b.Body)
@@ -95,27 +91,6 @@ func ownHeader(b *hclsyntax.Block) *hclsyntax.Block {
 		OpenBraceRange: b.OpenBraceRange, CloseBraceRange: b.CloseBraceRange,
 		Body: &hclsyntax.Body{Attributes: hclsyntax.Attributes{}, SrcRange: b.Body.SrcRange, EndRange: b.Body.EndRange},
 	}
-}
-
-// ownTraversal is a copy of tr sharing no memory with the parse's nodes:
-// each step boxed anew.
-func ownTraversal(tr hcl.Traversal) hcl.Traversal {
-	out := make(hcl.Traversal, len(tr))
-	for i, s := range tr {
-		switch s := s.(type) {
-		case hcl.TraverseRoot:
-			out[i] = s
-		case hcl.TraverseAttr:
-			out[i] = s
-		case hcl.TraverseIndex:
-			out[i] = s
-		case hcl.TraverseSplat:
-			out[i] = s
-		default:
-			out[i] = s
-		}
-	}
-	return out
 }
 
 // take is the deferred body of b, forgotten here; nil when b kept its.
@@ -158,15 +133,7 @@ func hasDynamic(b *hclsyntax.Block) bool {
 func (l *hclLoader) deferredDeps(db *deferredBody) []node {
 	l.iterScope = map[string]bool{}
 	defer func() { l.iterScope = nil }()
-	var out []node
-	seen := map[node]bool{}
-	for _, tr := range db.refs {
-		if n := l.checkTraversal(tr); n != "" && !seen[n] {
-			seen[n] = true
-			out = append(out, n)
-		}
-	}
-	return out
+	return l.traversalDeps(db.refs)
 }
 
 // restoreBody gives r's block its body back, parsed again from the

@@ -198,27 +198,23 @@ func (p *fastParser) skip(nl bool) bool {
 				return true
 			}
 			p.newline(p.i + 1)
-		case '#':
+		case '#', '/':
+			if p.src[p.i] == '/' {
+				switch p.peek2() {
+				case '*':
+					if !p.blockComment() {
+						return false
+					}
+					continue
+				case '/':
+				default:
+					return true
+				}
+			}
 			if !p.lineComment(nl) {
 				return false
 			}
 			if !nl && p.i < len(p.src) {
-				return true
-			}
-		case '/':
-			switch p.peek2() {
-			case '/':
-				if !p.lineComment(nl) {
-					return false
-				}
-				if !nl && p.i < len(p.src) {
-					return true
-				}
-			case '*':
-				if !p.blockComment() {
-					return false
-				}
-			default:
 				return true
 			}
 		default:

@@ -236,3 +236,42 @@ func TestOwnBodyLetsDeferredBodiesGo(t *testing.T) {
 	runtime.KeepAlive(kept)
 	runtime.KeepAlive(d.blocks)
 }
+
+// TestLoadRunAgainSeesTheFirstBytes checks that a load run again keeping
+// every value (an error after values were dropped) reads nothing anew: a
+// configuration file and a --var-file rewritten between the two runs
+// change neither its result nor its diagnostics (project.readOnce).
+func TestLoadRunAgainSeesTheFirstBytes(t *testing.T) {
+	defer func(c bool) { crossCheck = c }(crossCheck)
+	crossCheck = false
+	dir := writeProject(t, map[string]string{"main.cc.hcl": `project = "first"
+variable "size" {}
+volume "a" { size = var.size }
+volume "b" { size = "1Gi" }
+volume "c" { sizes = "1Gi" }
+`})
+	vars := filepath.Join(t.TempDir(), "vars.hcl")
+	if err := os.WriteFile(vars, []byte(`size = "2Gi"`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	in := Input{Path: dir, VarFiles: []string{vars}}
+	_, want := Compile(context.Background(), in)
+	if want == nil {
+		t.Fatal("the configuration compiles; want its error")
+	}
+	runs := 0
+	afterEvaluate = func(l *hclLoader) {
+		if runs++; runs == 1 {
+			os.WriteFile(filepath.Join(dir, "main.cc.hcl"), []byte(`project = "second"`+"\n"), 0o644)
+			os.WriteFile(vars, []byte(`size = 7`+"\n"), 0o644)
+		}
+	}
+	defer func() { afterEvaluate = nil }()
+	_, err := Compile(context.Background(), in)
+	if runs != 2 {
+		t.Fatalf("%d loads; want the load run again", runs)
+	}
+	if err == nil || err.Error() != want.Error() {
+		t.Errorf("run again over rewritten files: %v; want %v", err, want)
+	}
+}

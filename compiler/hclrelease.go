@@ -1,6 +1,8 @@
 package compiler
 
 import (
+	"slices"
+
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
@@ -74,7 +76,7 @@ func valueUses(graph map[node][]node) map[node]int {
 // expressions name.
 func (l *hclLoader) pinnedValues() map[node]bool {
 	var exprs []hclsyntax.Expression
-	for _, b := range append(append([]*hclsyntax.Block(nil), l.outputBlocks...), l.lifecycleBlocks...) {
+	for _, b := range slices.Concat(l.outputBlocks, l.lifecycleBlocks) {
 		exprs = bodyExprs(b.Body, exprs)
 	}
 	if l.project != nil {

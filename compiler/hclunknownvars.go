@@ -82,7 +82,7 @@ func (l *hclLoader) referredResource(e hclsyntax.Expression) *hclResource {
 		return nil
 	}
 	r := l.resources[st.Traversal.RootName()+"."+name]
-	if r == nil || !r.done || r.repeated() || r.value == cty.NilVal {
+	if r == nil || !r.done || r.repeated() || r.dropped {
 		return nil
 	}
 	return r

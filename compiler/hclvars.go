@@ -291,7 +291,7 @@ func (l *hclLoader) undeclared(name string, at *hcl.Range) {
 // readVarFile reads a -var-file: HCL attributes (name = value), or JSON
 // for a .json file.
 func (l *hclLoader) readVarFile(path string) {
-	src, err := schema.ReadRegular(path, l.p.maxSize)
+	src, err := l.p.readOnce(path)
 	var tl *schema.TooLargeError
 	switch {
 	case errors.As(err, &tl):

@@ -299,14 +299,9 @@ func (p *project) tooLarge(name string) error {
 	return fmt.Errorf("%s is larger than %s, the limit on a configuration file; raise it with --max-config-size", name, schema.FormatSize(p.maxSize))
 }
 
-// readConfig reads a configuration file (or -var-file) under the limit.
-// Each file is read once per compile: a load that runs again (loadHCL),
-// or a module used twice, sees the bytes the first read saw.
+// readConfig reads a configuration file under the limit (readOnce).
 func (p *project) readConfig(abs string) ([]byte, error) {
-	if b, ok := p.read[abs]; ok {
-		return b, nil
-	}
-	b, err := schema.ReadRegular(abs, p.maxSize)
+	b, err := p.readOnce(abs)
 	var tl *schema.TooLargeError
 	switch {
 	case errors.As(err, &tl):
@@ -314,10 +309,24 @@ func (p *project) readConfig(abs string) ([]byte, error) {
 	case err != nil:
 		return nil, fmt.Errorf("%s: %w", p.display(abs), unwrapPathError(err))
 	}
+	return b, nil
+}
+
+// readOnce reads a file of the configuration (or a --var-file) under the
+// limit, once per compile: a load that runs again (loadHCL), or a module
+// used twice, sees the bytes the first read saw.
+func (p *project) readOnce(path string) ([]byte, error) {
+	if b, ok := p.read[path]; ok {
+		return b, nil
+	}
+	b, err := schema.ReadRegular(path, p.maxSize)
+	if err != nil {
+		return nil, err
+	}
 	if p.read == nil {
 		p.read = map[string][]byte{}
 	}
-	p.read[abs] = b
+	p.read[path] = b
 	return b, nil
 }
 
