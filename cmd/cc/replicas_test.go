@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -48,10 +49,16 @@ func raceConfig(side string, n int) string {
 // one through each replica, at once. Exactly one proceeds; the other
 // fails naming the lock's holder (the winner's pid); the database holds
 // the winner's mutations only, at serials 1 to n, one each.
+//
+// "At once" is made certain rather than left to timing (a batched apply
+// of 150 volumes can end before the other process has compiled): apply a
+// shows its plan under the lock, into a pipe the test reads only the
+// first line of, so a holds the lock, blocked on its output, until b has
+// tried and ended; then a's output is drained and a goes on.
 func TestReplicasTwoAppliesOneProceeds(t *testing.T) {
 	db := servicetest.Postgres(t)
 	ps := startReplicas(t, db, 2)
-	const n = 150
+	const n = 1000 // a's plan is well past a pipe's 64 KiB
 	type side struct {
 		name     string
 		cmd      *exec.Cmd
@@ -62,19 +69,36 @@ func TestReplicasTwoAppliesOneProceeds(t *testing.T) {
 		dir := t.TempDir()
 		writeFile(t, filepath.Join(dir, "main.hcl"), raceConfig(s.name, n))
 		s.cmd = client(dir, ps[i].addr, nil, "apply", "--auto-approve", "--allow-data-loss", "--parallelism", "1", "main.hcl")
-		s.cmd.Stdout, s.cmd.Stderr = &s.out, &s.err
+		s.cmd.Stderr = &s.err
 	}
-	for _, s := range sides {
-		if err := s.cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
+	a, b := sides[0], sides[1]
+	aOut, err := a.cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
 	}
+	if err := a.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	first, err := bufio.NewReader(aOut).ReadString('\n')
+	a.out.WriteString(first)
+	if err != nil || !strings.HasPrefix(first, "Plan for project race") {
+		a.cmd.Wait()
+		t.Fatalf("apply a's first line = %q (%v), want its plan, shown under the lock\n%s", first, err, a.err.String())
+	}
+	b.cmd.Stdout = &b.out
+	bErr := b.cmd.Run()
+	rest, _ := io.ReadAll(aOut)
+	a.out.Write(rest)
+	aErr := a.cmd.Wait()
 	var won, lost []*side
-	for _, s := range sides {
-		if s.cmd.Wait() == nil {
-			won = append(won, s)
+	for _, r := range []struct {
+		s   *side
+		err error
+	}{{a, aErr}, {b, bErr}} {
+		if r.err == nil {
+			won = append(won, r.s)
 		} else {
-			lost = append(lost, s)
+			lost = append(lost, r.s)
 		}
 	}
 	if len(won) != 1 {
