@@ -124,7 +124,8 @@ func (h *fileHasher) walkedFile(rel, abs string) fileSum {
 
 // hashContent hashes a regular file, streaming: any size is read in
 // constant memory (a pooled buffer of hashBufSize: a small file in one
-// read), and anything but a regular file is refused unopened
+// read; from mapMin on, mapped a window at a time, then read on to the
+// end), and anything but a regular file is refused unopened
 // (schema.OpenRegular), so a FIFO or a device never blocks or runs for
 // ever.
 func hashContent(abs string, tr *tracker) fileSum {
@@ -135,13 +136,28 @@ func hashContent(abs string, tr *tracker) fileSum {
 	defer f.Close()
 	mode := fi.Mode()
 	sum := sha256.New()
+	var n int64
+	if size := fi.Size(); size >= mapMin {
+		mapped, err := sumMapped(f, size, sum, tr)
+		switch {
+		case err != nil:
+			return fileSum{err: err}
+		case mapped:
+			n = size // then read on from there: what it has grown by since
+		default:
+			sum.Reset()
+		}
+		if _, err := f.Seek(n, io.SeekStart); err != nil {
+			return fileSum{err: err}
+		}
+	}
 	buf := hashBufs.Get().(*[]byte)
 	defer hashBufs.Put(buf)
-	n, err := io.CopyBuffer(sum, stoppable{f, tr}, *buf)
+	m, err := io.CopyBuffer(sum, stoppable{f, tr}, *buf)
 	if err != nil {
 		return fileSum{err: err}
 	}
-	return fileSum{digest: "sha256:" + hex.EncodeToString(sum.Sum(nil)), size: n, mode: modeOf(mode)}
+	return fileSum{digest: "sha256:" + hex.EncodeToString(sum.Sum(nil)), size: n + m, mode: modeOf(mode)}
 }
 
 // stoppable reads until the compilation is stopped.

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -21,8 +22,9 @@ import (
 	"cc.dev/cc/schema"
 )
 
-// hashTreeSizes are file sizes around the read sizes, old and new.
-var hashTreeSizes = []int{0, 1, 100, 32<<10 - 1, 32 << 10, 32<<10 + 1, hashBufSize - 1, hashBufSize, hashBufSize + 1, 3*hashBufSize + 5}
+// hashTreeSizes are file sizes around the read sizes, old and new, and
+// around where files are mapped and the mapping's window.
+var hashTreeSizes = []int{0, 1, 100, 32<<10 - 1, 32 << 10, 32<<10 + 1, mapMin - 1, mapMin, hashBufSize - 1, hashBufSize, hashBufSize + 1, 3*hashBufSize + 5, mapWindow + 1}
 
 // writeHashTree writes n files of the given sizes (cycled) under dir, in
 // nested directories, every third executable.
@@ -159,10 +161,14 @@ func TestHashPoolHashesConcurrently(t *testing.T) {
 
 // TestHashLargeReads: issue 13, large reads: a file is read in chunks of
 // hashBufSize (a file up to it in one read, plus the read that finds the
-// end), not 32 KiB.
+// end), not 32 KiB; from mapMin on it is mapped, a window of mapWindow at
+// a time (readHook runs before each), plus the read that finds the end.
 func TestHashLargeReads(t *testing.T) {
 	dir := t.TempDir()
-	for _, c := range []struct{ size, reads int }{{0, 1}, {1000, 2}, {hashBufSize, 2}, {3*hashBufSize + 1, 5}} {
+	for _, c := range []struct{ size, reads, mapped int }{{0, 1, 1}, {1000, 2, 2}, {mapMin - 1, 2, 2}, {mapMin, 2, 2}, {hashBufSize, 2, 2}, {3*hashBufSize + 1, 5, 2}, {3*mapWindow + 1, 14, 5}} {
+		if c.size >= mapMin {
+			c.reads = c.mapped
+		}
 		p := filepath.Join(dir, fmt.Sprint(c.size))
 		if err := os.WriteFile(p, make([]byte, c.size), 0o644); err != nil {
 			t.Fatal(err)
@@ -360,5 +366,50 @@ func TestHashPoolRefusesAsBefore(t *testing.T) {
 	}
 	if n := len(h.entries[s.digest]); n != 20 {
 		t.Errorf("%d entries, want the 20 not ignored", n)
+	}
+}
+
+// TestHashMappedFileThatChanges: issue 13, hashing mapped files: a file
+// that shrinks while it is mapped (its later pages are gone: SIGBUS) is
+// hashed again by reads, and gives the digest and size of what it holds
+// then, rather than killing cc; one that grows is read on to its end.
+func TestHashMappedFileThatChanges(t *testing.T) {
+	if mapMin > 1<<40 {
+		t.Skip("files are not mapped here")
+	}
+	content := make([]byte, 3*mapWindow)
+	rand.NewChaCha8([32]byte{7}).Read(content)
+	for _, c := range []struct {
+		name   string
+		change func(f *os.File) error
+		want   []byte
+	}{
+		{"shrinks", func(f *os.File) error { return f.Truncate(mapWindow / 2) }, content[:mapWindow/2]},
+		{"grows", func(f *os.File) error { _, err := f.WriteAt([]byte("more"), int64(len(content))); return err }, append(slices.Clone(content), "more"...)},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			p := filepath.Join(t.TempDir(), "f")
+			if err := os.WriteFile(p, content, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			f, err := os.OpenFile(p, os.O_WRONLY, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			var calls atomic.Int32
+			setHook(t, &readHook, func() {
+				if calls.Add(1) == 2 { // before the second window is mapped
+					if err := c.change(f); err != nil {
+						t.Error(err)
+					}
+				}
+			})
+			s := hashContent(p, &tracker{})
+			sum := sha256.Sum256(c.want)
+			if s.err != nil || s.size != int64(len(c.want)) || s.digest != "sha256:"+hex.EncodeToString(sum[:]) {
+				t.Fatalf("got %+v, want %d bytes, sha256:%x", s, len(c.want), sum)
+			}
+		})
 	}
 }
