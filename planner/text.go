@@ -318,9 +318,15 @@ var digestRE = regexp.MustCompile(`sha256:([0-9a-f]{12})[0-9a-f]{52}`)
 // display renders a JSON value for people: spaced, content digests cut
 // to their first 12 hex digits, very long values cut.
 func display(raw string) string {
-	var b strings.Builder
-	writeValue(&b, decode([]byte(raw)))
-	v := digestRE.ReplaceAllString(b.String(), "sha256:$1…")
+	v, ok := displayPlain(raw)
+	if !ok {
+		var b strings.Builder
+		writeValue(&b, decode([]byte(raw)))
+		v = b.String()
+	}
+	if strings.Contains(v, "sha256:") {
+		v = digestRE.ReplaceAllString(v, "sha256:$1…")
+	}
 	if len(v) > 400 {
 		cut := 400
 		for cut > 0 && (v[cut]&0xC0) == 0x80 {
