@@ -14,6 +14,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"cc.dev/cc/schema"
 )
@@ -329,10 +330,10 @@ func (f *File) Write(w io.Writer) error {
 }
 
 var (
-	hashRE    = regexp.MustCompile(`^sha256:[0-9a-f]{64}$`)
-	lineageRE = regexp.MustCompile(`^[A-Za-z0-9._:-]{0,128}$`)
+	hashRE    = lazyRE(`^sha256:[0-9a-f]{64}$`)
+	lineageRE = lazyRE(`^[A-Za-z0-9._:-]{0,128}$`)
 	// configFileRE is a file name in the project directory, not a path.
-	configFileRE = regexp.MustCompile(`^[^/\\\x00]{1,255}\.(cue|hcl)$`)
+	configFileRE = lazyRE(`^[^/\\\x00]{1,255}\.(cue|hcl)$`)
 )
 
 // MaxFileSize is the largest plan file ReadFile reads.
@@ -423,10 +424,10 @@ func (f *File) check() error {
 	if l := f.Config.Lang; l != "cue" && l != "hcl" {
 		return fmt.Errorf("config lang %q: want cue or hcl", l)
 	}
-	if c := f.Config.File; c != "" && (!configFileRE.MatchString(c) || strings.HasPrefix(c, ".") || filepath.Ext(c) != "."+f.Config.Lang) {
+	if c := f.Config.File; c != "" && (!configFileRE().MatchString(c) || strings.HasPrefix(c, ".") || filepath.Ext(c) != "."+f.Config.Lang) {
 		return fmt.Errorf("config file %q: want the name of a .cue or .hcl file in the project directory", c)
 	}
-	if !lineageRE.MatchString(f.State.Lineage) {
+	if !lineageRE().MatchString(f.State.Lineage) {
 		return fmt.Errorf("bad lineage %q", f.State.Lineage)
 	}
 	if err := checkDesired(d); err != nil {
@@ -472,7 +473,7 @@ func checkDesired(d *schema.Desired) error {
 		if i > 0 && d.Resources[i-1].Address >= r.Address {
 			return fmt.Errorf("desired resources not sorted at %s", r.Address)
 		}
-		if !hashRE.MatchString(r.Hash) {
+		if !hashRE().MatchString(r.Hash) {
 			return fmt.Errorf("%s: bad hash %q", r.Address, r.Hash)
 		}
 		// The file is indented: specs are canonical again once read.
@@ -638,4 +639,11 @@ func SensitiveMAC(d *schema.Desired, key []byte) string {
 		return ""
 	}
 	return "hmac-sha256:" + hex.EncodeToString(m.Sum(nil))
+}
+
+// lazyRE compiles expr the first time it is used: the patterns of plan
+// files are large programs (counted repeats), and most commands never
+// read a plan file, so none of them pays for compiling them at start.
+func lazyRE(expr string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
 }

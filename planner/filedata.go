@@ -54,7 +54,7 @@ func (f *File) checkData() error {
 			return fmt.Errorf("data source %d: the plan resolves %s (%s) for %s (%s)", i, r.Address, r.Target, s.Address, schema.Address(s.Kind, s.Name))
 		case r.Pinned != (s.Version > 0) || r.Pinned && r.Version != s.Version || r.Version < 0:
 			return fmt.Errorf("%s: resolved to version %d (pinned %t), declared with version %d", r.Address, r.Version, r.Pinned, s.Version)
-		case r.Hash != "" && !hashRE.MatchString(r.Hash):
+		case r.Hash != "" && !hashRE().MatchString(r.Hash):
 			return fmt.Errorf("%s: bad hash %q", r.Address, r.Hash)
 		}
 	}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -304,12 +303,12 @@ func (pl *planning) forcedBy(c *Change, dr *schema.Resource) string {
 }
 
 // positionRE is "file:line:col".
-var positionRE = regexp.MustCompile(`^(.+):([0-9]{1,9}):([0-9]{1,9})$`)
+var positionRE = lazyRE(`^(.+):([0-9]{1,9}):([0-9]{1,9})$`)
 
 // parsePosition reads a "file:line:col" the state recorded; a file-only
 // range when it is not one.
 func parsePosition(s string) *diag.Range {
-	m := positionRE.FindStringSubmatch(s)
+	m := positionRE().FindStringSubmatch(s)
 	if m == nil {
 		if s == "" {
 			return nil
@@ -347,7 +346,7 @@ func createsBeforeDestroy(p *Plan) bool {
 
 // declaredAtRE is a position a plan file may carry: "file:line:col",
 // without control characters, at most 512 bytes (as the service takes).
-var declaredAtRE = regexp.MustCompile(`^[^\x00-\x1f\x7f]{1,500}:[0-9]{1,9}:[0-9]{1,9}$`)
+var declaredAtRE = lazyRE(`^[^\x00-\x1f\x7f]{1,500}:[0-9]{1,9}:[0-9]{1,9}$`)
 
 // checkLifecycle checks the lifecycle of a plan file's desired resource:
 // the form the compiler gives (sorted, each once), paths of the kind's
@@ -395,7 +394,7 @@ func checkChangeLifecycle(c *Change, r *schema.Resource) error {
 		return fmt.Errorf("%s: a lifecycle on a delete", c.Addr)
 	case l.PreventDestroy != rl.Protected():
 		return fmt.Errorf("%s: prevent_destroy is %t in the plan, %t in the desired state", c.Addr, l.PreventDestroy, rl.Protected())
-	case l.PreventDestroyAt != "" && (!l.PreventDestroy || !declaredAtRE.MatchString(l.PreventDestroyAt)):
+	case l.PreventDestroyAt != "" && (!l.PreventDestroy || !declaredAtRE().MatchString(l.PreventDestroyAt)):
 		return fmt.Errorf("%s: bad prevent_destroy_at %q", c.Addr, l.PreventDestroyAt)
 	case l.Protection != "" && l.Protection != map[bool]string{true: "set", false: "removed"}[l.PreventDestroy]:
 		return fmt.Errorf("%s: protection %q with prevent_destroy %t", c.Addr, l.Protection, l.PreventDestroy)
