@@ -337,7 +337,7 @@ func (e *env) carryOut(c *command, cn *conn, a *applier.Applier, lk *applier.Loc
 	}
 	start := time.Now()
 	fmt.Fprintf(e.stdout, "\nApplying %s to project %s...\n", applyingWhat(p), schema.ScopeTitle(p.Project))
-	res := a.Apply(e.ctx, lk, p, d)
+	res := e.applyShown(a, lk, p, d)
 	if res.Refused != nil {
 		// The checks above refuse first; this is the applier's own guard.
 		return e.fail(c, res.Refused)
@@ -668,3 +668,21 @@ func plural(n int, one, many string) string {
 	}
 	return many
 }
+
+// applyShown carries out plan p once it has been shown (or saved): its
+// field-level changes go first, since carrying it out needs none of them
+// and at 10,000 creates they are half of what an apply holds (issue 13,
+// aim 6: the apply's heap, and its collections, are that much smaller).
+func (e *env) applyShown(a *applier.Applier, lk *applier.Lock, p *planner.Plan, d *schema.Desired) *applier.Result {
+	for i := range p.Changes {
+		p.Changes[i].Fields = nil
+	}
+	if beforeApply != nil {
+		beforeApply(p)
+	}
+	return a.Apply(e.ctx, lk, p, d)
+}
+
+// beforeApply, when set (by tests), sees each plan just before it is
+// carried out.
+var beforeApply func(p *planner.Plan)

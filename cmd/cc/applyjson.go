@@ -69,7 +69,7 @@ func (e *env) carryOutJSON(c *command, cn *conn, a *applier.Applier, lk *applier
 		u.plan(p)
 	}
 	start := time.Now()
-	res := a.Apply(e.ctx, lk, p, d)
+	res := e.applyShown(a, lk, p, d)
 	if res.Refused != nil {
 		return e.fail(c, res.Refused)
 	}
