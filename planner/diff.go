@@ -147,6 +147,7 @@ func Diff(d *schema.Desired, st *State, o Options) (*Plan, error) {
 	order = pl.markMoves(order, mv, &p.Summary)
 	pl.secretWarnings(addrs)
 	pl.externalSecretWarning()
+	pl.createFields(order)
 	for _, c := range order {
 		pl.explainOnce(c)
 	}
@@ -343,6 +344,9 @@ type planning struct {
 	// explained marks the changes explained so far: a reference may ask
 	// for a change's reasons before its turn.
 	explained map[string]bool
+	// created are the field changes of creates computed ahead, on every
+	// core (createFields), by change.
+	created map[*Change][]FieldChange
 	// diffsShown counts the files diffed, against maxPlanFileDiffs.
 	diffsShown int
 	// managed caches, by secret address, whether the service manages the

@@ -42,9 +42,11 @@ func (pl *planning) explain(c *Change, dr *schema.Resource, sr *Resource) {
 		} else {
 			add(ReasonNew, "new in the configuration")
 		}
-		d := &fieldDiffer{sens: newSensitivity(dr.Sensitive)}
-		d.added(nil, decode(dr.Spec))
-		c.Fields = d.out
+		if f, ok := pl.created[c]; ok {
+			c.Fields = f
+		} else {
+			c.Fields = addedFields(dr)
+		}
 	case Delete:
 		if pl.o.Destroy {
 			add(ReasonDestroy, "destroy: every resource of the project is deleted")
