@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/gob"
 	"encoding/hex"
+	"io"
 	"path/filepath"
 
 	"cc.dev/cc/diag"
@@ -163,11 +164,7 @@ func (c *compileCache) finish(res *Result, err error, p *project) {
 		Desired: cachedDesired{FormatVersion: d.FormatVersion, Project: d.Project, Resources: rs, Lifecycles: lcs, Trees: d.Trees, TreesNil: d.Trees == nil,
 			Data: d.Data, Moves: d.Moves, Removed: d.Removed, Imports: d.Imports, Outputs: d.Outputs, Root: d.Root},
 		WarningsEmpty: res.Warnings != nil && len(res.Warnings) == 0, UnlockedEmpty: res.Unlocked != nil && len(res.Unlocked) == 0}
-	var b bytes.Buffer
-	if gob.NewEncoder(&b).Encode(&cr) != nil {
-		return
-	}
-	if writeAtomic(c.dir, c.slot, seal(c.key, resultMagic, b.Bytes())) == nil {
+	if writeSealed(c.dir, c.slot, c.key, resultMagic, func(w io.Writer) error { return gob.NewEncoder(w).Encode(&cr) }) == nil {
 		pruneResults(c.dir)
 	}
 }

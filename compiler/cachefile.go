@@ -1,11 +1,13 @@
 package compiler
 
 import (
+	"bufio"
 	"bytes"
 	"crypto/hmac"
 	"crypto/rand"
 	"crypto/sha256"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -81,15 +83,42 @@ func writeAtomic(dir, name string, b []byte) error {
 	return err
 }
 
-// seal is magic, HMAC(key, payload), payload.
-func seal(key []byte, magic string, payload []byte) []byte {
+// writeSealed writes dir/name atomically (as writeAtomic) sealed: magic,
+// HMAC(key, magic and payload), payload, where encode writes the payload.
+// The payload streams through a buffer into the file and the HMAC, and
+// its place is filled in last, so the payload is never held whole (a
+// result of 10,000 resources is 7 MB; issue 13, aim 6).
+func writeSealed(dir, name string, key []byte, magic string, encode func(io.Writer) error) error {
+	f, err := os.CreateTemp(dir, ".tmp-"+name+"-*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
 	m := hmac.New(sha256.New, key)
 	m.Write([]byte(magic))
-	m.Write(payload)
-	out := make([]byte, 0, len(magic)+sha256.Size+len(payload))
-	out = append(out, magic...)
-	out = m.Sum(out)
-	return append(out, payload...)
+	_, err = f.Write(append([]byte(magic), make([]byte, sha256.Size)...))
+	if err == nil {
+		w := bufio.NewWriterSize(io.MultiWriter(f, m), 256<<10)
+		if err = encode(w); err == nil {
+			err = w.Flush()
+		}
+	}
+	if err == nil {
+		_, err = f.WriteAt(m.Sum(nil), int64(len(magic)))
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(tmp, 0o600)
+	}
+	if err == nil {
+		err = os.Rename(tmp, filepath.Join(dir, name))
+	}
+	if err != nil {
+		os.Remove(tmp)
+	}
+	return err
 }
 
 // unseal gives the payload of a sealed file, or nil when it is missing,

@@ -5,6 +5,7 @@ import (
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/gob"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -147,11 +148,7 @@ func (c *statCache) save() {
 		}
 		out[k] = e
 	}
-	var b bytes.Buffer
-	if gob.NewEncoder(&b).Encode(out) != nil {
-		return
-	}
-	_ = writeAtomic(c.dir, "stat", seal(c.key, statMagic, b.Bytes()))
+	_ = writeSealed(c.dir, "stat", c.key, statMagic, func(w io.Writer) error { return gob.NewEncoder(w).Encode(out) })
 }
 
 // sum gives the content digest of the regular file abs, from the cache
