@@ -3,6 +3,7 @@ package service
 import (
 	"context"
 	"fmt"
+	"maps"
 	"runtime/debug"
 	"sort"
 	"sync"
@@ -165,6 +166,10 @@ func (c *committer) runOnce(batch []*pending) (again []*pending) {
 		}
 		return again
 	}
+	if err := tx.flushSerials(ctx); err != nil {
+		failAll(ran, dbError(err))
+		return nil
+	}
 	if err := sqlTx.Commit(); err != nil {
 		failAll(ran, dbError(err))
 		return nil
@@ -195,8 +200,10 @@ func runSaved(ctx context.Context, tx *stmtTx, run func(tx *stmtTx) error) (err,
 	if _, err := tx.ExecContext(ctx, "SAVEPOINT m"); err != nil {
 		return nil, err
 	}
+	kept := maps.Clone(tx.serials)
 	if err = run(tx); err != nil {
 		tx.facts.forgetAll() // what it wrote is undone
+		tx.serials = kept
 		if _, e := tx.ExecContext(ctx, "ROLLBACK TO m"); e != nil {
 			return err, e
 		}

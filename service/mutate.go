@@ -244,9 +244,7 @@ func (t *mutation) checkExpected(expected int64) error {
 // response a replay will get.
 func (t *mutation) record(method, key string, mac []byte, resp proto.Message) error {
 	if t.bumped {
-		if err := t.exec("UPDATE projects SET serial = ? WHERE name = ?", t.serial, t.project); err != nil {
-			return dbError(err)
-		}
+		t.tx.setSerial(t.project, t.serial) // written before the commit (flushSerials)
 		if t.salt != nil {
 			t.tx.facts.setProject(t.project, projectFact{serial: t.serial, salt: t.salt})
 		}

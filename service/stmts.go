@@ -3,6 +3,9 @@ package service
 import (
 	"context"
 	"database/sql"
+	"maps"
+	"slices"
+	"strings"
 	"sync"
 )
 
@@ -80,6 +83,11 @@ type stmtTx struct {
 	c     *stmtCache
 	stmts map[string]*sql.Stmt // c's statements bound to Tx
 	facts txFacts
+	// serials are the serials of projects that mutations bumped but that
+	// are not written yet (setSerial), and flushErr a failure to write
+	// them, which fails the commit (flushSerials).
+	serials  map[string]int64
+	flushErr error
 }
 
 // newStmtTx is tx with the statements of c (nil: none, for a reader).
@@ -105,18 +113,71 @@ func (tx *stmtTx) stmt(ctx context.Context, q string) *sql.Stmt {
 
 // QueryRowContext runs a single-row query, prepared when it can be.
 func (tx *stmtTx) QueryRowContext(ctx context.Context, q string, args ...any) *sql.Row {
+	tx.flushFor(ctx, q)
 	if s := tx.stmt(ctx, q); s != nil {
 		return s.QueryRowContext(ctx, args...)
 	}
 	return tx.Tx.QueryRowContext(ctx, q, args...)
 }
 
+// QueryContext runs a query, after writing the serials it may read.
+func (tx *stmtTx) QueryContext(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
+	tx.flushFor(ctx, q)
+	return tx.Tx.QueryContext(ctx, q, args...)
+}
+
 // ExecContext runs a statement, prepared when it can be, and forgets the
 // facts of the tables it names (txFacts).
 func (tx *stmtTx) ExecContext(ctx context.Context, q string, args ...any) (sql.Result, error) {
+	tx.flushFor(ctx, q)
 	tx.facts.forget(q)
+	return tx.exec(ctx, q, args...)
+}
+
+func (tx *stmtTx) exec(ctx context.Context, q string, args ...any) (sql.Result, error) {
 	if s := tx.stmt(ctx, q); s != nil {
 		return s.ExecContext(ctx, args...)
 	}
 	return tx.Tx.ExecContext(ctx, q, args...)
+}
+
+// A batch of mutations bumps its project's serial once per mutation;
+// each used to write the projects row again (issue 13: a tenth of the
+// committer's statements). The serial a mutation bumped is now kept
+// (setSerial, and in the transaction's facts for the next mutation), and
+// written once: before any statement that names the projects table, and
+// before the commit (committer.runOnce). A savepoint rolled back restores
+// what was kept when it began (runSaved), as it undoes what was written.
+
+// updateSerial writes a project's serial.
+const updateSerial = "UPDATE projects SET serial = ? WHERE name = ?"
+
+// setSerial keeps project's new serial, to be written by flushSerials.
+func (tx *stmtTx) setSerial(project string, serial int64) {
+	if tx.serials == nil {
+		tx.serials = map[string]int64{}
+	}
+	tx.serials[project] = serial
+}
+
+// flushFor writes the kept serials before q when q names the projects
+// table; a failure is kept for the commit, which it fails.
+func (tx *stmtTx) flushFor(ctx context.Context, q string) {
+	if len(tx.serials) > 0 && strings.Contains(q, "projects") {
+		if err := tx.flushSerials(ctx); err != nil && tx.flushErr == nil {
+			tx.flushErr = err
+		}
+	}
+}
+
+// flushSerials writes the kept serials, in project order, and forgets
+// them; the facts already hold them.
+func (tx *stmtTx) flushSerials(ctx context.Context) error {
+	for _, p := range slices.Sorted(maps.Keys(tx.serials)) {
+		if _, err := tx.exec(ctx, updateSerial, tx.serials[p], p); err != nil {
+			return err
+		}
+	}
+	clear(tx.serials)
+	return tx.flushErr
 }
