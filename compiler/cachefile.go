@@ -62,25 +62,10 @@ func cacheDirKey(dir string) ([]byte, error) {
 // writeAtomic writes b to dir/name through a 0600 temporary file renamed
 // over it.
 func writeAtomic(dir, name string, b []byte) error {
-	f, err := os.CreateTemp(dir, ".tmp-"+name+"-*")
-	if err != nil {
+	return writeTemp(dir, name, func(f *os.File) error {
+		_, err := f.Write(b)
 		return err
-	}
-	tmp := f.Name()
-	_, err = f.Write(b)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(tmp, 0o600)
-	}
-	if err == nil {
-		err = os.Rename(tmp, filepath.Join(dir, name))
-	}
-	if err != nil {
-		os.Remove(tmp)
-	}
-	return err
+	})
 }
 
 // writeSealed writes dir/name atomically (as writeAtomic) sealed: magic,
@@ -89,23 +74,33 @@ func writeAtomic(dir, name string, b []byte) error {
 // its place is filled in last, so the payload is never held whole (a
 // result of 10,000 resources is 7 MB; issue 13, aim 6).
 func writeSealed(dir, name string, key []byte, magic string, encode func(io.Writer) error) error {
+	return writeTemp(dir, name, func(f *os.File) error {
+		m := hmac.New(sha256.New, key)
+		m.Write([]byte(magic))
+		if _, err := f.Write(append([]byte(magic), make([]byte, sha256.Size)...)); err != nil {
+			return err
+		}
+		w := bufio.NewWriterSize(io.MultiWriter(f, m), 256<<10)
+		if err := encode(w); err != nil {
+			return err
+		}
+		if err := w.Flush(); err != nil {
+			return err
+		}
+		_, err := f.WriteAt(m.Sum(nil), int64(len(magic)))
+		return err
+	})
+}
+
+// writeTemp fills a temporary file in dir, then makes it 0600 and renames
+// it over dir/name; on any failure it removes it.
+func writeTemp(dir, name string, fill func(*os.File) error) error {
 	f, err := os.CreateTemp(dir, ".tmp-"+name+"-*")
 	if err != nil {
 		return err
 	}
 	tmp := f.Name()
-	m := hmac.New(sha256.New, key)
-	m.Write([]byte(magic))
-	_, err = f.Write(append([]byte(magic), make([]byte, sha256.Size)...))
-	if err == nil {
-		w := bufio.NewWriterSize(io.MultiWriter(f, m), 256<<10)
-		if err = encode(w); err == nil {
-			err = w.Flush()
-		}
-	}
-	if err == nil {
-		_, err = f.WriteAt(m.Sum(nil), int64(len(magic)))
-	}
+	err = fill(f)
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
