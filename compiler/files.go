@@ -139,15 +139,12 @@ func hashContent(abs string, tr *tracker) fileSum {
 	var n int64
 	if size := fi.Size(); size >= mapMin {
 		mapped, err := sumMapped(f, size, sum, tr)
-		switch {
-		case err != nil:
+		if err != nil {
 			return fileSum{err: err}
-		case mapped:
-			n = size // then read on from there: what it has grown by since
-		default:
-			sum.Reset()
 		}
-		if _, err := f.Seek(n, io.SeekStart); err != nil {
+		if !mapped {
+			sum.Reset() // and read it all: a mapping leaves the offset at 0
+		} else if n, err = f.Seek(size, io.SeekStart); err != nil { // read on: what it has grown by since
 			return fileSum{err: err}
 		}
 	}

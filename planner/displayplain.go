@@ -1,6 +1,9 @@
 package planner
 
-import "strings"
+import (
+	"encoding/json"
+	"strings"
+)
 
 // Most values a plan shows are written by writeValue(decode(raw)) as raw
 // itself: a number, true, false, null, or a string of printable ASCII
@@ -76,46 +79,8 @@ func plainScalar(s string) bool {
 	return jsonNumber(s)
 }
 
-// jsonNumber reports whether s is exactly a JSON number:
-// -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?
+// jsonNumber reports whether s is exactly a JSON number: it starts as
+// one and is valid JSON with no white space around it.
 func jsonNumber(s string) bool {
-	i := 0
-	if i < len(s) && s[i] == '-' {
-		i++
-	}
-	switch {
-	case i < len(s) && s[i] == '0':
-		i++
-	case i < len(s) && s[i] >= '1' && s[i] <= '9':
-		i = digits(s, i)
-	default:
-		return false
-	}
-	if i < len(s) && s[i] == '.' {
-		if j := digits(s, i+1); j > i+1 {
-			i = j
-		} else {
-			return false
-		}
-	}
-	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
-		i++
-		if i < len(s) && (s[i] == '+' || s[i] == '-') {
-			i++
-		}
-		j := digits(s, i)
-		if j == i {
-			return false
-		}
-		i = j
-	}
-	return i == len(s)
-}
-
-// digits is the index after the run of decimal digits from i.
-func digits(s string, i int) int {
-	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-		i++
-	}
-	return i
+	return s != "" && (s[0] == '-' || s[0] >= '0' && s[0] <= '9') && strings.TrimSpace(s) == s && json.Valid([]byte(s))
 }

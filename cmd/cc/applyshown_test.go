@@ -1,7 +1,6 @@
 package main
 
 import (
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -13,12 +12,8 @@ import (
 // field-level changes it showed, and the apply still does all it did
 // (and says so) without them.
 func TestApplyLetsShownFieldsGo(t *testing.T) {
-	fixture, err := filepath.Abs("testdata/plan/project")
-	if err != nil {
-		t.Fatal(err)
-	}
 	dir := t.TempDir()
-	copyTree(t, fixture, dir)
+	copyTree(t, "testdata/plan/project", dir)
 	t.Chdir(dir)
 	t.Setenv("CC_SERVER", "")
 	t.Setenv("OPENAI_API_KEY", "sk-apply-shown")
