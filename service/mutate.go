@@ -546,12 +546,16 @@ func checkSpec(spec []byte, hash string) error {
 	if len(spec) > 16<<20 {
 		return status.Error(codes.InvalidArgument, "spec larger than 16 MiB")
 	}
-	c, err := schema.Canonical(json.RawMessage(spec))
-	if err != nil {
-		return status.Errorf(codes.InvalidArgument, "spec is not JSON: %s", logValue(err.Error()))
-	}
-	if string(c) != string(spec) {
-		return status.Error(codes.InvalidArgument, "spec is not canonical JSON (sorted keys, no insignificant whitespace)")
+	// A spec is checked as it is read; only one that is not canonical is
+	// decoded, to say why.
+	if !schema.IsCanonical(spec) {
+		c, err := schema.Canonical(json.RawMessage(spec))
+		if err != nil {
+			return status.Errorf(codes.InvalidArgument, "spec is not JSON: %s", logValue(err.Error()))
+		}
+		if string(c) != string(spec) {
+			return status.Error(codes.InvalidArgument, "spec is not canonical JSON (sorted keys, no insignificant whitespace)")
+		}
 	}
 	if got := schema.Hash(spec); got != hash {
 		return status.Errorf(codes.InvalidArgument, "hash %s does not match the spec's %s", hash, got)
