@@ -36,6 +36,8 @@ var undoMigration = map[int][]string{
 	8: {"ALTER TABLE resources DROP COLUMN id"},
 	// issue 12: outputs
 	9: {"DROP TABLE outputs"},
+	// issue 13: the unused index of versions by hash dropped
+	10: {"CREATE INDEX versions_by_hash ON versions (project, address, hash)"},
 }
 
 // downgrade takes the database at path, of the newest migration, back to

@@ -252,10 +252,17 @@ CREATE TABLE protections (
 	{sql: `
 ALTER TABLE resources ADD COLUMN id TEXT NOT NULL DEFAULT '';
 `, then: addResourceIDs},
-	// 10 (issue 12: outputs): each project's output values; a sensitive
+	// 9 (issue 12: outputs): each project's output values; a sensitive
 	// one's value sealed (nonce non-empty), as secret values are
 	// (service/outputs.go).
 	{sql: outputsTable},
+	// 10 (issue 13): versions_by_hash goes. Since migration 3 a version
+	// is found by its key (versions_by_key) or its number (the primary
+	// key), never by its hash, and every new version still paid a write
+	// of the index.
+	{sql: `
+DROP INDEX IF EXISTS versions_by_hash;
+`},
 }
 
 // newLineage makes a project's lineage: 16 random bytes in hex.
