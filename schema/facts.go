@@ -210,6 +210,23 @@ func (s *Schema) Kind(k Kind) *Def {
 // DefName is the name of the kind's schema definition: "#Sandbox",
 // "#ScalingGroup" for scaling_group (each word capitalized, no "_").
 func (k Kind) DefName() string {
+	if n, ok := kindDefNames[k]; ok {
+		return n
+	}
+	return k.defName()
+}
+
+// kindDefNames is each kind's DefName, made once: the service asks for
+// one with every spec it checks (issue 13).
+var kindDefNames = func() map[Kind]string {
+	m := make(map[Kind]string, len(Kinds))
+	for _, k := range Kinds {
+		m[k] = k.defName()
+	}
+	return m
+}()
+
+func (k Kind) defName() string {
 	out := "#"
 	for _, w := range strings.Split(string(k), "_") {
 		if w != "" {

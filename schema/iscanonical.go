@@ -253,3 +253,38 @@ func (c *canonicalChecker) digits() bool {
 	}
 	return c.i > start
 }
+
+// canonicalKeys reports whether b is canonical JSON of an object each of
+// whose keys (without escapes) passes keep, read as IsCanonical reads it;
+// false when it is not such an object (the caller then decodes it).
+func canonicalKeys(b []byte, keep func(key []byte) bool) bool {
+	c := canonicalChecker{b: b}
+	if c.next() != '{' {
+		return false
+	}
+	c.i++
+	if c.next() == '}' {
+		return c.i+1 == len(b)
+	}
+	for {
+		if c.next() != '"' {
+			return false
+		}
+		key, escaped, ok := c.str()
+		if !ok || escaped || !keep(key) || c.next() != ':' {
+			return false
+		}
+		c.i++
+		if !c.value(1) {
+			return false
+		}
+		switch c.next() {
+		case ',':
+			c.i++
+		case '}':
+			return c.i+1 == len(b)
+		default:
+			return false
+		}
+	}
+}

@@ -3,7 +3,9 @@ package schema
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -20,18 +22,31 @@ func withoutSchemaOnly(k Kind, spec []byte, v any) ([]byte, error) {
 	if d == nil {
 		return spec, nil
 	}
+	known := jsonFields(reflect.TypeOf(v).Elem())
+	// A spec the service is sent is canonical and has no schema-only
+	// field most often: its keys are read without decoding it (issue 13).
+	if canonicalKeys(spec, func(name []byte) bool {
+		return known[string(name)] || string(name) == "$id" || string(name) == "lifecycle" || d.Field(string(name)) == nil
+	}) {
+		return spec, nil
+	}
+	return cutSchemaOnly(d, spec, known)
+}
+
+// cutSchemaOnly is withoutSchemaOnly of a spec decoded: d is the schema's
+// kind and known the fields of the spec's Go type.
+func cutSchemaOnly(d *Def, spec []byte, known map[string]bool) ([]byte, error) {
 	var m map[string]json.RawMessage
 	if json.Unmarshal(spec, &m) != nil {
 		return spec, nil // the strict decode words it
 	}
-	known := jsonFields(reflect.TypeOf(v).Elem())
 	cut := false
-	for name, raw := range m {
+	for _, name := range slices.Sorted(maps.Keys(m)) { // the first wrong field, in order, is named
 		f := d.Field(name)
 		if known[name] || f == nil || name == "$id" || name == "lifecycle" {
 			continue
 		}
-		if err := checkSchemaOnly(f, raw); err != nil {
+		if err := checkSchemaOnly(f, m[name]); err != nil {
 			return nil, err
 		}
 		delete(m, name)

@@ -34,14 +34,15 @@ func ValidateSpec(k Kind, spec []byte) error {
 	return err
 }
 
-// SpecRefs validates a spec as ValidateSpec does and returns the addresses
-// its references name (Ref fields), sorted and unique: a resource's
-// DependsOn must name each of them.
-func SpecRefs(k Kind, spec []byte) ([]string, error) {
-	var v interface {
-		validate() error
-		refs() []refUse
-	}
+// specType is the Go type of a kind's spec, as SpecRefs decodes it.
+type specType interface {
+	validate() error
+	refs() []refUse
+}
+
+// specValue is a new spec of kind k's Go type.
+func specValue(k Kind) (specType, error) {
+	var v specType
 	switch k {
 	case KindImage:
 		v = new(ImageSpec)
@@ -68,10 +69,21 @@ func SpecRefs(k Kind, spec []byte) ([]string, error) {
 	default:
 		return nil, fmt.Errorf("unknown kind %q", k)
 	}
+	return v, nil
+}
+
+// SpecRefs validates a spec as ValidateSpec does and returns the addresses
+// its references name (Ref fields), sorted and unique: a resource's
+// DependsOn must name each of them.
+func SpecRefs(k Kind, spec []byte) ([]string, error) {
+	v, err := specValue(k)
+	if err != nil {
+		return nil, err
+	}
 	if t := bytes.TrimLeft(spec, " \t\r\n"); len(t) == 0 || t[0] != '{' {
 		return nil, fmt.Errorf("a %s spec is a JSON object", k)
 	}
-	spec, err := withoutSchemaOnly(k, spec, v)
+	spec, err = withoutSchemaOnly(k, spec, v)
 	if err != nil {
 		return nil, fmt.Errorf("%s spec: %w", k, err)
 	}
