@@ -131,3 +131,15 @@ func TestKindDefNames(t *testing.T) {
 		t.Errorf("a_b's DefName is %q", got)
 	}
 }
+
+// TestSchemaOnlyErrorInOrder: of two wrong schema-only fields, the error
+// names the first by name, every time (it named either, by map order).
+func TestSchemaOnlyErrorInOrder(t *testing.T) {
+	spec := []byte(`{"image":"sha256:` + zeros64 + `","max_timeout":{"a":1},"ports":{"container_port":80},"temp_dir":["x"]}`)
+	for range 50 {
+		err := ValidateSpec(KindSandbox, spec)
+		if err == nil || !strings.Contains(err.Error(), "max_timeout") {
+			t.Fatalf("ValidateSpec = %v, want the error of max_timeout", err)
+		}
+	}
+}
