@@ -38,7 +38,7 @@ func (c *canonicalChecker) next() byte {
 func (c *canonicalChecker) value(depth int) bool {
 	switch ch := c.next(); {
 	case ch == '{':
-		return depth < maxDepth && c.object(depth+1)
+		return depth < maxDepth && c.object(depth+1, nil)
 	case ch == '[':
 		return depth < maxDepth && c.array(depth+1)
 	case ch == '"':
@@ -87,8 +87,9 @@ func (c *canonicalChecker) array(depth int) bool {
 }
 
 // object checks an object whose keys, decoded, are strictly increasing
-// (Canonical sorts a decoded map's keys: a repeated key is one key).
-func (c *canonicalChecker) object(depth int) bool {
+// (Canonical sorts a decoded map's keys: a repeated key is one key), and
+// when keep is set, each without an escape and passing keep.
+func (c *canonicalChecker) object(depth int, keep func(key []byte) bool) bool {
 	c.i++ // {
 	if c.next() == '}' {
 		c.i++
@@ -102,6 +103,9 @@ func (c *canonicalChecker) object(depth int) bool {
 		}
 		key, escaped, ok := c.str()
 		if !ok || i > 0 && !keyAfter(prev, prevEscaped, key, escaped) {
+			return false
+		}
+		if keep != nil && (escaped || !keep(key)) {
 			return false
 		}
 		prev, prevEscaped = key, escaped
@@ -259,32 +263,5 @@ func (c *canonicalChecker) digits() bool {
 // false when it is not such an object (the caller then decodes it).
 func canonicalKeys(b []byte, keep func(key []byte) bool) bool {
 	c := canonicalChecker{b: b}
-	if c.next() != '{' {
-		return false
-	}
-	c.i++
-	if c.next() == '}' {
-		return c.i+1 == len(b)
-	}
-	for {
-		if c.next() != '"' {
-			return false
-		}
-		key, escaped, ok := c.str()
-		if !ok || escaped || !keep(key) || c.next() != ':' {
-			return false
-		}
-		c.i++
-		if !c.value(1) {
-			return false
-		}
-		switch c.next() {
-		case ',':
-			c.i++
-		case '}':
-			return c.i+1 == len(b)
-		default:
-			return false
-		}
-	}
+	return c.next() == '{' && c.object(1, keep) && c.i == len(b)
 }
