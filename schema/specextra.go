@@ -98,7 +98,8 @@ func checkElem(s *Schema, f *Field, val any, at string) error {
 	case d != nil && !isObj:
 		return fmt.Errorf("field %s: want an object", at)
 	case d != nil:
-		for k, x := range obj {
+		for _, k := range slices.Sorted(maps.Keys(obj)) { // the first wrong field, in order, is named
+			x := obj[k]
 			sub := d.Field(k)
 			if len(d.Fields) == 0 { // a map: [string]: scalar
 				sub = &Field{Name: k}

@@ -132,14 +132,19 @@ func TestKindDefNames(t *testing.T) {
 	}
 }
 
-// TestSchemaOnlyErrorInOrder: of two wrong schema-only fields, the error
-// names the first by name, every time (it named either, by map order).
+// TestSchemaOnlyErrorInOrder: of two wrong schema-only fields, or two
+// wrong fields inside one, the error names the first by name, every time
+// (it named either, by map order).
 func TestSchemaOnlyErrorInOrder(t *testing.T) {
-	spec := []byte(`{"image":"sha256:` + zeros64 + `","max_timeout":{"a":1},"ports":{"container_port":80},"temp_dir":["x"]}`)
-	for range 50 {
-		err := ValidateSpec(KindSandbox, spec)
-		if err == nil || !strings.Contains(err.Error(), "max_timeout") {
-			t.Fatalf("ValidateSpec = %v, want the error of max_timeout", err)
+	for spec, want := range map[string]string{
+		`{"image":"sha256:` + zeros64 + `","max_timeout":{"a":1},"ports":{"container_port":80},"temp_dir":["x"]}`: "max_timeout",
+		`{"image":"sha256:` + zeros64 + `","ports":[{"a":21,"b":"","c":1}]}`:                                      `unknown field "a"`,
+	} {
+		for range 50 {
+			err := ValidateSpec(KindSandbox, []byte(spec))
+			if err == nil || !strings.Contains(err.Error(), want) {
+				t.Fatalf("ValidateSpec(%s) = %v, want an error with %s", spec, err, want)
+			}
 		}
 	}
 }
