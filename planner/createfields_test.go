@@ -1,9 +1,12 @@
 package planner_test
 
 import (
+	"cmp"
 	"encoding/json"
 	"reflect"
+	"slices"
 	"testing"
+	"unsafe"
 
 	"cc.dev/cc/compiler/workload"
 	"cc.dev/cc/planner"
@@ -42,6 +45,41 @@ func TestCreateFieldsOnEveryCoreSamePlan(t *testing.T) {
 		}
 		if !reflect.DeepEqual(serial, parallel) || string(sb) != string(pb) {
 			t.Errorf("%s: the plan differs when creates' fields are computed ahead", c.name)
+		}
+	}
+}
+
+// TestCreateFieldsExactAndOwn: issue 13, aim 6: each create's field
+// changes, computed in order or on every core, are held at their size
+// (cap == len: no list grown by doubling is kept) and in an array of
+// their own (none shares the scratch they were listed in).
+func TestCreateFieldsExactAndOwn(t *testing.T) {
+	d := compileWorkload(t, workload.Options{N: 400})
+	for _, threshold := range []int{1 << 30, 1} {
+		restore := planner.SetParallelCreates(threshold)
+		p := diff(t, d, nil, planner.Options{})
+		restore()
+		type span struct{ start, end uintptr }
+		var spans []span
+		for _, c := range p.Changes {
+			if c.Action != planner.Create || len(c.Fields) == 0 {
+				continue
+			}
+			if cap(c.Fields) != len(c.Fields) {
+				t.Fatalf("threshold %d: %s holds %d field changes in room for %d", threshold, c.Addr, len(c.Fields), cap(c.Fields))
+			}
+			size := unsafe.Sizeof(c.Fields[0])
+			start := uintptr(unsafe.Pointer(&c.Fields[0]))
+			spans = append(spans, span{start, start + uintptr(len(c.Fields))*size})
+		}
+		if len(spans) < 100 {
+			t.Fatalf("threshold %d: %d creates with fields", threshold, len(spans))
+		}
+		slices.SortFunc(spans, func(a, b span) int { return cmp.Compare(a.start, b.start) })
+		for i := 1; i < len(spans); i++ {
+			if spans[i].start < spans[i-1].end {
+				t.Fatalf("threshold %d: two creates' field changes share an array", threshold)
+			}
 		}
 	}
 }

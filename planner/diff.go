@@ -347,6 +347,8 @@ type planning struct {
 	// created are the field changes of creates computed ahead, on every
 	// core (createFields), by change.
 	created map[*Change][]FieldChange
+	// fieldScratch is addedFields' list, for the creates explain lists.
+	fieldScratch []FieldChange
 	// diffsShown counts the files diffed, against maxPlanFileDiffs.
 	diffsShown int
 	// managed caches, by secret address, whether the service manages the

@@ -45,7 +45,7 @@ func (pl *planning) explain(c *Change, dr *schema.Resource, sr *Resource) {
 		if f, ok := pl.created[c]; ok {
 			c.Fields = f
 		} else {
-			c.Fields = addedFields(dr)
+			c.Fields = addedFields(dr, &pl.fieldScratch)
 		}
 	case Delete:
 		if pl.o.Destroy {

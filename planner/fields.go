@@ -173,8 +173,9 @@ func redactAt(v any, parts []string) any {
 type fieldDiffer struct {
 	sens sensitivity
 	out  []FieldChange
-	// paths are the paths of out, for the reasons.
-	paths []path
+	// paths are the paths of out, for the reasons, unless noPaths.
+	paths   []path
+	noPaths bool
 }
 
 func isScalar(v any) bool {
@@ -288,7 +289,9 @@ func (d *fieldDiffer) emit(p path, op string, a, b any) {
 		}
 	}
 	d.out = append(d.out, fc)
-	d.paths = append(d.paths, p)
+	if !d.noPaths {
+		d.paths = append(d.paths, p)
+	}
 }
 
 func jsonEqual(a, b any) bool {
