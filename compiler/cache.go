@@ -6,10 +6,12 @@ import (
 	"crypto/sha256"
 	"encoding/gob"
 	"encoding/hex"
+	"errors"
 	"io"
 	"path/filepath"
 
 	"cc.dev/cc/diag"
+	"cc.dev/cc/localfs"
 	"cc.dev/cc/schema"
 )
 
@@ -29,6 +31,16 @@ import (
 // (a symbolic link out of the root, an unreadable file, a cue.mod above
 // the root), nor when any value in it is sensitive: a cache file would
 // hold it in clear.
+//
+// Version-control directories (.git and its kind, localfs.VCSDirs)
+// change with every commit and fetch, not with the configuration, so the
+// key first leaves out their contents (only their names are in it). That
+// key is only good for a compilation that read nothing in one: every read
+// of the project's files is counted by localfs.Touch, and a compilation
+// that read in one (a copy of the whole root, a fileset over it, a
+// file(".git/HEAD")) stores no result under that key but a mark that the
+// project needs the whole key; the next compilation keys it so, contents
+// of .git included, as a project read it before.
 
 const resultMagic = "cc-compilecache-1\n"
 
@@ -37,15 +49,23 @@ type compileCache struct {
 	dir  string
 	key  []byte
 	stat *statCache
-	// ck is the compilation's key; nil: not cacheable.
-	ck   []byte
-	slot string
+	// ck is the compilation's key; nil: not cacheable. full says it
+	// holds the contents of version-control directories too; part is
+	// the key without them (nil when it cannot be had).
+	ck, part []byte
+	full     bool
+	slot     string
+	// vcsReads is localfs.VCSReads before the compilation read anything.
+	vcsReads int64
 }
 
 // cachedResult is what a result file holds: a Result, its desired state
 // without its schema (always the embedded one).
 type cachedResult struct {
-	Key      []byte
+	Key []byte
+	// Full says Key holds the contents of version-control directories;
+	// a Full entry without a Key only says the project needs such a key.
+	Full     bool
 	Lang     string
 	Files    map[string][]byte
 	Warnings diag.Diagnostics
@@ -76,8 +96,9 @@ type cachedDesired struct {
 }
 
 // openCompileCache opens the cache of the compilation of in (p located),
-// and gives p its stat cache; nil when there is none.
-func openCompileCache(in Input, p *project) *compileCache {
+// and gives p its stat cache; nil when there is none. vcsReads is
+// localfs.VCSReads before p was located.
+func openCompileCache(in Input, p *project, vcsReads int64) *compileCache {
 	if in.CacheDir == "" || in.Schema != nil {
 		return nil
 	}
@@ -85,17 +106,31 @@ func openCompileCache(in Input, p *project) *compileCache {
 	if err != nil {
 		return nil // a read-only project: no cache
 	}
-	c := &compileCache{dir: in.CacheDir, key: k, stat: openStatCache(in.CacheDir, k)}
+	c := &compileCache{dir: in.CacheDir, key: k, stat: openStatCache(in.CacheDir, k), vcsReads: vcsReads}
 	p.stat = c.stat
-	c.ck = c.inputKey(in, p)
 	m := hmac.New(sha256.New, k)
 	m.Write([]byte(in.Path + "\x00" + in.Env + "\x00" + p.root))
 	c.slot = "c-" + hex.EncodeToString(m.Sum(nil))[:24]
+	c.part, err = c.inputKey(in, p, false)
+	switch {
+	case err == nil:
+		c.ck = c.part
+	case errors.Is(err, errKeyVCS):
+		c.useFullKey(in, p)
+	}
 	return c
 }
 
-// lookup gives the cached result of the compilation, or nil.
-func (c *compileCache) lookup() *Result {
+// useFullKey makes the key the one with the contents of version-control
+// directories.
+func (c *compileCache) useFullKey(in Input, p *project) {
+	c.full = true
+	c.ck, _ = c.inputKey(in, p, true)
+}
+
+// lookup gives the cached result of the compilation, or nil. A slot that
+// says the project needs the whole key (Full) makes it so first.
+func (c *compileCache) lookup(in Input, p *project) *Result {
 	if c == nil || c.ck == nil {
 		return nil
 	}
@@ -104,7 +139,13 @@ func (c *compileCache) lookup() *Result {
 		return nil
 	}
 	var cr cachedResult
-	if gob.NewDecoder(bytes.NewReader(b)).Decode(&cr) != nil || !hmac.Equal(cr.Key, c.ck) {
+	if gob.NewDecoder(bytes.NewReader(b)).Decode(&cr) != nil {
+		return nil
+	}
+	if cr.Full && !c.full {
+		c.useFullKey(in, p)
+	}
+	if c.ck == nil || cr.Full != c.full || !hmac.Equal(cr.Key, c.ck) || cr.Key == nil {
 		return nil
 	}
 	res := cr.result()
@@ -149,7 +190,11 @@ func (cr *cachedResult) fields() *Result {
 	return res
 }
 
-// finish stores a successful result when it may, and the stat cache.
+// finish stores a successful result when it may, and the stat cache: a
+// compilation that read nothing in a version-control directory under
+// the key without their contents, one that did under the whole key, or,
+// when it had only the other, a mark that the project needs the whole
+// key (no result).
 func (c *compileCache) finish(res *Result, err error, p *project) {
 	if c == nil {
 		return
@@ -158,9 +203,19 @@ func (c *compileCache) finish(res *Result, err error, p *project) {
 	if c.ck == nil || err != nil || res == nil || res.Desired == nil || hasSensitive(res, p) {
 		return
 	}
+	key, full := c.ck, c.full
+	if localfs.VCSReads() == c.vcsReads {
+		if c.part != nil {
+			key, full = c.part, false
+		}
+	} else if !c.full {
+		mark := cachedResult{Full: true}
+		_ = writeSealed(c.dir, c.slot, c.key, resultMagic, func(w io.Writer) error { return gob.NewEncoder(w).Encode(&mark) })
+		return
+	}
 	d := res.Desired
 	rs, lcs := encodeResources(d.Resources)
-	cr := cachedResult{Key: c.ck, Lang: res.Lang, Files: res.Files, Warnings: res.Warnings, Unlocked: res.Unlocked, Project: res.Project,
+	cr := cachedResult{Key: key, Full: full, Lang: res.Lang, Files: res.Files, Warnings: res.Warnings, Unlocked: res.Unlocked, Project: res.Project,
 		Desired: cachedDesired{FormatVersion: d.FormatVersion, Project: d.Project, Resources: rs, Lifecycles: lcs, Trees: d.Trees, TreesNil: d.Trees == nil,
 			Data: d.Data, Moves: d.Moves, Removed: d.Removed, Imports: d.Imports, Outputs: d.Outputs, Root: d.Root},
 		WarningsEmpty: res.Warnings != nil && len(res.Warnings) == 0, UnlockedEmpty: res.Unlocked != nil && len(res.Unlocked) == 0}

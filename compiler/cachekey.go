@@ -19,6 +19,10 @@ import (
 // errUncacheable: the compilation reads what a key cannot follow.
 var errUncacheable = errors.New("not cacheable")
 
+// errKeyVCS: a symbolic link leads into a version-control directory, so
+// a key without their contents would not follow what it reads.
+var errKeyVCS = errors.New("a link into a version-control directory")
+
 // keyWriter writes length-prefixed strings into the key's HMAC.
 type keyWriter struct{ h hash.Hash }
 
@@ -37,15 +41,21 @@ func (w keyWriter) list(name string, ss []string) {
 }
 
 // inputKey is the key of the compilation of in (compileCache), or nil
-// when it cannot be cached.
-func (c *compileCache) inputKey(in Input, p *project) []byte {
+// when it cannot be cached. With full false the key leaves out the
+// contents of version-control directories (localfs.VCSDirs), only good
+// for a compilation that reads nothing in one (compileCache.finish);
+// errKeyVCS says it cannot be made so.
+func (c *compileCache) inputKey(in Input, p *project, full bool) ([]byte, error) {
 	v := ccVersion(c.stat)
 	if v == "" {
-		return nil
+		return nil, errUncacheable
+	}
+	if !full && localfs.InVCS(p.root) {
+		return nil, errKeyVCS
 	}
 	w := keyWriter{hmac.New(sha256.New, c.key)}
 	w.str("cc compile cache 1", v, in.Path, p.root, p.dir, p.lang, in.Env,
-		fmt.Sprint(in.Offline, in.UnknownVariables, p.maxSize))
+		fmt.Sprint(in.Offline, in.UnknownVariables, p.maxSize, full))
 	w.list("vars", in.Vars)
 	w.list("tags", in.Tags)
 	w.list("envvars", in.EnvVars)
@@ -53,17 +63,20 @@ func (c *compileCache) inputKey(in Input, p *project) []byte {
 	for _, f := range in.VarFiles {
 		b, err := schema.ReadRegular(f, p.maxSize)
 		if err != nil {
-			return nil
+			return nil, errUncacheable
 		}
 		w.str(string(b))
 	}
 	if p.lang == "cue" && cueModAbove(p.root) {
-		return nil
+		return nil, errUncacheable
 	}
-	if err := c.walkKey(w, p.root); err != nil {
-		return nil
+	if err := c.walkKey(w, p.root, full); err != nil {
+		if err != errKeyVCS {
+			err = errUncacheable
+		}
+		return nil, err
 	}
-	return w.h.Sum(nil)
+	return w.h.Sum(nil), nil
 }
 
 // cueModAbove reports whether cue/load would find the module of a root
@@ -85,8 +98,10 @@ func cueModAbove(root string) bool {
 // walkKey writes every entry under root but its .cc directory into the
 // key: directories by name, files by mode, size and content (through
 // the stat cache), links by target. A link out of the root, or an
-// unreadable entry, makes the compilation uncacheable.
-func (c *compileCache) walkKey(w keyWriter, root string) error {
+// unreadable entry, makes the compilation uncacheable. Without all, a
+// version-control directory is written by its name alone, and a link
+// into one is errKeyVCS.
+func (c *compileCache) walkKey(w keyWriter, root string, all bool) error {
 	return filepath.WalkDir(root, func(full string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -95,6 +110,9 @@ func (c *compileCache) walkKey(w keyWriter, root string) error {
 		t := d.Type()
 		switch {
 		case d.IsDir() && rel == localfs.StateDir:
+			return filepath.SkipDir
+		case d.IsDir() && !all && localfs.IsVCSDir(d.Name()):
+			w.str("v", rel)
 			return filepath.SkipDir
 		case d.IsDir():
 			w.str("d", rel)
@@ -109,7 +127,7 @@ func (c *compileCache) walkKey(w keyWriter, root string) error {
 			}
 			w.str("f", rel, fi.Mode().String(), strconv.FormatInt(fi.Size(), 10), string(k))
 		case t&fs.ModeSymlink != 0:
-			return linkKey(w, root, rel, full)
+			return linkKey(w, root, rel, full, all)
 		default:
 			w.str("o", rel, t.String())
 		}
@@ -117,8 +135,9 @@ func (c *compileCache) walkKey(w keyWriter, root string) error {
 	})
 }
 
-// linkKey writes a link's target, refusing one that leaves the root.
-func linkKey(w keyWriter, root, rel, full string) error {
+// linkKey writes a link's target, refusing one that leaves the root, and
+// without fullKey one that leads into a version-control directory.
+func linkKey(w keyWriter, root, rel, full string, fullKey bool) error {
 	target, err := os.Readlink(full)
 	if err != nil {
 		return err
@@ -133,6 +152,9 @@ func linkKey(w keyWriter, root, rel, full string) error {
 	}
 	if !localfsInside(root, filepath.Clean(resolved)) {
 		return errUncacheable
+	}
+	if !fullKey && (localfs.InVCS(resolved) || localfs.InVCS(target)) {
+		return errKeyVCS
 	}
 	w.str("l", rel, target, resolved, fmt.Sprint(err == nil))
 	return nil

@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 
 	"cc.dev/cc/diag"
+	"cc.dev/cc/localfs"
 	"cc.dev/cc/schema"
 )
 
@@ -255,12 +256,13 @@ func compile(ctx context.Context, in Input, tr *tracker) (*Result, error) {
 	if beforeCompile != nil {
 		beforeCompile(in)
 	}
+	vcsReads := localfs.VCSReads()
 	p, err := openProject(in, tr)
 	if err != nil {
 		return nil, err
 	}
-	cache := openCompileCache(in, p)
-	if res := cache.lookup(); res != nil {
+	cache := openCompileCache(in, p, vcsReads)
+	if res := cache.lookup(in, p); res != nil {
 		cache.stat.save()
 		return res, nil
 	}

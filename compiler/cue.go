@@ -20,6 +20,7 @@ import (
 	"cuelang.org/go/cue/token"
 
 	"cc.dev/cc/diag"
+	"cc.dev/cc/localfs"
 	"cc.dev/cc/schema"
 )
 
@@ -132,6 +133,7 @@ func loadCUEInstance(p *project) (*build.Instance, *cueTranslator, diag.Diagnost
 	if p.single {
 		args = []string{"./" + filepath.Base(p.files[0])}
 	} else {
+		localfs.Touch(p.root)
 		ents, err := os.ReadDir(p.root)
 		if err != nil {
 			return nil, nil, diag.Diagnostics{diag.Errorf(nil, "%v", err)}
@@ -233,6 +235,7 @@ func (r regularFS) Open(name string) (fs.File, error) {
 		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrInvalid}
 	}
 	abs := "/" + name
+	localfs.Touch(abs)
 	fi, err := os.Stat(abs)
 	if err != nil {
 		return nil, err
@@ -478,6 +481,7 @@ func (p *project) addSource(abs string) {
 	if _, ok := p.sources[name]; ok {
 		return
 	}
+	localfs.Touch(abs)
 	if b, err := schema.ReadRegular(abs, p.maxSize); err == nil {
 		p.sources[name] = b
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"cc.dev/cc/diag"
+	"cc.dev/cc/localfs"
 	"cc.dev/cc/schema"
 )
 
@@ -63,6 +64,7 @@ func envVarFile(root, env string) (string, error) {
 		return "", nil
 	}
 	dir := filepath.Join(root, EnvDir)
+	localfs.Touch(dir)
 	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
 		return "", nil
 	}
@@ -85,6 +87,7 @@ func envVarFile(root, env string) (string, error) {
 
 // envNamesIn lists the environments with a variable file in dir, sorted.
 func envNamesIn(dir string) []string {
+	localfs.Touch(dir)
 	ents, _ := os.ReadDir(dir)
 	var names []string
 	for _, e := range ents {

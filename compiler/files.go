@@ -82,6 +82,7 @@ func (h *fileHasher) hashFile(rel string) fileSum {
 	if err != nil {
 		return fileSum{err: err}
 	}
+	localfs.Touch(abs)
 	fi, err := os.Stat(abs)
 	if err != nil {
 		return fileSum{err: unwrapPathError(err)}
@@ -129,6 +130,7 @@ func (h *fileHasher) walkedFile(rel, abs string) fileSum {
 // (schema.OpenRegular), so a FIFO or a device never blocks or runs for
 // ever.
 func hashContent(abs string, tr *tracker) fileSum {
+	localfs.Touch(abs)
 	f, fi, err := schema.OpenRegular(abs)
 	if err != nil {
 		return fileSum{err: unwrapPathError(err)}
@@ -275,6 +277,7 @@ func (h *fileHasher) addPath(t *treeBatch, p, base string, keep func(string) boo
 	if err != nil {
 		return err
 	}
+	localfs.Touch(abs)
 	fi, err := os.Stat(abs)
 	if err != nil {
 		return h.namedPathError(err)
@@ -353,6 +356,7 @@ func (h *fileHasher) addWalked(t *treeBatch, name, rel, full string, d fs.DirEnt
 	case d.IsDir() || !keep(rel):
 		return nil
 	case d.Type()&fs.ModeSymlink != 0:
+		localfs.Touch(full)
 		target, err := os.Readlink(full)
 		if err != nil {
 			return err
@@ -374,6 +378,7 @@ func (h *fileHasher) envKeys(rel string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
+	localfs.Touch(abs)
 	b, err := schema.ReadRegular(abs, maxSmallFile)
 	if err != nil {
 		return nil, fmt.Errorf("%s %w", rel, unwrapPathError(err))
@@ -389,6 +394,7 @@ func (h *fileHasher) envKeys(rel string) ([]string, error) {
 // siblings lists the names next to a missing path, for did-you-mean.
 func (h *fileHasher) siblings(rel string) []string {
 	dir := filepath.Join(h.root, filepath.Dir(cleanRel(rel)))
+	localfs.Touch(dir)
 	ents, err := os.ReadDir(dir)
 	if err != nil {
 		return nil

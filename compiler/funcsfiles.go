@@ -67,6 +67,7 @@ func fileSetFunc(root string) function.Function {
 // matches one of pats, at most maxElements of them.
 func walkMatching(root, dir string, pats [][]string) ([]string, error) {
 	var names []string
+	localfs.Touch(dir)
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -75,6 +76,7 @@ func walkMatching(root, dir string, pats [][]string) ([]string, error) {
 		if d.IsDir() && (rel == localfs.StateDir) {
 			return filepath.SkipDir
 		}
+		localfs.Touch(p)
 		if d.IsDir() || !regularInside(root, rel, d) {
 			return nil
 		}
@@ -105,6 +107,7 @@ func regularInside(root, rel string, d fs.DirEntry) bool {
 	if err != nil {
 		return false
 	}
+	localfs.Touch(abs)
 	fi, err := os.Stat(abs)
 	return err == nil && fi.Mode().IsRegular()
 }

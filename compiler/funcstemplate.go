@@ -13,6 +13,7 @@ import (
 	"github.com/zclconf/go-cty/cty/convert"
 	"github.com/zclconf/go-cty/cty/function"
 
+	"cc.dev/cc/localfs"
 	"cc.dev/cc/schema"
 )
 
@@ -48,6 +49,7 @@ func readTemplate(root, p string) ([]byte, error) {
 	var f *os.File
 	abs, err := insideRoot(root, p)
 	if err == nil {
+		localfs.Touch(abs)
 		f, _, err = schema.OpenRegular(abs)
 	}
 	if err != nil {

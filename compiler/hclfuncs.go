@@ -262,6 +262,7 @@ func fileExistsFunc(root string) function.Function {
 			if err != nil {
 				return cty.NilVal, function.NewArgError(0, err)
 			}
+			localfs.Touch(abs)
 			fi, err := os.Stat(abs)
 			if err != nil {
 				return cty.False, nil
@@ -288,6 +289,7 @@ func fileFunc(root string, conv func(io.Reader, string) (cty.Value, error)) func
 			if err != nil {
 				return cty.NilVal, function.NewArgError(0, openError(path, err))
 			}
+			localfs.Touch(abs)
 			f, _, err := schema.OpenRegular(abs)
 			if err != nil {
 				return cty.NilVal, function.NewArgError(0, openError(path, err))

@@ -11,6 +11,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"cc.dev/cc/diag"
+	"cc.dev/cc/localfs"
 	"cc.dev/cc/schema"
 )
 
@@ -172,6 +173,7 @@ func (l *hclLoader) moduleDir(b *hclsyntax.Block, src *hclsyntax.Attribute) (str
 		return bad(`registry sources are not supported; a local path starts with "./" or "../"`)
 	}
 	dir := filepath.Join(l.callerDir(b), filepath.FromSlash(s))
+	localfs.Touch(dir)
 	if real, err := filepath.EvalSymlinks(dir); err == nil {
 		dir = real
 	}
@@ -181,6 +183,7 @@ func (l *hclLoader) moduleDir(b *hclsyntax.Block, src *hclsyntax.Attribute) (str
 	if dir == l.p.root {
 		return bad("it is the project directory itself")
 	}
+	localfs.Touch(dir)
 	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
 		return bad("no such directory")
 	}
@@ -233,6 +236,7 @@ func (l *hclLoader) childLoader(m *hclModule, dir string, chain []string) *hclLo
 
 // parseModule parses the .hcl files of a module's directory.
 func (l *hclLoader) parseModule(m *hclModule) []*hclsyntax.Body {
+	localfs.Touch(l.scope.dir)
 	entries, err := os.ReadDir(l.scope.dir)
 	if err != nil {
 		l.errorf(m.block.DefRange(), "module %q: %v", m.name, unwrapPathError(err))

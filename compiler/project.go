@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"cc.dev/cc/diag"
+	"cc.dev/cc/localfs"
 	"cc.dev/cc/schema"
 )
 
@@ -77,6 +78,7 @@ func locate(path string, maxSize int64, varFiles ...string) (*project, error) {
 	if path == "" {
 		path = "."
 	}
+	localfs.Touch(path)
 	fi, err := os.Stat(path)
 	if err != nil {
 		return nil, fmt.Errorf("no project at %s: %w", path, unwrapPathError(err))
@@ -93,9 +95,11 @@ func locate(path string, maxSize int64, varFiles ...string) (*project, error) {
 	if err != nil {
 		return nil, err
 	}
+	localfs.Touch(absDir)
 	if p.root, err = filepath.EvalSymlinks(absDir); err != nil {
 		return nil, err
 	}
+	localfs.Touch(p.root)
 	if p.single {
 		p.files[0] = filepath.Join(p.root, filepath.Base(p.files[0]))
 		return p, p.onlyFileOfLanguage(varFiles)
@@ -165,6 +169,7 @@ func isVarFile(abs string, varFiles []string) bool {
 		if err != nil {
 			continue
 		}
+		localfs.Touch(a)
 		if dir, err := filepath.EvalSymlinks(filepath.Dir(a)); err == nil && filepath.Join(dir, filepath.Base(a)) == abs {
 			return true
 		}
@@ -200,6 +205,7 @@ func (p *project) scanDir(path string) error {
 // root (named path by the user), sorted. With check, each must be a
 // regular file under the size limit, and all of them together too.
 func (p *project) configFiles(path string, check bool) (cues, hcls []string, err error) {
+	localfs.Touch(p.root)
 	entries, err := os.ReadDir(p.root)
 	if err != nil {
 		return nil, nil, err
@@ -210,6 +216,7 @@ func (p *project) configFiles(path string, check bool) (cues, hcls []string, err
 		if e.IsDir() || ext != ".cue" && ext != ".hcl" {
 			continue
 		}
+		localfs.Touch(e.Name())
 		fi, err := os.Stat(filepath.Join(p.root, e.Name()))
 		if err != nil {
 			return nil, nil, fmt.Errorf("%s: %w", filepath.Join(path, e.Name()), unwrapPathError(err))
@@ -319,6 +326,7 @@ func (p *project) readOnce(path string) ([]byte, error) {
 	if b, ok := p.read[path]; ok {
 		return b, nil
 	}
+	localfs.Touch(path)
 	b, err := schema.ReadRegular(path, p.maxSize)
 	if err != nil {
 		return nil, err
@@ -345,6 +353,7 @@ func (p *project) display(abs string) string {
 
 // readLock reads cc.lock from the project root; no file is an empty lock.
 func readLock(root string) (*schema.Lock, error) {
+	localfs.Touch(root)
 	b, err := schema.ReadRegular(filepath.Join(root, schema.LockFile), maxSmallFile)
 	if errors.Is(err, fs.ErrNotExist) {
 		return &schema.Lock{Version: schema.LockVersion, Bases: map[string]string{}}, nil

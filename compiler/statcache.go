@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"sync"
 	"time"
+
+	"cc.dev/cc/localfs"
 )
 
 // The stat cache (issue 13: stat cache) maps a local file's stat data
@@ -156,6 +158,7 @@ func (c *statCache) save() {
 // input says the digest is a local input's (kept on disk).
 func (c *statCache) sum(abs string, tr *tracker, input bool) fileSum {
 	at := time.Now().UnixNano()
+	localfs.Touch(abs)
 	fi, err := os.Stat(abs)
 	if err != nil {
 		return hashContent(abs, tr) // its error

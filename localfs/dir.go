@@ -96,6 +96,7 @@ type WalkFunc func(rel, abs string, d fs.DirEntry) error
 // root. abs is the directory's absolute path; the directory itself is not
 // passed to fn.
 func (d *Dir) Walk(abs string, fn WalkFunc) error {
+	Touch(abs)
 	return filepath.WalkDir(abs, func(full string, e fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -105,14 +106,19 @@ func (d *Dir) Walk(abs string, fn WalkFunc) error {
 			return err
 		}
 		if full == abs {
+			Touch(full)
 			return nil
 		}
 		if d.Excluded(rel) {
 			if e.IsDir() && d.prune(rel) {
 				return filepath.SkipDir
 			}
+			if e.IsDir() {
+				Touch(full) // entered for an exception
+			}
 			return nil
 		}
+		Touch(full)
 		if e.Type()&fs.ModeSymlink != 0 {
 			target, err := os.Readlink(full)
 			if err != nil {
@@ -259,15 +265,18 @@ func (d *Dir) RootExcludes(abs string) ([]string, error) {
 // excluded entry that is not a directory.
 func literals(abs, root, base string, excluded func(rel string) bool, exceptions bool) ([]string, error) {
 	var out []string
+	Touch(abs)
 	err := filepath.WalkDir(abs, func(full string, e fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
 		if full == abs {
+			Touch(full)
 			return nil
 		}
 		rel := RelTo(root, full)
 		if !excluded(rel) {
+			Touch(full)
 			return nil
 		}
 		name := rel
@@ -283,8 +292,10 @@ func literals(abs, root, base string, excluded func(rel string) bool, exceptions
 			out = append(out, Literal(name))
 			return filepath.SkipDir
 		case e.IsDir():
+			Touch(full)
 			return nil
 		}
+		Touch(full)
 		out = append(out, Literal(name))
 		return nil
 	})

@@ -125,7 +125,9 @@ func Resolve(root, rel string) (string, error) {
 	if clean == ".." || strings.HasPrefix(clean, "../") {
 		return "", fmt.Errorf("%s: %w", rel, ErrOutsideRoot)
 	}
+	Touch(clean)
 	abs, err := filepath.EvalSymlinks(filepath.Join(root, clean))
+	Touch(abs)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return "", fmt.Errorf("%s: %w", rel, fs.ErrNotExist)
@@ -151,9 +153,11 @@ func (p *Policy) LinkInside(full, target, rel string) error {
 	if !filepath.IsAbs(resolved) {
 		resolved = filepath.Join(filepath.Dir(full), target)
 	}
+	Touch(resolved)
 	if real, err := filepath.EvalSymlinks(resolved); err == nil {
 		resolved = real
 	}
+	Touch(resolved)
 	if !p.inside(filepath.Clean(resolved)) {
 		return fmt.Errorf("%s: %w (through a symbolic link to %s)", rel, ErrOutsideRoot, target)
 	}
@@ -171,6 +175,7 @@ func (p *Policy) Open(rel string) (*os.File, fs.FileInfo, error) {
 	if p.Excluded(real) {
 		return nil, nil, fmt.Errorf("%s %w", rel, ErrIgnored)
 	}
+	Touch(abs)
 	f, fi, err := schema.OpenRegular(abs)
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s %w", rel, unwrapPathError(err))
@@ -191,6 +196,7 @@ func (p *Policy) Readlink(rel string) (string, error) {
 		return "", fmt.Errorf("%s %w", rel, ErrIgnored)
 	}
 	full := filepath.Join(dir, path.Base(clean))
+	Touch(full)
 	target, err := os.Readlink(full)
 	if err != nil {
 		return "", fmt.Errorf("%s: %w", rel, unwrapPathError(err))
@@ -262,6 +268,7 @@ func (m *matcher) exceptions() bool { return m != nil && m.pm != nil && m.pm.Exc
 func readIgnore(root, dir string) (*matcher, error) {
 	for _, name := range IgnoreFiles {
 		rel := path.Join(dir, name)
+		Touch(rel)
 		b, err := schema.ReadRegular(filepath.Join(root, filepath.FromSlash(rel)), maxIgnoreFile)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue

@@ -1,0 +1,184 @@
+package compiler
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"cc.dev/cc/localfs"
+)
+
+// vcsProject writes a project whose image sets HEAD to head and copies
+// copySrc, with a .git directory beside it, backdated.
+func vcsProject(t *testing.T, head, copySrc string) string {
+	t.Helper()
+	dir := t.TempDir()
+	files := map[string]string{
+		"main.hcl": `project = "vcs"
+image "app" {
+  from = "python:3.12-slim"
+  copy {
+    src = "` + copySrc + `"
+    dst = "/app"
+  }
+  env {
+    vars = { HEAD = ` + head + ` }
+  }
+}
+`,
+		"src/app.py":            "print('hi')\n",
+		".git/HEAD":             "ref: refs/heads/main\n",
+		".git/refs/heads/main":  "1111111111111111111111111111111111111111\n",
+		".git/objects/11/11111": "blob",
+	}
+	for name, body := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	backdate(t, dir)
+	return dir
+}
+
+// commit changes .git as a commit does: a new object, the branch moved.
+func commit(t *testing.T, dir, sha string) {
+	t.Helper()
+	os.MkdirAll(filepath.Join(dir, ".git/objects/22"), 0o755)
+	os.WriteFile(filepath.Join(dir, ".git/objects/22/"+sha), []byte("commit "+sha), 0o644)
+	if err := os.WriteFile(filepath.Join(dir, ".git/refs/heads/main"), []byte(sha+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(dir, ".git/HEAD"), []byte("ref: refs/heads/"+sha[:4]+"\n"), 0o644)
+}
+
+// TestCompileCacheIgnoresVCS: issue 13: compile cache. A commit changes
+// .git, not the configuration: a project that reads nothing in .git is
+// still a hit after one (it was a miss, and a full compile, before), and
+// the hit is what a cold compile gives.
+func TestCompileCacheIgnoresVCS(t *testing.T) {
+	for _, lang := range []string{"hcl", "cue"} {
+		t.Run(lang, func(t *testing.T) {
+			dir := vcsProject(t, `"x"`, "src")
+			in := Input{Path: filepath.Join(dir, "main.hcl")}
+			if lang == "cue" {
+				os.Remove(in.Path)
+				in.Path = filepath.Join(dir, "main.cue")
+				os.WriteFile(in.Path, []byte(`project: "vcs"
+images: app: {
+	from: "python:3.12-slim"
+	steps: [{copy: {src: "src", dst: "/app"}}]
+}
+`), 0o644)
+				backdate(t, dir)
+			}
+			p := probeCache(t)
+			cache := filepath.Join(dir, ".cc", "cache")
+			compileColdCached(t, in, cache)
+			compileColdCached(t, in, cache)
+			if hits, _ := p.take(); hits != 1 {
+				t.Fatalf("unchanged project: %d hits, want 1", hits)
+			}
+			commit(t, dir, "2222222222222222222222222222222222222222")
+			compileColdCached(t, in, cache)
+			if hits, _ := p.take(); hits != 1 {
+				t.Fatalf("after a commit: %d hits, want 1 (.git is not read)", hits)
+			}
+			// Its name is in the key: a project that gains or loses a
+			// .git directory is compiled again.
+			if err := os.RemoveAll(filepath.Join(dir, ".git")); err != nil {
+				t.Fatal(err)
+			}
+			compileColdCached(t, in, cache)
+			if hits, _ := p.take(); hits != 0 {
+				t.Fatalf("after .git is removed: %d hits, want 0", hits)
+			}
+		})
+	}
+}
+
+// TestCompileCacheReadsVCS: issue 13: compile cache. A compilation that
+// reads in .git (a file of it, a fileset over the root, a link into it,
+// a copy of the whole root) is never answered from the key without
+// .git's contents: after a commit each compile gives what a cold one
+// gives, the new contents, and an unchanged project is still a hit
+// (from the second compile on, under the whole key). With .git in the
+// root's .ccignore, the copy of the root reads nothing in it and stays a
+// hit after a commit.
+func TestCompileCacheReadsVCS(t *testing.T) {
+	cases := []struct {
+		name, head, copySrc, link, ignore string
+		hitAfterCommit                    bool
+	}{
+		{name: "file", head: `file(".git/HEAD")`, copySrc: "src"},
+		{name: "fileset", head: `join(",", fileset(".", "**"))`, copySrc: "src"},
+		{name: "filesha256", head: `filesha256(".git/refs/heads/main")`, copySrc: "src"},
+		{name: "fileexists", head: `tostring(fileexists(".git/objects/22/2222222222222222222222222222222222222222"))`, copySrc: "src"},
+		{name: "link", head: `file("head")`, copySrc: "src", link: ".git/HEAD"},
+		{name: "link to dir", head: `file("g/HEAD")`, copySrc: "src", link: ".git"},
+		{name: "copy root", head: `"x"`, copySrc: "."},
+		{name: "copy .git", head: `"x"`, copySrc: ".git"},
+		{name: "copy root, .git ignored", head: `"x"`, copySrc: ".", ignore: ".git\n", hitAfterCommit: true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			dir := vcsProject(t, c.head, c.copySrc)
+			if c.link != "" {
+				name := "head"
+				if c.link == ".git" {
+					name = "g"
+				}
+				if err := os.Symlink(c.link, filepath.Join(dir, name)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if c.ignore != "" {
+				os.WriteFile(filepath.Join(dir, ".ccignore"), []byte(c.ignore), 0o644)
+				backdate(t, dir)
+			}
+			in := Input{Path: filepath.Join(dir, "main.hcl")}
+			p := probeCache(t)
+			cache := filepath.Join(dir, ".cc", "cache")
+			first := compileColdCached(t, in, cache)
+			compileColdCached(t, in, cache)
+			compileColdCached(t, in, cache)
+			if hits, _ := p.take(); hits < 1 {
+				t.Fatalf("unchanged project: %d hits in 3 compiles, want at least 1", hits)
+			}
+			commit(t, dir, "2222222222222222222222222222222222222222")
+			after := compileColdCached(t, in, cache)
+			hits, _ := p.take()
+			switch {
+			case c.hitAfterCommit && hits != 1:
+				t.Fatalf("after a commit: %d hits, want 1 (.git is ignored)", hits)
+			case !c.hitAfterCommit && hits != 0:
+				t.Fatalf("after a commit: %d hits, want 0 (.git is read)", hits)
+			}
+			fb, _ := first.Desired.MarshalCanonical()
+			ab, _ := after.Desired.MarshalCanonical()
+			if bytes.Equal(fb, ab) != c.hitAfterCommit {
+				t.Fatalf("after a commit the result changed: %v, want %v", !bytes.Equal(fb, ab), !c.hitAfterCommit)
+			}
+			compileColdCached(t, in, cache)
+			if hits, _ := p.take(); hits != 1 {
+				t.Fatalf("unchanged after the commit: %d hits, want 1", hits)
+			}
+		})
+	}
+}
+
+// TestInVCS: the paths that are in a version-control directory.
+func TestInVCS(t *testing.T) {
+	for p, want := range map[string]bool{
+		".git": true, ".git/HEAD": true, "/a/b/.git/x": true, "a/.hg": true, "x/.svn/y": true, ".jj/repo": true,
+		"": false, "a/b": false, ".github/workflows": false, "a/.gitignore": false, "git/x": false, "/a/.cc/cache": false, ".gi": false,
+	} {
+		if got := localfs.InVCS(p); got != want {
+			t.Errorf("InVCS(%q) = %v, want %v", p, got, want)
+		}
+	}
+}
