@@ -9,6 +9,7 @@ import (
 	"errors"
 	"io"
 	"path/filepath"
+	"slices"
 
 	"cc.dev/cc/diag"
 	"cc.dev/cc/localfs"
@@ -195,11 +196,11 @@ func (cr *cachedResult) fields() *Result {
 // the key without their contents, one that did under the whole key, or,
 // when it had only the other, a mark that the project needs the whole
 // key (no result).
-func (c *compileCache) finish(res *Result, err error, p *project) {
+func (c *compileCache) finish(in Input, res *Result, err error, p *project) {
 	if c == nil {
 		return
 	}
-	c.stat.save()
+	defer c.stat.save()
 	if c.ck == nil || err != nil || res == nil || res.Desired == nil || hasSensitive(res, p) {
 		return
 	}
@@ -209,6 +210,12 @@ func (c *compileCache) finish(res *Result, err error, p *project) {
 			key, full = c.part, false
 		}
 	} else if !c.full {
+		key = nil
+	}
+	if !c.unchanged(in, p, key, full) {
+		return
+	}
+	if key == nil {
 		mark := cachedResult{Full: true}
 		_ = writeSealed(c.dir, c.slot, c.key, resultMagic, func(w io.Writer) error { return gob.NewEncoder(w).Encode(&mark) })
 		return
@@ -222,6 +229,25 @@ func (c *compileCache) finish(res *Result, err error, p *project) {
 	if writeSealed(c.dir, c.slot, c.key, resultMagic, func(w io.Writer) error { return gob.NewEncoder(w).Encode(&cr) }) == nil {
 		pruneResults(c.dir)
 	}
+}
+
+// unchanged reports whether the project is still what the key said when
+// the compilation began: located alike (its configuration files, its
+// language, its environment's file) and keyed alike (key, with full; nil:
+// only located). A file that changed while the project was located,
+// keyed or compiled may be in the result in a state no key says, so such
+// a result is not stored: a later compile of the state the key says
+// would be answered with it.
+func (c *compileCache) unchanged(in Input, p *project, key []byte, full bool) bool {
+	q, err := openProject(in, nil)
+	if err != nil || q.root != p.root || q.lang != p.lang || q.envFile != p.envFile || !slices.Equal(q.files, p.files) {
+		return false
+	}
+	if key == nil {
+		return true
+	}
+	k, err := c.inputKey(in, p, full)
+	return err == nil && hmac.Equal(k, key)
 }
 
 // hasSensitive reports whether the compilation met a sensitive value.

@@ -261,15 +261,26 @@ func compile(ctx context.Context, in Input, tr *tracker) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	if cacheRaceHook != nil {
+		cacheRaceHook("located")
+	}
 	cache := openCompileCache(in, p, vcsReads)
 	if res := cache.lookup(in, p); res != nil {
 		cache.stat.save()
 		return res, nil
 	}
+	if cacheRaceHook != nil {
+		cacheRaceHook("keyed")
+	}
 	res, err := compileProject(ctx, in, p, tr)
-	cache.finish(res, err, p)
+	cache.finish(in, res, err, p)
 	return res, err
 }
+
+// cacheRaceHook, when set (by tests), runs once the project is located
+// ("located", before its cache key is made) and once the cache missed
+// ("keyed", before the compilation reads the configuration).
+var cacheRaceHook func(stage string)
 
 // compileProject compiles the located project p.
 func compileProject(ctx context.Context, in Input, p *project, tr *tracker) (*Result, error) {

@@ -1,0 +1,77 @@
+package compiler
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestCompileCacheEditedWhileCompiling: issue 13: compile cache. A file
+// edited while the project is located, keyed or compiled leaves no result
+// under a key that says another state: after the edit is undone, a
+// cached compile still gives what a cold one gives. (The result of the
+// edited configuration was stored under the key of the first, and came
+// back for it.)
+func TestCompileCacheEditedWhileCompiling(t *testing.T) {
+	cases := []struct {
+		name, stage string
+		edit, undo  func(dir string)
+	}{
+		{"configuration edited after the key", "keyed",
+			func(dir string) { rewrite(t, filepath.Join(dir, "main.hcl"), `"x"`, `"y"`) },
+			func(dir string) { rewrite(t, filepath.Join(dir, "main.hcl"), `"y"`, `"x"`) }},
+		{"local input edited after the key", "keyed",
+			func(dir string) { rewrite(t, filepath.Join(dir, "src/app.py"), "hi", "ho") },
+			func(dir string) { rewrite(t, filepath.Join(dir, "src/app.py"), "ho", "hi") }},
+		{"configuration file added before the key", "located",
+			func(dir string) {
+				os.WriteFile(filepath.Join(dir, "more.hcl"), []byte("image \"more\" {\n  from = \"python:3.12-slim\"\n}\n"), 0o644)
+			},
+			nil},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			dir := vcsProject(t, `"x"`, "src")
+			in := Input{Path: dir}
+			cache := filepath.Join(dir, ".cc", "cache")
+			p := probeCache(t)
+			once := true
+			cacheRaceHook = func(stage string) {
+				if stage == c.stage && once {
+					once = false
+					c.edit(dir)
+				}
+			}
+			t.Cleanup(func() { cacheRaceHook = nil })
+			in.CacheDir = cache
+			if _, err := Compile(t.Context(), in); err != nil {
+				t.Fatal(err)
+			}
+			in.CacheDir = ""
+			if once {
+				t.Fatal("the hook never edited")
+			}
+			if c.undo != nil {
+				c.undo(dir)
+			}
+			res := compileColdCached(t, in, cache)
+			if c.undo == nil && !strings.Contains(string(mustCanonical(t, res)), "image.more") {
+				t.Fatalf("the added file's image is not in the result")
+			}
+			compileColdCached(t, in, cache)
+			if hits, _ := p.take(); hits != 1 {
+				t.Fatalf("%d hits, want 1 (the second compile after the race)", hits)
+			}
+		})
+	}
+}
+
+func mustCanonical(t *testing.T, res *Result) []byte {
+	t.Helper()
+	b, err := res.Desired.MarshalCanonical()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
