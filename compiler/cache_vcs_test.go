@@ -2,6 +2,8 @@ package compiler
 
 import (
 	"bytes"
+	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"testing"
@@ -180,5 +182,103 @@ func TestInVCS(t *testing.T) {
 		if got := localfs.InVCS(p); got != want {
 			t.Errorf("InVCS(%q) = %v, want %v", p, got, want)
 		}
+	}
+}
+
+// TestCompileCacheVCSRandom: issue 13: compile cache. Random sequences of
+// commits, edits, links into .git, ignore files and configurations that
+// read .git or not: after each step a cached compile gives what a cold
+// one gives (or fails as it does).
+func TestCompileCacheVCSRandom(t *testing.T) {
+	heads := []string{`"x"`, `file(".git/HEAD")`, `join(",", fileset(".", "**"))`, `file("lnk/HEAD")`,
+		`tostring(fileexists(".git/y"))`, `filesha256("src/app.py")`, `join(",", fileset("lnk", "*"))`}
+	srcs := []string{"src", ".", ".git", "lnk"}
+	seeds := 12
+	if testing.Short() {
+		seeds = 3
+	}
+	p := probeCache(t)
+	for seed := 0; seed < seeds; seed++ {
+		t.Run(fmt.Sprint(seed), func(t *testing.T) {
+			r := rand.New(rand.NewPCG(uint64(seed), 13))
+			dir := vcsProject(t, heads[0], srcs[0])
+			cache := filepath.Join(dir, ".cc", "cache")
+			head, src := heads[0], srcs[0]
+			config := func() {
+				os.WriteFile(filepath.Join(dir, "main.hcl"), []byte(`project = "vcs"
+image "app" {
+  from = "python:3.12-slim"
+  copy {
+    src = "`+src+`"
+    dst = "/app"
+  }
+  env {
+    vars = { HEAD = `+head+` }
+  }
+}
+`), 0o644)
+			}
+			steps := []func() string{
+				func() string {
+					os.WriteFile(filepath.Join(dir, ".git/HEAD"), []byte(fmt.Sprintf("ref: refs/heads/b%d\n", r.IntN(3))), 0o644)
+					return "HEAD written"
+				},
+				func() string {
+					os.MkdirAll(filepath.Join(dir, ".git/objects/33"), 0o755)
+					os.WriteFile(filepath.Join(dir, ".git/objects/33", fmt.Sprint(r.IntN(4))), []byte("o"), 0o644)
+					return "object added"
+				},
+				func() string { os.WriteFile(filepath.Join(dir, ".git/y"), nil, 0o644); return ".git/y added" },
+				func() string { os.Remove(filepath.Join(dir, ".git/y")); return ".git/y removed" },
+				func() string { head = heads[r.IntN(len(heads))]; config(); return "HEAD = " + head },
+				func() string { src = srcs[r.IntN(len(srcs))]; config(); return "copy " + src },
+				func() string { os.Symlink(".git", filepath.Join(dir, "lnk")); return "lnk -> .git" },
+				func() string { os.Remove(filepath.Join(dir, "lnk")); return "lnk removed" },
+				func() string {
+					os.WriteFile(filepath.Join(dir, ".ccignore"), []byte(".git\nlnk\n"), 0o644)
+					return ".ccignore .git"
+				},
+				func() string { os.Remove(filepath.Join(dir, ".ccignore")); return ".ccignore removed" },
+				func() string {
+					os.WriteFile(filepath.Join(dir, "src/app.py"), []byte(fmt.Sprintf("print(%d)\n", r.IntN(3))), 0o644)
+					return "app.py edited"
+				},
+				func() string {
+					os.RemoveAll(filepath.Join(dir, ".git"))
+					return ".git removed"
+				},
+				func() string {
+					os.MkdirAll(filepath.Join(dir, ".git/refs"), 0o755)
+					os.WriteFile(filepath.Join(dir, ".git/HEAD"), []byte("ref: refs/heads/main\n"), 0o644)
+					return ".git made"
+				},
+			}
+			var done []string
+			for i := 0; i < 25; i++ {
+				done = append(done, steps[r.IntN(len(steps))]())
+				in := Input{Path: filepath.Join(dir, "main.hcl")}
+				cold, cerr := Compile(t.Context(), in)
+				in.CacheDir = cache
+				warm, werr := Compile(t.Context(), in)
+				if (cerr == nil) != (werr == nil) || cerr != nil && cerr.Error() != werr.Error() {
+					t.Fatalf("after %v: cold %v, cached %v", done, cerr, werr)
+				}
+				if cerr == nil {
+					cb, _ := cold.Desired.MarshalCanonical()
+					wb, _ := warm.Desired.MarshalCanonical()
+					if !bytes.Equal(cb, wb) {
+						t.Fatalf("after %v: the cached result differs from a cold compile:\ncold %s\nwarm %s", done, cb, wb)
+					}
+				}
+			}
+		})
+	}
+	// Some steps change nothing the compile reads (a commit that the
+	// configuration does not look at): the cache answered those, or the
+	// sequences tested only misses.
+	if hits, _ := p.take(); hits < seeds {
+		t.Fatalf("%d hits in %d sequences, want at least %d", hits, seeds, seeds)
+	} else {
+		t.Logf("%d hits in %d compiles", hits, seeds*25)
 	}
 }
