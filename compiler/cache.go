@@ -33,15 +33,21 @@ import (
 // the root), nor when any value in it is sensitive: a cache file would
 // hold it in clear.
 //
-// Version-control directories (.git and its kind, localfs.VCSDirs)
-// change with every commit and fetch, not with the configuration, so the
-// key first leaves out their contents (only their names are in it). That
-// key is only good for a compilation that read nothing in one: every read
-// of the project's files is counted by localfs.Touch, and a compilation
-// that read in one (a copy of the whole root, a fileset over it, a
-// file(".git/HEAD")) stores no result under that key but a mark that the
-// project needs the whole key; the next compilation keys it so, contents
-// of .git included, as a project read it before.
+// What a project's compile seldom reads changes most: version-control
+// directories (.git and its kind, localfs.VCSDirs) with every commit and
+// fetch, and what the root's .ccignore (or .dockerignore) excludes, such
+// as .venv or node_modules, with every install. So the key first leaves
+// out what is under those (localfs.Policy.Omitted: only their names and
+// types are in it). That key is only good for a compilation that read
+// nothing omitted: every read of the project's files passes its path to
+// localfs.Touch, which the compilation's localfs.Watch counts, and a
+// compilation that read an omitted path (a copy of the whole root that
+// the ignore file does not cut .git from, a fileset over it,
+// file(".git/HEAD"), a file the ignore file excludes) stores no result
+// under that key but a mark that the project needs the whole key; the
+// next compilation keys it so, everything under the root included, as
+// the key was before. A symbolic link into an omitted path, or an ignore
+// file that cannot be read, gives the whole key from the start.
 
 const resultMagic = "cc-compilecache-1\n"
 
@@ -51,21 +57,23 @@ type compileCache struct {
 	key  []byte
 	stat *statCache
 	// ck is the compilation's key; nil: not cacheable. full says it
-	// holds the contents of version-control directories too; part is
-	// the key without them (nil when it cannot be had).
+	// holds what the root's omitted paths hold too; part is the key
+	// without it (nil when it cannot be had).
 	ck, part []byte
 	full     bool
 	slot     string
-	// vcsReads is localfs.VCSReads before the compilation read anything.
-	vcsReads int64
+	// policy is the root's, whose omitted paths part leaves out, and
+	// watch counts the compilation's reads of them.
+	policy *localfs.Policy
+	watch  *localfs.Watch
 }
 
 // cachedResult is what a result file holds: a Result, its desired state
 // without its schema (always the embedded one).
 type cachedResult struct {
 	Key []byte
-	// Full says Key holds the contents of version-control directories;
-	// a Full entry without a Key only says the project needs such a key.
+	// Full says Key holds what the root's omitted paths hold too; a
+	// Full entry without a Key only says the project needs such a key.
 	Full     bool
 	Lang     string
 	Files    map[string][]byte
@@ -97,9 +105,9 @@ type cachedDesired struct {
 }
 
 // openCompileCache opens the cache of the compilation of in (p located),
-// and gives p its stat cache; nil when there is none. vcsReads is
-// localfs.VCSReads before p was located.
-func openCompileCache(in Input, p *project, vcsReads int64) *compileCache {
+// and gives p its stat cache; nil when there is none. The cache's watch
+// is on from then until close.
+func openCompileCache(in Input, p *project) *compileCache {
 	if in.CacheDir == "" || in.Schema != nil {
 		return nil
 	}
@@ -107,19 +115,31 @@ func openCompileCache(in Input, p *project, vcsReads int64) *compileCache {
 	if err != nil {
 		return nil // a read-only project: no cache
 	}
-	c := &compileCache{dir: in.CacheDir, key: k, stat: openStatCache(in.CacheDir, k), vcsReads: vcsReads}
+	c := &compileCache{dir: in.CacheDir, key: k, stat: openStatCache(in.CacheDir, k)}
 	p.stat = c.stat
 	m := hmac.New(sha256.New, k)
 	m.Write([]byte(in.Path + "\x00" + in.Env + "\x00" + p.root))
 	c.slot = "c-" + hex.EncodeToString(m.Sum(nil))[:24]
-	c.part, err = c.inputKey(in, p, false)
+	if c.policy, err = localfs.New(p.root); err == nil {
+		c.watch = c.policy.Watch()
+		c.part, err = c.inputKey(in, p, false)
+	} else {
+		err = errKeyOmitted
+	}
 	switch {
 	case err == nil:
 		c.ck = c.part
-	case errors.Is(err, errKeyVCS):
+	case errors.Is(err, errKeyOmitted):
 		c.useFullKey(in, p)
 	}
 	return c
+}
+
+// close ends the cache's watch.
+func (c *compileCache) close() {
+	if c != nil {
+		c.watch.Stop()
+	}
 }
 
 // useFullKey makes the key the one with the contents of version-control
@@ -192,27 +212,32 @@ func (cr *cachedResult) fields() *Result {
 }
 
 // finish stores a successful result when it may, and the stat cache: a
-// compilation that read nothing in a version-control directory under
-// the key without their contents, one that did under the whole key, or,
-// when it had only the other, a mark that the project needs the whole
-// key (no result).
+// compilation that read no omitted path under the key without what they
+// hold, one that did under the whole key, or, when it had only the
+// other, a mark that the project needs the whole key (no result).
 func (c *compileCache) finish(in Input, res *Result, err error, p *project) {
 	if c == nil {
 		return
 	}
 	defer c.stat.save()
+	defer c.close()
 	if c.ck == nil || err != nil || res == nil || res.Desired == nil || hasSensitive(res, p) {
 		return
 	}
+	// Located again first, under the watch: what locating reads counts
+	// too (the first time, the watch was not yet on).
+	if !c.located(in, p) {
+		return
+	}
 	key, full := c.ck, c.full
-	if localfs.VCSReads() == c.vcsReads {
+	if c.watch == nil || c.watch.Reads() == 0 {
 		if c.part != nil {
 			key, full = c.part, false
 		}
 	} else if !c.full {
 		key = nil
 	}
-	if !c.unchanged(in, p, key, full) {
+	if !c.keyedAlike(in, p, key, full) {
 		return
 	}
 	if key == nil {
@@ -231,18 +256,19 @@ func (c *compileCache) finish(in Input, res *Result, err error, p *project) {
 	}
 }
 
-// unchanged reports whether the project is still what the key said when
-// the compilation began: located alike (its configuration files, its
-// language, its environment's file) and keyed alike (key, with full; nil:
-// only located). A file that changed while the project was located,
-// keyed or compiled may be in the result in a state no key says, so such
-// a result is not stored: a later compile of the state the key says
-// would be answered with it.
-func (c *compileCache) unchanged(in Input, p *project, key []byte, full bool) bool {
+// located and keyedAlike report whether the project is still what the
+// key said when the compilation began: located alike (its configuration
+// files, its language, its environment's file) and keyed alike (key,
+// with full; nil: nothing to compare). A file that changed while the
+// project was located, keyed or compiled may be in the result in a state
+// no key says, so such a result is not stored: a later compile of the
+// state the key says would be answered with it.
+func (c *compileCache) located(in Input, p *project) bool {
 	q, err := openProject(in, nil)
-	if err != nil || q.root != p.root || q.lang != p.lang || q.envFile != p.envFile || !slices.Equal(q.files, p.files) {
-		return false
-	}
+	return err == nil && q.root == p.root && q.lang == p.lang && q.envFile == p.envFile && slices.Equal(q.files, p.files)
+}
+
+func (c *compileCache) keyedAlike(in Input, p *project, key []byte, full bool) bool {
 	if key == nil {
 		return true
 	}

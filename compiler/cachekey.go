@@ -19,9 +19,11 @@ import (
 // errUncacheable: the compilation reads what a key cannot follow.
 var errUncacheable = errors.New("not cacheable")
 
-// errKeyVCS: a symbolic link leads into a version-control directory, so
-// a key without their contents would not follow what it reads.
-var errKeyVCS = errors.New("a link into a version-control directory")
+// errKeyOmitted: a symbolic link leads into an omitted path
+// (localfs.Policy.Omitted), or the root's ignore file cannot be read, so
+// a key without the omitted paths' contents would not follow what the
+// compilation reads.
+var errKeyOmitted = errors.New("a link into an omitted path")
 
 // keyWriter writes length-prefixed strings into the key's HMAC.
 type keyWriter struct{ h hash.Hash }
@@ -41,17 +43,17 @@ func (w keyWriter) list(name string, ss []string) {
 }
 
 // inputKey is the key of the compilation of in (compileCache), or nil
-// when it cannot be cached. With full false the key leaves out the
-// contents of version-control directories (localfs.VCSDirs), only good
-// for a compilation that reads nothing in one (compileCache.finish);
-// errKeyVCS says it cannot be made so.
+// when it cannot be cached. With full false the key leaves out what the
+// root's omitted paths hold (c.policy, localfs.Policy.Omitted), only good
+// for a compilation that reads none of them (compileCache.finish);
+// errKeyOmitted says it cannot be made so.
 func (c *compileCache) inputKey(in Input, p *project, full bool) ([]byte, error) {
 	v := ccVersion(c.stat)
 	if v == "" {
 		return nil, errUncacheable
 	}
-	if !full && localfs.InVCS(p.root) {
-		return nil, errKeyVCS
+	if !full && (c.policy == nil || localfs.InVCS(p.root)) {
+		return nil, errKeyOmitted
 	}
 	w := keyWriter{hmac.New(sha256.New, c.key)}
 	w.str("cc compile cache 1", v, in.Path, p.root, p.dir, p.lang, in.Env,
@@ -71,7 +73,7 @@ func (c *compileCache) inputKey(in Input, p *project, full bool) ([]byte, error)
 		return nil, errUncacheable
 	}
 	if err := c.walkKey(w, p.root, full); err != nil {
-		if err != errKeyVCS {
+		if err != errKeyOmitted {
 			err = errUncacheable
 		}
 		return nil, err
@@ -98,9 +100,10 @@ func cueModAbove(root string) bool {
 // walkKey writes every entry under root but its .cc directory into the
 // key: directories by name, files by mode, size and content (through
 // the stat cache), links by target. A link out of the root, or an
-// unreadable entry, makes the compilation uncacheable. Without all, a
-// version-control directory is written by its name alone, and a link
-// into one is errKeyVCS.
+// unreadable entry, makes the compilation uncacheable. Without all, an
+// omitted path (c.policy) is written by its name and type alone, what is
+// under an omitted directory not at all, and a link into an omitted path
+// is errKeyOmitted.
 func (c *compileCache) walkKey(w keyWriter, root string, all bool) error {
 	return filepath.WalkDir(root, func(full string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -111,9 +114,11 @@ func (c *compileCache) walkKey(w keyWriter, root string, all bool) error {
 		switch {
 		case d.IsDir() && rel == localfs.StateDir:
 			return filepath.SkipDir
-		case d.IsDir() && !all && localfs.IsVCSDir(d.Name()):
-			w.str("v", rel)
-			return filepath.SkipDir
+		case !all && rel != "." && c.policy.Omitted(rel):
+			w.str("x", rel, t.String())
+			if d.IsDir() {
+				return filepath.SkipDir
+			}
 		case d.IsDir():
 			w.str("d", rel)
 		case t.IsRegular():
@@ -127,7 +132,7 @@ func (c *compileCache) walkKey(w keyWriter, root string, all bool) error {
 			}
 			w.str("f", rel, fi.Mode().String(), strconv.FormatInt(fi.Size(), 10), string(k))
 		case t&fs.ModeSymlink != 0:
-			return linkKey(w, root, rel, full, all)
+			return c.linkKey(w, root, rel, full, all)
 		default:
 			w.str("o", rel, t.String())
 		}
@@ -136,8 +141,8 @@ func (c *compileCache) walkKey(w keyWriter, root string, all bool) error {
 }
 
 // linkKey writes a link's target, refusing one that leaves the root, and
-// without fullKey one that leads into a version-control directory.
-func linkKey(w keyWriter, root, rel, full string, fullKey bool) error {
+// without fullKey one that leads into an omitted path.
+func (c *compileCache) linkKey(w keyWriter, root, rel, full string, fullKey bool) error {
 	target, err := os.Readlink(full)
 	if err != nil {
 		return err
@@ -153,8 +158,8 @@ func linkKey(w keyWriter, root, rel, full string, fullKey bool) error {
 	if !localfsInside(root, filepath.Clean(resolved)) {
 		return errUncacheable
 	}
-	if !fullKey && (localfs.InVCS(resolved) || localfs.InVCS(target)) {
-		return errKeyVCS
+	if !fullKey && (localfs.InVCS(target) || c.policy.Omitted(relTo(root, filepath.Clean(resolved)))) {
+		return errKeyOmitted
 	}
 	w.str("l", rel, target, resolved, fmt.Sprint(err == nil))
 	return nil

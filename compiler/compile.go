@@ -8,7 +8,6 @@ import (
 	"sync/atomic"
 
 	"cc.dev/cc/diag"
-	"cc.dev/cc/localfs"
 	"cc.dev/cc/schema"
 )
 
@@ -256,7 +255,6 @@ func compile(ctx context.Context, in Input, tr *tracker) (*Result, error) {
 	if beforeCompile != nil {
 		beforeCompile(in)
 	}
-	vcsReads := localfs.VCSReads()
 	p, err := openProject(in, tr)
 	if err != nil {
 		return nil, err
@@ -264,9 +262,10 @@ func compile(ctx context.Context, in Input, tr *tracker) (*Result, error) {
 	if cacheRaceHook != nil {
 		cacheRaceHook("located")
 	}
-	cache := openCompileCache(in, p, vcsReads)
+	cache := openCompileCache(in, p)
 	if res := cache.lookup(in, p); res != nil {
 		cache.stat.save()
+		cache.close()
 		return res, nil
 	}
 	if cacheRaceHook != nil {

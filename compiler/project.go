@@ -78,7 +78,7 @@ func locate(path string, maxSize int64, varFiles ...string) (*project, error) {
 	if path == "" {
 		path = "."
 	}
-	localfs.Touch(path)
+	touchAbs(path)
 	fi, err := os.Stat(path)
 	if err != nil {
 		return nil, fmt.Errorf("no project at %s: %w", path, unwrapPathError(err))
@@ -108,6 +108,14 @@ func locate(path string, maxSize int64, varFiles ...string) (*project, error) {
 		return nil, err
 	}
 	return p, nil
+}
+
+// touchAbs passes path, made absolute, to localfs.Touch.
+func touchAbs(path string) {
+	if a, err := filepath.Abs(path); err == nil {
+		path = a
+	}
+	localfs.Touch(path)
 }
 
 // useFile makes the one configuration file at path, a .cue or .hcl file,
@@ -216,7 +224,7 @@ func (p *project) configFiles(path string, check bool) (cues, hcls []string, err
 		if e.IsDir() || ext != ".cue" && ext != ".hcl" {
 			continue
 		}
-		localfs.Touch(e.Name())
+		localfs.Touch(filepath.Join(p.root, e.Name()))
 		fi, err := os.Stat(filepath.Join(p.root, e.Name()))
 		if err != nil {
 			return nil, nil, fmt.Errorf("%s: %w", filepath.Join(path, e.Name()), unwrapPathError(err))
@@ -326,7 +334,7 @@ func (p *project) readOnce(path string) ([]byte, error) {
 	if b, ok := p.read[path]; ok {
 		return b, nil
 	}
-	localfs.Touch(path)
+	touchAbs(path)
 	b, err := schema.ReadRegular(path, p.maxSize)
 	if err != nil {
 		return nil, err

@@ -17,6 +17,10 @@
 //     BuildKit's file sync (fsutil) does: an excluded directory is entered
 //     when an exception ("!pattern") may bring something inside it back.
 //   - Only regular files are read; names are UTF-8 (NameUTF8).
+//   - What is under a version-control directory, .cc, or excluded by the
+//     root's ignore file is omitted (Policy.Omitted): the compile cache
+//     keys it by name and type alone, as long as the compilation's Watch
+//     counts no read of it (Touch).
 package localfs
 
 import (
@@ -125,7 +129,7 @@ func Resolve(root, rel string) (string, error) {
 	if clean == ".." || strings.HasPrefix(clean, "../") {
 		return "", fmt.Errorf("%s: %w", rel, ErrOutsideRoot)
 	}
-	Touch(clean)
+	Touch(filepath.Join(root, clean))
 	abs, err := filepath.EvalSymlinks(filepath.Join(root, clean))
 	Touch(abs)
 	if err != nil {
@@ -268,7 +272,7 @@ func (m *matcher) exceptions() bool { return m != nil && m.pm != nil && m.pm.Exc
 func readIgnore(root, dir string) (*matcher, error) {
 	for _, name := range IgnoreFiles {
 		rel := path.Join(dir, name)
-		Touch(rel)
+		Touch(filepath.Join(root, filepath.FromSlash(rel)))
 		b, err := schema.ReadRegular(filepath.Join(root, filepath.FromSlash(rel)), maxIgnoreFile)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue

@@ -30,6 +30,7 @@ var notProjectReads = map[string]string{
 	"compiler/cachefile.go:unseal":       "the cache directory",
 	"compiler/cachefile.go:pruneResults": "the cache directory",
 	"compiler/cacheversion.go:ccVersion": "cc's own executable",
+	"localfs/omitted.go:resolveExisting": "a touched path resolved, to find the root that holds it",
 	"compiler/memory.go:physicalMemory":  "/proc and the cgroup",
 }
 
@@ -116,7 +117,7 @@ func checkTouches(fset *token.FileSet, body *ast.BlockStmt, report func(token.Po
 }
 
 // callsTouch reports whether body, outside its function literals, calls
-// Touch or localfs.Touch.
+// Touch, localfs.Touch or compiler's touchAbs.
 func callsTouch(body *ast.BlockStmt) bool {
 	found := false
 	ast.Inspect(body, func(n ast.Node) bool {
@@ -126,7 +127,7 @@ func callsTouch(body *ast.BlockStmt) bool {
 		case *ast.CallExpr:
 			switch f := n.Fun.(type) {
 			case *ast.Ident:
-				found = found || f.Name == "Touch"
+				found = found || f.Name == "Touch" || f.Name == "touchAbs"
 			case *ast.SelectorExpr:
 				if x, ok := f.X.(*ast.Ident); ok && x.Name == "localfs" && f.Sel.Name == "Touch" {
 					found = true

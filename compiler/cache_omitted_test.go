@@ -7,8 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
-
-	"cc.dev/cc/localfs"
 )
 
 // vcsProject writes a project whose image sets HEAD to head and copies
@@ -103,18 +101,30 @@ images: app: {
 	}
 }
 
-// TestCompileCacheReadsVCS: issue 13: compile cache. A compilation that
-// reads in .git (a file of it, a fileset over the root, a link into it,
-// a copy of the whole root) is never answered from the key without
-// .git's contents: after a commit each compile gives what a cold one
-// gives, the new contents, and an unchanged project is still a hit
-// (from the second compile on, under the whole key). With .git in the
-// root's .ccignore, the copy of the root reads nothing in it and stays a
-// hit after a commit.
-func TestCompileCacheReadsVCS(t *testing.T) {
+// TestCompileCacheReadsOmitted: issue 13: compile cache. A compilation
+// that reads an omitted path (in .git: a file of it, a fileset over the
+// root, a link into it, a copy of the whole root; a file the root's
+// .ccignore excludes, or keeps by an exception under a directory it
+// excludes) is never answered from the key without what omitted paths
+// hold: after a change there (a commit, an edit) each compile gives what
+// a cold one gives, the new contents, and an unchanged project is still a
+// hit (from the second compile on, under the whole key). What reads
+// nothing omitted stays a hit after the change: a copy of the root with
+// .git in .ccignore, an edit of an ignored .venv (the ignore file
+// excluding itself too).
+func TestCompileCacheReadsOmitted(t *testing.T) {
+	commitIt := func(t *testing.T, dir string) { commit(t, dir, "2222222222222222222222222222222222222222") }
+	edit := func(name string) func(*testing.T, string) {
+		return func(t *testing.T, dir string) {
+			if err := os.WriteFile(filepath.Join(dir, name), []byte("edited\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
 	cases := []struct {
 		name, head, copySrc, link, ignore string
-		hitAfterCommit                    bool
+		change                            func(*testing.T, string)
+		hitAfter                          bool
 	}{
 		{name: "file", head: `file(".git/HEAD")`, copySrc: "src"},
 		{name: "fileset", head: `join(",", fileset(".", "**"))`, copySrc: "src"},
@@ -124,11 +134,25 @@ func TestCompileCacheReadsVCS(t *testing.T) {
 		{name: "link to dir", head: `file("g/HEAD")`, copySrc: "src", link: ".git"},
 		{name: "copy root", head: `"x"`, copySrc: "."},
 		{name: "copy .git", head: `"x"`, copySrc: ".git"},
-		{name: "copy root, .git ignored", head: `"x"`, copySrc: ".", ignore: ".git\n", hitAfterCommit: true},
+		{name: "copy root, .git ignored", head: `"x"`, copySrc: ".", ignore: ".git\n", hitAfter: true},
+		{name: "excluded file", head: `file("notes.txt")`, copySrc: "src", ignore: "*.txt\n", change: edit("notes.txt")},
+		{name: "file kept by an exception", head: `file("data/keep.txt")`, copySrc: "src", ignore: "data\n!data/keep.txt\n", change: edit("data/keep.txt")},
+		{name: "copy kept by an exception", head: `"x"`, copySrc: ".", ignore: "data\n!data/keep.txt\n", change: edit("data/keep.txt")},
+		{name: "excluded config file", head: `"x"`, copySrc: "src", ignore: "*.hcl\n", change: func(t *testing.T, dir string) {
+			rewrite(t, filepath.Join(dir, "main.hcl"), `"x"`, `"y"`)
+		}},
+		{name: "ignored .venv edited", head: `"x"`, copySrc: ".", ignore: ".ccignore\n.venv\n.git\n", change: edit(".venv/lib/x.py"), hitAfter: true},
+		{name: "ignore file edited", head: `"x"`, copySrc: ".", ignore: ".ccignore\n.venv\n.git\n", change: func(t *testing.T, dir string) {
+			os.WriteFile(filepath.Join(dir, ".ccignore"), []byte(".ccignore\n.venv\n.git\nnotes.txt\n"), 0o644)
+		}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			dir := vcsProject(t, c.head, c.copySrc)
+			for _, f := range []string{"notes.txt", "data/keep.txt", "data/other.txt", ".venv/lib/x.py"} {
+				os.MkdirAll(filepath.Dir(filepath.Join(dir, f)), 0o755)
+				os.WriteFile(filepath.Join(dir, f), []byte(f+"\n"), 0o644)
+			}
 			if c.link != "" {
 				name := "head"
 				if c.link == ".git" {
@@ -140,7 +164,11 @@ func TestCompileCacheReadsVCS(t *testing.T) {
 			}
 			if c.ignore != "" {
 				os.WriteFile(filepath.Join(dir, ".ccignore"), []byte(c.ignore), 0o644)
-				backdate(t, dir)
+			}
+			backdate(t, dir)
+			change := c.change
+			if change == nil {
+				change = commitIt
 			}
 			in := Input{Path: filepath.Join(dir, "main.hcl")}
 			p := probeCache(t)
@@ -151,51 +179,45 @@ func TestCompileCacheReadsVCS(t *testing.T) {
 			if hits, _ := p.take(); hits < 1 {
 				t.Fatalf("unchanged project: %d hits in 3 compiles, want at least 1", hits)
 			}
-			commit(t, dir, "2222222222222222222222222222222222222222")
+			change(t, dir)
 			after := compileColdCached(t, in, cache)
 			hits, _ := p.take()
 			switch {
-			case c.hitAfterCommit && hits != 1:
-				t.Fatalf("after a commit: %d hits, want 1 (.git is ignored)", hits)
-			case !c.hitAfterCommit && hits != 0:
-				t.Fatalf("after a commit: %d hits, want 0 (.git is read)", hits)
+			case c.hitAfter && hits != 1:
+				t.Fatalf("after the change: %d hits, want 1 (nothing omitted is read)", hits)
+			case !c.hitAfter && hits != 0:
+				t.Fatalf("after the change: %d hits, want 0 (what changed is read)", hits)
 			}
 			fb, _ := first.Desired.MarshalCanonical()
 			ab, _ := after.Desired.MarshalCanonical()
-			if bytes.Equal(fb, ab) != c.hitAfterCommit {
-				t.Fatalf("after a commit the result changed: %v, want %v", !bytes.Equal(fb, ab), !c.hitAfterCommit)
+			if changed := !bytes.Equal(fb, ab); changed == c.hitAfter {
+				t.Fatalf("after the change the result changed: %v, want %v", changed, !c.hitAfter)
 			}
 			compileColdCached(t, in, cache)
 			if hits, _ := p.take(); hits != 1 {
-				t.Fatalf("unchanged after the commit: %d hits, want 1", hits)
+				t.Fatalf("unchanged after the change: %d hits, want 1", hits)
 			}
 		})
 	}
 }
 
-// TestInVCS: the paths that are in a version-control directory.
-func TestInVCS(t *testing.T) {
-	for p, want := range map[string]bool{
-		".git": true, ".git/HEAD": true, "/a/b/.git/x": true, "a/.hg": true, "x/.svn/y": true, ".jj/repo": true,
-		"": false, "a/b": false, ".github/workflows": false, "a/.gitignore": false, "git/x": false, "/a/.cc/cache": false, ".gi": false,
-	} {
-		if got := localfs.InVCS(p); got != want {
-			t.Errorf("InVCS(%q) = %v, want %v", p, got, want)
-		}
-	}
-}
-
-// TestCompileCacheVCSRandom: issue 13: compile cache. Random sequences of
-// commits, edits, links into .git, ignore files and configurations that
-// read .git or not: after each step a cached compile gives what a cold
-// one gives (or fails as it does).
-func TestCompileCacheVCSRandom(t *testing.T) {
+// TestCompileCacheOmittedRandom: issue 13: compile cache. Random
+// sequences of commits, edits of ignored and kept files, links into .git,
+// ignore files (with exceptions, excluding themselves, excluding the
+// configuration) and configurations that read omitted paths or not: after
+// each step a cached compile gives what a cold one gives (or fails as it
+// does).
+func TestCompileCacheOmittedRandom(t *testing.T) {
 	heads := []string{`"x"`, `file(".git/HEAD")`, `join(",", fileset(".", "**"))`, `file("lnk/HEAD")`,
-		`tostring(fileexists(".git/y"))`, `filesha256("src/app.py")`, `join(",", fileset("lnk", "*"))`}
-	srcs := []string{"src", ".", ".git", "lnk"}
-	seeds := 12
+		`tostring(fileexists(".git/y"))`, `filesha256("src/app.py")`, `join(",", fileset("lnk", "*"))`,
+		`file("data/keep.txt")`, `file("notes.txt")`, `join(",", fileset(".venv", "**"))`, `tostring(fileexists(".venv/x"))`,
+		`filesha256("data/other.txt")`}
+	srcs := []string{"src", ".", ".git", "lnk", "data", ".venv"}
+	ignores := []string{".git\nlnk\n", ".venv\n", "*.txt\n", "data\n!data/keep.txt\n", ".ccignore\n.venv\n",
+		"main.hcl\n", "**/.git\n.venv\ndata/other.txt\n", "*\n!src\n!main.hcl\n"}
+	seeds := 16
 	if testing.Short() {
-		seeds = 3
+		seeds = 4
 	}
 	p := probeCache(t)
 	for seed := 0; seed < seeds; seed++ {
@@ -218,56 +240,54 @@ image "app" {
 }
 `), 0o644)
 			}
+			write := func(name, body string) {
+				os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755)
+				os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644)
+			}
 			steps := []func() string{
 				func() string {
-					os.WriteFile(filepath.Join(dir, ".git/HEAD"), []byte(fmt.Sprintf("ref: refs/heads/b%d\n", r.IntN(3))), 0o644)
+					write(".git/HEAD", fmt.Sprintf("ref: refs/heads/b%d\n", r.IntN(3)))
 					return "HEAD written"
 				},
-				func() string {
-					os.MkdirAll(filepath.Join(dir, ".git/objects/33"), 0o755)
-					os.WriteFile(filepath.Join(dir, ".git/objects/33", fmt.Sprint(r.IntN(4))), []byte("o"), 0o644)
-					return "object added"
-				},
-				func() string { os.WriteFile(filepath.Join(dir, ".git/y"), nil, 0o644); return ".git/y added" },
+				func() string { write(fmt.Sprintf(".git/objects/33/%d", r.IntN(4)), "o"); return "object added" },
+				func() string { write(".git/y", ""); return ".git/y added" },
 				func() string { os.Remove(filepath.Join(dir, ".git/y")); return ".git/y removed" },
 				func() string { head = heads[r.IntN(len(heads))]; config(); return "HEAD = " + head },
 				func() string { src = srcs[r.IntN(len(srcs))]; config(); return "copy " + src },
 				func() string { os.Symlink(".git", filepath.Join(dir, "lnk")); return "lnk -> .git" },
+				func() string { os.Symlink(".venv", filepath.Join(dir, "lnk")); return "lnk -> .venv" },
 				func() string { os.Remove(filepath.Join(dir, "lnk")); return "lnk removed" },
 				func() string {
-					os.WriteFile(filepath.Join(dir, ".ccignore"), []byte(".git\nlnk\n"), 0o644)
-					return ".ccignore .git"
+					i := ignores[r.IntN(len(ignores))]
+					write([]string{".ccignore", ".dockerignore"}[r.IntN(2)], i)
+					return "ignore " + i
 				},
 				func() string { os.Remove(filepath.Join(dir, ".ccignore")); return ".ccignore removed" },
-				func() string {
-					os.WriteFile(filepath.Join(dir, "src/app.py"), []byte(fmt.Sprintf("print(%d)\n", r.IntN(3))), 0o644)
-					return "app.py edited"
-				},
-				func() string {
-					os.RemoveAll(filepath.Join(dir, ".git"))
-					return ".git removed"
-				},
-				func() string {
-					os.MkdirAll(filepath.Join(dir, ".git/refs"), 0o755)
-					os.WriteFile(filepath.Join(dir, ".git/HEAD"), []byte("ref: refs/heads/main\n"), 0o644)
-					return ".git made"
-				},
+				func() string { os.Remove(filepath.Join(dir, ".dockerignore")); return ".dockerignore removed" },
+				func() string { write("src/app.py", fmt.Sprintf("print(%d)\n", r.IntN(3))); return "app.py edited" },
+				func() string { write(".venv/x", fmt.Sprint(r.IntN(3))); return ".venv/x written" },
+				func() string { os.RemoveAll(filepath.Join(dir, ".venv")); return ".venv removed" },
+				func() string { write("data/keep.txt", fmt.Sprint(r.IntN(3))); return "keep.txt written" },
+				func() string { write("data/other.txt", fmt.Sprint(r.IntN(3))); return "other.txt written" },
+				func() string { write("notes.txt", fmt.Sprint(r.IntN(3))); return "notes.txt written" },
+				func() string { os.RemoveAll(filepath.Join(dir, ".git")); return ".git removed" },
+				func() string { write(".git/HEAD", "ref: refs/heads/main\n"); return ".git made" },
 			}
 			var done []string
-			for i := 0; i < 25; i++ {
+			for i := 0; i < 30; i++ {
 				done = append(done, steps[r.IntN(len(steps))]())
 				in := Input{Path: filepath.Join(dir, "main.hcl")}
 				cold, cerr := Compile(t.Context(), in)
 				in.CacheDir = cache
 				warm, werr := Compile(t.Context(), in)
 				if (cerr == nil) != (werr == nil) || cerr != nil && cerr.Error() != werr.Error() {
-					t.Fatalf("after %v: cold %v, cached %v", done, cerr, werr)
+					t.Fatalf("after %q: cold %v, cached %v", done, cerr, werr)
 				}
 				if cerr == nil {
 					cb, _ := cold.Desired.MarshalCanonical()
 					wb, _ := warm.Desired.MarshalCanonical()
 					if !bytes.Equal(cb, wb) {
-						t.Fatalf("after %v: the cached result differs from a cold compile:\ncold %s\nwarm %s", done, cb, wb)
+						t.Fatalf("after %q: the cached result differs from a cold compile:\ncold %s\nwarm %s", done, cb, wb)
 					}
 				}
 			}
@@ -279,6 +299,6 @@ image "app" {
 	if hits, _ := p.take(); hits < seeds {
 		t.Fatalf("%d hits in %d sequences, want at least %d", hits, seeds, seeds)
 	} else {
-		t.Logf("%d hits in %d compiles", hits, seeds*25)
+		t.Logf("%d hits in %d compiles", hits, seeds*30)
 	}
 }
