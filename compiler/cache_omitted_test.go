@@ -6,7 +6,10 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+
+	"cc.dev/cc/schema"
 )
 
 // vcsProject writes a project whose image sets HEAD to head and copies
@@ -122,9 +125,9 @@ func TestCompileCacheReadsOmitted(t *testing.T) {
 		}
 	}
 	cases := []struct {
-		name, head, copySrc, link, ignore string
-		change                            func(*testing.T, string)
-		hitAfter                          bool
+		name, head, copySrc, link, ignore, env string
+		setup, change                          func(*testing.T, string)
+		hitAfter                               bool
 	}{
 		{name: "file", head: `file(".git/HEAD")`, copySrc: "src"},
 		{name: "fileset", head: `join(",", fileset(".", "**"))`, copySrc: "src"},
@@ -141,6 +144,14 @@ func TestCompileCacheReadsOmitted(t *testing.T) {
 		{name: "excluded config file", head: `"x"`, copySrc: "src", ignore: "*.hcl\n", change: func(t *testing.T, dir string) {
 			rewrite(t, filepath.Join(dir, "main.hcl"), `"x"`, `"y"`)
 		}},
+		{name: "excluded cc.lock", head: `"x"`, copySrc: "src", ignore: "*.lock\n", setup: func(t *testing.T, dir string) {
+			os.WriteFile(filepath.Join(dir, schema.LockFile), []byte(`{"version":1,"bases":{"python:3.12-slim":"sha256:`+strings.Repeat("a", 64)+`"}}`), 0o644)
+		}, change: func(t *testing.T, dir string) {
+			os.WriteFile(filepath.Join(dir, schema.LockFile), []byte(`{"version":1,"bases":{"python:3.12-slim":"sha256:`+strings.Repeat("b", 64)+`"}}`), 0o644)
+		}},
+		{name: "excluded environment file", head: `var.level`, copySrc: "src", ignore: "env\n", env: "prod", change: func(t *testing.T, dir string) {
+			os.WriteFile(filepath.Join(dir, "env/prod.ccvars.hcl"), []byte(`level = "q"`+"\n"), 0o644)
+		}},
 		{name: "ignored .venv edited", head: `"x"`, copySrc: ".", ignore: ".ccignore\n.venv\n.git\n", change: edit(".venv/lib/x.py"), hitAfter: true},
 		{name: "ignore file edited", head: `"x"`, copySrc: ".", ignore: ".ccignore\n.venv\n.git\n", change: func(t *testing.T, dir string) {
 			os.WriteFile(filepath.Join(dir, ".ccignore"), []byte(".ccignore\n.venv\n.git\nnotes.txt\n"), 0o644)
@@ -152,6 +163,11 @@ func TestCompileCacheReadsOmitted(t *testing.T) {
 			for _, f := range []string{"notes.txt", "data/keep.txt", "data/other.txt", ".venv/lib/x.py"} {
 				os.MkdirAll(filepath.Dir(filepath.Join(dir, f)), 0o755)
 				os.WriteFile(filepath.Join(dir, f), []byte(f+"\n"), 0o644)
+			}
+			if c.env != "" {
+				os.WriteFile(filepath.Join(dir, "vars.hcl"), []byte(`variable "level" { default = "a" }`+"\n"), 0o644)
+				os.MkdirAll(filepath.Join(dir, "env"), 0o755)
+				os.WriteFile(filepath.Join(dir, "env", c.env+".ccvars.hcl"), []byte(`level = "p"`+"\n"), 0o644)
 			}
 			if c.link != "" {
 				name := "head"
@@ -165,12 +181,18 @@ func TestCompileCacheReadsOmitted(t *testing.T) {
 			if c.ignore != "" {
 				os.WriteFile(filepath.Join(dir, ".ccignore"), []byte(c.ignore), 0o644)
 			}
+			if c.setup != nil {
+				c.setup(t, dir)
+			}
 			backdate(t, dir)
 			change := c.change
 			if change == nil {
 				change = commitIt
 			}
-			in := Input{Path: filepath.Join(dir, "main.hcl")}
+			in := Input{Path: filepath.Join(dir, "main.hcl"), Env: c.env}
+			if c.env != "" {
+				in.Path = dir
+			}
 			p := probeCache(t)
 			cache := filepath.Join(dir, ".cc", "cache")
 			first := compileColdCached(t, in, cache)

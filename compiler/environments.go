@@ -69,6 +69,7 @@ func envVarFile(root, env string) (string, error) {
 		return "", nil
 	}
 	file := filepath.Join(dir, env+EnvFileSuffix)
+	localfs.Touch(file)
 	if fi, err := os.Stat(file); err == nil && fi.Mode().IsRegular() {
 		return file, nil
 	}

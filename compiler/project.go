@@ -177,7 +177,7 @@ func isVarFile(abs string, varFiles []string) bool {
 		if err != nil {
 			continue
 		}
-		localfs.Touch(a)
+		localfs.Touch(filepath.Dir(a))
 		if dir, err := filepath.EvalSymlinks(filepath.Dir(a)); err == nil && filepath.Join(dir, filepath.Base(a)) == abs {
 			return true
 		}
@@ -361,7 +361,7 @@ func (p *project) display(abs string) string {
 
 // readLock reads cc.lock from the project root; no file is an empty lock.
 func readLock(root string) (*schema.Lock, error) {
-	localfs.Touch(root)
+	localfs.Touch(filepath.Join(root, schema.LockFile))
 	b, err := schema.ReadRegular(filepath.Join(root, schema.LockFile), maxSmallFile)
 	if errors.Is(err, fs.ErrNotExist) {
 		return &schema.Lock{Version: schema.LockVersion, Bases: map[string]string{}}, nil

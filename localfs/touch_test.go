@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"go/types"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -38,8 +39,9 @@ var notProjectReads = map[string]string{
 // a project without the contents of its version-control directories only
 // because every read of a project's files passes its path to Touch
 // first: in packages compiler and localfs, every function (or function
-// literal) that reads the file system calls Touch, or is listed in
-// notProjectReads with the reason it reads no project file.
+// literal) that reads the file system passes the path it reads (as
+// written) to Touch, or is listed in notProjectReads with the reason it
+// reads no project file.
 func TestEveryReadTouches(t *testing.T) {
 	var bad []string
 	seen := map[string]bool{}
@@ -76,7 +78,7 @@ func TestEveryReadTouches(t *testing.T) {
 	}
 	sort.Strings(bad)
 	for _, b := range bad {
-		t.Errorf("%s reads the file system without a Touch (or a notProjectReads entry)", b)
+		t.Errorf("%s: its path is not passed to Touch (nor is the function in notProjectReads)", b)
 	}
 	for id := range notProjectReads {
 		if !seen[id] {
@@ -94,9 +96,10 @@ func mustAbs(t *testing.T, p string) string {
 }
 
 // checkTouches reports each file-system read in body whose innermost
-// function (body itself, or a function literal in it) calls no Touch.
+// function (body itself, or a function literal in it) does not pass the
+// path it reads (the read's first argument, as written) to a Touch.
 func checkTouches(fset *token.FileSet, body *ast.BlockStmt, report func(token.Pos, string)) {
-	touches := callsTouch(body)
+	touched := touchedPaths(body)
 	ast.Inspect(body, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.FuncLit:
@@ -108,33 +111,46 @@ func checkTouches(fset *token.FileSet, body *ast.BlockStmt, report func(token.Po
 				return true
 			}
 			pkg, ok := sel.X.(*ast.Ident)
-			if ok && fileReads[pkg.Name][sel.Sel.Name] && !touches {
-				report(n.Pos(), pkg.Name+"."+sel.Sel.Name)
+			if !ok || !fileReads[pkg.Name][sel.Sel.Name] {
+				return true
+			}
+			arg := "(no argument)"
+			if len(n.Args) > 0 {
+				arg = types.ExprString(n.Args[0])
+			}
+			if !touched[arg] {
+				report(n.Pos(), pkg.Name+"."+sel.Sel.Name+"("+arg+")")
 			}
 		}
 		return true
 	})
 }
 
-// callsTouch reports whether body, outside its function literals, calls
-// Touch, localfs.Touch or compiler's touchAbs.
-func callsTouch(body *ast.BlockStmt) bool {
-	found := false
+// touchedPaths are the arguments, as written, of the calls to Touch,
+// localfs.Touch or compiler's touchAbs in body outside its function
+// literals.
+func touchedPaths(body *ast.BlockStmt) map[string]bool {
+	out := map[string]bool{}
 	ast.Inspect(body, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.FuncLit:
 			return false
 		case *ast.CallExpr:
+			if len(n.Args) != 1 {
+				return true
+			}
 			switch f := n.Fun.(type) {
 			case *ast.Ident:
-				found = found || f.Name == "Touch" || f.Name == "touchAbs"
+				if f.Name == "Touch" || f.Name == "touchAbs" {
+					out[types.ExprString(n.Args[0])] = true
+				}
 			case *ast.SelectorExpr:
 				if x, ok := f.X.(*ast.Ident); ok && x.Name == "localfs" && f.Sel.Name == "Touch" {
-					found = true
+					out[types.ExprString(n.Args[0])] = true
 				}
 			}
 		}
-		return !found
+		return true
 	})
-	return found
+	return out
 }
