@@ -152,6 +152,7 @@ func TestCompileCacheReadsOmitted(t *testing.T) {
 		{name: "excluded environment file", head: `var.level`, copySrc: "src", ignore: "env\n", env: "prod", change: func(t *testing.T, dir string) {
 			os.WriteFile(filepath.Join(dir, "env/prod.ccvars.hcl"), []byte(`level = "q"`+"\n"), 0o644)
 		}},
+		{name: "a missing file looked for", head: `tostring(fileexists("nothere"))`, copySrc: "src", hitAfter: true},
 		{name: "ignored .venv edited", head: `"x"`, copySrc: ".", ignore: ".ccignore\n.venv\n.git\n", change: edit(".venv/lib/x.py"), hitAfter: true},
 		{name: "ignore file edited", head: `"x"`, copySrc: ".", ignore: ".ccignore\n.venv\n.git\n", change: func(t *testing.T, dir string) {
 			os.WriteFile(filepath.Join(dir, ".ccignore"), []byte(".ccignore\n.venv\n.git\nnotes.txt\n"), 0o644)

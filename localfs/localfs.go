@@ -131,7 +131,9 @@ func Resolve(root, rel string) (string, error) {
 	}
 	Touch(filepath.Join(root, clean))
 	abs, err := filepath.EvalSymlinks(filepath.Join(root, clean))
-	Touch(abs)
+	if err == nil {
+		Touch(abs)
+	}
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return "", fmt.Errorf("%s: %w", rel, fs.ErrNotExist)
