@@ -496,6 +496,9 @@ func TestOptions(t *testing.T) {
 func TestLocalSecrets(t *testing.T) {
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "dev.env"), []byte("# comment\nexport A=1\nB=\"two words\"\nC='x'\n"), 0o600)
+	os.MkdirAll(filepath.Join(dir, ".cc"), 0o700)
+	os.WriteFile(filepath.Join(dir, ".cc", "state.db.key"), []byte("K=the-state-key\n"), 0o600)
+	os.Symlink(".cc", filepath.Join(dir, "state"))
 	l := applier.LocalSecrets{Root: dir, LookupEnv: func(k string) (string, bool) {
 		if k == "SET" {
 			return "v", true
@@ -514,6 +517,10 @@ func TestLocalSecrets(t *testing.T) {
 		{schema.SecretSpec{FromEnvFile: &schema.EnvFileSource{Path: "dev.env", Keys: []string{"D"}}}, "", "the env file dev.env, which has no key D"},
 		{schema.SecretSpec{FromEnvFile: &schema.EnvFileSource{Path: "none.env"}}, "", "the env file none.env, which does not exist"},
 		{schema.SecretSpec{FromEnvFile: &schema.EnvFileSource{Path: "../x.env"}}, "", "is outside the project root"},
+		// cc's own state is never a secret's source: its key opens the
+		// embedded state's secrets.
+		{schema.SecretSpec{FromEnvFile: &schema.EnvFileSource{Path: ".cc/state.db.key"}}, "", "is in .cc, cc's own state directory"},
+		{schema.SecretSpec{FromEnvFile: &schema.EnvFileSource{Path: "state/state.db.key"}}, "", "is in .cc, cc's own state directory"},
 		{schema.SecretSpec{FromService: "X"}, "", applier.ErrNotLocal.Error()},
 	}
 	for _, tt := range tests {

@@ -21,7 +21,7 @@ func TestIssue16UploadsUnderPolicy(t *testing.T) {
 	for _, tc := range []struct {
 		name, path, want string
 	}{
-		{"state dir", ".cc/stolen", "excluded"},
+		{"state dir", ".cc/stolen", "is in .cc, cc's own state directory"},
 		{"link out of the root", "out", "leaves the project root"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

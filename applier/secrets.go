@@ -129,6 +129,8 @@ func readEnvFile(root, rel string) (map[string]string, error) {
 	switch {
 	case errors.Is(err, localfs.ErrOutsideRoot):
 		return nil, errors.New("is outside the project root")
+	case errors.Is(err, localfs.ErrStateDir):
+		return nil, errors.New("is in .cc, cc's own state directory")
 	case errors.Is(err, os.ErrNotExist):
 		return nil, errors.New("does not exist")
 	case err != nil:

@@ -142,8 +142,8 @@ func (c *compileCache) close() {
 	}
 }
 
-// useFullKey makes the key the one with the contents of version-control
-// directories.
+// useFullKey makes the key the whole one: what the omitted paths hold
+// included.
 func (c *compileCache) useFullKey(in Input, p *project) {
 	c.full = true
 	c.ck, _ = c.inputKey(in, p, true)

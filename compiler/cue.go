@@ -159,7 +159,7 @@ func loadCUEInstance(p *project) (*build.Instance, *cueTranslator, diag.Diagnost
 	}
 	p.track.set("loading the CUE files")
 	insts := p.loadTagged(args, func() *load.Config {
-		return &load.Config{Dir: p.root, Env: []string{}, FS: regularFS{limit: p.maxSize}}
+		return &load.Config{Dir: p.root, Env: []string{}, FS: regularFS{limit: p.maxSize, root: p.root}}
 	})
 	inst := insts[0]
 	for _, f := range inst.BuildFiles {
@@ -227,8 +227,23 @@ func judgeCUE(p *project, sch cue.Value, gate gateVerdict, v cue.Value, tr *cueT
 
 // regularFS is the host's file system as cue/load reads it, through
 // which only directories and regular files of at most limit bytes open
-// (schema.OpenRegular): anything else is an error, never a blocked read.
-type regularFS struct{ limit int64 }
+// (schema.OpenRegular): anything else is an error, never a blocked read,
+// and nothing in the root's .cc (localfs.ErrStateDir).
+type regularFS struct {
+	limit int64
+	root  string
+}
+
+// inStateDir reports whether abs is in the root's .cc, named so or
+// through a symbolic link.
+func (r regularFS) inStateDir(abs string) bool {
+	if localfs.InStateDir(localfs.RelTo(r.root, abs)) {
+		return true
+	}
+	localfs.Touch(abs)
+	real, err := filepath.EvalSymlinks(abs)
+	return err == nil && localfs.InStateDir(localfs.RelTo(r.root, real))
+}
 
 func (r regularFS) Open(name string) (fs.File, error) {
 	if !fs.ValidPath(name) {
@@ -236,6 +251,9 @@ func (r regularFS) Open(name string) (fs.File, error) {
 	}
 	abs := "/" + name
 	localfs.Touch(abs)
+	if r.inStateDir(abs) {
+		return nil, &fs.PathError{Op: "open", Path: abs, Err: localfs.ErrStateDir}
+	}
 	fi, err := os.Stat(abs)
 	if err != nil {
 		return nil, err

@@ -311,7 +311,7 @@ func openError(path string, err error) error {
 	if errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("no file exists at %q; this function works only with files that are distributed as part of the configuration source code", path)
 	}
-	if errors.Is(err, errOutsideRoot) {
+	if errors.Is(err, errOutsideRoot) || errors.Is(err, localfs.ErrStateDir) {
 		return err
 	}
 	return fmt.Errorf("reading %s: %w", path, unwrapPathError(err))

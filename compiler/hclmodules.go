@@ -183,6 +183,9 @@ func (l *hclLoader) moduleDir(b *hclsyntax.Block, src *hclsyntax.Attribute) (str
 	if dir == l.p.root {
 		return bad("it is the project directory itself")
 	}
+	if localfs.InStateDir(localfs.RelTo(l.p.root, dir)) {
+		return bad("it is in .cc, cc's own state directory")
+	}
 	localfs.Touch(dir)
 	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
 		return bad("no such directory")

@@ -55,6 +55,9 @@ const maxIgnoreFile = 16 << 20
 var (
 	// ErrOutsideRoot: a path leaves the project root.
 	ErrOutsideRoot = errors.New("leaves the project root")
+	// ErrStateDir: a path is in .cc, cc's own state: its database, the
+	// database's key and the compile cache's key are never an input.
+	ErrStateDir = errors.New("is in .cc, cc's own state directory, which a configuration cannot read")
 	// ErrIgnored: a path is excluded by an ignore file.
 	ErrIgnored = errors.New("is excluded by .ccignore")
 	// ErrNotUTF8: a file name is not UTF-8. A tree names its entries by
@@ -120,7 +123,8 @@ func (p *Policy) Resolve(rel string) (abs, real string, err error) {
 
 // Resolve resolves rel against root (absolute, symbolic links resolved),
 // symbolic links included, and refuses a path that ends up outside it
-// (ErrOutsideRoot). A path that does not exist is fs.ErrNotExist.
+// (ErrOutsideRoot) or in its .cc (ErrStateDir), named or resolved. A path
+// that does not exist is fs.ErrNotExist.
 func Resolve(root, rel string) (string, error) {
 	if filepath.IsAbs(rel) {
 		return "", fmt.Errorf("%s: %w (paths are relative to the project root)", rel, ErrOutsideRoot)
@@ -128,6 +132,9 @@ func Resolve(root, rel string) (string, error) {
 	clean := filepath.Clean(rel)
 	if clean == ".." || strings.HasPrefix(clean, "../") {
 		return "", fmt.Errorf("%s: %w", rel, ErrOutsideRoot)
+	}
+	if InStateDir(filepath.ToSlash(clean)) {
+		return "", fmt.Errorf("%s: %w", rel, ErrStateDir)
 	}
 	Touch(filepath.Join(root, clean))
 	abs, err := filepath.EvalSymlinks(filepath.Join(root, clean))
@@ -143,7 +150,16 @@ func Resolve(root, rel string) (string, error) {
 	if !inside(root, abs) {
 		return "", fmt.Errorf("%s: %w (through a symbolic link)", rel, ErrOutsideRoot)
 	}
+	if InStateDir(RelTo(root, abs)) {
+		return "", fmt.Errorf("%s: %w (through a symbolic link)", rel, ErrStateDir)
+	}
 	return abs, nil
+}
+
+// InStateDir reports whether rel (relative to the root, slash-separated)
+// is .cc or in it.
+func InStateDir(rel string) bool {
+	return rel == StateDir || strings.HasPrefix(rel, StateDir+"/")
 }
 
 func inside(root, abs string) bool {

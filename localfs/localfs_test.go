@@ -78,7 +78,7 @@ func TestIssue16PolicyOpen(t *testing.T) {
 		{"a.txt", nil},
 		{"sub/b.txt", nil},
 		{"in", nil},
-		{".cc/state", ErrIgnored},
+		{".cc/state", ErrStateDir},
 		{"x.env", ErrIgnored},
 		{"out", ErrOutsideRoot},
 		{"../x", ErrOutsideRoot},
