@@ -245,15 +245,20 @@ func (c *compileCache) finish(in Input, res *Result, err error, p *project) {
 		_ = writeSealed(c.dir, c.slot, c.key, resultMagic, func(w io.Writer) error { return gob.NewEncoder(w).Encode(&mark) })
 		return
 	}
+	cr := newCachedResult(key, full, res)
+	if writeSealed(c.dir, c.slot, c.key, resultMagic, func(w io.Writer) error { return gob.NewEncoder(w).Encode(cr) }) == nil {
+		pruneResults(c.dir)
+	}
+}
+
+// newCachedResult is what a result file holds of res, under key.
+func newCachedResult(key []byte, full bool, res *Result) *cachedResult {
 	d := res.Desired
 	rs, lcs := encodeResources(d.Resources)
-	cr := cachedResult{Key: key, Full: full, Lang: res.Lang, Files: res.Files, Warnings: res.Warnings, Unlocked: res.Unlocked, Project: res.Project,
+	return &cachedResult{Key: key, Full: full, Lang: res.Lang, Files: res.Files, Warnings: res.Warnings, Unlocked: res.Unlocked, Project: res.Project,
 		Desired: cachedDesired{FormatVersion: d.FormatVersion, Project: d.Project, Resources: rs, Lifecycles: lcs, Trees: d.Trees, TreesNil: d.Trees == nil,
 			Data: d.Data, Moves: d.Moves, Removed: d.Removed, Imports: d.Imports, Outputs: d.Outputs, Root: d.Root},
 		WarningsEmpty: res.Warnings != nil && len(res.Warnings) == 0, UnlockedEmpty: res.Unlocked != nil && len(res.Unlocked) == 0}
-	if writeSealed(c.dir, c.slot, c.key, resultMagic, func(w io.Writer) error { return gob.NewEncoder(w).Encode(&cr) }) == nil {
-		pruneResults(c.dir)
-	}
 }
 
 // located and keyedAlike report whether the project is still what the

@@ -31,32 +31,81 @@ const (
 // cacheDirKey opens the cache directory, making it 0700 when missing, and
 // gives its key, making one when missing. It holds a .gitignore that
 // keeps it out of version control. An error means no cache.
+//
+// Every file of the cache is sealed with the key, so a key someone else
+// knows would let them write results that a plan takes for compiled: a
+// cache directory and key committed to a repository, say, would make
+// every plan and apply of a checkout carry out what they wrote, not the
+// configuration. So the key is trusted only in the file cc wrote: private
+// to this user (cacheKeyPrivate) and holding, after the key, its own
+// device and inode, which no checkout, copy or archive can give a file it
+// makes. Any other key is replaced by a new one, which leaves every file
+// sealed with it unreadable.
 func cacheDirKey(dir string) ([]byte, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, err
+	}
+	if fi, err := os.Lstat(dir); err != nil || !fi.IsDir() || fi.Mode().Perm()&0o077 != 0 {
+		// Not made by cc (git checks out directories 0755): make it
+		// private, and the key anew.
+		if err := os.Chmod(dir, 0o700); err != nil {
+			return nil, err
+		}
+		os.Remove(filepath.Join(dir, cacheKeyFile))
 	}
 	if f, err := os.OpenFile(filepath.Join(dir, ".gitignore"), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600); err == nil {
 		f.WriteString("# cc's compile cache: never commit it.\n*\n")
 		f.Close()
 	}
 	name := filepath.Join(dir, cacheKeyFile)
-	if b, err := os.ReadFile(name); err == nil && len(b) == 32 {
-		return b, nil
+	if k := readCacheKey(name); k != nil {
+		return k, nil
 	}
-	k := make([]byte, 32)
+	k := make([]byte, cacheKeySize)
 	if _, err := rand.Read(k); err != nil {
 		return nil, err
 	}
-	if err := writeAtomic(dir, cacheKeyFile, k); err != nil {
+	err := writeTemp(dir, cacheKeyFile, func(f *os.File) error {
+		fi, err := f.Stat()
+		if err != nil {
+			return err
+		}
+		id, ok := fileID(fi)
+		if !ok {
+			return errors.New("no inode to bind the cache key to")
+		}
+		_, err = f.Write(append(k, id[:]...))
+		return err
+	})
+	if err != nil {
 		return nil, err
 	}
 	// Another process may have renamed its key in first: use the one
 	// that is there.
-	b, err := os.ReadFile(name)
-	if err != nil || len(b) != 32 {
-		return nil, errors.New("cache key unreadable")
+	if k := readCacheKey(name); k != nil {
+		return k, nil
 	}
-	return b, nil
+	return nil, errors.New("cache key unreadable")
+}
+
+// cacheKeySize is the size of the cache key; its file holds the key and
+// then the file's own device and inode (fileID).
+const cacheKeySize = 32
+
+// readCacheKey gives the key in the key file name when cc wrote it: a
+// regular file private to this user (cacheKeyPrivate), of the key and the
+// device and inode it has; nil otherwise.
+func readCacheKey(name string) []byte {
+	fi, err := os.Lstat(name)
+	if err != nil || !fi.Mode().IsRegular() || fi.Size() != cacheKeySize+16 || !cacheKeyPrivate(fi) {
+		return nil
+	}
+	b, err := os.ReadFile(name)
+	id, ok := fileID(fi)
+	if err != nil || len(b) != cacheKeySize+16 || !ok || !bytes.Equal(b[cacheKeySize:], id[:]) {
+		return nil
+	}
+	return b[:cacheKeySize]
 }
 
 // writeAtomic writes b to dir/name through a 0600 temporary file renamed
