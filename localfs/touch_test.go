@@ -28,6 +28,7 @@ var notProjectReads = map[string]string{
 	"compiler/cachekey.go:linkKey":       "the cache key itself",
 	"compiler/cachekey.go:inputKey":      "the -var-files, whose contents are in the key",
 	"compiler/cachefile.go:cacheDirKey":  "the cache directory",
+	"compiler/cachefile.go:readCacheKey": "the cache directory",
 	"compiler/cachefile.go:unseal":       "the cache directory",
 	"compiler/cachefile.go:pruneResults": "the cache directory",
 	"compiler/cacheversion.go:ccVersion": "cc's own executable",
