@@ -108,16 +108,7 @@ func readCacheKey(name string) []byte {
 	return b[:cacheKeySize]
 }
 
-// writeAtomic writes b to dir/name through a 0600 temporary file renamed
-// over it.
-func writeAtomic(dir, name string, b []byte) error {
-	return writeTemp(dir, name, func(f *os.File) error {
-		_, err := f.Write(b)
-		return err
-	})
-}
-
-// writeSealed writes dir/name atomically (as writeAtomic) sealed: magic,
+// writeSealed writes dir/name atomically (writeTemp) sealed: magic,
 // HMAC(key, magic and payload), payload, where encode writes the payload.
 // The payload streams through a buffer into the file and the HMAC, and
 // its place is filled in last, so the payload is never held whole (a
