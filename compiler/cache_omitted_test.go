@@ -12,13 +12,10 @@ import (
 	"cc.dev/cc/schema"
 )
 
-// vcsProject writes a project whose image sets HEAD to head and copies
-// copySrc, with a .git directory beside it, backdated.
-func vcsProject(t *testing.T, head, copySrc string) string {
-	t.Helper()
-	dir := t.TempDir()
-	files := map[string]string{
-		"main.hcl": `project = "vcs"
+// vcsConfig is a configuration whose image sets HEAD to head and copies
+// copySrc.
+func vcsConfig(head, copySrc string) string {
+	return `project = "vcs"
 image "app" {
   from = "python:3.12-slim"
   copy {
@@ -29,7 +26,16 @@ image "app" {
     vars = { HEAD = ` + head + ` }
   }
 }
-`,
+`
+}
+
+// vcsProject writes a project whose image sets HEAD to head and copies
+// copySrc, with a .git directory beside it, backdated.
+func vcsProject(t *testing.T, head, copySrc string) string {
+	t.Helper()
+	dir := t.TempDir()
+	files := map[string]string{
+		"main.hcl":              vcsConfig(head, copySrc),
 		"src/app.py":            "print('hi')\n",
 		".git/HEAD":             "ref: refs/heads/main\n",
 		".git/refs/heads/main":  "1111111111111111111111111111111111111111\n",
@@ -250,18 +256,7 @@ func TestCompileCacheOmittedRandom(t *testing.T) {
 			cache := filepath.Join(dir, ".cc", "cache")
 			head, src := heads[0], srcs[0]
 			config := func() {
-				os.WriteFile(filepath.Join(dir, "main.hcl"), []byte(`project = "vcs"
-image "app" {
-  from = "python:3.12-slim"
-  copy {
-    src = "`+src+`"
-    dst = "/app"
-  }
-  env {
-    vars = { HEAD = `+head+` }
-  }
-}
-`), 0o644)
+				os.WriteFile(filepath.Join(dir, "main.hcl"), []byte(vcsConfig(head, src)), 0o644)
 			}
 			write := func(name, body string) {
 				os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755)
