@@ -9,7 +9,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"sort"
+	"strings"
 	"sync"
 
 	"google.golang.org/grpc/codes"
@@ -401,19 +403,46 @@ func SpoolDir(dbPath string) string { return dbPath + "-spool" }
 
 // openSpool makes the spool of a server on st, cleaned of what interrupted
 // uploads left, and returns its directory. On PostgreSQL the spool is the
-// process's own (removed when st closes), and the chunks of unregistered
-// blobs are left alone at start: they may be those of an upload another
-// replica is streaming.
+// process's own (removed when st closes, held locked while it lives:
+// lockSpool), the spools of replicas on this host that were killed are
+// removed (reapSpools), and the chunks of unregistered blobs are left
+// alone at start: they may be those of an upload another replica is
+// streaming.
 func openSpool(ctx context.Context, st *store, dbPath string) (string, error) {
 	if !st.postgres() {
 		return SpoolDir(dbPath), cleanSpool(ctx, st, SpoolDir(dbPath))
 	}
-	dir, err := os.MkdirTemp("", "cc-spool-")
+	dir, err := os.MkdirTemp("", tmpSpoolPrefix)
 	if err != nil {
 		return "", fmt.Errorf("spool: %w", err)
 	}
-	st.tmpSpool = dir
+	lock, err := lockSpool(dir)
+	if err != nil {
+		os.RemoveAll(dir)
+		return "", fmt.Errorf("spool: %w", err)
+	}
+	st.tmpSpool, st.spoolLock = dir, lock
+	reapSpools(os.TempDir(), dir)
 	return dir, nil
+}
+
+// tmpSpoolPrefix begins the name of a PostgreSQL replica's spool
+// directory in os.TempDir().
+const tmpSpoolPrefix = "cc-spool-"
+
+// reapSpools removes the spool directories in tmp, but own, whose
+// replica has ended (deadSpool): what its interrupted uploads left.
+func reapSpools(tmp, own string) {
+	ents, err := os.ReadDir(tmp)
+	if err != nil {
+		return
+	}
+	for _, e := range ents {
+		dir := filepath.Join(tmp, e.Name())
+		if e.IsDir() && strings.HasPrefix(e.Name(), tmpSpoolPrefix) && dir != own && deadSpool(dir) {
+			os.RemoveAll(dir)
+		}
+	}
 }
 
 const (

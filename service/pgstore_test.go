@@ -289,3 +289,28 @@ func TestPostgresConcurrentLocksOneWins(t *testing.T) {
 		}
 	}
 }
+
+// TestPostgresDeadSpoolReaped: a replica that starts removes the spool
+// directory of one on the host that was killed (its lock let go of), and
+// leaves a live replica's alone.
+func TestPostgresDeadSpoolReaped(t *testing.T) {
+	db := servicetest.Postgres(t)
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	dead := filepath.Join(tmp, "cc-spool-killed")
+	os.MkdirAll(dead, 0o700)
+	os.WriteFile(filepath.Join(dead, "upload-1"), []byte("part of an upload"), 0o600)
+	os.WriteFile(filepath.Join(dead, "lock"), nil, 0o600) // no process holds it
+	openRaw(t, db)
+	if _, err := os.Stat(dead); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("the killed replica's spool after a start: %v, want it removed", err)
+	}
+	first, _ := filepath.Glob(filepath.Join(tmp, "cc-spool-*"))
+	if len(first) != 1 {
+		t.Fatalf("spools %v, want the live replica's", first)
+	}
+	openRaw(t, db)
+	if _, err := os.Stat(first[0]); err != nil {
+		t.Fatalf("a live replica's spool after another started: %v, want it kept", err)
+	}
+}

@@ -58,8 +58,10 @@ type store struct {
 	// stmts are the writer's prepared statements (stmts.go).
 	stmts *stmtCache
 	// tmpSpool is the spool directory of a PostgreSQL store (pgstore.go):
-	// this process's own, removed at close.
-	tmpSpool string
+	// this process's own, removed at close; spoolLock holds it locked
+	// while the process lives (openSpool).
+	tmpSpool  string
+	spoolLock *os.File
 }
 
 // migration is one step of the schema: SQL, then (when set) Go code, in
@@ -411,6 +413,9 @@ func (st *store) close() error {
 	errs = append(errs, st.w.Close())
 	if st.tmpSpool != "" {
 		errs = append(errs, os.RemoveAll(st.tmpSpool))
+	}
+	if st.spoolLock != nil {
+		st.spoolLock.Close()
 	}
 	return errors.Join(errs...)
 }
