@@ -37,11 +37,14 @@ import (
 // directories (.git and its kind, localfs.VCSDirs) with every commit and
 // fetch, and what the root's .ccignore (or .dockerignore) excludes, such
 // as .venv or node_modules, with every install. So the key first leaves
-// out what is under those (localfs.Policy.Omitted: only their names and
-// types are in it). That key is only good for a compilation that read
-// nothing omitted: every read of the project's files passes its path to
-// localfs.Touch, which the compilation's localfs.Watch counts, and a
-// compilation that read an omitted path (a copy of the whole root that
+// out what is under those (localfs.Policy.Omits: a version-control
+// directory, a directory or a top-level file the ignore file excludes;
+// only their names and types are in it, and the walk tells the
+// compilation's localfs.Watch what it left out). That key is only good
+// for a compilation that read nothing left out: every read of the
+// project's files passes its path to localfs.Touch, which the Watch
+// counts when it is under what was left out, and a compilation that read
+// there (a copy of the whole root that
 // the ignore file does not cut .git from, a fileset over it,
 // file(".git/HEAD"), a file the ignore file excludes) stores no result
 // under that key but a mark that the project needs the whole key; the
@@ -57,13 +60,13 @@ type compileCache struct {
 	key  []byte
 	stat *statCache
 	// ck is the compilation's key; nil: not cacheable. full says it
-	// holds what the root's omitted paths hold too; part is the key
-	// without it (nil when it cannot be had).
+	// holds what the omitted entries hold too; part is the key without
+	// it (nil when it cannot be had).
 	ck, part []byte
 	full     bool
 	slot     string
-	// policy is the root's, whose omitted paths part leaves out, and
-	// watch counts the compilation's reads of them.
+	// policy is the root's, whose omitted entries part leaves out, and
+	// watch counts the compilation's reads under them.
 	policy *localfs.Policy
 	watch  *localfs.Watch
 }

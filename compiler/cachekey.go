@@ -19,8 +19,8 @@ import (
 // errUncacheable: the compilation reads what a key cannot follow.
 var errUncacheable = errors.New("not cacheable")
 
-// errKeyOmitted: a symbolic link leads into an omitted path
-// (localfs.Policy.Omitted), or the root's ignore file cannot be read, so
+// errKeyOmitted: a symbolic link leads into what the key leaves out
+// (localfs.Policy.Omits), or the root's ignore file cannot be read, so
 // a key without the omitted paths' contents would not follow what the
 // compilation reads.
 var errKeyOmitted = errors.New("a link into an omitted path")
@@ -44,7 +44,7 @@ func (w keyWriter) list(name string, ss []string) {
 
 // inputKey is the key of the compilation of in (compileCache), or nil
 // when it cannot be cached. With full false the key leaves out what the
-// root's omitted paths hold (c.policy, localfs.Policy.Omitted), only good
+// entries the root's policy omits hold (localfs.Policy.Omits), only good
 // for a compilation that reads none of them (compileCache.finish);
 // errKeyOmitted says it cannot be made so.
 func (c *compileCache) inputKey(in Input, p *project, full bool) ([]byte, error) {
@@ -101,11 +101,13 @@ func cueModAbove(root string) bool {
 // key: directories by name, files by mode, size and content (through
 // the stat cache), links by target. A link out of the root, or an
 // unreadable entry, makes the compilation uncacheable. Without all, an
-// omitted path (c.policy) is written by its name and type alone, what is
-// under an omitted directory not at all, and a link into an omitted path
-// is errKeyOmitted.
+// entry the policy omits (localfs.Policy.Omits) is written by its name
+// and type alone and told to the watch, what is under an omitted
+// directory not at all, and a link into what was left out is
+// errKeyOmitted.
 func (c *compileCache) walkKey(w keyWriter, root string, all bool) error {
-	return filepath.WalkDir(root, func(full string, d fs.DirEntry, err error) error {
+	var links []string // where the links lead, relative to the root
+	err := filepath.WalkDir(root, func(full string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
@@ -114,7 +116,8 @@ func (c *compileCache) walkKey(w keyWriter, root string, all bool) error {
 		switch {
 		case d.IsDir() && rel == localfs.StateDir:
 			return filepath.SkipDir
-		case !all && rel != "." && c.policy.Omitted(rel):
+		case !all && c.policy.Omits(rel, d.IsDir()):
+			c.watch.Omit(rel)
 			w.str("x", rel, t.String())
 			if d.IsDir() {
 				return filepath.SkipDir
@@ -132,20 +135,38 @@ func (c *compileCache) walkKey(w keyWriter, root string, all bool) error {
 			}
 			w.str("f", rel, fi.Mode().String(), strconv.FormatInt(fi.Size(), 10), string(k))
 		case t&fs.ModeSymlink != 0:
-			return c.linkKey(w, root, rel, full, all)
+			to, vcs, err := linkKey(w, root, rel, full)
+			if err != nil {
+				return err
+			}
+			if vcs && !all {
+				return errKeyOmitted
+			}
+			links = append(links, to)
 		default:
 			w.str("o", rel, t.String())
 		}
 		return nil
 	})
+	if err != nil || all {
+		return err
+	}
+	for _, to := range links {
+		if c.watch.Covers(to) {
+			return errKeyOmitted
+		}
+	}
+	return nil
 }
 
 // linkKey writes a link's target, refusing one that leaves the root, and
-// without fullKey one that leads into an omitted path.
-func (c *compileCache) linkKey(w keyWriter, root, rel, full string, fullKey bool) error {
+// gives where it leads (relative to the root; the target's own path when
+// it does not resolve) and whether its target names a version-control
+// directory.
+func linkKey(w keyWriter, root, rel, full string) (to string, vcs bool, err error) {
 	target, err := os.Readlink(full)
 	if err != nil {
-		return err
+		return "", false, err
 	}
 	resolved := target
 	if !filepath.IsAbs(resolved) {
@@ -156,13 +177,10 @@ func (c *compileCache) linkKey(w keyWriter, root, rel, full string, fullKey bool
 		resolved = real
 	}
 	if !localfsInside(root, filepath.Clean(resolved)) {
-		return errUncacheable
-	}
-	if !fullKey && (localfs.InVCS(target) || c.policy.Omitted(relTo(root, filepath.Clean(resolved)))) {
-		return errKeyOmitted
+		return "", false, errUncacheable
 	}
 	w.str("l", rel, target, resolved, fmt.Sprint(err == nil))
-	return nil
+	return relTo(root, filepath.Clean(resolved)), localfs.InVCS(target), nil
 }
 
 func localfsInside(root, abs string) bool {

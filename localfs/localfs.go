@@ -17,10 +17,10 @@
 //     BuildKit's file sync (fsutil) does: an excluded directory is entered
 //     when an exception ("!pattern") may bring something inside it back.
 //   - Only regular files are read; names are UTF-8 (NameUTF8).
-//   - What is under a version-control directory, .cc, or excluded by the
-//     root's ignore file is omitted (Policy.Omitted): the compile cache
-//     keys it by name and type alone, as long as the compilation's Watch
-//     counts no read of it (Touch).
+//   - A version-control directory, or a directory or top-level file the
+//     root's ignore file excludes, is omitted (Policy.Omits): the compile
+//     cache keys it by name and type alone, as long as the compilation's
+//     Watch counts no read under it (Touch).
 package localfs
 
 import (

@@ -40,31 +40,28 @@ func InVCS(p string) bool {
 	return false
 }
 
-// Omitted reports whether the compile cache may key the project without
-// what rel (relative to the root) holds, by its name and type alone: rel,
-// or a directory above it, is a version-control directory (VCSDirs),
-// .cc, or excluded by the root's ignore file. The root's ignore files
-// themselves never are: the rules are keyed by their contents. A
-// compilation that reads an omitted path is counted by its Watch, and
-// is keyed in full (issue 13: compile cache).
-func (p *Policy) Omitted(rel string) bool {
+// Omits reports whether the compile cache's key may leave out what the
+// entry rel (relative to the root; a directory when dir) holds, keeping
+// its name and type alone: a version-control directory (VCSDirs), or a
+// directory or a top-level file that the root's ignore file excludes. A
+// file deeper down is always keyed (its directory was not left out):
+// matching every file against the rules would cost more than the key
+// saves. The root's ignore files never are left out: the rules are keyed
+// by their contents. The key walk tells the compilation's Watch what it
+// left out (Omit), and a compilation that reads there is keyed in full
+// (issue 13: compile cache).
+func (p *Policy) Omits(rel string, dir bool) bool {
 	rel = path.Clean(filepath.ToSlash(rel))
+	top := !strings.Contains(rel, "/")
 	switch {
 	case rel == "." || rel == ".." || strings.HasPrefix(rel, "../"):
 		return false
-	case !strings.Contains(rel, "/") && isIgnoreFile(rel):
+	case top && isIgnoreFile(rel):
 		return false
-	case InVCS(rel) || p.Excluded(rel):
+	case dir && IsVCSDir(path.Base(rel)):
 		return true
-	}
-	if p.rules.exceptions() {
-		// An exception may bring rel back under a directory that is
-		// excluded: the directory is omitted whole all the same.
-		for d := path.Dir(rel); d != "."; d = path.Dir(d) {
-			if p.Excluded(d) {
-				return true
-			}
-		}
+	case dir || top:
+		return p.Excluded(rel)
 	}
 	return false
 }
@@ -78,13 +75,16 @@ func isIgnoreFile(name string) bool {
 	return false
 }
 
-// A Watch counts the reads of a project's omitted paths (Omitted) while
-// it is on: every read of a project's files by the compiler, here or in
-// package compiler, passes its path to Touch first (TestEveryReadTouches
-// keeps it so).
+// A Watch counts the reads of what the compile cache's key left out (the
+// entries the key walk told it of: Omit) while it is on: every read of a
+// project's files by the compiler, here or in package compiler, passes
+// its path to Touch first (TestEveryReadTouches keeps it so).
 type Watch struct {
 	p     *Policy
 	reads atomic.Int64
+
+	mu      sync.RWMutex
+	omitted map[string]bool // entries left out, relative to the root
 }
 
 var watches struct {
@@ -93,9 +93,10 @@ var watches struct {
 	ws map[*Watch]bool
 }
 
-// Watch starts counting the reads of p's omitted paths, until Stop.
+// Watch starts counting the reads of what is left out under p's root,
+// until Stop.
 func (p *Policy) Watch() *Watch {
-	w := &Watch{p: p}
+	w := &Watch{p: p, omitted: map[string]bool{}}
 	watches.mu.Lock()
 	if watches.ws == nil {
 		watches.ws = map[*Watch]bool{}
@@ -104,6 +105,35 @@ func (p *Policy) Watch() *Watch {
 	watches.on.Store(int32(len(watches.ws)))
 	watches.mu.Unlock()
 	return w
+}
+
+// Omit tells w that the key leaves out what the entry rel (relative to
+// the root, slash-separated) holds.
+func (w *Watch) Omit(rel string) {
+	w.mu.Lock()
+	w.omitted[rel] = true
+	w.mu.Unlock()
+}
+
+// Covers reports whether rel (relative to the root) is under what the
+// key left out: rel or a directory above it was omitted (Omit), or is a
+// version-control directory or .cc.
+func (w *Watch) Covers(rel string) bool {
+	rel = path.Clean(filepath.ToSlash(rel))
+	if rel == ".." || strings.HasPrefix(rel, "../") {
+		return false
+	}
+	if InVCS(rel) || InStateDir(rel) {
+		return true
+	}
+	w.mu.RLock()
+	defer w.mu.RUnlock()
+	for q := rel; q != "." && q != "/"; q = path.Dir(q) {
+		if w.omitted[q] {
+			return true
+		}
+	}
+	return false
 }
 
 // Stop ends the watch; its count stays.
@@ -125,8 +155,8 @@ func (w *Watch) Reads() int64 { return w.reads.Load() }
 // Touch tells the watches of a read of the file system at p (any access:
 // a stat, an open, a listing, a link read or resolved). A relative p
 // counts for every watch; an absolute one for those whose root holds it
-// (through symbolic links too) and finds it omitted; one out of every
-// root for those it is in a version-control directory.
+// (through symbolic links too) under what was left out (Covers); one out
+// of every root for those it is in a version-control directory.
 func Touch(p string) {
 	if watches.on.Load() == 0 {
 		return
@@ -156,7 +186,7 @@ func (w *Watch) counts(p string, real *string) bool {
 		}
 		p = *real
 	}
-	return w.p.Omitted(RelTo(root, p))
+	return w.Covers(RelTo(root, p))
 }
 
 // resolveExisting is p with its symbolic links resolved as far as it

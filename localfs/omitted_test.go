@@ -18,19 +18,27 @@ func TestInVCS(t *testing.T) {
 	}
 }
 
-// TestOmitted: what the compile cache may key by name alone: under a
-// version-control directory, .cc, or what the root's ignore file
-// excludes, an exception under an excluded directory included; never the
-// root's ignore files, nor the root.
-func TestOmitted(t *testing.T) {
+// TestOmits: what the compile cache's key walk may key by name alone: a
+// version-control directory, a directory or a top-level file the root's
+// ignore file excludes (an exception under an excluded directory does
+// not bring the directory back); never a deeper file, the root's ignore
+// files, nor the root.
+func TestOmits(t *testing.T) {
+	type entry struct {
+		rel string
+		dir bool
+	}
 	for _, c := range []struct {
 		ignore string
-		want   map[string]bool
+		want   map[entry]bool
 	}{
-		{"", map[string]bool{".": false, "src/a.py": false, ".git": true, ".git/HEAD": true, "sub/.git/x": true, ".cc": true, ".cc/cache/key": true, ".ccignore": false}},
-		{".venv\n*.txt\n.ccignore\n", map[string]bool{".venv": true, ".venv/lib/x.py": true, "a.txt": true, "data/a.txt": false, ".ccignore": false, "main.hcl": false}},
-		{"data\n!data/keep.txt\n", map[string]bool{"data": true, "data/keep.txt": true, "data/other.txt": true, "datum": false}},
-		{"*\n!src\n", map[string]bool{"main.hcl": true, "src": false, "src/a.py": false, ".ccignore": false, ".dockerignore": false}},
+		{"", map[entry]bool{{".", true}: false, {"src/a.py", false}: false, {".git", true}: true, {"sub/.git", true}: true,
+			{".git", false}: false, {".ccignore", false}: false}},
+		{".venv\n*.txt\n.ccignore\n**/*.tmp\n", map[entry]bool{{".venv", true}: true, {"a.txt", false}: true, {"data/a.txt", false}: false,
+			{".ccignore", false}: false, {"main.hcl", false}: false, {"x.tmp", false}: true, {"deep/x.tmp", false}: false, {"deep/d.tmp", true}: true}},
+		{"data\n!data/keep.txt\n", map[entry]bool{{"data", true}: true, {"datum", true}: false}},
+		{"*\n!src\n", map[entry]bool{{"main.hcl", false}: true, {"src", true}: false, {"src/lib", true}: false,
+			{".ccignore", false}: false, {".dockerignore", false}: false}},
 	} {
 		root := t.TempDir()
 		if c.ignore != "" {
@@ -40,20 +48,20 @@ func TestOmitted(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for rel, want := range c.want {
-			if got := p.Omitted(rel); got != want {
-				t.Errorf("with %q, Omitted(%q) = %v, want %v", c.ignore, rel, got, want)
+		for e, want := range c.want {
+			if got := p.Omits(e.rel, e.dir); got != want {
+				t.Errorf("with %q, Omits(%q, dir %v) = %v, want %v", c.ignore, e.rel, e.dir, got, want)
 			}
 		}
 	}
 }
 
-// TestWatch: a watch counts the reads of its own root's omitted paths,
-// reached by their path or through a link to the root; a relative path
-// counts for every watch; a stopped watch counts no more.
+// TestWatch: a watch counts the reads under what its key walk left out
+// (Omit), version-control directories and .cc of its own root, reached
+// by their path or through a link to the root; a relative path counts
+// for every watch; a stopped watch counts no more.
 func TestWatch(t *testing.T) {
 	a, b := t.TempDir(), t.TempDir()
-	os.WriteFile(filepath.Join(a, ".ccignore"), []byte(".venv\n"), 0o644)
 	alias := filepath.Join(t.TempDir(), "alias")
 	if err := os.Symlink(a, alias); err != nil {
 		t.Fatal(err)
@@ -62,22 +70,26 @@ func TestWatch(t *testing.T) {
 	pb, _ := New(b)
 	wa, wb := pa.Watch(), pb.Watch()
 	defer wb.Stop()
+	wa.Omit(".venv")
+	wa.Omit("notes.txt")
 	for _, p := range []string{filepath.Join(a, "main.hcl"), filepath.Join(a, ".git/HEAD"), filepath.Join(a, ".venv/x"),
+		filepath.Join(a, "notes.txt"), filepath.Join(a, "notes.txt2"), filepath.Join(a, ".cc/cache/key"),
 		filepath.Join(b, ".venv/x"), filepath.Join(alias, ".venv"), "rel/x", "/elsewhere/.git/HEAD"} {
 		Touch(p)
 	}
-	// a: .git/HEAD, .venv/x, alias/.venv, rel/x, /elsewhere/.git/HEAD.
-	if n := wa.Reads(); n != 5 {
-		t.Errorf("watch of a counted %d reads, want 5", n)
+	// a: .git/HEAD, .venv/x, notes.txt, .cc/cache/key, alias/.venv, rel/x,
+	// /elsewhere/.git/HEAD.
+	if n := wa.Reads(); n != 7 {
+		t.Errorf("watch of a counted %d reads, want 7", n)
 	}
 	// b: rel/x, and a/.git/HEAD and /elsewhere/.git/HEAD, out of b and
-	// in a version-control directory (b ignores nothing).
+	// in a version-control directory (b left nothing out).
 	if n := wb.Reads(); n != 3 {
 		t.Errorf("watch of b counted %d reads, want 3", n)
 	}
 	wa.Stop()
 	Touch(filepath.Join(a, ".git/HEAD"))
-	if n := wa.Reads(); n != 5 {
+	if n := wa.Reads(); n != 7 {
 		t.Errorf("a stopped watch counted on: %d", n)
 	}
 }
