@@ -97,7 +97,9 @@ func (t *cueTranslator) unknownFieldsOnce(errs []cueErr) []cueErr {
 }
 
 // what names the thing at path for messages: the field's name, or the
-// collection entry ("sandbox \"dev\"").
+// collection entry ("sandbox \"dev\""); a field of an instance (count,
+// for_each) says whose ("cpu of sandbox.worker[1]"), since every
+// instance points at the same place.
 func (t *cueTranslator) what(path []string) string {
 	if len(path) == 0 {
 		return "the configuration"
@@ -107,6 +109,15 @@ func (t *cueTranslator) what(path []string) string {
 			return fmt.Sprintf("%s %q", k, path[1])
 		}
 	}
+	if k := kindOfCollection(path[0]); k != "" && len(path) > 2 && strings.Contains(path[1], "[") {
+		return t.fieldWhat(path) + " of " + k + "." + path[1]
+	}
+	return t.fieldWhat(path)
+}
+
+// fieldWhat names the field at path: the last named element and any
+// indexes after it.
+func (t *cueTranslator) fieldWhat(path []string) string {
 	var b strings.Builder
 	for i, e := range path {
 		switch {

@@ -138,7 +138,12 @@ func (l *hclLoader) evalInstances(r *hclResource, coll string, sh *shape, label 
 		member, _ := instanceMember(r.name, hcl.TraverseIndex{Key: k})
 		path := append(strings.Split(coll, "."), member)
 		l.ranges.set(path, r.block.DefRange(), label)
+		before := len(l.diags)
 		obj := l.modulePaths(r.kind, l.evalBody(r.block.Body, sh, path, withVariable(ectx, name, cty.ObjectVal(iter))))
+		// Every instance points at the same place: say whose it is.
+		for _, d := range l.diags[before:] {
+			d.Summary = r.kind + "." + member + ": " + d.Summary
+		}
 		if referable[r.kind] {
 			obj["$id"] = cty.StringVal(r.kind + "." + member)
 		}

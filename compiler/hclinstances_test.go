@@ -259,6 +259,32 @@ volume "v" {
     content { packages = [var.value] }
   }
 }`, `main.hcl:6:16: the iterator var would hide the references that start with var`},
+		// Every instance points at the same place: its errors say whose
+		// they are.
+		{`sandbox "w" {
+  count   = 3
+  image   = "python:3.12-slim"
+  command = ["x"]
+  resources {
+    requests {
+      cpu = count.index == 1 ? "lots" : "1"
+    }
+  }
+}`, `main.hcl:8:13: cpu of sandbox.w[1]: invalid value "lots"`},
+		{`sandbox "w" {
+  for_each = toset(["a", "b"])
+  image    = "python:3.12-slim"
+  command  = ["x", file("${each.key}.txt")]
+}`, `main.hcl:5:25: sandbox.w["a"]: Invalid function argument; Invalid value for "path" parameter: no file exists at "a.txt"`},
+		{`sandbox "w" {
+  image = "python:3.12-slim"
+  command = ["x"]
+  resources {
+    requests {
+      cpu = "lots"
+    }
+  }
+}`, `main.hcl:7:13: cpu: invalid value "lots"`},
 	} {
 		got := compileErrors(t, "main.hcl", map[string]string{"main.hcl": "project = \"p\"\n" + tc.src})
 		if !strings.Contains(got, tc.want) {
