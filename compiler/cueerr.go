@@ -54,8 +54,10 @@ func (t *cueTranslator) translate(err error) diag.Diagnostics {
 	}
 	errs = t.unknownFieldsOnce(errs)
 	var ds diag.Diagnostics
+	var whose []string
 	for i := 0; i < len(errs); i++ {
 		e := errs[i]
+		whose = append(whose, instanceOf(e.path))
 		if disjunctionRE.MatchString(e.msg) {
 			// The errors of the disjuncts follow, on the same path.
 			var subs []cueErr
@@ -68,7 +70,19 @@ func (t *cueTranslator) translate(err error) diag.Diagnostics {
 		}
 		ds = append(ds, t.one(e))
 	}
-	return ds
+	return nameInstances(ds, whose)
+}
+
+// instanceOf is the address of the instance (count, for_each) a path is
+// inside ("sandbox.w[1]"), or "".
+func instanceOf(path []string) string {
+	if len(path) < 3 || !strings.Contains(path[1], "[") {
+		return ""
+	}
+	if k := kindOfCollection(path[0]); k != "" {
+		return k + "." + path[1]
+	}
+	return ""
 }
 
 // unknownFieldsOnce rewrites CUE's "field not allowed" errors to name the
@@ -97,9 +111,8 @@ func (t *cueTranslator) unknownFieldsOnce(errs []cueErr) []cueErr {
 }
 
 // what names the thing at path for messages: the field's name, or the
-// collection entry ("sandbox \"dev\""); a field of an instance (count,
-// for_each) says whose ("cpu of sandbox.worker[1]"), since every
-// instance points at the same place.
+// collection entry ("sandbox \"dev\""). Whose instance a field is of is
+// said by translate (nameInstances).
 func (t *cueTranslator) what(path []string) string {
 	if len(path) == 0 {
 		return "the configuration"
@@ -109,15 +122,6 @@ func (t *cueTranslator) what(path []string) string {
 			return fmt.Sprintf("%s %q", k, path[1])
 		}
 	}
-	if k := kindOfCollection(path[0]); k != "" && len(path) > 2 && strings.Contains(path[1], "[") {
-		return t.fieldWhat(path) + " of " + k + "." + path[1]
-	}
-	return t.fieldWhat(path)
-}
-
-// fieldWhat names the field at path: the last named element and any
-// indexes after it.
-func (t *cueTranslator) fieldWhat(path []string) string {
 	var b strings.Builder
 	for i, e := range path {
 		switch {

@@ -130,6 +130,8 @@ func (l *hclLoader) evalInstances(r *hclResource, coll string, sh *shape, label 
 	if keys == nil && l.diags.HasErrors() {
 		return
 	}
+	start := len(l.diags)
+	var whose []string // the instance of each diagnostic from start
 	for _, k := range keys {
 		iter := map[string]cty.Value{"index": k}
 		if r.forEach != nil {
@@ -138,11 +140,9 @@ func (l *hclLoader) evalInstances(r *hclResource, coll string, sh *shape, label 
 		member, _ := instanceMember(r.name, hcl.TraverseIndex{Key: k})
 		path := append(strings.Split(coll, "."), member)
 		l.ranges.set(path, r.block.DefRange(), label)
-		before := len(l.diags)
 		obj := l.modulePaths(r.kind, l.evalBody(r.block.Body, sh, path, withVariable(ectx, name, cty.ObjectVal(iter))))
-		// Every instance points at the same place: say whose it is.
-		for _, d := range l.diags[before:] {
-			d.Summary = r.kind + "." + member + ": " + d.Summary
+		for len(whose) < len(l.diags)-start {
+			whose = append(whose, r.kind+"."+member)
 		}
 		if referable[r.kind] {
 			obj["$id"] = cty.StringVal(r.kind + "." + member)
@@ -154,7 +154,55 @@ func (l *hclLoader) evalInstances(r *hclResource, coll string, sh *shape, label 
 			l.col.add(item{coll: coll, name: member, val: in.value})
 		}
 	}
+	for len(whose) < len(l.diags)-start {
+		whose = append(whose, r.kind+"."+r.name)
+	}
+	l.diags = append(l.diags[:start], nameInstances(l.diags[start:], whose)...)
 	r.value = r.wholeValue()
+}
+
+// nameInstances gives the diagnostics ds, each of the instance whose[i]
+// of a repeated resource ("" for none), one for each problem: every
+// instance points at the same place, so a problem says whose it is
+// ("sandbox.w[1]: ...", "sandbox.w[1] and sandbox.w[4]: ...",
+// "sandbox.w[0] and 29 other instances: ...").
+func nameInstances(ds diag.Diagnostics, whose []string) diag.Diagnostics {
+	type key struct {
+		at            diag.Pos
+		file          string
+		summary, more string
+	}
+	var out diag.Diagnostics
+	of := map[key][]string{}
+	first := map[key]*diag.Diagnostic{}
+	for i, d := range ds {
+		if i >= len(whose) || whose[i] == "" {
+			out = append(out, d)
+			continue
+		}
+		k := key{summary: d.Summary, more: d.Detail}
+		if d.Subject != nil {
+			k.at, k.file = d.Subject.Start, d.Subject.File
+		}
+		if _, ok := first[k]; !ok {
+			first[k] = d
+			out = append(out, d)
+		}
+		if m := of[k]; len(m) == 0 || m[len(m)-1] != whose[i] {
+			of[k] = append(m, whose[i])
+		}
+	}
+	for k, d := range first {
+		switch m := of[k]; len(m) {
+		case 1:
+			d.Summary = m[0] + ": " + d.Summary
+		case 2:
+			d.Summary = m[0] + " and " + m[1] + ": " + d.Summary
+		default:
+			d.Summary = fmt.Sprintf("%s and %d other instances: %s", m[0], len(m)-1, d.Summary)
+		}
+	}
+	return out
 }
 
 // wholeValue is what a reference to the whole repeated resource gives:

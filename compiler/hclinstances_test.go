@@ -270,7 +270,7 @@ volume "v" {
       cpu = count.index == 1 ? "lots" : "1"
     }
   }
-}`, `main.hcl:8:13: cpu of sandbox.w[1]: invalid value "lots"`},
+}`, `main.hcl:8:13: sandbox.w[1]: cpu: invalid value "lots"`},
 		{`sandbox "w" {
   for_each = toset(["a", "b"])
   image    = "python:3.12-slim"
@@ -289,6 +289,42 @@ volume "v" {
 		got := compileErrors(t, "main.hcl", map[string]string{"main.hcl": "project = \"p\"\n" + tc.src})
 		if !strings.Contains(got, tc.want) {
 			t.Errorf("%s\ngives %s\nwant %s", tc.src, got, tc.want)
+		}
+	}
+}
+
+// TestInstanceErrorsOnce: a problem every instance (or several) has is
+// one error that names them, not one per instance, for the schema's
+// errors and the evaluation's alike.
+func TestInstanceErrorsOnce(t *testing.T) {
+	for _, tc := range []struct{ src, want string }{
+		{`sandbox "w" {
+  count   = 30
+  image   = "python:3.12-slim"
+  command = ["x"]
+  resources {
+    requests {
+      cpu = "lots"
+    }
+  }
+}`, `main.hcl:8:13: sandbox.w[0] and 29 other instances: cpu: invalid value "lots"`},
+		{`sandbox "w" {
+  count   = 30
+  image   = "python:3.12-slim"
+  command = ["x", file(count.index == 3 || count.index == 12 ? "nothere.txt" : "main.hcl")]
+}`, `main.hcl:5:24: sandbox.w[3] and sandbox.w[12]: Invalid function argument`},
+		{`sandbox "w" {
+  for_each = toset(["a", "b", "c"])
+  image    = "python:3.12-slim"
+  command  = ["x", file("nothere.txt")]
+}`, `main.hcl:5:26: sandbox.w["a"] and 2 other instances: Invalid function argument`},
+	} {
+		got := compileErrors(t, "main.hcl", map[string]string{"main.hcl": "project = \"p\"\n" + tc.src})
+		if !strings.Contains(got, tc.want) {
+			t.Errorf("%s\ngives %s\nwant %s", tc.src, got, tc.want)
+		}
+		if n := strings.Count(got, "main.hcl:"); n != 1 {
+			t.Errorf("%s\ngives %d errors, want 1:\n%s", tc.src, n, got)
 		}
 	}
 }
