@@ -234,24 +234,17 @@ type regularFS struct {
 	root  string
 }
 
-// inStateDir reports whether abs is in the root's .cc, named so or
-// through a symbolic link.
-func (r regularFS) inStateDir(abs string) bool {
-	if localfs.InStateDir(localfs.RelTo(r.root, abs)) {
-		return true
-	}
-	localfs.Touch(abs)
-	real, err := filepath.EvalSymlinks(abs)
-	return err == nil && localfs.InStateDir(localfs.RelTo(r.root, real))
-}
-
 func (r regularFS) Open(name string) (fs.File, error) {
 	if !fs.ValidPath(name) {
 		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrInvalid}
 	}
 	abs := "/" + name
 	localfs.Touch(abs)
-	if r.inStateDir(abs) {
+	// Nothing in the root's .cc, named so or through a symbolic link.
+	if localfs.InStateDir(localfs.RelTo(r.root, abs)) {
+		return nil, &fs.PathError{Op: "open", Path: abs, Err: localfs.ErrStateDir}
+	}
+	if real, err := filepath.EvalSymlinks(abs); err == nil && localfs.InStateDir(localfs.RelTo(r.root, real)) {
 		return nil, &fs.PathError{Op: "open", Path: abs, Err: localfs.ErrStateDir}
 	}
 	fi, err := os.Stat(abs)

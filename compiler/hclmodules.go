@@ -1,6 +1,7 @@
 package compiler
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -172,19 +173,18 @@ func (l *hclLoader) moduleDir(b *hclsyntax.Block, src *hclsyntax.Attribute) (str
 	case !strings.HasPrefix(s, "./") && !strings.HasPrefix(s, "../"):
 		return bad(`registry sources are not supported; a local path starts with "./" or "../"`)
 	}
-	dir := filepath.Join(l.callerDir(b), filepath.FromSlash(s))
-	localfs.Touch(dir)
-	if real, err := filepath.EvalSymlinks(dir); err == nil {
-		dir = real
-	}
-	if rel, err := filepath.Rel(l.p.root, dir); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+	// The one policy for a path of the project (localfs.Resolve): inside
+	// the root and out of its .cc, symbolic links resolved.
+	dir, err := localfs.Resolve(l.p.root, localfs.RelTo(l.p.root, filepath.Join(l.callerDir(b), filepath.FromSlash(s))))
+	switch {
+	case errors.Is(err, localfs.ErrOutsideRoot):
 		return bad("it is outside the project directory")
-	}
-	if dir == l.p.root {
-		return bad("it is the project directory itself")
-	}
-	if localfs.InStateDir(localfs.RelTo(l.p.root, dir)) {
+	case errors.Is(err, localfs.ErrStateDir):
 		return bad("it is in .cc, cc's own state directory")
+	case err != nil:
+		return bad("no such directory")
+	case dir == l.p.root:
+		return bad("it is the project directory itself")
 	}
 	localfs.Touch(dir)
 	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {

@@ -106,8 +106,7 @@ func (d *Dir) Walk(abs string, fn WalkFunc) error {
 			return err
 		}
 		if full == abs {
-			Touch(full)
-			return nil
+			return nil // touched before the walk
 		}
 		if d.Excluded(rel) {
 			if e.IsDir() && d.prune(rel) {
@@ -271,8 +270,7 @@ func literals(abs, root, base string, excluded func(rel string) bool, exceptions
 			return err
 		}
 		if full == abs {
-			Touch(full)
-			return nil
+			return nil // touched before the walk
 		}
 		rel := RelTo(root, full)
 		if !excluded(rel) {

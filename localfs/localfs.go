@@ -136,8 +136,9 @@ func Resolve(root, rel string) (string, error) {
 	if InStateDir(filepath.ToSlash(clean)) {
 		return "", fmt.Errorf("%s: %w", rel, ErrStateDir)
 	}
-	Touch(filepath.Join(root, clean))
-	abs, err := filepath.EvalSymlinks(filepath.Join(root, clean))
+	joined := filepath.Join(root, clean)
+	Touch(joined)
+	abs, err := filepath.EvalSymlinks(joined)
 	if err == nil {
 		Touch(abs)
 	}
