@@ -3,6 +3,7 @@ package compiler
 import (
 	"bytes"
 	"encoding/gob"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -97,4 +98,56 @@ func TestCompileCachePlantedKey(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestCompileCacheRefusesLinkedDir: a .cc/cache, or a .cc, that is a
+// symbolic link (committed so, say) is no cache: nothing is written,
+// removed or made private where it leads, and the compile still works.
+func TestCompileCacheRefusesLinkedDir(t *testing.T) {
+	for _, link := range []string{".cc/cache", ".cc"} {
+		t.Run(link, func(t *testing.T) {
+			dir := vcsProject(t, `"x"`, "src")
+			elsewhere := t.TempDir()
+			target := elsewhere
+			if link == ".cc" {
+				target = filepath.Join(elsewhere, "cc")
+				os.MkdirAll(filepath.Join(target, "cache"), 0o755)
+			}
+			keep := filepath.Join(elsewhere, "key")
+			if link == ".cc" {
+				keep = filepath.Join(target, "cache", "key")
+			}
+			os.WriteFile(keep, []byte("someone else's file"), 0o644)
+			os.MkdirAll(filepath.Dir(filepath.Join(dir, link)), 0o755)
+			if err := os.Symlink(target, filepath.Join(dir, link)); err != nil {
+				t.Fatal(err)
+			}
+			before := listTree(t, elsewhere)
+			p := probeCache(t)
+			in := Input{Path: filepath.Join(dir, "main.hcl")}
+			compileColdCached(t, in, filepath.Join(dir, ".cc", "cache"))
+			compileColdCached(t, in, filepath.Join(dir, ".cc", "cache"))
+			if hits, _ := p.take(); hits != 0 {
+				t.Fatalf("%d hits through a linked cache directory, want 0", hits)
+			}
+			if after := listTree(t, elsewhere); after != before {
+				t.Fatalf("where the link leads changed:\nbefore %s\nafter  %s", before, after)
+			}
+		})
+	}
+}
+
+// listTree lists every entry under dir with its mode and size.
+func listTree(t *testing.T, dir string) string {
+	t.Helper()
+	var b strings.Builder
+	filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		fi, _ := d.Info()
+		fmt.Fprintf(&b, "%s %v %d; ", strings.TrimPrefix(p, dir), fi.Mode(), fi.Size())
+		return nil
+	})
+	return b.String()
 }

@@ -41,11 +41,20 @@ const (
 // device and inode, which no checkout, copy or archive can give a file it
 // makes. Any other key is replaced by a new one, which leaves every file
 // sealed with it unreadable.
+//
+// The directory and the one above it (.cc) must be directories, not
+// symbolic links: a link committed in their place would have the cache
+// write, make private and prune files wherever it leads.
 func cacheDirKey(dir string) ([]byte, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, err
 	}
-	if fi, err := os.Lstat(dir); err != nil || !fi.IsDir() || fi.Mode().Perm()&0o077 != 0 {
+	for _, d := range []string{filepath.Dir(dir), dir} {
+		if fi, err := os.Lstat(d); err != nil || !fi.IsDir() {
+			return nil, errors.New("the cache directory is not a directory of its own")
+		}
+	}
+	if fi, err := os.Lstat(dir); err != nil || fi.Mode().Perm()&0o077 != 0 {
 		// Not made by cc (git checks out directories 0755): make it
 		// private, and the key anew.
 		if err := os.Chmod(dir, 0o700); err != nil {
