@@ -2,6 +2,7 @@ package service
 
 import (
 	"context"
+	"database/sql"
 
 	"google.golang.org/grpc"
 )
@@ -40,3 +41,27 @@ func SetBatchHooks(s *Server, before func(n int), after func(i int), commit func
 
 // Queued is how many mutations wait for s's running batch.
 func Queued(s *Server) int { return s.commits.queued() }
+
+// SetPGIdleInTransaction sets how long PostgreSQL lets a session of the
+// stores opened from now on sit idle in a transaction, and returns the
+// setting it replaced.
+func SetPGIdleInTransaction(d string) (was string) {
+	was, pgIdleInTransaction = pgIdleInTransaction, d
+	return was
+}
+
+// BeginPGWrite opens a store on the PostgreSQL database db as a replica
+// does and begins a write transaction on it, which takes the write lock:
+// a replica that froze inside one, as PostgreSQL sees it.
+func BeginPGWrite(ctx context.Context, db string) (tx *sql.Tx, closeStore func() error, err error) {
+	st, err := openPGStore(ctx, db)
+	if err != nil {
+		return nil, nil, err
+	}
+	tx, err = st.w.BeginTx(ctx, nil)
+	if err != nil {
+		st.close()
+		return nil, nil, err
+	}
+	return tx, st.close, nil
+}

@@ -62,6 +62,19 @@ func dbPassword(db string) string {
 	return u.Query().Get("password")
 }
 
+// pgIdleInTransaction is how long PostgreSQL lets a session of cc's sit
+// idle inside a transaction (idle_in_transaction_session_timeout) before
+// it ends the session and rolls the transaction back. Every write
+// transaction of every replica holds writeLockKey: without an end, one
+// replica frozen inside one (its host stopped, its network cut) would
+// stall every replica's writes until the server's TCP keepalive noticed,
+// two hours by default. cc's transactions never wait on anything but the
+// database between their statements, so a gap this long is a replica
+// that is gone; what it had not committed is rolled back, and its
+// clients get an error, never an acknowledgment. A database URL that
+// sets idle_in_transaction_session_timeout itself keeps its own.
+var pgIdleInTransaction = "30s"
+
 // openPGStore opens the PostgreSQL database at the URL db and migrates
 // it. As on SQLite, one connection writes (the group commit of batch.go
 // runs one batch at a time per process) and a pool reads; across
@@ -70,6 +83,12 @@ func openPGStore(ctx context.Context, db string) (*store, error) {
 	cfg, err := pgx.ParseConfig(db)
 	if err != nil {
 		return nil, fmt.Errorf("database %s: %w", RedactDB(db), redactErr(db, err))
+	}
+	if _, set := cfg.RuntimeParams["idle_in_transaction_session_timeout"]; !set {
+		if cfg.RuntimeParams == nil {
+			cfg.RuntimeParams = map[string]string{}
+		}
+		cfg.RuntimeParams["idle_in_transaction_session_timeout"] = pgIdleInTransaction
 	}
 	w := sql.OpenDB(newPGConnector(cfg))
 	w.SetMaxOpenConns(1)

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/url"
 	"os"
 	"path/filepath"
 	"sort"
@@ -312,5 +313,80 @@ func TestPostgresDeadSpoolReaped(t *testing.T) {
 	openRaw(t, db)
 	if _, err := os.Stat(first[0]); err != nil {
 		t.Fatalf("a live replica's spool after another started: %v, want it kept", err)
+	}
+}
+
+// TestPostgresFrozenWriterLetGo: a replica that freezes inside a write
+// transaction (its host stopped, its network cut) holds the write lock
+// that every replica's writes take first. PostgreSQL ends that session
+// once it has sat idle in its transaction for pgIdleInTransaction, so the
+// other replicas' writes go on, and what the frozen one wrote is never
+// committed.
+func TestPostgresFrozenWriterLetGo(t *testing.T) {
+	db := servicetest.Postgres(t)
+	defer service.SetPGIdleInTransaction(service.SetPGIdleInTransaction("1s"))
+	c := open(t, db)
+	ctx := context.Background()
+	before := mustApply(t, c, applyReq(t, "p", "volume.before", service.ActionCreate, volume("1Gi"), 0))
+
+	frozen, closeStore, err := service.BeginPGWrite(ctx, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer closeStore()
+	defer frozen.Rollback()
+	if _, err := frozen.ExecContext(ctx, "UPDATE projects SET serial = serial + 100 WHERE name = 'p'"); err != nil {
+		t.Fatal(err)
+	}
+
+	wait, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	res, err := c.Apply(wait, applyReq(t, "p", "volume.after", service.ActionCreate, volume("1Gi"), 0))
+	if err != nil {
+		t.Fatalf("Apply() while another replica froze inside a write transaction = %v, want it applied once PostgreSQL ends that session", err)
+	}
+	if res.Serial != before.Serial+1 {
+		t.Fatalf("serial = %d, want %d (the frozen transaction's write never committed)", res.Serial, before.Serial+1)
+	}
+	if err := frozen.Commit(); err == nil {
+		t.Fatal("the frozen replica's transaction committed after PostgreSQL ended its session")
+	}
+	st, err := c.GetState(ctx, "p")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Serial != res.Serial || len(st.Resources) != 2 {
+		t.Fatalf("state = serial %d with %d resources, want %d with 2", st.Serial, len(st.Resources), res.Serial)
+	}
+}
+
+// TestPostgresIdleInTransactionOwnSetting: a database URL that sets
+// idle_in_transaction_session_timeout keeps it; without one, cc's
+// sessions get pgIdleInTransaction.
+func TestPostgresIdleInTransactionOwnSetting(t *testing.T) {
+	db := servicetest.Postgres(t)
+	ctx := context.Background()
+	own, err := url.Parse(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := own.Query()
+	q.Set("idle_in_transaction_session_timeout", "7min")
+	own.RawQuery = q.Encode()
+	for _, c := range []struct{ db, want string }{{db, "30s"}, {own.String(), "7min"}} {
+		tx, closeStore, err := service.BeginPGWrite(ctx, c.db)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got string
+		err = tx.QueryRowContext(ctx, "SHOW idle_in_transaction_session_timeout").Scan(&got)
+		tx.Rollback()
+		closeStore()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got != c.want {
+			t.Errorf("idle_in_transaction_session_timeout of a session opened with %s = %q, want %q", service.RedactDB(c.db), got, c.want)
+		}
 	}
 }
