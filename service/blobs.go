@@ -2,8 +2,10 @@ package service
 
 import (
 	"context"
+	"crypto/rand"
 	"crypto/sha256"
 	"database/sql"
+	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -14,6 +16,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/jackc/pgx/v5"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
@@ -313,7 +316,7 @@ func (s *Server) storeChunks(ctx context.Context, project, digest string, r io.R
 			if m == 0 {
 				break
 			}
-			if _, err := tx.ExecContext(ctx, upsertChunk, project, digest, seq, buf[:m]); err != nil {
+			if _, err := tx.ExecContext(ctx, upsertChunk, project, digest, seq, buf[:m], s.st.uploader); err != nil {
 				tx.Rollback()
 				return dbError(err)
 			}
@@ -405,9 +408,9 @@ func SpoolDir(dbPath string) string { return dbPath + "-spool" }
 // uploads left, and returns its directory. On PostgreSQL the spool is the
 // process's own (removed when st closes, held locked while it lives:
 // lockSpool), the spools of replicas on this host that were killed are
-// removed (reapSpools), and the chunks of unregistered blobs are left
-// alone at start: they may be those of an upload another replica is
-// streaming.
+// removed (reapSpools), and so are the chunks of unregistered blobs that
+// replicas which have ended stored (reapChunks); those of a live
+// replica's upload are kept.
 func openSpool(ctx context.Context, st *store, dbPath string) (string, error) {
 	if !st.postgres() {
 		return SpoolDir(dbPath), cleanSpool(ctx, st, SpoolDir(dbPath))
@@ -423,7 +426,88 @@ func openSpool(ctx context.Context, st *store, dbPath string) (string, error) {
 	}
 	st.tmpSpool, st.spoolLock = dir, lock
 	reapSpools(os.TempDir(), dir)
+	if err := reapChunks(ctx, st); err != nil {
+		return "", err
+	}
 	return dir, nil
+}
+
+// uploaderLockKey is the first key of the PostgreSQL advisory locks the
+// replicas hold for their uploads' chunks, (uploaderLockKey, uploader),
+// for as long as their processes live: a lock no session holds is a
+// replica that has ended. (Two-key advisory locks never meet
+// writeLockKey's one-key lock. "cc" in ASCII.)
+const uploaderLockKey = 0x6363
+
+// takeUploader opens, on PostgreSQL, the session that holds this
+// process's uploader key locked for as long as it lives, and picks the
+// key: a random one no live replica holds.
+func (st *store) takeUploader(ctx context.Context, cfg *pgx.ConnConfig) error {
+	conn, err := pgx.ConnectConfig(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	for {
+		var b [4]byte
+		rand.Read(b[:])
+		id := int32(binary.BigEndian.Uint32(b[:]) >> 1)
+		if id == 0 {
+			continue
+		}
+		var ok bool
+		if err := conn.QueryRow(ctx, "SELECT pg_try_advisory_lock($1, $2)", int32(uploaderLockKey), id).Scan(&ok); err != nil {
+			conn.Close(ctx)
+			return err
+		}
+		if ok {
+			st.uploader, st.uploaderConn = id, conn
+			return nil
+		}
+	}
+}
+
+// reapChunks removes, on PostgreSQL, the chunks of unregistered blobs that
+// replicas which have ended stored: those of uploads they never finished
+// (killed, or their host gone). An uploader's key that can be locked is
+// one no live replica holds; it is held while its chunks are removed, so
+// that no replica starting meanwhile picks it. Chunks under 0 (stored
+// before migration 11) are left alone, since they may be a live upload's.
+func reapChunks(ctx context.Context, st *store) error {
+	rows, err := st.r.QueryContext(ctx, `SELECT DISTINCT uploader FROM blob_chunks c WHERE uploader <> 0 AND uploader <> ?
+		AND NOT EXISTS (SELECT 1 FROM blobs b WHERE b.project = c.project AND b.digest = c.digest)`, st.uploader)
+	if err != nil {
+		return fmt.Errorf("spool: find the chunks of interrupted uploads: %w", err)
+	}
+	var ids []int32
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			rows.Close()
+			return fmt.Errorf("spool: find the chunks of interrupted uploads: %w", err)
+		}
+		ids = append(ids, int32(id))
+	}
+	if err := closeRows(rows); err != nil {
+		return fmt.Errorf("spool: find the chunks of interrupted uploads: %w", err)
+	}
+	for _, id := range ids {
+		var dead bool
+		if err := st.uploaderConn.QueryRow(ctx, "SELECT pg_try_advisory_lock($1, $2)", int32(uploaderLockKey), id).Scan(&dead); err != nil {
+			return fmt.Errorf("spool: %w", err)
+		}
+		if !dead {
+			continue
+		}
+		_, err := st.w.ExecContext(ctx, `DELETE FROM blob_chunks WHERE uploader = ?
+			AND NOT EXISTS (SELECT 1 FROM blobs b WHERE b.project = blob_chunks.project AND b.digest = blob_chunks.digest)`, id)
+		if _, e := st.uploaderConn.Exec(ctx, "SELECT pg_advisory_unlock($1, $2)", int32(uploaderLockKey), id); err == nil {
+			err = e
+		}
+		if err != nil {
+			return fmt.Errorf("spool: remove the chunks of interrupted uploads: %w", err)
+		}
+	}
+	return nil
 }
 
 // tmpSpoolPrefix begins the name of a PostgreSQL replica's spool

@@ -50,6 +50,11 @@ func serverProcess(db, sock string) int {
 		return 1
 	}
 	recordBatches(srv, os.Getenv("CC_SERVICE_TEST_SERVER_BATCHES"))
+	if os.Getenv("CC_SERVICE_TEST_SERVER_STALL_UPLOADS") != "" {
+		// An upload stops after its first chunks are stored, as one the
+		// process is killed in the middle of.
+		service.SetAfterChunks(srv, func(string, string, int) { select {} })
+	}
 	os.Remove(sock) // left behind by a killed predecessor
 	lis, err := net.Listen("unix", sock)
 	if err != nil {

@@ -38,6 +38,8 @@ var undoMigration = map[int][]string{
 	9: {"DROP TABLE outputs"},
 	// issue 13: the unused index of versions by hash dropped
 	10: {"CREATE INDEX versions_by_hash ON versions (project, address, hash)"},
+	// issue 13: a chunk names the process that stored it
+	11: {"ALTER TABLE blob_chunks DROP COLUMN uploader"},
 }
 
 // downgrade takes the database at path, of the newest migration, back to

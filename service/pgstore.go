@@ -102,6 +102,10 @@ func openPGStore(ctx context.Context, db string) (*store, error) {
 	r.SetMaxOpenConns(8)
 	r.SetMaxIdleConns(8)
 	st.r = r
+	if err := st.takeUploader(ctx, cfg); err != nil {
+		st.close()
+		return nil, fmt.Errorf("open %s: %w", RedactDB(db), redactErr(db, err))
+	}
 	return st, nil
 }
 

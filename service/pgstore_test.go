@@ -390,3 +390,49 @@ func TestPostgresIdleInTransactionOwnSetting(t *testing.T) {
 		}
 	}
 }
+
+// TestPostgresDeadUploadChunksReaped: the chunks a killed replica stored
+// of an upload it never finished are removed when a replica starts; the
+// chunks of an upload a live replica is storing are kept.
+func TestPostgresDeadUploadChunksReaped(t *testing.T) {
+	db := servicetest.Postgres(t)
+	dir := t.TempDir()
+	key := "CC_SERVICE_TEST_SERVER_KEY=" + servicetest.KeyFile(db)
+	raw := rawDB(t, db)
+	chunks := func(digest string) int {
+		t.Helper()
+		var n int
+		if err := raw.QueryRow("SELECT count(*) FROM blob_chunks WHERE digest = $1", digest).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	stalled := func(name string, fill byte) (*serverProc, string) {
+		t.Helper()
+		p, c := startServerProcess(t, db, filepath.Join(dir, name), key, "CC_SERVICE_TEST_SERVER_STALL_UPLOADS=1")
+		blob := bytes.Repeat([]byte{fill}, 9<<20)
+		d := digest(blob)
+		go c.UploadBlob(context.Background(), service.BlobUpload{Project: "p", Digest: d, Size: int64(len(blob))}, bytes.NewReader(blob))
+		for deadline := time.Now().Add(time.Minute); chunks(d) == 0; time.Sleep(20 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatalf("no chunk of %s's upload stored in a minute\n%s", name, p.stderr.String())
+			}
+		}
+		return p, d
+	}
+	killed, dead := stalled("killed", 1)
+	_, live := stalled("live", 2)
+	killed.cmd.Process.Kill()
+	killed.cmd.Wait()
+	if chunks(dead) == 0 {
+		t.Fatal("the killed replica's chunks are gone before any replica started")
+	}
+
+	openRaw(t, db)
+	if n := chunks(dead); n != 0 {
+		t.Errorf("after a replica started, %d chunks of the killed replica's unfinished upload are left, want none", n)
+	}
+	if chunks(live) == 0 {
+		t.Error("after a replica started, the chunks of a live replica's upload are gone, want them kept")
+	}
+}

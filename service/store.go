@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/jackc/pgx/v5"
 	_ "modernc.org/sqlite" // the pure-Go SQLite driver
 )
 
@@ -62,6 +63,12 @@ type store struct {
 	// while the process lives (openSpool).
 	tmpSpool  string
 	spoolLock *os.File
+	// uploader is, on PostgreSQL, what this process's chunks are stored
+	// under (0 on SQLite): a key of its own, held locked by uploaderConn
+	// while the process lives, so that a replica starting can tell the
+	// chunks of a dead one's unfinished uploads (reapChunks).
+	uploader     int32
+	uploaderConn *pgx.Conn
 }
 
 // migration is one step of the schema: SQL, then (when set) Go code, in
@@ -265,6 +272,13 @@ ALTER TABLE resources ADD COLUMN id TEXT NOT NULL DEFAULT '';
 	{sql: `
 DROP INDEX IF EXISTS versions_by_hash;
 `},
+	// 11 (issue 13): a chunk names the process that stored it (store's
+	// uploader; 0 on SQLite and for the chunks stored before), so that a
+	// PostgreSQL replica starting removes the chunks a killed one left
+	// (reapChunks) and no other's.
+	{sql: `
+ALTER TABLE blob_chunks ADD COLUMN uploader INTEGER NOT NULL DEFAULT 0;
+`},
 }
 
 // newLineage makes a project's lineage: 16 random bytes in hex.
@@ -417,6 +431,9 @@ func (st *store) close() error {
 	if st.spoolLock != nil {
 		st.spoolLock.Close()
 	}
+	if st.uploaderConn != nil {
+		errs = append(errs, st.uploaderConn.Close(context.Background()))
+	}
 	return errors.Join(errs...)
 }
 
@@ -476,7 +493,7 @@ func upsert(table, key, cols string, reset ...string) string {
 var (
 	upsertResource   = upsert("resources", "project, address", "project, "+rowColumns, "expires_at = 0")
 	upsertTombstone  = upsert("tombstones", "project, address", "project, address, serial")
-	upsertChunk      = upsert("blob_chunks", "project, digest, seq", "project, digest, seq, data")
+	upsertChunk      = upsert("blob_chunks", "project, digest, seq", "project, digest, seq, data, uploader")
 	upsertDrift      = upsert("drift", "project, address, serial", "project, address, serial, what, actor, at, fields")
 	upsertProtection = upsert("protections", "project, address", "project, address, declared_at")
 	upsertLock       = upsert("locks", "project", `project, lease_id, "user", host, command, pid, acquired_at, expires_at`)
