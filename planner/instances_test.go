@@ -1,12 +1,16 @@
 package planner_test
 
 import (
+	"fmt"
+	"slices"
+	"sort"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
 	"cc.dev/cc/planner"
+	"cc.dev/cc/schema"
 )
 
 // TestInstanceAddresses checks that --target, --exclude and --replace
@@ -42,5 +46,45 @@ func TestInstanceAddresses(t *testing.T) {
 	p = diff(t, all, st, planner.Options{Replace: []string{"sandbox.worker"}})
 	if c := change(t, p, `sandbox.worker["b"]`); c.Action != planner.Replace {
 		t.Errorf("--replace sandbox.worker: worker b is %s", c.Action)
+	}
+}
+
+// TestInstancesShownInOrder: the views show count instances as people
+// count (w[2] before w[10]); the plan itself and its JSON keep byte order
+// (FORMAT.md).
+func TestInstancesShownInOrder(t *testing.T) {
+	var rs []schema.Resource
+	for i := range 12 {
+		rs = append(rs, res(t, fmt.Sprintf("volume.w[%d]", i), map[string]any{"size": "1Gi"}))
+	}
+	rs = append(rs, res(t, "volume.a", map[string]any{"size": "1Gi"}), res(t, "volume.w", map[string]any{"size": "1Gi"}))
+	p := diff(t, desired(rs...), nil, planner.Options{})
+	if got := addrs(p); got[2] != "volume.w[0]:create" || got[3] != "volume.w[10]:create" {
+		t.Fatalf("the plan's changes = %v, want byte order", got)
+	}
+	want := []string{"volume.a", "volume.w"}
+	for i := range 12 {
+		want = append(want, fmt.Sprintf("volume.w[%d]", i))
+	}
+	// Where each address is shown, in a view that shows it as pattern does.
+	order := func(view, out, pattern string) []string {
+		idx := map[string]int{}
+		for _, a := range want {
+			if idx[a] = strings.Index(out, fmt.Sprintf(pattern, a)); idx[a] < 0 {
+				t.Fatalf("the %s view has no %s:\n%s", view, a, out)
+			}
+		}
+		got := slices.Clone(want)
+		sort.SliceStable(got, func(i, j int) bool { return idx[got[i]] < idx[got[j]] })
+		return got
+	}
+	out := renderAll(t, p)
+	for view, pattern := range map[string]string{"text": " %s  ", "markdown": "<b>%s</b>"} {
+		if got := order(view, out[view], pattern); !cmp.Equal(got, want) {
+			t.Errorf("the %s view shows %v, want %v", view, got, want)
+		}
+	}
+	if i, j := strings.Index(out["json"], `"volume.w[10]"`), strings.Index(out["json"], `"volume.w[2]"`); i < 0 || j < 0 || i > j {
+		t.Errorf("the JSON view does not keep byte order (w[10] at %d, w[2] at %d)", i, j)
 	}
 }

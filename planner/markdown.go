@@ -70,9 +70,10 @@ func WriteMarkdown(w io.Writer, p *Plan, o MarkdownOptions) error {
 	writeMarkdownOutputs(&head, p)
 	head.WriteString("\n")
 
-	order := make([]*Change, len(p.Changes))
-	for i := range p.Changes {
-		order[i] = &p.Changes[i]
+	shown := shownInOrder(p.Changes)
+	order := make([]*Change, len(shown))
+	for i := range shown {
+		order[i] = &shown[i]
 	}
 	rank := map[Action]int{Delete: 0, Replace: 1, Update: 2, Create: 3, Import: 4, Forget: 5, NoOp: 6}
 	sort.SliceStable(order, func(i, j int) bool { return rank[order[i].Action] < rank[order[j].Action] })

@@ -8,6 +8,7 @@ import (
 	"io"
 	"regexp"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 
@@ -89,7 +90,7 @@ func WriteText(w io.Writer, p *Plan, o TextOptions) error {
 		bw.WriteByte('\n')
 		writeData(bw, p)
 	}
-	writeChanges(bw, p.Changes, pt)
+	writeChanges(bw, shownInOrder(p.Changes), pt)
 	bw.WriteByte('\n')
 	writeOutputChanges(bw, p, pt)
 	writeNotes(bw, p)
@@ -192,6 +193,20 @@ func ActionPhrase(c *Change) string {
 
 // changesPerChunk is how many changes writeChanges renders at a time.
 const changesPerChunk = 256
+
+// shownInOrder is cs in the order people read addresses
+// (schema.CompareAddresses: w[2] before w[10]), for the views; cs itself
+// when it is in that order already. A plan's changes stay in byte order
+// everywhere else (FORMAT.md).
+func shownInOrder(cs []Change) []Change {
+	byAddr := func(a, b Change) int { return schema.CompareAddresses(a.Addr, b.Addr) }
+	if slices.IsSortedFunc(cs, byAddr) {
+		return cs
+	}
+	cs = slices.Clone(cs)
+	slices.SortStableFunc(cs, byAddr)
+	return cs
+}
 
 // writeChanges writes each change after an empty line, in order. Runs of
 // changesPerChunk are rendered on every core at once (issue 13: the text

@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"cmp"
 	"regexp"
 	"strings"
 )
@@ -113,3 +114,45 @@ func BaseAddress(addr string) string {
 func InstanceKey(addr string) string {
 	return addr[len(BaseAddress(addr)):]
 }
+
+// CompareAddresses orders addresses as people read them, for the lists
+// cc shows (a plan's changes, the state's resources): by the address
+// without its instance key, then the resource without a key, then count
+// instances by number (w[2] before w[10]), then for_each instances by
+// key. It returns -1, 0 or +1, as strings.Compare does. The order of
+// files, hashes and the API stays strings' own (byte order): this one is
+// only for display.
+func CompareAddresses(a, b string) int {
+	ba, bb := BaseAddress(a), BaseAddress(b)
+	if c := strings.Compare(ba, bb); c != 0 {
+		return c
+	}
+	ka, kb := a[len(ba):], b[len(bb):]
+	ra, rb := keyRank(ka), keyRank(kb)
+	switch {
+	case ra != rb:
+		return cmp.Compare(ra, rb)
+	case ra == 1 && len(ka) != len(kb):
+		// Numbers without leading zeros: the longer one is the larger.
+		return cmp.Compare(len(ka), len(kb))
+	}
+	return strings.Compare(ka, kb)
+}
+
+// keyRank is 0 for no instance key, 1 for a count index ("[12]"), 2 for
+// anything else.
+func keyRank(k string) int {
+	if k == "" {
+		return 0
+	}
+	if len(k) < 3 || k[0] != '[' || k[len(k)-1] != ']' || (k[1] == '0' && len(k) > 3) {
+		return 2
+	}
+	for _, c := range k[1 : len(k)-1] {
+		if c < '0' || c > '9' {
+			return 2
+		}
+	}
+	return 1
+}
+

@@ -2,8 +2,10 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -273,5 +275,39 @@ imports: [{to: "volume.cache", id: "build-cache"}, {to: "function.rank", id: "ra
 				t.Errorf("after the import, plan:\n%s\ngenerated:\n%s", out, gen)
 			}
 		})
+	}
+}
+
+// TestStateListInstancesInOrder: cc state list shows count instances as
+// people count (w[2] before w[10]); --json keeps the state's byte order.
+func TestStateListInstancesInOrder(t *testing.T) {
+	t.Chdir(t.TempDir())
+	t.Setenv("NO_COLOR", "1")
+	t.Setenv("CC_SERVER", "")
+	writeFile(t, "main.hcl", `project = "p"
+
+volume "w" {
+  count = 12
+  size  = "1Gi"
+}
+`)
+	mustCC(t, 0, "apply", "--auto-approve", "main.hcl")
+	out, _ := mustCC(t, 0, "state", "list", "main.hcl")
+	var got []string
+	for _, l := range strings.Split(out, "\n") {
+		if f := strings.Fields(l); len(f) > 0 && strings.HasPrefix(f[0], "volume.") {
+			got = append(got, f[0])
+		}
+	}
+	var want []string
+	for i := range 12 {
+		want = append(want, fmt.Sprintf("volume.w[%d]", i))
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("cc state list shows %v, want %v\n%s", got, want, out)
+	}
+	js, _ := mustCC(t, 0, "state", "list", "--json", "main.hcl")
+	if i, j := strings.Index(js, `"volume.w[10]"`), strings.Index(js, `"volume.w[2]"`); i < 0 || j < 0 || i > j {
+		t.Errorf("cc state list --json does not keep byte order (w[10] at %d, w[2] at %d)", i, j)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -185,7 +186,11 @@ func (e *env) stateList(st *service.State, cn *conn) int {
 		return exitOK
 	}
 	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
-	for _, r := range st.Resources {
+	// As people read addresses (w[2] before w[10]); --json keeps the
+	// state's own order.
+	shown := slices.Clone(st.Resources)
+	slices.SortStableFunc(shown, func(a, b service.Resource) int { return schema.CompareAddresses(a.Address, b.Address) })
+	for _, r := range shown {
 		v := ""
 		if r.Kind.Versioned() {
 			v = fmt.Sprintf("%s %d of %d", r.Kind.VersionNoun(), r.Version, len(r.Versions))
