@@ -155,4 +155,3 @@ func keyRank(k string) int {
 	}
 	return 1
 }
-
