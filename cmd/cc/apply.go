@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -15,6 +16,7 @@ import (
 	"cc.dev/cc/compiler"
 	"cc.dev/cc/planner"
 	"cc.dev/cc/schema"
+	"cc.dev/cc/service"
 )
 
 func init() {
@@ -533,6 +535,28 @@ func (e *env) applyPlanFile(c *command, name, dir string, af *applyFlags) int {
 	return e.carryOut(c, cn, a, lk, p, d)
 }
 
+// sameService reports whether two --server values name the same service:
+// the same address, or the same replicas in another order or spacing
+// (10.0.0.1:7433,10.0.0.2:7433 and 10.0.0.2:7433, 10.0.0.1:7433). Nothing
+// is resolved; a plan's state lineage and serial are checked against the
+// service itself afterwards.
+func sameService(a, b string) bool {
+	if a == b {
+		return true
+	}
+	if !service.IsReplicaList(a) || !service.IsReplicaList(b) {
+		return false
+	}
+	ra, errA := service.ReplicaAddrs(a)
+	rb, errB := service.ReplicaAddrs(b)
+	if errA != nil || errB != nil {
+		return false
+	}
+	slices.Sort(ra)
+	slices.Sort(rb)
+	return slices.Equal(ra, rb)
+}
+
 // planFileRoot is the project root a saved plan is applied in: dir's,
 // with the service the command line names (--server, else $CC_SERVER,
 // given as envServer), which must be the one it was planned against.
@@ -549,7 +573,7 @@ func planFileRoot(name, dir string, f *planner.File, af *applyFlags, envServer s
 		server, named = envServer, "$CC_SERVER"
 	}
 	db := filepath.Join(root, stateDir, "state.db")
-	if server != f.Config.Server {
+	if !sameService(server, f.Config.Server) {
 		embedded := "the embedded state in " + db
 		planned, here := embedded, embedded
 		if f.Config.Server != "" {

@@ -334,3 +334,22 @@ func TestItem16DeadLocalHolderTakenOver(t *testing.T) {
 		t.Errorf("stdout:\n%s", out)
 	}
 }
+
+// TestPlanFileReplicasInAnyOrder: a plan file made against a list of
+// replicas is applied through the same replicas named in another order
+// (one CI job's list, another's), and refused through a list that names
+// another.
+func TestPlanFileReplicasInAnyOrder(t *testing.T) {
+	fixture(t)
+	t.Setenv("OPENAI_API_KEY", "sk-replicas")
+	addrA, srv := tcpServer(t)
+	addrB := servicetest.ServeTCP(t, srv) // the same service, as a second replica
+	other, _ := tcpServer(t)
+	mustCC(t, 0, "plan", "--server", addrA+","+addrB, "--out", "r.plan", "main.hcl")
+	if _, errs := mustCC(t, 1, "apply", "--server", addrA+","+other, "r.plan"); !strings.Contains(errs, "a plan file never chooses the service") {
+		t.Errorf("applied through a list with another service:\n%s", errs)
+	}
+	if out, _ := mustCC(t, 0, "apply", "--server", addrB+", "+addrA, "r.plan"); !strings.Contains(out, "Apply complete: 6 created") {
+		t.Fatalf("apply through the same replicas in another order:\n%s", out)
+	}
+}
