@@ -270,7 +270,9 @@ func newCachedResult(key []byte, full bool, res *Result) *cachedResult {
 // with full; nil: nothing to compare). A file that changed while the
 // project was located, keyed or compiled may be in the result in a state
 // no key says, so such a result is not stored: a later compile of the
-// state the key says would be answered with it.
+// state the key says would be answered with it. The second keying hashes
+// again every file read racily clean (statCache.lookAgain): two writes in
+// one clock tick at the same size leave the same stat data.
 func (c *compileCache) located(in Input, p *project) bool {
 	q, err := openProject(in, nil)
 	return err == nil && q.root == p.root && q.lang == p.lang && q.envFile == p.envFile && slices.Equal(q.files, p.files)
@@ -280,6 +282,7 @@ func (c *compileCache) keyedAlike(in Input, p *project, key []byte, full bool) b
 	if key == nil {
 		return true
 	}
+	c.stat.lookAgain()
 	k, err := c.inputKey(in, p, full)
 	return err == nil && hmac.Equal(k, key)
 }

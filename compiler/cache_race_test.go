@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestCompileCacheEditedWhileCompiling: issue 13: compile cache. A file
@@ -74,4 +75,52 @@ func mustCanonical(t *testing.T, res *Result) []byte {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// TestCompileCacheSameTickEdit: a configuration file written twice within
+// one clock tick at the same size, once before its key and once during
+// the compile, shows the same stat data both times. The look after the
+// compile hashes such a racily clean file again rather than trust what
+// this run read of it, so the result of the second write is not stored
+// under the first write's key, to be given back once the first is
+// restored.
+func TestCompileCacheSameTickEdit(t *testing.T) {
+	dir := vcsProject(t, `"x"`, "src")
+	main := filepath.Join(dir, "main.hcl")
+	// Modified in the future: racily clean whenever read.
+	future := time.Now().Add(time.Hour)
+	if err := os.Chtimes(main, future, future); err != nil {
+		t.Fatal(err)
+	}
+	var first *statKey
+	statKeyHook = func(abs string, st statKey) statKey {
+		if abs != main {
+			return st
+		}
+		if first == nil {
+			first = &st
+		}
+		return *first // the ctime of a write in the same tick
+	}
+	t.Cleanup(func() { statKeyHook = nil })
+	in := Input{Path: dir}
+	cache := filepath.Join(dir, ".cc", "cache")
+	once := true
+	cacheRaceHook = func(stage string) {
+		if stage == "keyed" && once {
+			once = false
+			rewrite(t, main, `"x"`, `"y"`)
+		}
+	}
+	t.Cleanup(func() { cacheRaceHook = nil })
+	in.CacheDir = cache
+	if _, err := Compile(t.Context(), in); err != nil {
+		t.Fatal(err)
+	}
+	in.CacheDir = ""
+	if once {
+		t.Fatal("the hook never edited")
+	}
+	rewrite(t, main, `"y"`, `"x"`)
+	compileColdCached(t, in, cache)
 }
