@@ -236,7 +236,9 @@ func (s *sharedDefaults) apply(k schema.Kind, path []string, tree map[string]any
 	out := map[string]any{}
 	prov := map[string][]string{}
 	for _, l := range layers {
-		mergeLayer(out, l.tree, l.origin, prov)
+		// A copy: the collector's workers fill each resource in place, at
+		// once, so no value of a layer may be in two resources.
+		mergeLayer(out, deepCopy(l.tree).(map[string]any), l.origin, prov)
 	}
 	mergeLayer(out, own, path, prov)
 	var sens [][]string
