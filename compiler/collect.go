@@ -32,6 +32,11 @@ type collector struct {
 	cfg     schema.Config
 	sens    [][]string
 	failure error
+	// stopped is set by a failure that ends the fast way (fail); an HCL
+	// resource the fast check refuses (refuse) sets failure alone, and
+	// the others are still checked, so that CUE need judge only what the
+	// fast check did not accept (accepted, hclschema.go).
+	stopped bool
 	// trees keeps each resource as the fast check filled it in, by
 	// "collection.name", for crossCheck to compare with CUE's.
 	trees map[string]any
@@ -70,7 +75,7 @@ type item struct {
 func newCollector(fs *fastSchema) *collector {
 	c := &collector{fs: fs, ch: make(chan item, 256)}
 	if c.fs.err != nil {
-		c.failure = c.fs.err
+		c.failure, c.stopped = c.fs.err, true
 	}
 	if crossCheck {
 		c.trees = map[string]any{}
@@ -82,7 +87,12 @@ func newCollector(fs *fastSchema) *collector {
 			defer c.wg.Done()
 			for it := range c.ch {
 				if err := c.process(it); err != nil {
-					c.fail(err)
+					var r fastRefusal
+					if errors.As(err, &r) {
+						c.refuse(r.err)
+					} else {
+						c.fail(err)
+					}
 				}
 			}
 		}()
@@ -97,6 +107,23 @@ func (c *collector) fail(err error) {
 	if c.failure == nil {
 		c.failure = err
 	}
+	c.stopped = true
+	c.mu.Unlock()
+}
+
+// fastRefusal is an HCL resource the fast check refuses: the fast way has
+// failed, and goes on checking the other resources.
+type fastRefusal struct{ err error }
+
+func (r fastRefusal) Error() string { return r.err.Error() }
+
+// refuse records a fastRefusal's reason as the fast way's failure, if it is
+// the first.
+func (c *collector) refuse(err error) {
+	c.mu.Lock()
+	if c.failure == nil {
+		c.failure = err
+	}
 	c.mu.Unlock()
 }
 
@@ -104,7 +131,28 @@ func (c *collector) fail(err error) {
 func (c *collector) failed() bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.failure != nil
+	return c.stopped
+}
+
+// accepted reports, once wait has returned, whether the fast check
+// accepted the resource name of collection coll ("sandboxes",
+// "data.volumes"). CUE accepts what the fast check accepts (crossCheck
+// holds them to it), so a failed fast way leaves CUE to judge only the
+// others (unaccepted).
+func (c *collector) accepted(coll, name string) bool {
+	owner, field, ok := collectionField(coll)
+	if !ok {
+		return false
+	}
+	cfg := reflect.ValueOf(&c.cfg).Elem()
+	if owner == dataType {
+		if c.cfg.Data == nil {
+			return false
+		}
+		cfg = reflect.ValueOf(c.cfg.Data).Elem()
+	}
+	m := cfg.Field(field)
+	return m.Kind() == reflect.Map && !m.IsNil() && m.MapIndex(reflect.ValueOf(name)).IsValid()
 }
 
 // wait finishes the work and returns the configuration, or the first
@@ -145,7 +193,11 @@ func (c *collector) process(it item) error {
 		return err
 	}
 	path := append(strings.Split(it.coll, "."), it.name)
+	hcl := !it.cv.Exists() && it.dn == nil
 	if _, err := c.fs.check(ct.key, it.name, nil); err != nil {
+		if hcl {
+			return fastRefusal{err}
+		}
 		return err
 	}
 	var tree any
@@ -173,6 +225,9 @@ func (c *collector) process(it item) error {
 	}
 	out, err := c.fs.check(ct.t, tree, nil)
 	if err != nil {
+		if hcl {
+			return fastRefusal{err}
+		}
 		return err
 	}
 	// The collection is a map field of schema.Config (or of its Data),

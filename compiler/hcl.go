@@ -257,7 +257,7 @@ func (l *hclLoader) alsoSchemaErrors(project any) {
 			at[d.Subject.Start] = true
 		}
 	}
-	_, ds := l.validateCUE(l.config(project))
+	ds := l.schemaErrors(l.config(project))
 	for _, d := range ds {
 		if d.Subject == nil || at[d.Subject.Start] || fromDropped(d.Summary) {
 			continue
@@ -284,6 +284,12 @@ func (l *hclLoader) judge(project any, fast *fastResult, ferr error) (*loaded, d
 	cfg := l.config(project)
 	if l.diags.HasErrors() {
 		return nil, l.diags
+	}
+	if ferr != nil {
+		if ds := l.p.skipUnknown(l.schemaErrors(cfg)); ds.HasErrors() {
+			return nil, ds
+		}
+		// CUE accepts what the fast check refused: judged whole below.
 	}
 	ld, ds := l.validateCUE(cfg)
 	if ds = l.p.skipUnknown(ds); ds.HasErrors() {
