@@ -37,22 +37,7 @@ func TestCompileCacheEditedWhileCompiling(t *testing.T) {
 			in := Input{Path: dir}
 			cache := filepath.Join(dir, ".cc", "cache")
 			p := probeCache(t)
-			once := true
-			cacheRaceHook = func(stage string) {
-				if stage == c.stage && once {
-					once = false
-					c.edit(dir)
-				}
-			}
-			t.Cleanup(func() { cacheRaceHook = nil })
-			in.CacheDir = cache
-			if _, err := Compile(t.Context(), in); err != nil {
-				t.Fatal(err)
-			}
-			in.CacheDir = ""
-			if once {
-				t.Fatal("the hook never edited")
-			}
+			compileEditing(t, in, cache, c.stage, func() { c.edit(dir) })
 			if c.undo != nil {
 				c.undo(dir)
 			}
@@ -65,6 +50,27 @@ func TestCompileCacheEditedWhileCompiling(t *testing.T) {
 				t.Fatalf("%d hits, want 1 (the second compile after the race)", hits)
 			}
 		})
+	}
+}
+
+// compileEditing compiles in through the cache in cache, running edit
+// once when the compile reaches stage (cacheRaceHook).
+func compileEditing(t *testing.T, in Input, cache, stage string, edit func()) {
+	t.Helper()
+	once := true
+	cacheRaceHook = func(s string) {
+		if s == stage && once {
+			once = false
+			edit()
+		}
+	}
+	defer func() { cacheRaceHook = nil }()
+	in.CacheDir = cache
+	if _, err := Compile(t.Context(), in); err != nil {
+		t.Fatal(err)
+	}
+	if once {
+		t.Fatal("the hook never edited")
 	}
 }
 
@@ -105,22 +111,7 @@ func TestCompileCacheSameTickEdit(t *testing.T) {
 	t.Cleanup(func() { statKeyHook = nil })
 	in := Input{Path: dir}
 	cache := filepath.Join(dir, ".cc", "cache")
-	once := true
-	cacheRaceHook = func(stage string) {
-		if stage == "keyed" && once {
-			once = false
-			rewrite(t, main, `"x"`, `"y"`)
-		}
-	}
-	t.Cleanup(func() { cacheRaceHook = nil })
-	in.CacheDir = cache
-	if _, err := Compile(t.Context(), in); err != nil {
-		t.Fatal(err)
-	}
-	in.CacheDir = ""
-	if once {
-		t.Fatal("the hook never edited")
-	}
+	compileEditing(t, in, cache, "keyed", func() { rewrite(t, main, `"x"`, `"y"`) })
 	rewrite(t, main, `"y"`, `"x"`)
 	compileColdCached(t, in, cache)
 }
