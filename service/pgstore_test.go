@@ -436,3 +436,27 @@ func TestPostgresDeadUploadChunksReaped(t *testing.T) {
 		t.Error("after a replica started, the chunks of a live replica's upload are gone, want them kept")
 	}
 }
+
+// TestPostgresCloseTwiceAtOnce: a server closed by two goroutines at once
+// (a test's cleanup and a stop mid-apply, as TestItem16ServerStoppedMidApply
+// does) closes its store once; under the race detector (.ci/test) the two
+// closed its uploader's connection together before.
+func TestPostgresCloseTwiceAtOnce(t *testing.T) {
+	db := servicetest.Postgres(t)
+	srv := serve(t, listenUnix(t, filepath.Join(t.TempDir(), "s")), db)
+	var wg sync.WaitGroup
+	errs := make([]error, 2)
+	for i := range errs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = srv.Close()
+		}()
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			t.Errorf("Close() #%d = %v", i+1, err)
+		}
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/jackc/pgx/v5"
 	_ "modernc.org/sqlite" // the pure-Go SQLite driver
@@ -69,6 +70,11 @@ type store struct {
 	// chunks of a dead one's unfinished uploads (reapChunks).
 	uploader     int32
 	uploaderConn *pgx.Conn
+	// closed makes close run once: a server may be closed by two
+	// goroutines at once (a test's cleanup and its own stop), and a pgx
+	// connection is not for two goroutines.
+	closed   sync.Once
+	closeErr error
 }
 
 // migration is one step of the schema: SQL, then (when set) Go code, in
@@ -417,7 +423,14 @@ func (st *store) migrate(ctx context.Context) error {
 // the driver it was opened with, as isSQLite says for the rotation.
 func (st *store) postgres() bool { return !isSQLite(st.w) }
 
+// close closes the store, once; a second call waits for the first and
+// returns what it did.
 func (st *store) close() error {
+	st.closed.Do(func() { st.closeErr = st.closeOnce() })
+	return st.closeErr
+}
+
+func (st *store) closeOnce() error {
 	var errs []error
 	if st.r != nil {
 		errs = append(errs, st.r.Close())
