@@ -138,9 +138,10 @@ func workloadEnv() []string {
 
 // TestReplicaKilledMidApply is issue 14's acceptance 3: two replicas on
 // one PostgreSQL database; a client apply through both; once 20 changes
-// are acknowledged, replica a is killed with SIGKILL. The calls in flight
-// and those after go to replica b: the apply completes, or stops cleanly
-// with a message in words; a rerun converges and then has no changes.
+// are acknowledged and replica a has served some, a is killed with
+// SIGKILL. The calls in flight and those after go to replica b: the
+// apply completes, or stops cleanly with a message in words; a rerun
+// converges and then has no changes.
 // Every acknowledged change is in the database and nothing is duplicated:
 // one version per function, one revision per secret, one image row per
 // image.
@@ -169,7 +170,10 @@ func TestReplicaKilledMidApply(t *testing.T) {
 		out.WriteString(sc.Text() + "\n")
 		if m := ackLine.FindStringSubmatch(sc.Text()); m != nil {
 			acked[m[1]] = true
-			if len(acked) == 20 && bBefore < 0 {
+			// Killed mid-apply, once it has served some of it: round
+			// robin gives a replica whose first mutation is slow none of
+			// the first 20 (a clean-clone run saw that once).
+			if len(acked) >= 20 && bBefore < 0 && ps[0].calls("") > 0 {
 				bBefore = ps[1].calls("")
 				ps[0].kill()
 			}
