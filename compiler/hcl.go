@@ -257,7 +257,7 @@ func (l *hclLoader) alsoSchemaErrors(project any) {
 			at[d.Subject.Start] = true
 		}
 	}
-	ds := l.schemaErrors(l.config(project))
+	ds := l.schemaErrors(project, l.config(project, l.refused))
 	for _, d := range ds {
 		if d.Subject == nil || at[d.Subject.Start] || fromDropped(d.Summary) {
 			continue
@@ -281,15 +281,20 @@ func fromDropped(summary string) bool {
 // judge checks the configuration with CUE, when the fast check refused
 // it or to cross-check the fast check.
 func (l *hclLoader) judge(project any, fast *fastResult, ferr error) (*loaded, diag.Diagnostics) {
-	cfg := l.config(project)
+	if ferr != nil {
+		n := len(l.diags)
+		if part := l.config(project, l.refused); !l.diags.HasErrors() {
+			if ds := l.p.skipUnknown(l.schemaErrors(project, part)); ds.HasErrors() {
+				return nil, ds
+			}
+		}
+		// CUE accepts what the fast check refused, or the defaults do not
+		// apply to it: judged whole below, which merges them again.
+		l.diags = l.diags[:n]
+	}
+	cfg := l.config(project, nil)
 	if l.diags.HasErrors() {
 		return nil, l.diags
-	}
-	if ferr != nil {
-		if ds := l.p.skipUnknown(l.schemaErrors(cfg)); ds.HasErrors() {
-			return nil, ds
-		}
-		// CUE accepts what the fast check refused: judged whole below.
 	}
 	ld, ds := l.validateCUE(cfg)
 	if ds = l.p.skipUnknown(ds); ds.HasErrors() {
@@ -936,9 +941,11 @@ func (l *hclLoader) projectValue() (any, bool) {
 	return ctyToGo(pv, nil, nil), true
 }
 
-// config assembles the whole configuration as plain data, noting which
-// paths hold sensitive values, for CUE to judge.
-func (l *hclLoader) config(project any) map[string]any {
+// config assembles the configuration as plain data, noting which paths
+// hold sensitive values, for CUE to judge: every resource, or with keep
+// only those of collection coll ("sandboxes", "data.volumes") and member
+// name that keep says (refused).
+func (l *hclLoader) config(project any, keep func(coll, name string) bool) map[string]any {
 	cfg := map[string]any{"project": project}
 	l.lifecycle.configValues(cfg)
 	l.ranges.sensitive = nil
@@ -947,7 +954,9 @@ func (l *hclLoader) config(project any) map[string]any {
 		plural := hclKinds[r.kind].Plural()
 		owner := cfg
 		path := []string{plural, r.name}
+		coll := plural
 		if r.dataKind != "" {
+			coll = "data." + r.dataKind.Plural()
 			data, _ := cfg["data"].(map[string]any)
 			if data == nil {
 				data = map[string]any{}
@@ -961,7 +970,7 @@ func (l *hclLoader) config(project any) map[string]any {
 			m = map[string]any{}
 			owner[plural] = m
 		}
-		if !l.putInstances(m, r, plural) {
+		if !l.putInstances(m, r, plural, func(name string) bool { return keep == nil || keep(coll, name) }) && (keep == nil || keep(coll, r.name)) {
 			m[r.name] = ctyToGo(r.value, path, &l.ranges.sensitive)
 		}
 	}

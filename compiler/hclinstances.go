@@ -333,15 +333,17 @@ func (l *hclLoader) countKeys(r *hclResource, ectx *hcl.EvalContext) []cty.Value
 // putInstances writes a repeated resource's instances into its
 // collection m of the assembled configuration; false when r is not
 // repeated.
-func (l *hclLoader) putInstances(m map[string]any, r *hclResource, plural string) bool {
+func (l *hclLoader) putInstances(m map[string]any, r *hclResource, plural string, keep func(member string) bool) bool {
 	if !r.repeated() {
 		return false
 	}
-	if r.unknownBody != cty.NilVal {
+	if r.unknownBody != cty.NilVal && keep(r.name) {
 		m[r.name] = ctyToGo(r.unknownBody, []string{plural, r.name}, &l.ranges.sensitive)
 	}
 	for _, in := range r.instances {
-		m[in.member] = ctyToGo(in.value, []string{plural, in.member}, &l.ranges.sensitive)
+		if keep(in.member) {
+			m[in.member] = ctyToGo(in.value, []string{plural, in.member}, &l.ranges.sensitive)
+		}
 	}
 	return true
 }

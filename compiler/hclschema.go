@@ -51,17 +51,19 @@ func (l *hclLoader) validateCUE(cfg map[string]any) (*loaded, diag.Diagnostics) 
 	return &loaded{json: b, loc: withDefaults(l.ranges, l.shared), sensitive: l.ranges.sensitive, defaults: l.shared}, nil
 }
 
-// schemaErrors is CUE's verdict on the resources of cfg the fast check did
-// not accept, with the rest of cfg (the project, defaults, lifecycle
-// declarations): what its verdict on the whole of cfg says is wrong, since
-// CUE accepts whatever the fast check accepted. One typo in a project of
-// 10,000 resources is judged on its one resource, not all of them (CUE
-// took 7 s and 1.7 GB for the whole). With crossCheck the whole is judged
-// too, and the two must agree.
-func (l *hclLoader) schemaErrors(cfg map[string]any) diag.Diagnostics {
-	_, ds := l.validateCUE(l.unaccepted(cfg))
+// schemaErrors is CUE's verdict on part, the configuration with only the
+// resources the fast check did not accept (config with refused), with the
+// rest (the project, lifecycle declarations): what its verdict on the
+// whole says is wrong, since CUE accepts whatever the fast check
+// accepted. One typo in a project of 10,000 resources is judged on its one
+// resource, not all of them (CUE took 7 s and 1.7 GB for the whole). With
+// crossCheck the whole is judged too, and the two must agree.
+func (l *hclLoader) schemaErrors(project any, part map[string]any) diag.Diagnostics {
+	_, ds := l.validateCUE(part)
 	if crossCheck {
-		_, all := l.validateCUE(cfg)
+		n := len(l.diags)
+		_, all := l.validateCUE(l.config(project, nil))
+		l.diags = l.diags[:n] // the defaults' problems, said once
 		if a, b := ds.Sort().Error(), all.Sort().Error(); a != b {
 			return diag.Diagnostics{diag.Errorf(nil, "internal error: CUE's verdict on what the fast check refused differs from its verdict on the whole:\n%s\nand\n%s", a, b)}
 		}
@@ -69,36 +71,6 @@ func (l *hclLoader) schemaErrors(cfg map[string]any) diag.Diagnostics {
 	return ds
 }
 
-// unaccepted is cfg with, of its resources, only those the fast check did
-// not accept (collector.accepted).
-func (l *hclLoader) unaccepted(cfg map[string]any) map[string]any {
-	sub := make(map[string]any, len(cfg))
-	for k, v := range cfg {
-		if d, ok := v.(map[string]any); ok && k == "data" {
-			out := make(map[string]any, len(d))
-			for dk, dv := range d {
-				out[dk] = l.unacceptedOf("data."+dk, dv)
-			}
-			sub[k] = out
-			continue
-		}
-		sub[k] = l.unacceptedOf(k, v)
-	}
-	return sub
-}
-
-// unacceptedOf is v, the collection coll of a configuration, without the
-// resources the fast check accepted; any other v as it is.
-func (l *hclLoader) unacceptedOf(coll string, v any) any {
-	m, ok := v.(map[string]any)
-	if !ok {
-		return v
-	}
-	out := map[string]any{}
-	for name, r := range m {
-		if !l.col.accepted(coll, name) {
-			out[name] = r
-		}
-	}
-	return out
-}
+// refused reports whether the fast check did not accept the resource name
+// of collection coll (collector.accepted): config keeps those for CUE.
+func (l *hclLoader) refused(coll, name string) bool { return !l.col.accepted(coll, name) }
