@@ -331,18 +331,23 @@ func (l *hclLoader) countKeys(r *hclResource, ectx *hcl.EvalContext) []cty.Value
 }
 
 // putInstances writes a repeated resource's instances into its
-// collection m of the assembled configuration; false when r is not
+// collection m of the assembled configuration, whose path is coll
+// (["sandboxes"], ["data", "volumes"]): each instance's sensitive values
+// are noted under coll and its member name. False when r is not
 // repeated.
-func (l *hclLoader) putInstances(m map[string]any, r *hclResource, plural string, keep func(member string) bool) bool {
+func (l *hclLoader) putInstances(m map[string]any, r *hclResource, coll []string, keep func(member string) bool) bool {
 	if !r.repeated() {
 		return false
 	}
+	at := func(member string) []string {
+		return append(append(make([]string, 0, len(coll)+1), coll...), member)
+	}
 	if r.unknownBody != cty.NilVal && keep(r.name) {
-		m[r.name] = ctyToGo(r.unknownBody, []string{plural, r.name}, &l.ranges.sensitive)
+		m[r.name] = ctyToGo(r.unknownBody, at(r.name), &l.ranges.sensitive)
 	}
 	for _, in := range r.instances {
 		if keep(in.member) {
-			m[in.member] = ctyToGo(in.value, []string{plural, in.member}, &l.ranges.sensitive)
+			m[in.member] = ctyToGo(in.value, at(in.member), &l.ranges.sensitive)
 		}
 	}
 	return true

@@ -6,6 +6,11 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+
+	"cc.dev/cc/schema"
 )
 
 // instancesHCL declares three for_each sandboxes, two count volumes and
@@ -439,5 +444,40 @@ func TestDynamicLabelledBlocks(t *testing.T) {
 	}
 	if got := compileJSON(t, dir, Input{}); string(got) != string(want) {
 		t.Errorf("dynamic scorers give\n%s\nwant\n%s", got, want)
+	}
+}
+
+// TestConfigInstancePathsUnderCollection: the sensitive values of a
+// repeated resource's instances are noted at the instances' own paths
+// in the assembled configuration, data sources' under data, so that
+// CUE's result marks them (putInstances noted data.volumes' under
+// volumes). Data blocks refuse count and for_each today; the loader
+// is built by hand so that the path cannot go wrong once they do not.
+func TestConfigInstancePathsUnderCollection(t *testing.T) {
+	l := &hclLoader{resources: map[string]*hclResource{}, ranges: newHCLLocator(), shared: newSharedDefaults()}
+	secret := cty.ObjectVal(map[string]cty.Value{"name": cty.StringVal("hunter2").Mark(sensitiveMark)})
+	add := func(addr string, r *hclResource) {
+		r.count = &hclsyntax.Attribute{Name: "count"}
+		r.instances = []hclInstance{{key: cty.NumberIntVal(0), member: r.name + "[0]", value: secret}}
+		l.resources[addr] = r
+		l.order = append(l.order, addr)
+	}
+	add("data.volume.v", &hclResource{kind: "data", dataKind: schema.KindVolume, name: "v"})
+	add("volume.w", &hclResource{kind: "volume", name: "w"})
+	cfg := l.config("p", nil)
+	got := pathKeys(l.ranges.sensitive)
+	want := pathKeys([][]string{{"data", "volumes", "v[0]", "name"}, {"volumes", "w[0]", "name"}})
+	if got != want {
+		t.Fatalf("sensitive paths %q, want %q", got, want)
+	}
+	for _, p := range l.ranges.sensitive {
+		var at any = cfg
+		for _, s := range p {
+			m, _ := at.(map[string]any)
+			at = m[s]
+		}
+		if at != "hunter2" {
+			t.Errorf("sensitive path %q holds %v in the configuration, not the value", p, at)
+		}
 	}
 }
