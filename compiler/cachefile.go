@@ -8,6 +8,7 @@ import (
 	"crypto/sha256"
 	"errors"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -49,12 +50,14 @@ func cacheDirKey(dir string) ([]byte, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, err
 	}
+	var fi fs.FileInfo
 	for _, d := range []string{filepath.Dir(dir), dir} {
-		if fi, err := os.Lstat(d); err != nil || !fi.IsDir() {
+		var err error
+		if fi, err = os.Lstat(d); err != nil || !fi.IsDir() {
 			return nil, errors.New("the cache directory is not a directory of its own")
 		}
 	}
-	if fi, err := os.Lstat(dir); err != nil || fi.Mode().Perm()&0o077 != 0 {
+	if fi.Mode().Perm()&0o077 != 0 {
 		// Not made by cc (git checks out directories 0755): make it
 		// private, and the key anew.
 		if err := os.Chmod(dir, 0o700); err != nil {

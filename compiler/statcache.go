@@ -79,6 +79,16 @@ var contentReadHook func(abs string)
 
 func nowUnix() int64 { return time.Now().Unix() }
 
+// seenStat is the stat data the cache keys abs by (statOf, through
+// statKeyHook when a test sets it).
+func seenStat(abs string, fi fs.FileInfo) (statKey, bool) {
+	st, ok := statOf(fi)
+	if ok && statKeyHook != nil {
+		st = statKeyHook(abs, st)
+	}
+	return st, ok
+}
+
 // openStatCache loads the stat cache of dir; a missing or bad file is an
 // empty cache.
 func openStatCache(dir string, key []byte) *statCache {
@@ -181,10 +191,7 @@ func (c *statCache) sum(abs string, tr *tracker, input bool) fileSum {
 	if err != nil {
 		return hashContent(abs, tr) // its error
 	}
-	st, ok := statOf(fi)
-	if ok && statKeyHook != nil {
-		st = statKeyHook(abs, st)
-	}
+	st, ok := seenStat(abs, fi)
 	if ok && fi.Mode().IsRegular() {
 		if e, hit := c.lookup(abs, st); hit && e.Digest != "" {
 			if input {
@@ -204,10 +211,7 @@ func (c *statCache) sum(abs string, tr *tracker, input bool) fileSum {
 // compile cache key, from the cache when it may.
 func (c *statCache) keyed(abs string, fi fs.FileInfo, tr *tracker) ([]byte, error) {
 	at := time.Now().UnixNano()
-	st, ok := statOf(fi)
-	if ok && statKeyHook != nil {
-		st = statKeyHook(abs, st)
-	}
+	st, ok := seenStat(abs, fi)
 	if ok {
 		if e, hit := c.lookup(abs, st); hit && e.Keyed != nil {
 			return e.Keyed, nil
