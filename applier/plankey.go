@@ -23,7 +23,11 @@ import (
 // the values compiled again are those planned, so a plan with sensitive
 // values is applied from the checkout it was made in.
 func PlanKey(root string) ([]byte, error) {
-	path := filepath.Join(root, service.StateDir, "plan-key")
+	dir, err := service.OwnStateDir(root)
+	if err != nil {
+		return nil, fmt.Errorf("plan key: %w", err)
+	}
+	path := filepath.Join(dir, "plan-key")
 	key, err := readPlanKey(path)
 	if !errors.Is(err, fs.ErrNotExist) {
 		return key, err

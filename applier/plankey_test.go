@@ -2,6 +2,9 @@ package applier_test
 
 import (
 	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 
@@ -41,5 +44,35 @@ func TestIssue16PlanKeyRace(t *testing.T) {
 				t.Fatalf("planKey() gave two keys for one project")
 			}
 		}
+	}
+}
+
+// TestPlanKeyOwnOnly: the plan key is this machine's own. One that
+// others may read (a clone's, checked out 0644) would let whoever has it
+// make a saved plan whose sensitive values cc apply takes as checked, and
+// check guesses of them; a linked .cc is followed only where
+// OwnStateDir follows it. Both are refused, and no part of the key is shown.
+func TestPlanKeyOwnOnly(t *testing.T) {
+	const text = "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff\n"
+	root := t.TempDir()
+	os.Mkdir(filepath.Join(root, ".cc"), 0o755)
+	key := filepath.Join(root, ".cc", "plan-key")
+	os.WriteFile(key, []byte(text), 0o644)
+	os.Chmod(key, 0o644)
+	_, err := applier.PlanKey(root)
+	if err == nil || !strings.Contains(err.Error(), "plan-key is not private (mode -rw-r--r--)") {
+		t.Fatalf("PlanKey with a key others may read = %v, want it refused", err)
+	}
+	if strings.Contains(err.Error(), "00112233") {
+		t.Errorf("the refusal shows the key: %v", err)
+	}
+
+	linked, elsewhere := t.TempDir(), t.TempDir()
+	os.Symlink(filepath.Join(elsewhere, "missing"), filepath.Join(linked, ".cc"))
+	if _, err := applier.PlanKey(linked); err == nil || !strings.Contains(err.Error(), "is a symbolic link to nothing") {
+		t.Fatalf("PlanKey through a dangling .cc = %v, want it refused", err)
+	}
+	if es, _ := os.ReadDir(elsewhere); len(es) != 0 {
+		t.Errorf("the link's target holds %d entries after the refusal, want none", len(es))
 	}
 }

@@ -2,8 +2,6 @@ package service
 
 import (
 	"context"
-	"fmt"
-	"os"
 	"path/filepath"
 )
 
@@ -21,16 +19,12 @@ func ProjectStatePath(root string) string {
 // OpenProject opens the embedded state of the project whose root is root,
 // the one cc itself uses when no --server is given (ProjectStatePath). It
 // makes ROOT/.cc (mode 0700) with a .gitignore that keeps it out of
-// version control even where no other .gitignore does, then runs
-// OpenEmbedded on its state.db; opts are OpenEmbedded's.
+// version control even where no other .gitignore does, refusing a .cc
+// that is not this user's own (OwnStateDir), then runs OpenEmbedded on
+// its state.db; opts are OpenEmbedded's.
 func OpenProject(ctx context.Context, root string, opts ...Option) (*Client, func() error, error) {
-	dir := filepath.Join(root, StateDir)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return nil, nil, fmt.Errorf("state directory: %w", err)
-	}
-	if f, err := os.OpenFile(filepath.Join(dir, ".gitignore"), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644); err == nil {
-		f.WriteString("# cc's local state: never commit it.\n*\n")
-		f.Close()
+	if _, err := OwnStateDir(root); err != nil {
+		return nil, nil, err
 	}
 	return OpenEmbedded(ctx, ProjectStatePath(root), opts...)
 }
