@@ -79,7 +79,7 @@ func DataLossLine(p *Plan) string {
 		actions[p.Changes[i].Addr] = p.Changes[i].Action
 	}
 	var b []byte
-	for i, a := range p.DataLoss {
+	for i, a := range InShownOrder(p.DataLoss) {
 		if i == maxDataLossNamed {
 			b = append(b, " and "+strconv.Itoa(len(p.DataLoss)-i)+" more (the JSON view lists them all)"...)
 			break

@@ -15,6 +15,12 @@ import (
 // of Terraform").
 const DriftHeading = "Changed outside cc since the last apply"
 
+// driftShown is the drift in the order the views show addresses
+// (inShownOrder), each address's records in the plan's order.
+func driftShown(ds []DriftChange) []DriftChange {
+	return inShownOrder(ds, func(d *DriftChange) string { return d.Address })
+}
+
 // writeDriftText writes the "changed outside cc" section, if any: each
 // record with who and when, then its fields.
 func writeDriftText(w *bufio.Writer, p *Plan, pt painter) {
@@ -22,8 +28,9 @@ func writeDriftText(w *bufio.Writer, p *Plan, pt painter) {
 		return
 	}
 	fmt.Fprintln(w, pt.paint(ansiBold, DriftHeading+":"))
-	for i := range p.Drift {
-		d := &p.Drift[i]
+	shown := driftShown(p.Drift)
+	for i := range shown {
+		d := &shown[i]
 		w.WriteByte('\n')
 		sym := pt.paint(ansiYellow, "~")
 		if driftSymbol(d) == "-" {
@@ -73,8 +80,9 @@ func writeDriftMarkdown(b *bytes.Buffer, p *Plan) {
 	}
 	fmt.Fprintf(b, "#### %s\n\n", DriftHeading)
 	start := b.Len()
-	for i := range p.Drift {
-		d := &p.Drift[i]
+	shown := driftShown(p.Drift)
+	for i := range shown {
+		d := &shown[i]
 		if b.Len()-start > maxDriftMarkdown {
 			fmt.Fprintf(b, "- … and %d more not shown here, to keep this comment short (`cc plan --json` lists them all)\n", len(p.Drift)-i)
 			break

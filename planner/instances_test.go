@@ -11,6 +11,7 @@ import (
 
 	"cc.dev/cc/planner"
 	"cc.dev/cc/schema"
+	"cc.dev/cc/state"
 )
 
 // TestInstanceAddresses checks that --target, --exclude and --replace
@@ -83,6 +84,51 @@ func TestInstancesShownInOrder(t *testing.T) {
 		if got := order(view, out[view], pattern); !cmp.Equal(got, want) {
 			t.Errorf("the %s view shows %v, want %v", view, got, want)
 		}
+	}
+	if i, j := strings.Index(out["json"], `"volume.w[10]"`), strings.Index(out["json"], `"volume.w[2]"`); i < 0 || j < 0 || i > j {
+		t.Errorf("the JSON view does not keep byte order (w[10] at %d, w[2] at %d)", i, j)
+	}
+}
+
+// TestListsShownInOrder: the lists of addresses in the views (the drift
+// section, the data loss line, "left out by --target") show count
+// instances as the changes are shown, w[2] before w[10]; the JSON view
+// keeps the plan's byte order (FORMAT.md).
+func TestListsShownInOrder(t *testing.T) {
+	p := diff(t, desired(res(t, "volume.a", map[string]any{"size": "1Gi"})), nil, planner.Options{})
+	byteOrder := []string{"volume.w[0]", "volume.w[10]", "volume.w[2]"}
+	p.Skipped = byteOrder
+	p.DataLoss = byteOrder
+	for _, a := range byteOrder {
+		p.Drift = append(p.Drift, planner.DriftChange{Address: a, Kind: schema.KindVolume, What: state.DriftTerminated})
+	}
+	out := renderAll(t, p)
+	// where each instance is shown in a stretch of a view
+	inOrder := func(view, stretch string) {
+		t.Helper()
+		stretch = strings.ReplaceAll(stretch, `\[`, "[") // Markdown's escape
+		i, j := strings.Index(stretch, "w[2]"), strings.Index(stretch, "w[10]")
+		if i < 0 || j < 0 || i > j {
+			t.Errorf("the %s view shows w[10] at %d, w[2] at %d, want w[2] first:\n%s", view, j, i, stretch)
+		}
+	}
+	for _, view := range []string{"text", "markdown"} {
+		lines := strings.Split(out[view], "\n")
+		var drift []string
+		for _, l := range lines {
+			switch {
+			case strings.Contains(l, "Left out by"):
+				inOrder(view+" left-out line", l)
+			case strings.Contains(l, "Data loss:"):
+				inOrder(view+" data loss line", l)
+			case strings.Contains(l, "volume.w[") && strings.Contains(l, "terminated"):
+				drift = append(drift, l)
+			}
+		}
+		if len(drift) != 3 {
+			t.Fatalf("the %s view's drift section has %d lines, want 3:\n%s", view, len(drift), out[view])
+		}
+		inOrder(view+" drift section", strings.Join(drift, "\n"))
 	}
 	if i, j := strings.Index(out["json"], `"volume.w[10]"`), strings.Index(out["json"], `"volume.w[2]"`); i < 0 || j < 0 || i > j {
 		t.Errorf("the JSON view does not keep byte order (w[10] at %d, w[2] at %d)", i, j)

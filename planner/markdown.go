@@ -137,7 +137,7 @@ func writeMarkdownNotes(b *bytes.Buffer, p *Plan) {
 		fmt.Fprintf(b, "\n> **Warning:** %s\n", mdText(warn))
 	}
 	if len(p.Skipped) > 0 {
-		names := p.Skipped
+		names := InShownOrder(p.Skipped)
 		more := ""
 		if len(names) > 20 {
 			names, more = names[:20], fmt.Sprintf(" and %d more", len(p.Skipped)-20)

@@ -121,7 +121,7 @@ func writeNotes(w io.Writer, p *Plan) {
 		fmt.Fprintf(w, "Warning: %s\n", warn)
 	}
 	if len(p.Skipped) > 0 {
-		fmt.Fprintf(w, "Left out by --target/--exclude (%d): %s\n", len(p.Skipped), strings.Join(p.Skipped, ", "))
+		fmt.Fprintf(w, "Left out by --target/--exclude (%d): %s\n", len(p.Skipped), strings.Join(InShownOrder(p.Skipped), ", "))
 	}
 }
 
@@ -199,13 +199,27 @@ const changesPerChunk = 256
 // when it is in that order already. A plan's changes stay in byte order
 // everywhere else (FORMAT.md).
 func shownInOrder(cs []Change) []Change {
-	byAddr := func(a, b Change) int { return schema.CompareAddresses(a.Addr, b.Addr) }
-	if slices.IsSortedFunc(cs, byAddr) {
-		return cs
+	return inShownOrder(cs, func(c *Change) string { return c.Addr })
+}
+
+// InShownOrder is addrs in the order the views show addresses
+// (schema.CompareAddresses), for a list of them in a message: addrs
+// itself when it is in that order already, else a sorted copy.
+func InShownOrder(addrs []string) []string {
+	return inShownOrder(addrs, func(a *string) string { return *a })
+}
+
+// inShownOrder is xs stably sorted by the address addr gives, as
+// schema.CompareAddresses orders addresses; xs itself when it is in that
+// order already.
+func inShownOrder[T any](xs []T, addr func(*T) string) []T {
+	byAddr := func(a, b T) int { return schema.CompareAddresses(addr(&a), addr(&b)) }
+	if slices.IsSortedFunc(xs, byAddr) {
+		return xs
 	}
-	cs = slices.Clone(cs)
-	slices.SortStableFunc(cs, byAddr)
-	return cs
+	xs = slices.Clone(xs)
+	slices.SortStableFunc(xs, byAddr)
+	return xs
 }
 
 // writeChanges writes each change after an empty line, in order. Runs of

@@ -269,7 +269,7 @@ func (e *env) refuseDataLoss(c *command, p *planner.Plan, loss []string, planFil
 		actions[p.Changes[i].Addr] = p.Changes[i].Action
 	}
 	names := make([]string, len(loss))
-	for i, a := range loss {
+	for i, a := range planner.InShownOrder(loss) {
 		names[i] = fmt.Sprintf("%s (%s)", a, actions[a])
 	}
 	if len(names) > 50 {

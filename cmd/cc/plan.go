@@ -343,7 +343,7 @@ func runShow(e *env, args []string) int {
 	if f.Config.AllowDataLoss && len(f.Plan.DataLoss) > 0 {
 		// The reviewer should know the file needs no flag to do it.
 		f.Plan.Warnings = append(f.Plan.Warnings, fmt.Sprintf("this plan file was made with --allow-data-loss: cc apply %s destroys the data of %s without asking for the flag again",
-			fs.Arg(0), strings.Join(f.Plan.DataLoss, ", ")))
+			fs.Arg(0), strings.Join(planner.InShownOrder(f.Plan.DataLoss), ", ")))
 	}
 	if err := e.render(f.Plan, *format, ""); err != nil {
 		return e.fail(c, err)
