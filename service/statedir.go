@@ -130,7 +130,7 @@ func ownEntry(path string, fi fs.FileInfo) error {
 		return fmt.Errorf("%s is a symbolic link: cc keeps this machine's state and keys in .cc and follows no link inside it; remove the link", path)
 	}
 	if uid, ok := otherOwner(fi); ok {
-		return fmt.Errorf("%s is owned by user %d, not by you (user %d): cc keeps this machine's state and keys in .cc, and trusts only what you own there", path, uid, os.Geteuid())
+		return fmt.Errorf("%s is owned by user %d, not by you (user %d): cc keeps this machine's state and keys in .cc, and trusts only what you own there; run cc as that user, or chown what is yours", path, uid, os.Geteuid())
 	}
 	return nil
 }
