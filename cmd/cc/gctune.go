@@ -4,8 +4,10 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"runtime/metrics"
 	"strings"
 	"sync"
+	"time"
 
 	"cc.dev/cc/compiler"
 )
@@ -37,21 +39,37 @@ const (
 // gcEnvSet reports whether the user chose the collector's pacing.
 var gcEnvSet = os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != ""
 
-// gcTuning is the pacing set for compiles running at once: the first
+// gcPacer is the pacing set for compiles running at once: the first
 // saves the defaults, the last puts them back, and the largest limit
 // holds meanwhile.
-var gcTuning struct {
+type gcPacer struct {
 	sync.Mutex
 	running       int
 	limit         int64
 	percent       int
 	previousLimit int64
+	// backedOff: the live heap came near the limit, and the defaults are
+	// back until every compile running is done.
+	backedOff bool
 }
+
+// gcTuning is the process's pacer.
+var gcTuning gcPacer
+
+// gcWatchEvery is how often a tuned compile's live heap is looked at.
+const gcWatchEvery = 10 * time.Millisecond
 
 // tuneCompileGC sets the collector's pacing for the compile of the
 // project at path, whose memory limit (the watchdog's, --max-memory) is
 // maxMemory (0: the default, below 0: none), and returns what puts it
-// back.
+// back. Near the limit the collector would run without end, each
+// collection finding little to free: a project whose configuration
+// expands more than most (for_each over large collections) gets the
+// defaults back as soon as its live heap passes three quarters of the
+// limit. (Past half, the limit already leaves less room to the next
+// collection than the default pacing would, as much again as is live;
+// the generated 10,000 resources peak at half, and the default would
+// take more memory there.)
 func tuneCompileGC(path string, maxMemory int64) (restore func()) {
 	limit, ok := compileHeapLimit(configBytes(path), maxMemory)
 	if !ok || gcEnvSet {
@@ -60,24 +78,64 @@ func tuneCompileGC(path string, maxMemory int64) (restore func()) {
 	g := &gcTuning
 	g.Lock()
 	defer g.Unlock()
-	if g.running == 0 {
+	switch {
+	case g.running == 0:
 		g.percent = debug.SetGCPercent(gcPercent)
-		g.previousLimit, g.limit = debug.SetMemoryLimit(limit), limit
-	} else if limit > g.limit {
+		g.previousLimit, g.limit, g.backedOff = debug.SetMemoryLimit(limit), limit, false
+	case !g.backedOff && limit > g.limit:
 		debug.SetMemoryLimit(limit)
 		g.limit = limit
 	}
 	g.running++
+	done := make(chan struct{})
+	go watchLiveHeap(done)
 	var once sync.Once
 	return func() {
 		once.Do(func() {
+			close(done)
 			g.Lock()
 			defer g.Unlock()
-			if g.running--; g.running == 0 {
-				debug.SetGCPercent(g.percent)
-				debug.SetMemoryLimit(g.previousLimit)
+			if g.running--; g.running == 0 && !g.backedOff {
+				g.backOff()
 			}
 		})
+	}
+}
+
+// backOff puts the default pacing back; g is locked.
+func (g *gcPacer) backOff() {
+	debug.SetGCPercent(g.percent)
+	debug.SetMemoryLimit(g.previousLimit)
+	g.backedOff = true
+}
+
+// watchLiveHeap backs off when the live heap passes three quarters of
+// the limit, until done is closed.
+func watchLiveHeap(done <-chan struct{}) {
+	t := time.NewTicker(gcWatchEvery)
+	defer t.Stop()
+	s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	for {
+		select {
+		case <-done:
+			return
+		case <-t.C:
+		}
+		metrics.Read(s)
+		if s[0].Value.Kind() != metrics.KindUint64 {
+			return
+		}
+		live := int64(s[0].Value.Uint64())
+		g := &gcTuning
+		g.Lock()
+		if !g.backedOff && g.running > 0 && live > g.limit/4*3 {
+			g.backOff()
+		}
+		stop := g.backedOff
+		g.Unlock()
+		if stop {
+			return
+		}
 	}
 }
 

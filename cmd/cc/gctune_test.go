@@ -3,8 +3,10 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"runtime"
 	"runtime/debug"
 	"testing"
+	"time"
 )
 
 // gcPacing is the collector's GOGC and memory limit, read without
@@ -97,5 +99,44 @@ func TestCompileHeapLimit(t *testing.T) {
 		if got != c.want || ok != c.ok {
 			t.Errorf("compileHeapLimit(%d, %d) = %d, %v; want %d, %v", c.n, c.max, got, ok, c.want, c.ok)
 		}
+	}
+}
+
+// TestTuneCompileGCBacksOff: a compile whose live heap passes three
+// quarters of the limit gets the default pacing back while it runs (under the limit, the
+// collector would run again and again), and the end of the compile
+// leaves the defaults.
+func TestTuneCompileGCBacksOff(t *testing.T) {
+	if gcEnvSet {
+		t.Skip("GOGC or GOMEMLIMIT is set in the test's environment")
+	}
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "main.hcl"), make([]byte, 1<<20), 0o644) // a 64 MiB limit
+	percent, limit := gcPacing()
+	restore := tuneCompileGC(dir, 0)
+	defer restore()
+	if p, _ := gcPacing(); p != gcPercent {
+		t.Fatalf("while compiling: GOGC=%d, want %d", p, gcPercent)
+	}
+	live := make([][]byte, 56)
+	for i := range live {
+		live[i] = make([]byte, 1<<20)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		runtime.GC()
+		if p, l := gcPacing(); p == percent && l == limit {
+			break
+		}
+		if time.Now().After(deadline) {
+			p, l := gcPacing()
+			t.Fatalf("56 MiB live under a 64 MiB limit: GOGC=%d, limit %d after 10 s; want the defaults back (%d, %d)", p, l, percent, limit)
+		}
+		time.Sleep(gcWatchEvery)
+	}
+	runtime.KeepAlive(live)
+	restore()
+	if p, l := gcPacing(); p != percent || l != limit {
+		t.Errorf("after the compile: GOGC=%d, limit %d; want %d and %d", p, l, percent, limit)
 	}
 }
