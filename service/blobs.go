@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"database/sql"
+	"database/sql/driver"
 	"encoding/binary"
 	"encoding/hex"
 	"errors"
@@ -15,6 +16,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"google.golang.org/grpc/codes"
@@ -429,7 +431,45 @@ func openSpool(ctx context.Context, st *store, dbPath string) (string, error) {
 	if err := reapChunks(ctx, st); err != nil {
 		return "", err
 	}
+	st.startReaper(reapEvery)
 	return dir, nil
+}
+
+// reapEvery is how often a PostgreSQL replica reaps, while it lives, what
+// replicas that ended since it started left: their spools on this host
+// and their chunks. A replica that lives for weeks beside others that are
+// killed and started again would otherwise keep their chunks until it
+// starts again itself.
+var reapEvery = 10 * time.Minute
+
+// startReaper runs reapSpools and reapChunks every period until st
+// closes. A reap that fails is tried again at the next tick: what it
+// removes is garbage, and nothing waits for it.
+func (st *store) startReaper(period time.Duration) {
+	st.reaper.stop, st.reaper.done = make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(st.reaper.done)
+		t := time.NewTicker(period)
+		defer t.Stop()
+		for {
+			select {
+			case <-st.reaper.stop:
+				return
+			case <-t.C:
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			go func() {
+				select {
+				case <-st.reaper.stop: // close does not wait a minute
+					cancel()
+				case <-ctx.Done():
+				}
+			}()
+			reapSpools(os.TempDir(), st.tmpSpool)
+			reapChunksNow(ctx, st)
+			cancel()
+		}
+	}()
 }
 
 // uploaderLockKey is the first key of the PostgreSQL advisory locks the
@@ -473,6 +513,17 @@ func (st *store) takeUploader(ctx context.Context, cfg *pgx.ConnConfig) error {
 // that no replica starting meanwhile picks it. Chunks under 0 (stored
 // before migration 11) are left alone, since they may be a live upload's.
 func reapChunks(ctx context.Context, st *store) error {
+	return reapChunksLocking(ctx, st, func(ctx context.Context, q string, id int32) (bool, error) {
+		var ok bool
+		err := st.uploaderConn.QueryRow(ctx, q, int32(uploaderLockKey), id).Scan(&ok)
+		return ok, err
+	})
+}
+
+// reapChunksLocking is reapChunks, taking and letting go of the keys of
+// ended uploaders with query (pg_try_advisory_lock or
+// pg_advisory_unlock) on a session of its caller's.
+func reapChunksLocking(ctx context.Context, st *store, query func(ctx context.Context, q string, id int32) (bool, error)) error {
 	rows, err := st.r.QueryContext(ctx, `SELECT DISTINCT uploader FROM blob_chunks c WHERE uploader <> 0 AND uploader <> ?
 		AND NOT EXISTS (SELECT 1 FROM blobs b WHERE b.project = c.project AND b.digest = c.digest)`, st.uploader)
 	if err != nil {
@@ -491,16 +542,16 @@ func reapChunks(ctx context.Context, st *store) error {
 		return fmt.Errorf("spool: find the chunks of interrupted uploads: %w", err)
 	}
 	for _, id := range ids {
-		var dead bool
-		if err := st.uploaderConn.QueryRow(ctx, "SELECT pg_try_advisory_lock($1, $2)", int32(uploaderLockKey), id).Scan(&dead); err != nil {
+		dead, err := query(ctx, "SELECT pg_try_advisory_lock($1, $2)", id)
+		if err != nil {
 			return fmt.Errorf("spool: %w", err)
 		}
 		if !dead {
 			continue
 		}
-		_, err := st.w.ExecContext(ctx, `DELETE FROM blob_chunks WHERE uploader = ?
+		_, err = st.w.ExecContext(ctx, `DELETE FROM blob_chunks WHERE uploader = ?
 			AND NOT EXISTS (SELECT 1 FROM blobs b WHERE b.project = blob_chunks.project AND b.digest = blob_chunks.digest)`, id)
-		if _, e := st.uploaderConn.Exec(ctx, "SELECT pg_advisory_unlock($1, $2)", int32(uploaderLockKey), id); err == nil {
+		if _, e := query(ctx, "SELECT pg_advisory_unlock($1, $2)", id); err == nil {
 			err = e
 		}
 		if err != nil {
@@ -508,6 +559,28 @@ func reapChunks(ctx context.Context, st *store) error {
 		}
 	}
 	return nil
+}
+
+// reapChunksNow is reapChunks while the store serves: the keys of ended
+// uploaders are taken on a connection of the read pool, never on
+// uploaderConn, whose session holds this process's own key (a query
+// stopped midway ends its session, and would let go of the key with it).
+// A connection that failed is closed, not put back holding a key.
+func reapChunksNow(ctx context.Context, st *store) error {
+	conn, err := st.r.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	err = reapChunksLocking(ctx, st, func(ctx context.Context, q string, id int32) (bool, error) {
+		var ok bool
+		err := conn.QueryRowContext(ctx, strings.NewReplacer("$1", "?", "$2", "?").Replace(q), int32(uploaderLockKey), id).Scan(&ok)
+		return ok, err
+	})
+	if err != nil {
+		conn.Raw(func(any) error { return driver.ErrBadConn })
+	}
+	conn.Close()
+	return err
 }
 
 // tmpSpoolPrefix begins the name of a PostgreSQL replica's spool

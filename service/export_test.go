@@ -3,6 +3,7 @@ package service
 import (
 	"context"
 	"database/sql"
+	"time"
 
 	"google.golang.org/grpc"
 )
@@ -64,4 +65,11 @@ func BeginPGWrite(ctx context.Context, db string) (tx *sql.Tx, closeStore func()
 		return nil, nil, err
 	}
 	return tx, st.close, nil
+}
+
+// SetReapEvery sets how often the PostgreSQL stores opened from now on
+// reap what ended replicas left, and returns the period it replaced.
+func SetReapEvery(d time.Duration) (was time.Duration) {
+	was, reapEvery = reapEvery, d
+	return was
 }

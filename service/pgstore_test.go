@@ -437,6 +437,63 @@ func TestPostgresDeadUploadChunksReaped(t *testing.T) {
 	}
 }
 
+// TestPostgresDeadUploadChunksReapedWhileServing: a replica that keeps
+// running reaps, every reapEvery, the chunks of a replica killed after
+// it started, without starting again; a live replica's upload keeps its
+// chunks, and the reaper's own uploader key stays held (its upload
+// goes on). Before, only a start reaped.
+func TestPostgresDeadUploadChunksReapedWhileServing(t *testing.T) {
+	db := servicetest.Postgres(t)
+	defer service.SetReapEvery(service.SetReapEvery(100 * time.Millisecond))
+	dir := t.TempDir()
+	key := "CC_SERVICE_TEST_SERVER_KEY=" + servicetest.KeyFile(db)
+	raw := rawDB(t, db)
+	chunks := func(digest string) int {
+		t.Helper()
+		var n int
+		if err := raw.QueryRow("SELECT count(*) FROM blob_chunks WHERE digest = $1", digest).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	serve(t, listenUnix(t, filepath.Join(dir, "reaper")), db) // started first, never again
+	stalled := func(name string, fill byte) (*serverProc, string) {
+		t.Helper()
+		p, c := startServerProcess(t, db, filepath.Join(dir, name), key, "CC_SERVICE_TEST_SERVER_STALL_UPLOADS=1")
+		blob := bytes.Repeat([]byte{fill}, 9<<20)
+		d := digest(blob)
+		go c.UploadBlob(context.Background(), service.BlobUpload{Project: "p", Digest: d, Size: int64(len(blob))}, bytes.NewReader(blob))
+		for deadline := time.Now().Add(time.Minute); chunks(d) == 0; time.Sleep(20 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatalf("no chunk of %s's upload stored in a minute\n%s", name, p.stderr.String())
+			}
+		}
+		return p, d
+	}
+	killed, dead := stalled("killed", 1)
+	_, live := stalled("live", 2)
+	killed.cmd.Process.Kill()
+	killed.cmd.Wait()
+	for deadline := time.Now().Add(30 * time.Second); chunks(dead) != 0; time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("30 s after the replica was killed, %d chunks of its unfinished upload are left beside a replica that serves, want none", chunks(dead))
+		}
+	}
+	time.Sleep(300 * time.Millisecond) // a few more reaps
+	if chunks(live) == 0 {
+		t.Error("the chunks of a live replica's upload are gone, want them kept")
+	}
+	// The uploader keys held: the serving replica's and the live one's,
+	// and none the reaps took and kept.
+	var held int
+	if err := raw.QueryRow("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND classid = $1 AND objsubid = 2 AND granted", 0x6363).Scan(&held); err != nil {
+		t.Fatal(err)
+	}
+	if held != 2 {
+		t.Errorf("%d uploader keys held after the reaps, want 2 (the two replicas that live)", held)
+	}
+}
+
 // TestPostgresCloseTwiceAtOnce: a server closed by two goroutines at once
 // (a test's cleanup and a stop mid-apply, as TestItem16ServerStoppedMidApply
 // does) closes its store once; under the race detector (.ci/test) the two

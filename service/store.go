@@ -70,6 +70,11 @@ type store struct {
 	// chunks of a dead one's unfinished uploads (reapChunks).
 	uploader     int32
 	uploaderConn *pgx.Conn
+	// reaper, on PostgreSQL, reaps what replicas that ended left, every
+	// reapEvery while the store is open (startReaper); stopped by close.
+	reaper struct {
+		stop, done chan struct{}
+	}
 	// closed makes close run once: a server may be closed by two
 	// goroutines at once (a test's cleanup and its own stop), and a pgx
 	// connection is not for two goroutines.
@@ -431,6 +436,10 @@ func (st *store) close() error {
 }
 
 func (st *store) closeOnce() error {
+	if st.reaper.stop != nil {
+		close(st.reaper.stop)
+		<-st.reaper.done // it uses uploaderConn, closed below
+	}
 	var errs []error
 	if st.r != nil {
 		errs = append(errs, st.r.Close())
