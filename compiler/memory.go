@@ -31,8 +31,11 @@ var DefaultMaxMemory = sync.OnceValue(func() int64 {
 	return max(total/4, 1<<30)
 })
 
-// physicalMemory is the memory this process may use, as far as Linux
+// MemoryAvailable is the memory this process may use, as far as Linux
 // says (MemTotal, or a smaller cgroup v2 limit); 0 when unknown.
+func MemoryAvailable() int64 { return physicalMemory() }
+
+// physicalMemory is MemoryAvailable.
 func physicalMemory() int64 {
 	var total int64
 	if b, err := schema.ReadRegular("/proc/meminfo", 1<<20); err == nil {

@@ -142,14 +142,26 @@ func watchLiveHeap(done <-chan struct{}) {
 // compileHeapLimit is the heap limit of a compile of configuration files
 // of n bytes; false when the default pacing is kept. The limit stays
 // under half the watchdog's, so that the garbage the collector leaves
-// never trips it.
+// never trips it, and under a quarter of the machine's memory (or its
+// cgroup's limit: in a container of 512 MiB, letting the heap of a large
+// project grow to 512 MiB would have it killed where the default pacing
+// fits).
 func compileHeapLimit(n, maxMemory int64) (int64, bool) {
+	return heapLimitOn(n, maxMemory, compiler.MemoryAvailable())
+}
+
+// heapLimitOn is compileHeapLimit on a machine with memory bytes (0:
+// unknown).
+func heapLimitOn(n, maxMemory, memory int64) (int64, bool) {
 	limit := n * gcHeapPerConfigByte
 	if maxMemory == 0 {
 		maxMemory = compiler.DefaultMaxMemory()
 	}
 	if maxMemory > 0 {
 		limit = min(limit, maxMemory/2)
+	}
+	if memory > 0 {
+		limit = min(limit, memory/4)
 	}
 	return limit, limit >= gcTuneFrom
 }

@@ -82,22 +82,26 @@ func TestTuneCompileGC(t *testing.T) {
 	restore()
 }
 
-// TestCompileHeapLimit: the limit stays under half of --max-memory, and
-// none is set below gcTuneFrom.
+// TestCompileHeapLimit: the limit stays under half of --max-memory and
+// a quarter of the machine's (or cgroup's) memory, and none is set below
+// gcTuneFrom.
 func TestCompileHeapLimit(t *testing.T) {
 	for _, c := range []struct {
-		n, max, want int64
-		ok           bool
+		n, max, memory, want int64
+		ok                   bool
 	}{
-		{2 << 20, 0, 128 << 20, true},
-		{100 << 10, 0, 100 << 10 * gcHeapPerConfigByte, false},
-		{10 << 20, 300 << 20, 150 << 20, true},
-		{10 << 20, 100 << 20, 50 << 20, false},
-		{10 << 20, -1, 640 << 20, true},
+		{2 << 20, 0, 0, 128 << 20, true},
+		{100 << 10, 0, 0, 100 << 10 * gcHeapPerConfigByte, false},
+		{10 << 20, 300 << 20, 0, 150 << 20, true},
+		{10 << 20, 100 << 20, 0, 50 << 20, false},
+		{10 << 20, -1, 0, 640 << 20, true},
+		{10 << 20, -1, 512 << 20, 128 << 20, true}, // a 512 MiB container
+		{10 << 20, -1, 24 << 30, 640 << 20, true},
+		{2 << 20, 0, 200 << 20, 50 << 20, false},
 	} {
-		got, ok := compileHeapLimit(c.n, c.max)
+		got, ok := heapLimitOn(c.n, c.max, c.memory)
 		if got != c.want || ok != c.ok {
-			t.Errorf("compileHeapLimit(%d, %d) = %d, %v; want %d, %v", c.n, c.max, got, ok, c.want, c.ok)
+			t.Errorf("heapLimitOn(%d, %d, %d) = %d, %v; want %d, %v", c.n, c.max, c.memory, got, ok, c.want, c.ok)
 		}
 	}
 }
