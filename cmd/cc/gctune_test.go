@@ -25,23 +25,41 @@ func TestTuneCompileGC(t *testing.T) {
 	if gcEnvSet {
 		t.Skip("GOGC or GOMEMLIMIT is set in the test's environment")
 	}
+	// Sparse files, large enough that the test process's own live heap
+	// stays far under three quarters of the limits (the watcher would
+	// back off).
 	dir := t.TempDir()
-	big := make([]byte, 2<<20)
-	os.WriteFile(filepath.Join(dir, "main.hcl"), big, 0o644)
-	os.WriteFile(filepath.Join(dir, "vars.tfvars"), big[:1<<20], 0o644)
-	os.WriteFile(filepath.Join(dir, "data.bin"), big, 0o644) // not configuration
-	os.Mkdir(filepath.Join(dir, "sub.hcl"), 0o755)
-	if n := configBytes(dir); n != 3<<20 {
-		t.Errorf("configBytes(dir) = %d, want %d (the .hcl and .tfvars files)", n, 3<<20)
+	sized := func(name string, n int64) {
+		t.Helper()
+		f, err := os.Create(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := f.Truncate(n); err != nil {
+			t.Fatal(err)
+		}
+		f.Close()
 	}
-	if n := configBytes(filepath.Join(dir, "main.hcl")); n != 2<<20 {
-		t.Errorf("configBytes(file) = %d, want %d", n, 2<<20)
+	sized("main.hcl", 8<<20)
+	sized("vars.tfvars", 4<<20)
+	sized("data.bin", 8<<20) // not configuration
+	os.Mkdir(filepath.Join(dir, "sub.hcl"), 0o755)
+	if n := configBytes(dir); n != 12<<20 {
+		t.Errorf("configBytes(dir) = %d, want %d (the .hcl and .tfvars files)", n, 12<<20)
+	}
+	if n := configBytes(filepath.Join(dir, "main.hcl")); n != 8<<20 {
+		t.Errorf("configBytes(file) = %d, want %d", n, 8<<20)
+	}
+	whole, _ := compileHeapLimit(12<<20, 0)
+	part, _ := compileHeapLimit(8<<20, 0)
+	if whole != 12<<20*gcHeapPerConfigByte || part != 8<<20*gcHeapPerConfigByte {
+		t.Skipf("this machine caps the limits (%d, %d): too small for this test", whole, part)
 	}
 
 	percent, limit := gcPacing()
 	restore := tuneCompileGC(dir, 0)
-	if p, l := gcPacing(); p != gcPercent || l != 3<<20*gcHeapPerConfigByte {
-		t.Errorf("while compiling: GOGC=%d, limit %d; want %d and %d", p, l, gcPercent, 3<<20*gcHeapPerConfigByte)
+	if p, l := gcPacing(); p != gcPercent || l != whole {
+		t.Errorf("while compiling: GOGC=%d, limit %d; want %d and %d", p, l, gcPercent, whole)
 	}
 	restore()
 	if p, l := gcPacing(); p != percent || l != limit {
@@ -52,8 +70,8 @@ func TestTuneCompileGC(t *testing.T) {
 	// limit holds until both are done, then the defaults are back.
 	first := tuneCompileGC(filepath.Join(dir, "main.hcl"), 0)
 	second := tuneCompileGC(dir, 0)
-	if _, l := gcPacing(); l != 3<<20*gcHeapPerConfigByte {
-		t.Errorf("two compiles: limit %d, want the larger, %d", l, 3<<20*gcHeapPerConfigByte)
+	if _, l := gcPacing(); l != whole {
+		t.Errorf("two compiles: limit %d, want the larger, %d", l, whole)
 	}
 	first()
 	first() // once
@@ -66,7 +84,7 @@ func TestTuneCompileGC(t *testing.T) {
 	}
 
 	small := t.TempDir()
-	os.WriteFile(filepath.Join(small, "main.hcl"), big[:100<<10], 0o644)
+	os.WriteFile(filepath.Join(small, "main.hcl"), make([]byte, 100<<10), 0o644)
 	restore = tuneCompileGC(small, 0)
 	if p, l := gcPacing(); p != percent || l != limit {
 		t.Errorf("a small project: GOGC=%d, limit %d; want the defaults", p, l)
@@ -107,22 +125,32 @@ func TestCompileHeapLimit(t *testing.T) {
 }
 
 // TestTuneCompileGCBacksOff: a compile whose live heap passes three
-// quarters of the limit gets the default pacing back while it runs (under the limit, the
-// collector would run again and again), and the end of the compile
-// leaves the defaults.
+// quarters of the limit gets the default pacing back while it runs
+// (under the limit, the collector would run again and again), and the
+// end of the compile leaves the defaults.
 func TestTuneCompileGCBacksOff(t *testing.T) {
 	if gcEnvSet {
 		t.Skip("GOGC or GOMEMLIMIT is set in the test's environment")
 	}
+	// A sparse 4 MiB file: a 256 MiB limit, far over what the test
+	// process holds live by itself.
 	dir := t.TempDir()
-	os.WriteFile(filepath.Join(dir, "main.hcl"), make([]byte, 1<<20), 0o644) // a 64 MiB limit
+	f, err := os.Create(filepath.Join(dir, "main.hcl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Truncate(4 << 20)
+	f.Close()
+	if l, _ := compileHeapLimit(4<<20, 0); l != 256<<20 {
+		t.Skipf("this machine caps the limit at %d: too small for this test", l)
+	}
 	percent, limit := gcPacing()
 	restore := tuneCompileGC(dir, 0)
 	defer restore()
 	if p, _ := gcPacing(); p != gcPercent {
 		t.Fatalf("while compiling: GOGC=%d, want %d", p, gcPercent)
 	}
-	live := make([][]byte, 56)
+	live := make([][]byte, 224)
 	for i := range live {
 		live[i] = make([]byte, 1<<20)
 	}
@@ -134,7 +162,7 @@ func TestTuneCompileGCBacksOff(t *testing.T) {
 		}
 		if time.Now().After(deadline) {
 			p, l := gcPacing()
-			t.Fatalf("56 MiB live under a 64 MiB limit: GOGC=%d, limit %d after 10 s; want the defaults back (%d, %d)", p, l, percent, limit)
+			t.Fatalf("224 MiB live under a 256 MiB limit: GOGC=%d, limit %d after 10 s; want the defaults back (%d, %d)", p, l, percent, limit)
 		}
 		time.Sleep(gcWatchEvery)
 	}
