@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 // privateFiles are the files of .cc that hold keys: only their owner may
@@ -133,4 +134,28 @@ func ownEntry(path string, fi fs.FileInfo) error {
 		return fmt.Errorf("%s is owned by user %d, not by you (user %d): cc keeps this machine's state and keys in .cc, and trusts only what you own there; run cc as that user, or chown what is yours", path, uid, os.Geteuid())
 	}
 	return nil
+}
+
+// StateDirIgnored reports whether ROOT/.cc/.gitignore keeps every file
+// of .cc out of git: a line "*" (or "/*", "**"), and no line beginning
+// with "!" that takes a file back. OwnStateDir writes one that does when
+// there is none, and leaves the user's own alone; one that a commit
+// brought, or that a user wrote for themselves, may not (`git add`
+// would then take the secret key).
+func StateDirIgnored(root string) bool {
+	b, err := os.ReadFile(filepath.Join(root, StateDir, ".gitignore"))
+	if err != nil {
+		return false
+	}
+	all := false
+	for _, line := range strings.Split(string(b), "\n") {
+		line = strings.TrimSpace(line)
+		switch {
+		case strings.HasPrefix(line, "!"):
+			return false
+		case line == "*", line == "/*", line == "**", line == "/**":
+			all = true
+		}
+	}
+	return all
 }

@@ -185,3 +185,34 @@ func TestOwnStateDirRefusesOthersFiles(t *testing.T) {
 		}
 	}
 }
+
+// TestStateDirIgnored: a .cc/.gitignore keeps everything out of git only
+// with a line that ignores every file and none that takes one back.
+func TestStateDirIgnored(t *testing.T) {
+	root := t.TempDir()
+	if service.StateDirIgnored(root) {
+		t.Error("no .cc at all: ignored, want not")
+	}
+	if err := openProject(t, root); err != nil {
+		t.Fatal(err)
+	}
+	if !service.StateDirIgnored(root) {
+		t.Error("cc's own .gitignore: not ignored, want ignored")
+	}
+	for text, want := range map[string]bool{
+		"mine\n":                    false,
+		"":                          false,
+		"*\n":                       true,
+		"  /*  \n":                  true,
+		"# all\n**\n":               true,
+		"*\n!state.db.key\n":        false,
+		"state.db\nstate.db.key\n":  false,
+		"*.db\n*.key\nplan-key\n":   false,
+		"# cc's\n*\n# nothing else": true,
+	} {
+		os.WriteFile(filepath.Join(root, ".cc", ".gitignore"), []byte(text), 0o644)
+		if got := service.StateDirIgnored(root); got != want {
+			t.Errorf(".gitignore %q: StateDirIgnored = %v, want %v", text, got, want)
+		}
+	}
+}

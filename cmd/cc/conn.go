@@ -74,6 +74,10 @@ func (e *env) connect(f serviceFlags, root string) (*conn, error) {
 		if err != nil {
 			return nil, fmt.Errorf("open the embedded state in %s: %w", dir, err)
 		}
+		if !service.StateDirIgnored(root) {
+			fmt.Fprintf(e.stderr, "cc: warning: %s does not keep everything in %s out of git (cc writes a line * there): git add could take the secret key and the state; put a line * in it, and no line beginning with !\n",
+				filepath.Join(dir, ".gitignore"), dir)
+		}
 		return &conn{client: c, where: "the embedded state in " + filepath.Join(dir, "state.db"), close: closeFn}, nil
 	}
 	if service.IsReplicaList(server) {
