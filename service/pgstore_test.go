@@ -391,15 +391,15 @@ func TestPostgresIdleInTransactionOwnSetting(t *testing.T) {
 	}
 }
 
-// TestPostgresDeadUploadChunksReaped: the chunks a killed replica stored
-// of an upload it never finished are removed when a replica starts; the
-// chunks of an upload a live replica is storing are kept.
-func TestPostgresDeadUploadChunksReaped(t *testing.T) {
-	db := servicetest.Postgres(t)
+// stalledUploads gives, on the PostgreSQL database db, chunks: how many
+// chunks of a blob are stored; and stalled: a replica process started
+// under name, in the middle of uploading a 9 MiB blob of fill bytes (the
+// server never finishes it), once it has stored a chunk of it.
+func stalledUploads(t *testing.T, db string) (chunks func(digest string) int, stalled func(name string, fill byte) (*serverProc, string)) {
 	dir := t.TempDir()
 	key := "CC_SERVICE_TEST_SERVER_KEY=" + servicetest.KeyFile(db)
 	raw := rawDB(t, db)
-	chunks := func(digest string) int {
+	chunks = func(digest string) int {
 		t.Helper()
 		var n int
 		if err := raw.QueryRow("SELECT count(*) FROM blob_chunks WHERE digest = $1", digest).Scan(&n); err != nil {
@@ -407,7 +407,7 @@ func TestPostgresDeadUploadChunksReaped(t *testing.T) {
 		}
 		return n
 	}
-	stalled := func(name string, fill byte) (*serverProc, string) {
+	stalled = func(name string, fill byte) (*serverProc, string) {
 		t.Helper()
 		p, c := startServerProcess(t, db, filepath.Join(dir, name), key, "CC_SERVICE_TEST_SERVER_STALL_UPLOADS=1")
 		blob := bytes.Repeat([]byte{fill}, 9<<20)
@@ -420,6 +420,15 @@ func TestPostgresDeadUploadChunksReaped(t *testing.T) {
 		}
 		return p, d
 	}
+	return chunks, stalled
+}
+
+// TestPostgresDeadUploadChunksReaped: the chunks a killed replica stored
+// of an upload it never finished are removed when a replica starts; the
+// chunks of an upload a live replica is storing are kept.
+func TestPostgresDeadUploadChunksReaped(t *testing.T) {
+	db := servicetest.Postgres(t)
+	chunks, stalled := stalledUploads(t, db)
 	killed, dead := stalled("killed", 1)
 	_, live := stalled("live", 2)
 	killed.cmd.Process.Kill()
@@ -445,31 +454,8 @@ func TestPostgresDeadUploadChunksReaped(t *testing.T) {
 func TestPostgresDeadUploadChunksReapedWhileServing(t *testing.T) {
 	db := servicetest.Postgres(t)
 	defer service.SetReapEvery(service.SetReapEvery(100 * time.Millisecond))
-	dir := t.TempDir()
-	key := "CC_SERVICE_TEST_SERVER_KEY=" + servicetest.KeyFile(db)
-	raw := rawDB(t, db)
-	chunks := func(digest string) int {
-		t.Helper()
-		var n int
-		if err := raw.QueryRow("SELECT count(*) FROM blob_chunks WHERE digest = $1", digest).Scan(&n); err != nil {
-			t.Fatal(err)
-		}
-		return n
-	}
-	serve(t, listenUnix(t, filepath.Join(dir, "reaper")), db) // started first, never again
-	stalled := func(name string, fill byte) (*serverProc, string) {
-		t.Helper()
-		p, c := startServerProcess(t, db, filepath.Join(dir, name), key, "CC_SERVICE_TEST_SERVER_STALL_UPLOADS=1")
-		blob := bytes.Repeat([]byte{fill}, 9<<20)
-		d := digest(blob)
-		go c.UploadBlob(context.Background(), service.BlobUpload{Project: "p", Digest: d, Size: int64(len(blob))}, bytes.NewReader(blob))
-		for deadline := time.Now().Add(time.Minute); chunks(d) == 0; time.Sleep(20 * time.Millisecond) {
-			if time.Now().After(deadline) {
-				t.Fatalf("no chunk of %s's upload stored in a minute\n%s", name, p.stderr.String())
-			}
-		}
-		return p, d
-	}
+	serve(t, listenUnix(t, filepath.Join(t.TempDir(), "reaper")), db) // started first, never again
+	chunks, stalled := stalledUploads(t, db)
 	killed, dead := stalled("killed", 1)
 	_, live := stalled("live", 2)
 	killed.cmd.Process.Kill()
@@ -486,7 +472,7 @@ func TestPostgresDeadUploadChunksReapedWhileServing(t *testing.T) {
 	// The uploader keys held: the serving replica's and the live one's,
 	// and none the reaps took and kept.
 	var held int
-	if err := raw.QueryRow("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND classid = $1 AND objsubid = 2 AND granted", 0x6363).Scan(&held); err != nil {
+	if err := rawDB(t, db).QueryRow("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND classid = $1 AND objsubid = 2 AND granted", 0x6363).Scan(&held); err != nil {
 		t.Fatal(err)
 	}
 	if held != 2 {
