@@ -33,7 +33,7 @@ type collector struct {
 	sens    [][]string
 	failure error
 	// stopped is set by a failure that ends the fast way (fail); an HCL
-	// resource the fast check refuses (refuse) sets failure alone, and
+	// resource the fast check refuses (a fastRefusal) sets failure alone, and
 	// the others are still checked, so that CUE need judge only what the
 	// fast check did not accept (accepted, hclschema.go).
 	stopped bool
@@ -87,12 +87,7 @@ func newCollector(fs *fastSchema) *collector {
 			defer c.wg.Done()
 			for it := range c.ch {
 				if err := c.process(it); err != nil {
-					var r fastRefusal
-					if errors.As(err, &r) {
-						c.refuse(r.err)
-					} else {
-						c.fail(err)
-					}
+					c.fail(err)
 				}
 			}
 		}()
@@ -102,12 +97,21 @@ func newCollector(fs *fastSchema) *collector {
 
 func (c *collector) add(it item) { c.ch <- it }
 
+// fail records err as the fast way's failure, if it is the first. A
+// fastRefusal (an HCL resource the fast check refuses) records its reason
+// and lets the other resources still be checked; any other failure stops
+// the fast way.
 func (c *collector) fail(err error) {
+	var r fastRefusal
+	refused := errors.As(err, &r)
+	if refused {
+		err = r.err
+	}
 	c.mu.Lock()
 	if c.failure == nil {
 		c.failure = err
 	}
-	c.stopped = true
+	c.stopped = c.stopped || !refused
 	c.mu.Unlock()
 }
 
@@ -116,16 +120,6 @@ func (c *collector) fail(err error) {
 type fastRefusal struct{ err error }
 
 func (r fastRefusal) Error() string { return r.err.Error() }
-
-// refuse records a fastRefusal's reason as the fast way's failure, if it is
-// the first.
-func (c *collector) refuse(err error) {
-	c.mu.Lock()
-	if c.failure == nil {
-		c.failure = err
-	}
-	c.mu.Unlock()
-}
 
 // failed reports whether the fast way has already given up.
 func (c *collector) failed() bool {
@@ -138,7 +132,7 @@ func (c *collector) failed() bool {
 // accepted the resource name of collection coll ("sandboxes",
 // "data.volumes"). CUE accepts what the fast check accepts (crossCheck
 // holds them to it), so a failed fast way leaves CUE to judge only the
-// others (unaccepted).
+// others (hclLoader.refused).
 func (c *collector) accepted(coll, name string) bool {
 	owner, field, ok := collectionField(coll)
 	if !ok {

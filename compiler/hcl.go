@@ -970,7 +970,8 @@ func (l *hclLoader) config(project any, keep func(coll, name string) bool) map[s
 			m = map[string]any{}
 			owner[plural] = m
 		}
-		if !l.putInstances(m, r, path[:len(path)-1], func(name string) bool { return keep == nil || keep(coll, name) }) && (keep == nil || keep(coll, r.name)) {
+		kept := func(name string) bool { return keep == nil || keep(coll, name) }
+		if !l.putInstances(m, r, path[:len(path)-1], kept) && kept(r.name) {
 			m[r.name] = ctyToGo(r.value, path, &l.ranges.sensitive)
 		}
 	}

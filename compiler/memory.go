@@ -24,7 +24,7 @@ import (
 // 1 GiB. A quarter, not more, because values grow by doubling: the step
 // after a sample must still fit.
 var DefaultMaxMemory = sync.OnceValue(func() int64 {
-	total := physicalMemory()
+	total := MemoryAvailable()
 	if total <= 0 {
 		return 4 << 30
 	}
@@ -33,10 +33,7 @@ var DefaultMaxMemory = sync.OnceValue(func() int64 {
 
 // MemoryAvailable is the memory this process may use, as far as Linux
 // says (MemTotal, or a smaller cgroup v2 limit); 0 when unknown.
-func MemoryAvailable() int64 { return physicalMemory() }
-
-// physicalMemory is MemoryAvailable.
-func physicalMemory() int64 {
+func MemoryAvailable() int64 {
 	var total int64
 	if b, err := schema.ReadRegular("/proc/meminfo", 1<<20); err == nil {
 		sc := bufio.NewScanner(bytes.NewReader(b))

@@ -33,7 +33,7 @@ var notProjectReads = map[string]string{
 	"compiler/cachefile.go:pruneResults": "the cache directory",
 	"compiler/cacheversion.go:ccVersion": "cc's own executable",
 	"localfs/omitted.go:resolveExisting": "a touched path resolved, to find the root that holds it",
-	"compiler/memory.go:physicalMemory":  "/proc and the cgroup",
+	"compiler/memory.go:MemoryAvailable": "/proc and the cgroup",
 }
 
 // TestEveryReadTouches: issue 13: compile cache. The compile cache keys
