@@ -444,27 +444,22 @@ var reapEvery = 10 * time.Minute
 
 // startReaper runs reapSpools and reapChunks every period until st
 // closes. A reap that fails is tried again at the next tick: what it
-// removes is garbage, and nothing waits for it.
+// removes is garbage, and nothing waits for it. close cancels what a
+// reap is doing rather than wait for it.
 func (st *store) startReaper(period time.Duration) {
-	st.reaper.stop, st.reaper.done = make(chan struct{}), make(chan struct{})
+	stopped, stop := context.WithCancel(context.Background())
+	st.reaper.stop, st.reaper.done = stop, make(chan struct{})
 	go func() {
 		defer close(st.reaper.done)
 		t := time.NewTicker(period)
 		defer t.Stop()
 		for {
 			select {
-			case <-st.reaper.stop:
+			case <-stopped.Done():
 				return
 			case <-t.C:
 			}
-			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-			go func() {
-				select {
-				case <-st.reaper.stop: // close does not wait a minute
-					cancel()
-				case <-ctx.Done():
-				}
-			}()
+			ctx, cancel := context.WithTimeout(stopped, time.Minute)
 			reapSpools(os.TempDir(), st.tmpSpool)
 			reapChunksNow(ctx, st)
 			cancel()
@@ -573,7 +568,7 @@ func reapChunksNow(ctx context.Context, st *store) error {
 	}
 	err = reapChunksLocking(ctx, st, func(ctx context.Context, q string, id int32) (bool, error) {
 		var ok bool
-		err := conn.QueryRowContext(ctx, strings.NewReplacer("$1", "?", "$2", "?").Replace(q), int32(uploaderLockKey), id).Scan(&ok)
+		err := conn.QueryRowContext(ctx, q, int32(uploaderLockKey), id).Scan(&ok) // rebind leaves $n alone
 		return ok, err
 	})
 	if err != nil {

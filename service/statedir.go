@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -73,17 +74,7 @@ func OwnStateDir(root string) (string, error) {
 		if err := ownEntry(path, fi); err != nil {
 			return "", err
 		}
-	}
-	for _, name := range privateFiles {
-		path := filepath.Join(dir, name)
-		fi, err := os.Lstat(path)
-		if errors.Is(err, fs.ErrNotExist) {
-			continue
-		}
-		if err != nil {
-			return "", fmt.Errorf("state directory: %w", err)
-		}
-		if !fi.Mode().IsRegular() || fi.Mode().Perm()&0o077 != 0 {
+		if slices.Contains(privateFiles, e.Name()) && (!fi.Mode().IsRegular() || fi.Mode().Perm()&0o077 != 0) {
 			return "", fmt.Errorf("key file %s is not private (mode %v): cc makes its keys mode 0600, so this one was copied or came with a clone, and whoever else has it can read what it protects; remove it if this state is new to this machine, or chmod 600 it if you copied it yourself", path, fi.Mode())
 		}
 	}

@@ -73,7 +73,8 @@ type store struct {
 	// reaper, on PostgreSQL, reaps what replicas that ended left, every
 	// reapEvery while the store is open (startReaper); stopped by close.
 	reaper struct {
-		stop, done chan struct{}
+		stop context.CancelFunc
+		done chan struct{}
 	}
 	// closed makes close run once: a server may be closed by two
 	// goroutines at once (a test's cleanup and its own stop), and a pgx
@@ -437,8 +438,8 @@ func (st *store) close() error {
 
 func (st *store) closeOnce() error {
 	if st.reaper.stop != nil {
-		close(st.reaper.stop)
-		<-st.reaper.done // it uses uploaderConn, closed below
+		st.reaper.stop()
+		<-st.reaper.done // it uses the pools, closed below
 	}
 	var errs []error
 	if st.r != nil {
