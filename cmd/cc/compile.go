@@ -189,9 +189,11 @@ func registerLimits(fs *flag.FlagSet) {
 	fs.Var(&mem, "max-memory", "stop compiling when it holds more than `SIZE` of memory; the default is a quarter of this machine's")
 }
 
-// compileLimits applies the command's --max-config-size and --timeout to
-// a compilation: the limit goes into in, the deadline into the context
-// returned (with its cancel and the timeout, for messages).
+// compileLimits applies the command's --max-config-size, --max-memory
+// and --timeout to the compilation of in.Path: the limits go into in,
+// the deadline into the context returned (with the timeout, for
+// messages). It also sets the collector's pacing for the compile
+// (tuneCompileGC); the cancel returned puts it back.
 func (e *env) compileLimits(in *compiler.Input) (context.Context, context.CancelFunc, time.Duration) {
 	timeout := defaultTimeout
 	if e.fs != nil {
@@ -214,7 +216,8 @@ func (e *env) compileLimits(in *compiler.Input) (context.Context, context.Cancel
 		}
 	}
 	ctx, cancel := context.WithTimeout(e.ctx, timeout)
-	return ctx, cancel, timeout
+	restoreGC := tuneCompileGC(in.Path, in.MaxMemory)
+	return ctx, func() { cancel(); restoreGC() }, timeout
 }
 
 // sizeFlag is a size in bytes, given as a number with an optional unit.

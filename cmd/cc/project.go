@@ -45,9 +45,7 @@ func (e *env) compile(c *command, path string, in compiler.Input, jsonDiags bool
 	}
 	ctx, cancel, timeout := e.compileLimits(&in)
 	defer cancel()
-	restoreGC := tuneCompileGC(path, in.MaxMemory)
 	res, err := compiler.Compile(ctx, in)
-	restoreGC()
 	var cerr *compiler.Error
 	if errors.As(err, &cerr) {
 		e.printDiagnostics(cerr.Diagnostics, cerr.Files, jsonDiags)

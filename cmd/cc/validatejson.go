@@ -21,9 +21,7 @@ func (e *env) validateJSON(path string, in compiler.Input) int {
 	in.Path = path
 	ctx, cancel, timeout := e.compileLimits(&in)
 	defer cancel()
-	restoreGC := tuneCompileGC(path, in.MaxMemory)
 	res, err := compiler.Compile(ctx, in)
-	restoreGC()
 	var ds diag.Diagnostics
 	var files map[string][]byte
 	var cerr *compiler.Error
