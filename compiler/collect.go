@@ -45,6 +45,10 @@ type collector struct {
 	defaults *sharedDefaults
 	// direct is the configuration the direct way reads (cuedirect.go).
 	direct *directTree
+	// refusedVals keeps, by "collection.name", the HCL values the fast
+	// check refused: CUE judges them, and the loader may have let go of
+	// its own copy meanwhile (hclrelease.go).
+	refusedVals map[string]cty.Value
 }
 
 // fastResult is what the fast way made of a configuration: its typed
@@ -190,7 +194,7 @@ func (c *collector) process(it item) error {
 	hcl := !it.cv.Exists() && it.dn == nil
 	if _, err := c.fs.check(ct.key, it.name, nil); err != nil {
 		if hcl {
-			return fastRefusal{err}
+			return c.refuse(it, err)
 		}
 		return err
 	}
@@ -220,7 +224,7 @@ func (c *collector) process(it item) error {
 	out, err := c.fs.check(ct.t, tree, nil)
 	if err != nil {
 		if hcl {
-			return fastRefusal{err}
+			return c.refuse(it, err)
 		}
 		return err
 	}
@@ -266,6 +270,26 @@ func (c *collector) process(it item) error {
 }
 
 var dataType = reflect.TypeOf(schema.Data{})
+
+// refuse keeps the value of the HCL resource it, which the fast check
+// refuses for err, for CUE to judge (refusedValue), and returns the
+// refusal.
+func (c *collector) refuse(it item, err error) error {
+	c.mu.Lock()
+	if c.refusedVals == nil {
+		c.refusedVals = map[string]cty.Value{}
+	}
+	c.refusedVals[it.coll+"."+it.name] = it.val
+	c.mu.Unlock()
+	return fastRefusal{err}
+}
+
+// refusedValue is, once wait has returned, the value of the HCL resource
+// name of collection coll the fast check refused, if it checked it.
+func (c *collector) refusedValue(coll, name string) (cty.Value, bool) {
+	v, ok := c.refusedVals[coll+"."+name]
+	return v, ok
+}
 
 // errDefaults sends a configuration whose defaults do not apply to the
 // way that reports it (the languages' own checks).

@@ -219,7 +219,7 @@ func (l *hclLoader) evaluateAll(again *bool) (*loaded, diag.Diagnostics) {
 		l.col.setProject(project)
 	}
 	fast, ferr := l.col.wait()
-	if l.dropped > 0 && (l.lost || ferr != nil || l.diags.HasErrors()) {
+	if l.dropped > 0 && (l.lost || ferr != nil || l.diags.HasErrors()) && !l.restoreRefused() {
 		*again = true
 		return nil, nil
 	}
@@ -237,6 +237,10 @@ func (l *hclLoader) evaluateAll(again *bool) (*loaded, diag.Diagnostics) {
 		return &loaded{cfg: fast.cfg, loc: withDefaults(l.ranges, l.shared), sensitive: fast.sens, defaults: l.shared, outputs: outputs}, nil
 	}
 	ld, ds := l.judge(project, fast, ferr)
+	if l.lost {
+		*again = true
+		return nil, nil
+	}
 	if ld != nil {
 		ld.outputs = outputs
 	}
@@ -291,6 +295,10 @@ func (l *hclLoader) judge(project any, fast *fastResult, ferr error) (*loaded, d
 		// CUE accepts what the fast check refused, or the defaults do not
 		// apply to it: judged whole below, which merges them again.
 		l.diags = l.diags[:n]
+	}
+	if l.needsDropped() {
+		l.lost = true // the load runs again keeping every value
+		return nil, nil
 	}
 	cfg := l.config(project, nil)
 	if l.diags.HasErrors() {

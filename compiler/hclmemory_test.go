@@ -238,9 +238,10 @@ func TestOwnBodyLetsDeferredBodiesGo(t *testing.T) {
 }
 
 // TestLoadRunAgainSeesTheFirstBytes checks that a load run again keeping
-// every value (an error after values were dropped) reads nothing anew: a
-// configuration file and a --var-file rewritten between the two runs
-// change neither its result nor its diagnostics (project.readOnce).
+// every value (values were dropped, then the fast way stopped at a
+// default set that does not exist) reads nothing anew: a configuration
+// file and a --var-file rewritten between the two runs change neither its
+// result nor its diagnostics (project.readOnce).
 func TestLoadRunAgainSeesTheFirstBytes(t *testing.T) {
 	defer func(c bool) { crossCheck = c }(crossCheck)
 	crossCheck = false
@@ -248,7 +249,12 @@ func TestLoadRunAgainSeesTheFirstBytes(t *testing.T) {
 variable "size" {}
 volume "a" { size = var.size }
 volume "b" { size = "1Gi" }
-volume "c" { sizes = "1Gi" }
+defaults "gpu" {
+  sandbox {
+    image = { from = "python:3.12-slim" }
+  }
+}
+sandbox "c" { use_defaults = ["gpx"] }
 `})
 	vars := filepath.Join(t.TempDir(), "vars.hcl")
 	if err := os.WriteFile(vars, []byte(`size = "2Gi"`+"\n"), 0o644); err != nil {

@@ -53,11 +53,15 @@ func (l *hclLoader) reserveRanges(size int) {
 // project attribute (evaluated after the graph). Past that, the collector
 // has its own copy, so the loader drops it: a sandbox's value, which
 // nothing can refer to, goes as soon as it is evaluated. Only the error
-// paths read every value again (config, for CUE to judge): a load that
-// dropped a value and then needs them all is run again keeping them
-// (loadHCL), as is one that read a dropped value, which the counts rule
-// out and evalContext notes all the same (lost). Module loaders, and a
-// compile that cross-checks the fast check against CUE, keep every value.
+// paths read values again (config, for CUE to judge), and mostly those
+// the fast check did not accept: the collector keeps the values it
+// refuses (collector.refuse), and sees none past an evaluation error, so
+// nothing is dropped past one. A load that needs a value neither kept
+// (CUE judges the whole configuration, or the fast way stopped) is run
+// again keeping them all (loadHCL), as is one that read a dropped value,
+// which the counts rule out and evalContext notes all the same (lost).
+// Module loaders, and a compile that cross-checks the fast check against
+// CUE, keep every value.
 
 // valueUses counts, for each node, the nodes of graph that refer to it.
 func valueUses(graph map[node][]node) map[node]int {
@@ -136,12 +140,53 @@ func (v *valueDropper) evaluated(n node, deps []node) {
 // drop lets go of the value of the resource n, when it is an evaluated
 // resource of its own (not repeated, not data) nothing later reads.
 func (v *valueDropper) drop(n node) {
+	if v.l.diags.HasErrors() {
+		// The collector sees nothing past an error (evalNode): CUE
+		// judges the rest, with the loader's own values.
+		return
+	}
 	r := v.l.resources[n]
 	if r == nil || !r.done || v.pinned[n] || r.repeated() || r.dataKind != "" || r.value == cty.DynamicVal || r.dropped {
 		return
 	}
 	r.value, r.dropped = cty.NilVal, true
 	v.l.dropped++
+}
+
+// restoreRefused gives back to the resources whose values were dropped
+// those CUE is to judge (config with refused), from the collector's
+// copies of what the fast check refused; false when one has none (the
+// load must run again keeping every value). The collector has waited.
+func (l *hclLoader) restoreRefused() bool {
+	if l.lost || l.col.failed() {
+		return false
+	}
+	for _, r := range l.resources {
+		if !r.dropped {
+			continue
+		}
+		coll := hclKinds[r.kind].Plural() // drop leaves data sources alone
+		if !l.refused(coll, r.name) {
+			continue
+		}
+		v, ok := l.col.refusedValue(coll, r.name)
+		if !ok {
+			return false
+		}
+		r.value, r.dropped = v, false
+	}
+	return true
+}
+
+// needsDropped reports whether a value was dropped that the loader still
+// lets go of: CUE, judging the whole configuration, would read it.
+func (l *hclLoader) needsDropped() bool {
+	for _, r := range l.resources {
+		if r.dropped {
+			return true
+		}
+	}
+	return false
 }
 
 // valueOf is r's value for an evaluation context; a dropped one is noted

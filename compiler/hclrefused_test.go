@@ -1,0 +1,110 @@
+package compiler
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestHCLErrorsLoadOnce checks that a configuration with an error loads
+// once although the loader let go of values (hclrelease.go; issue 13: a
+// typo in a large project cost a second evaluation): CUE judges only what
+// the fast check did not accept, and those values are kept, by the
+// collector (refused) or by the loader (past an evaluation error). Its
+// diagnostics are those of a compile keeping every value. A load that
+// needs a value neither kept (the fast way stopped: a default set that
+// does not exist) still runs again, with the same diagnostics.
+func TestHCLErrorsLoadOnce(t *testing.T) {
+	defer func(c bool) { crossCheck = c }(crossCheck)
+	crossCheck = false
+	for _, tc := range []struct {
+		name  string
+		src   string
+		loads int
+	}{
+		{"a misspelt attribute after dropped values", `project = "typo"
+volume "a" { size = "1Gi" }
+sandbox "one" {
+  image   = { from = "python:3.12-slim" }
+  command = ["sleep", "infinity"]
+}
+sandbox "two" {
+  image  = { from = "python:3.12-slim" }
+  comand = ["sleep", "infinity"]
+}
+sandbox "three" {
+  image   = { from = "python:3.12-slim" }
+  command = ["sleep", "infinity"]
+}
+`, 1},
+		{"a value of the wrong type after dropped values", `project = "types"
+volume "a" { size = "1Gi" }
+volume "b" { size = 7 }
+volume "c" { size = "2Gi" }
+sandbox "one" {
+  image   = { from = "python:3.12-slim" }
+  command = ["sleep", "infinity"]
+}
+`, 1},
+		{"two refused resources among dropped values", `project = "two"
+sandbox "one" {
+  image   = { from = "python:3.12-slim" }
+  command = "sleep"
+}
+sandbox "two" {
+  image   = { from = "python:3.12-slim" }
+  command = ["sleep", "infinity"]
+}
+volume "b" { size = true }
+`, 1},
+		{"a default set that does not exist stops the fast way", `project = "sets"
+defaults "gpu" {
+  sandbox {
+    image = { from = "python:3.12-slim" }
+  }
+}
+sandbox "one" {
+  image   = { from = "python:3.12-slim" }
+  command = ["sleep", "infinity"]
+}
+sandbox "two" {
+  use_defaults = ["gpx"]
+}
+`, 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := writeProject(t, map[string]string{"main.cc.hcl": tc.src})
+			keepEverything = true
+			_, kerr := Compile(context.Background(), Input{Path: dir})
+			keepEverything = false
+			var ke *Error
+			if !errors.As(kerr, &ke) {
+				t.Fatalf("kept everything: %v; want diagnostics", kerr)
+			}
+			loads, dropped := 0, 0
+			afterEvaluate = func(l *hclLoader) {
+				if l.scope == nil {
+					loads++
+					dropped += l.dropped
+				}
+			}
+			defer func() { afterEvaluate = nil }()
+			_, err := Compile(context.Background(), Input{Path: dir})
+			var ge *Error
+			if !errors.As(err, &ge) {
+				t.Fatalf("let go: %v; want diagnostics", err)
+			}
+			if d := cmp.Diff(ke.Diagnostics, ge.Diagnostics); d != "" {
+				t.Errorf("diagnostics differ from a compile keeping every value:\n%s", d)
+			}
+			if dropped == 0 {
+				t.Fatalf("no value was dropped: the case tests nothing")
+			}
+			if loads != tc.loads {
+				t.Errorf("%d loads; want %d (%v)", loads, tc.loads, err)
+			}
+		})
+	}
+}
