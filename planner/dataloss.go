@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"sort"
 	"strconv"
+	"strings"
 
 	"cc.dev/cc/schema"
 )
@@ -74,27 +75,32 @@ func DataLossLine(p *Plan) string {
 	if len(p.DataLoss) == 0 {
 		return ""
 	}
-	actions := map[string]Action{}
+	names := DataLossNames(p, p.DataLoss)
+	more := ""
+	if len(names) > maxDataLossNamed {
+		names, more = names[:maxDataLossNamed], " and "+strconv.Itoa(len(names)-maxDataLossNamed)+" more (the JSON view lists them all)"
+	}
+	n := len(p.DataLoss)
+	return "Data loss: this plan destroys the data of " + strconv.Itoa(n) + " " + plural(n, "resource", "resources") + ": " + strings.Join(names, ", ") + more +
+		". cc apply carries it out only with --allow-data-loss."
+}
+
+// DataLossNames names each address of loss (the plan's DataLoss, or what
+// apply finds against the state) with its action in p, in the order the
+// changes are shown: "volume.cache (replace)".
+func DataLossNames(p *Plan, loss []string) []string {
+	actions := make(map[string]Action, len(p.Changes))
 	for i := range p.Changes {
 		actions[p.Changes[i].Addr] = p.Changes[i].Action
 	}
-	var b []byte
-	for i, a := range InShownOrder(p.DataLoss) {
-		if i == maxDataLossNamed {
-			b = append(b, " and "+strconv.Itoa(len(p.DataLoss)-i)+" more (the JSON view lists them all)"...)
-			break
-		}
-		if i > 0 {
-			b = append(b, ", "...)
-		}
-		b = append(b, a...)
+	names := make([]string, len(loss))
+	for i, a := range InShownOrder(loss) {
+		names[i] = a
 		if act, ok := actions[a]; ok {
-			b = append(b, " ("+act.String()+")"...)
+			names[i] += " (" + act.String() + ")"
 		}
 	}
-	n := len(p.DataLoss)
-	return "Data loss: this plan destroys the data of " + strconv.Itoa(n) + " " + plural(n, "resource", "resources") + ": " + string(b) +
-		". cc apply carries it out only with --allow-data-loss."
+	return names
 }
 
 // DeletesAllLine is the first line of a plan that deletes every resource

@@ -264,14 +264,7 @@ func (e *env) beforeLock(c *command, cn *conn, p *planner.Plan, st *planner.Stat
 // refuseDataLoss refuses a plan that destroys data without
 // --allow-data-loss, naming what it would destroy and how to proceed.
 func (e *env) refuseDataLoss(c *command, p *planner.Plan, loss []string, planFile string) int {
-	actions := map[string]planner.Action{}
-	for i := range p.Changes {
-		actions[p.Changes[i].Addr] = p.Changes[i].Action
-	}
-	names := make([]string, len(loss))
-	for i, a := range planner.InShownOrder(loss) {
-		names[i] = fmt.Sprintf("%s (%s)", a, actions[a])
-	}
+	names := planner.DataLossNames(p, loss)
 	if len(names) > 50 {
 		names = append(names[:50:50], fmt.Sprintf("and %d more (cc plan --json lists them all in data_loss)", len(loss)-50))
 	}
