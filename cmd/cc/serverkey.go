@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"cc.dev/cc/service"
@@ -34,7 +35,12 @@ mutation, and one started with the old key is refused. Restart every
 server (every replica) with --secret-key-file NEW.
 
 cc does not delete OLD: delete it yourself once every server runs with
-NEW. Backups of the database made before the rotation still need it.`,
+NEW. Backups of the database made before the rotation still need it.
+
+A project's embedded state (--db ROOT/.cc/state.db) has no server to
+restart: cc plan and cc apply open it with ROOT/.cc/state.db.key alone, so
+move NEW there (mv NEW ROOT/.cc/state.db.key) once you have kept a copy of
+the old key that older backups need; until then they are refused.`,
 }
 
 func runServerRotateKey(e *env, args []string) int {
@@ -69,22 +75,37 @@ func runServerRotateKey(e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "cc server rotate-key: %v\n", err)
 		return exitError
 	}
-	printRotation(e, res, *oldKey, *newKey)
+	printRotation(e, res, *db, *oldKey, *newKey)
 	return exitOK
 }
 
-// printRotation says what the rotation did and what is left to do.
-func printRotation(e *env, res service.RotateKeyResult, oldKey, newKey string) {
+// projectState reports whether db is a project's embedded state
+// (ROOT/.cc/state.db), which cc opens with the key beside it alone.
+func projectState(db string) bool {
+	return !strings.Contains(db, "://") && filepath.Base(db) == "state.db" && filepath.Base(filepath.Dir(db)) == service.StateDir
+}
+
+// printRotation says what the rotation did and what is left to do: to
+// restart the servers on db with the new key, or, for a project's
+// embedded state, which has no --secret-key-file, to move the new key to
+// where cc reads it.
+func printRotation(e *env, res service.RotateKeyResult, db, oldKey, newKey string) {
 	if res.Generated {
 		fmt.Fprintf(e.stdout, "Generated the new secret key file %s (mode 0600).\n", newKey)
 	}
 	fmt.Fprintf(e.stdout, "Rotated the secret key: %s, %s and %s encrypted again with the key in %s.\n",
 		counted(res.SecretRevisions, "secret revision", "secret revisions"), counted(res.Outputs, "sensitive output", "sensitive outputs"),
 		counted(res.Specs, "stored spec with sensitive values", "stored specs with sensitive values"), newKey)
-	fmt.Fprintf(e.stdout, "Restart every cc server on this database with --secret-key-file %s: one still running with the old key refuses every mutation.\n", newKey)
 	if res.Leftover != "" {
 		fmt.Fprintf(e.stderr, "cc server rotate-key: warning: %s\n", res.Leftover)
 	}
+	if projectState(db) {
+		// cc plan and cc apply open .cc/state.db with .cc/state.db.key.
+		fmt.Fprintf(e.stdout, "This is a project's embedded state, which cc opens with the key in %s only: until you move the new key there, cc plan and cc apply on it are refused. Keep a copy of the old key if backups of %s made before now need it, then run:\n  mv %s %s\n",
+			service.DefaultSecretKeyFile(db), db, newKey, service.DefaultSecretKeyFile(db))
+		return
+	}
+	fmt.Fprintf(e.stdout, "Restart every cc server on this database with --secret-key-file %s: one still running with the old key refuses every mutation.\n", newKey)
 	fmt.Fprintf(e.stdout, "The old key file %s was not deleted: delete it once every server runs with the new key (backups made before now still need it).\n", oldKey)
 }
 
