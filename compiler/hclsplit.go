@@ -16,8 +16,8 @@ import (
 // bodies are joined. A chunk, or a file parsed whole, is parsed by
 // fastParseConfig when it keeps to the plain syntax that takes, and by
 // hclsyntax otherwise, which alone reports diagnostics. The scan follows the lexer's strings,
-// templates, comments and brackets; on anything it does not follow
-// (heredocs, a newline in a string, unbalanced brackets) and whenever a
+// templates, heredocs, comments and brackets; on anything it does not
+// follow (a newline in a string, unbalanced brackets) and whenever a
 // chunk has any diagnostic, or two chunks set the same attribute, the file
 // is parsed whole instead, so errors are exactly those of one parse.
 
@@ -73,7 +73,8 @@ type cut struct{ byte, line int }
 // something the scan does not follow, or no place to cut.
 func splitPoints(src []byte, size int) []cut {
 	var cuts []cut
-	var stack []byte // '{', '[', '(' brackets, '"' strings, '$' interpolations
+	var stack []byte // '{', '[', '(' brackets, '"' strings, '$' interpolations, 'h' heredocs
+	var docs []heredoc
 	line, last := 1, 0
 	for i := 0; i < len(src); i++ {
 		c := src[i]
@@ -83,6 +84,34 @@ func splitPoints(src []byte, size int) []cut {
 		top := byte(0)
 		if len(stack) > 0 {
 			top = stack[len(stack)-1]
+		}
+		if top == 'h' {
+			// As the lexer's heredocTemplate: a line that begins in the
+			// heredoc and holds only its marker, blanks around it, ends
+			// it; an interpolation or a directive is scanned as code.
+			d := &docs[len(docs)-1]
+			if d.startOfLine {
+				end := skipLine(src, i)
+				if end == len(src) {
+					return nil // no newline: the lexer takes no marker here
+				}
+				if bytes.Equal(bytes.TrimSpace(src[i:end]), d.marker) {
+					stack, docs = stack[:len(stack)-1], docs[:len(docs)-1]
+					i = end - 1 // the newline is the main scan's
+					continue
+				}
+				d.startOfLine = false
+			}
+			switch {
+			case c == '\n':
+				d.startOfLine = true
+			case (c == '$' || c == '%') && i+1 < len(src) && src[i+1] == c && i+2 < len(src) && src[i+2] == '{':
+				i += 2 // $${ and %%{ are literal
+			case (c == '$' || c == '%') && i+1 < len(src) && src[i+1] == '{':
+				stack = append(stack, '$')
+				i++
+			}
+			continue
 		}
 		if top == '"' {
 			switch {
@@ -131,7 +160,13 @@ func splitPoints(src []byte, size int) []cut {
 			}
 		case '<':
 			if i+1 < len(src) && src[i+1] == '<' {
-				return nil // a heredoc
+				marker, nl, ok := heredocIntro(src, i)
+				if !ok {
+					return nil // an error, or one the scan does not follow
+				}
+				stack, docs = append(stack, 'h'), append(docs, heredoc{marker: marker, startOfLine: true})
+				line++
+				i = nl
 			}
 		}
 	}
@@ -139,6 +174,41 @@ func splitPoints(src []byte, size int) []cut {
 		return nil
 	}
 	return cuts
+}
+
+// heredoc is a heredoc template the scan is in: its closing marker, and
+// whether the scan is at the start of one of its lines.
+type heredoc struct {
+	marker      []byte
+	startOfLine bool
+}
+
+// heredocIntro reads the heredoc introducer at src[i] ("<<EOT" or
+// "<<-EOT", then a newline, as the lexer's BeginHeredocTmpl) and returns
+// its marker and the offset of the newline; ok is false for anything
+// else, and for a marker of other than ASCII letters, digits, "_" and "-"
+// (the scan leaves the rest of Unicode's identifiers to one parse).
+func heredocIntro(src []byte, i int) (marker []byte, nl int, ok bool) {
+	j := i + 2
+	if j < len(src) && src[j] == '-' {
+		j++
+	}
+	start := j
+	for ; j < len(src); j++ {
+		c := src[j]
+		letter := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_'
+		if !letter && (j == start || !(c >= '0' && c <= '9' || c == '-')) {
+			break
+		}
+	}
+	marker = src[start:j]
+	if j < len(src) && src[j] == '\r' {
+		j++
+	}
+	if len(marker) == 0 || j >= len(src) || src[j] != '\n' {
+		return nil, 0, false
+	}
+	return marker, j, true
 }
 
 // openerOf is the bracket a closing bracket closes (a brace also closes
