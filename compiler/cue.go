@@ -191,6 +191,21 @@ func judgeCUE(p *project, sch cue.Value, gate gateVerdict, v cue.Value, tr *cueT
 	plain := gate.plain
 	var fast *fastResult
 	ferr := error(gatedError(gate.why))
+	if plain && len(gate.validate) > 0 {
+		// A comprehension incomplete in U alone yields no fields, and
+		// listing its struct's fields says nothing (cuegate.go).
+		p.track.set("validating the CUE configuration's comprehensions")
+		for _, path := range gate.validate {
+			sels := make([]cue.Selector, len(path))
+			for i, s := range path {
+				sels[i] = cue.Str(s)
+			}
+			if err := v.LookupPath(cue.MakePath(sels...)).Validate(cue.Concrete(true)); err != nil {
+				plain, ferr = false, gatedError("a comprehension incomplete without the schema")
+				break
+			}
+		}
+	}
 	if plain {
 		p.track.set("checking the CUE configuration against the schema")
 		fast, ferr = fastCUE(v, compiledSchemaOf(p.schema()), sd)

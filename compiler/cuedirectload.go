@@ -253,6 +253,5 @@ func cutHidden(name string) (string, bool) {
 
 // cueGateVerdict runs the gate (cuegate.go) over inst.
 func cueGateVerdict(p *project, inst *build.Instance) gateVerdict {
-	ok, why := cueFastPathOK(compiledSchemaOf(p.schema()), inst)
-	return gateVerdict{ok, why}
+	return cueGateOf(compiledSchemaOf(p.schema()), inst)
 }

@@ -1,6 +1,7 @@
 package compiler
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -31,13 +32,20 @@ import (
 //   - optional (a?:) and required (a!:) fields: alone they are not
 //     output, while with the schema's regular field of that name their
 //     value is;
-//   - pattern constraints ([string]: x), dynamic and interpolated labels,
-//     and aliases: a pattern applies to the fields the schema adds, and
-//     the others hide which path a value is at;
-//   - comprehensions (for, if), calls (len, and, or, every standard
-//     library function and validator: struct.MaxFields counts the fields
-//     the schema adds), and _|_: they can see whether a field exists or
-//     how many there are, which the schema's defaults change;
+//   - pattern constraints ([string]: x), dynamic labels ((x): y), and
+//     aliases: a pattern applies to the fields the schema adds, and the
+//     others hide which path a value is at; an interpolated label
+//     ("cache-\(r)") only where every name has one schema type (a
+//     collection, env), from plain parts;
+//   - comprehensions whose clauses are not plain by the rules that hold
+//     outside the configuration (a for over the configuration's structs
+//     sees the fields the schema adds), calls (len, and, or, every
+//     standard library function and validator: struct.MaxFields counts
+//     the fields the schema adds), and _|_: they can see whether a field
+//     exists or how many there are, which the schema's defaults change.
+//     A comprehension over a hidden list, a let or a literal, or on a
+//     scalar the user wrote, yields the same fields alone and with the
+//     schema (cueGate.comprehension);
 //   - references into the configuration, except (a) to a value whose
 //     schema type is a scalar or a list of scalars (the schema leaves a
 //     concrete scalar as it is, or rejects it, which the fast check sees
@@ -74,6 +82,11 @@ type cueGate struct {
 	scalars map[*stype]bool
 	// why is the first construct found, empty when there is none.
 	why string
+	// comprehensions is set when the walk let a comprehension through,
+	// and validate lists the paths of the structs fastCUE lists the fields
+	// of that hold one (iteratedPaths).
+	comprehensions bool
+	validate       [][]string
 }
 
 // gateScope is a file or struct literal: whether it is part of the
@@ -87,8 +100,15 @@ type gateScope struct {
 // cueFastPathOK reports whether inst's value means the same alone and
 // unified with the schema, and if not, the first construct why not.
 func cueFastPathOK(fs *fastSchema, inst *build.Instance) (bool, string) {
+	v := cueGateOf(fs, inst)
+	return v.plain, v.why
+}
+
+// cueGateOf is cueFastPathOK's verdict, which also says whether the
+// configuration has comprehensions (judgeCUE validates it first then).
+func cueGateOf(fs *fastSchema, inst *build.Instance) gateVerdict {
 	if fs.err != nil {
-		return false, fs.err.Error()
+		return gateVerdict{why: fs.err.Error()}
 	}
 	g := &cueGate{fs: fs, root: fs.defs["#Config"], files: map[ast.Node]gateScope{}, scalars: map[*stype]bool{}}
 	seen := map[*build.Instance]bool{}
@@ -116,7 +136,7 @@ func cueFastPathOK(fs *fastSchema, inst *build.Instance) (bool, string) {
 		}
 	}
 	walk(inst, true)
-	return g.why == "", g.why
+	return gateVerdict{plain: g.why == "", why: g.why, comprehensions: g.comprehensions, validate: g.validate}
 }
 
 func (g *cueGate) refuse(n ast.Node, what string) {
@@ -146,7 +166,7 @@ func (g *cueGate) decls(ds []ast.Decl, in bool, t *stype) {
 		case *ast.Ellipsis:
 			g.refuse(d, "...")
 		case *ast.Comprehension:
-			g.refuse(d, "a comprehension")
+			g.comprehension(d, in, t)
 		default:
 			g.refuse(d, "an unknown declaration")
 		}
@@ -170,6 +190,23 @@ func (g *cueGate) field(f *ast.Field, in bool, t *stype) {
 			return
 		}
 		name = s
+	case *ast.Interpolation:
+		// "cache-\(r)": only where every name has one type (a collection)
+		// and the label's parts are plain; the fast check checks the name.
+		for _, x := range l.Elts {
+			g.expr(x, false, nil)
+		}
+		if !in {
+			g.expr(f.Value, false, nil)
+			return
+		}
+		et, ok := g.uniformElem(t)
+		if !ok {
+			g.refuse(f, "a dynamic label where names differ in type")
+			return
+		}
+		g.expr(f.Value, true, et)
+		return
 	default:
 		g.refuse(f, "a pattern, dynamic or aliased label")
 		return
@@ -183,6 +220,91 @@ func (g *cueGate) field(f *ast.Field, in bool, t *stype) {
 		return
 	}
 	g.expr(f.Value, true, g.step(t, name, false))
+}
+
+// comprehension walks a comprehension declared in a struct of schema
+// type t (in says whether the struct is part of the configuration). Its
+// clauses must be plain by the rules that hold outside the configuration
+// (a for over a hidden field, a let or a literal list, an if on a scalar):
+// then U alone and #Config & U iterate and test the same values, and
+// yield the same fields, which the gate walks as the struct's own. A for
+// over the configuration's structs is refused by those rules. A clause
+// that reads a scalar the user did not write (one the schema's default
+// fills) is incomplete in U alone, and the comprehension then yields no
+// field there without an error when its struct's fields are listed:
+// judgeCUE validates U first, and sends it to CUE when it is not
+// complete.
+func (g *cueGate) comprehension(c *ast.Comprehension, in bool, t *stype) {
+	for _, cl := range c.Clauses {
+		switch cl := cl.(type) {
+		case *ast.ForClause:
+			g.expr(cl.Source, false, nil)
+		case *ast.IfClause:
+			g.expr(cl.Condition, false, nil)
+		case *ast.LetClause:
+			g.expr(cl.Expr, false, nil)
+		default:
+			g.refuse(c, "an unknown comprehension clause")
+			return
+		}
+	}
+	body, ok := c.Value.(*ast.StructLit)
+	if !ok {
+		g.refuse(c, "a comprehension without a struct")
+		return
+	}
+	g.comprehensions = true
+	if in {
+		for _, p := range g.iteratedPaths(t) {
+			if !slices.ContainsFunc(g.validate, func(q []string) bool { return slices.Equal(p, q) }) {
+				g.validate = append(g.validate, p)
+			}
+		}
+	}
+	g.expr(body, in, t)
+}
+
+// iteratedPaths are the paths of the structs of schema type t whose fields
+// fastCUE lists, rather than exporting them whole: the top level ([]),
+// the collections ([volumes]) and the data sources' ([data, volumes]). A
+// comprehension incomplete in U alone yields no field there, unnoticed;
+// anywhere else the export of the resource that holds it fails.
+func (g *cueGate) iteratedPaths(t *stype) [][]string {
+	t = g.fs.resolve(t)
+	root := g.fs.resolve(g.root)
+	if t == root {
+		return [][]string{nil}
+	}
+	var out [][]string
+	for name, f := range root.fields {
+		ft := g.fs.resolve(f.t)
+		if ft == t {
+			out = append(out, []string{name})
+		}
+		if name != "data" {
+			continue
+		}
+		for dn, df := range ft.fields {
+			if g.fs.resolve(df.t) == t {
+				out = append(out, []string{name, dn})
+			}
+		}
+	}
+	slices.SortFunc(out, slices.Compare)
+	return out
+}
+
+// uniformElem is the schema type of every field of a struct of type t,
+// when all its names have one (a collection: [#Member]: #Volume).
+func (g *cueGate) uniformElem(t *stype) (*stype, bool) {
+	if t == nil {
+		return nil, false
+	}
+	t = g.fs.resolve(t)
+	if len(t.alts) > 0 || len(t.fields) > 0 || len(t.patterns) != 1 {
+		return nil, false
+	}
+	return t.patterns[0].t, true
 }
 
 // expr walks an expression at a position of schema type t.
@@ -320,6 +442,11 @@ func (g *cueGate) scopeOf(id *ast.Ident) (gateScope, bool) {
 	case *ast.ImportSpec, *ast.LetClause:
 		return gateScope{}, false
 	}
+	if _, ok := id.Scope.(*ast.ForClause); ok {
+		// A for clause's key or value: of its source, which is plain
+		// (comprehension).
+		return gateScope{}, false
+	}
 	if id.Scope == nil {
 		if id.Node == nil && universe[id.Name] {
 			return gateScope{}, false
@@ -437,10 +564,14 @@ func (g *cueGate) scalar(t *stype) bool {
 	return s
 }
 
-// gateVerdict is the gate's answer: plain, or why not.
+// gateVerdict is the gate's answer: plain, or why not; whether it let
+// comprehensions through, and the paths judgeCUE validates before the
+// fast path (cueGate.iteratedPaths).
 type gateVerdict struct {
-	plain bool
-	why   string
+	plain          bool
+	why            string
+	comprehensions bool
+	validate       [][]string
 }
 
 // gatedError is why the gate kept a configuration from the fast path.
