@@ -102,15 +102,15 @@ func splitPoints(src []byte, size int) []cut {
 				}
 				d.startOfLine = false
 			}
-			switch {
-			case c == '\n':
+			if c == '\n' {
 				d.startOfLine = true
-			case (c == '$' || c == '%') && i+1 < len(src) && src[i+1] == c && i+2 < len(src) && src[i+2] == '{':
-				i += 2 // $${ and %%{ are literal
-			case (c == '$' || c == '%') && i+1 < len(src) && src[i+1] == '{':
-				stack = append(stack, '$')
-				i++
+				continue
 			}
+			skip, open := templateSeq(src, i)
+			if open {
+				stack = append(stack, '$')
+			}
+			i += skip
 			continue
 		}
 		if top == '"' {
@@ -123,11 +123,12 @@ func splitPoints(src []byte, size int) []cut {
 				i++
 			case c == '"':
 				stack = stack[:len(stack)-1]
-			case (c == '$' || c == '%') && i+1 < len(src) && src[i+1] == c && i+2 < len(src) && src[i+2] == '{':
-				i += 2 // $${ and %%{ are literal
-			case (c == '$' || c == '%') && i+1 < len(src) && src[i+1] == '{':
-				stack = append(stack, '$')
-				i++
+			default:
+				skip, open := templateSeq(src, i)
+				if open {
+					stack = append(stack, '$')
+				}
+				i += skip
 			}
 			continue
 		}
@@ -174,6 +175,23 @@ func splitPoints(src []byte, size int) []cut {
 		return nil
 	}
 	return cuts
+}
+
+// templateSeq reads a template sequence at src[i], in a string or a
+// heredoc: "$${" or "%%{" is literal (skip the next 2 bytes), and "${" or
+// "%{" opens an interpolation or a directive (skip 1, open).
+func templateSeq(src []byte, i int) (skip int, open bool) {
+	c := src[i]
+	if c != '$' && c != '%' || i+1 >= len(src) {
+		return 0, false
+	}
+	if src[i+1] == c && i+2 < len(src) && src[i+2] == '{' {
+		return 2, false
+	}
+	if src[i+1] == '{' {
+		return 1, true
+	}
+	return 0, false
 }
 
 // heredoc is a heredoc template the scan is in: its closing marker, and
