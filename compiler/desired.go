@@ -40,6 +40,10 @@ type builder struct {
 	// lcs are the configuration's lifecycles by address, made once.
 	lcs    map[string]*schema.Lifecycle
 	lcOnce sync.Once
+	// sens are the sensitive paths of ld by the resource path they are
+	// under (sensitiveUnder), made once.
+	sens     map[string][][]string
+	sensOnce sync.Once
 }
 
 type imageEntry struct {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"sort"
+	"strconv"
 	"strings"
 
 	"cc.dev/cc/schema"
@@ -17,14 +18,39 @@ import (
 // the spec does not have as such (a list the compiler sorts, a path it
 // rewrites) gives its nearest enclosing one, so nothing derived from a
 // sensitive value is ever left unmarked.
+// sensitiveUnder are the configuration's sensitive paths under path, in
+// their order. They are indexed once by their first elements (a
+// resource's path is two or three long: sandboxes.box, data.volumes.v),
+// so that a project with a sensitive value in each of 10,000 resources
+// does not compare every path with every resource (issue 13: 12 s).
+func (b *builder) sensitiveUnder(path []string) [][]string {
+	const indexed = 4
+	if len(path) > indexed {
+		var out [][]string
+		for _, sp := range b.ld.sensitive {
+			if len(sp) >= len(path) && pathKey(sp[:len(path)]) == pathKey(path) {
+				out = append(out, sp)
+			}
+		}
+		return out
+	}
+	b.sensOnce.Do(func() {
+		b.sens = map[string][][]string{}
+		for _, sp := range b.ld.sensitive {
+			for n := 0; n <= min(indexed, len(sp)); n++ {
+				k := strconv.Itoa(n) + "\x00" + pathKey(sp[:n])
+				b.sens[k] = append(b.sens[k], sp)
+			}
+		}
+	})
+	return b.sens[strconv.Itoa(len(path))+"\x00"+pathKey(path)]
+}
+
 func (b *builder) sensitiveIn(kind schema.Kind, path []string, canon []byte) []string {
 	var v any
 	seen := map[string]bool{}
 	var out []string
-	for _, sp := range b.ld.sensitive {
-		if len(sp) < len(path) || pathKey(sp[:len(path)]) != pathKey(path) {
-			continue
-		}
+	for _, sp := range b.sensitiveUnder(path) {
 		rel, ok := specPath(kind, sp[len(path):])
 		if !ok {
 			continue
