@@ -76,3 +76,14 @@ sandboxes: s: {image: images.base, env: {for r in _r {"REGION_\(r)": r}}}
 		})
 	}
 }
+
+// TestCUEComprehensionInUnknownField: a comprehension in a field the
+// schema does not have is the unknown field's positioned error, not a
+// panic (the gate looked for the fields it lists with no type).
+func TestCUEComprehensionInUnknownField(t *testing.T) {
+	dir := writeProject(t, map[string]string{"main.cue": "project: \"p\"\n_r: [\"a\"]\nimages: x: {from: \"python:3.12\", foo: {for r in _r {a: 1}}}\n"})
+	got := compileErr(t, dir)
+	if !strings.Contains(got, "main.cue:3:") || !strings.Contains(got, `"foo"`) || strings.Contains(got, "internal error") {
+		t.Errorf("errors:\n%s", got)
+	}
+}

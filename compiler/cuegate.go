@@ -270,6 +270,9 @@ func (g *cueGate) comprehension(c *ast.Comprehension, in bool, t *stype) {
 // comprehension incomplete in U alone yields no field there, unnoticed;
 // anywhere else the export of the resource that holds it fails.
 func (g *cueGate) iteratedPaths(t *stype) [][]string {
+	if t == nil {
+		return nil // a field the schema does not have: the fast check says so
+	}
 	t = g.fs.resolve(t)
 	root := g.fs.resolve(g.root)
 	if t == root {

@@ -96,6 +96,7 @@ func FuzzCompileCUE(f *testing.F) {
 	f.Add([]byte("project: \"p\"\nvolumes: b: {size: \"1Gi\", lifecycle: {prevent_destroy: true, ignore_changes: [\"size\"]}}\nmoved: [{from: \"volume.a\", to: \"volume.b\"}]\nremoved: [\"volume.c\"]\nimports: [{to: \"volume.b\", id: \"x\"}]\ndata: volumes: d: name: \"d\"\n"))
 	// The gate's comprehensions and interpolated labels (4bfea54).
 	f.Add([]byte("project: \"p\"\nimages: b: from: \"python:3.12\"\nfunctions: f: {image: images.b, source: paths: [\"src\"], handler: \"a:b\"}\n_r: [\"eu\", \"us\"]\nlet z = {s: \"1Gi\"}\nvolumes: {for r in _r {\"c-\\(r)\": size: \"1Gi\"}, for k, v in z if k != \"x\" {\"v-\\(k)\": size: v}, if functions.f.timeout == \"5m\" {b: size: \"1Gi\"}}\nsandboxes: s: {image: images.b, env: {for r in _r {\"R_\\(r)\": r}}}\n"))
+	f.Add([]byte("project: \"p\"\n_r: [\"a\"]\nimages: x: {from: \"python:3.12\", foo: {for r in _r {a: 1}}}\n"))
 	f.Fuzz(func(t *testing.T, src []byte) { fuzzCompile(t, "main.cue", src) })
 }
 
