@@ -219,6 +219,9 @@ func (l *hclLoader) evaluateAll(again *bool) (*loaded, diag.Diagnostics) {
 		l.col.setProject(project)
 	}
 	fast, ferr := l.col.wait()
+	if afterFastCheck != nil {
+		afterFastCheck(l)
+	}
 	if l.dropped > 0 && (l.lost || ferr != nil || l.diags.HasErrors()) && !l.restoreRefused() {
 		*again = true
 		return nil, nil
@@ -912,6 +915,7 @@ func (l *hclLoader) evalNode(n node, deps []node) {
 	}
 	path := append(strings.Split(coll, "."), r.name)
 	l.ranges.set(path, r.block.DefRange(), label)
+	n0, o0 := len(l.diags), l.omitted
 	obj := l.modulePaths(r.kind, l.evalBody(r.block.Body, sh, path, ectx))
 	if referable[r.kind] || r.dataKind != "" {
 		obj["$id"] = cty.StringVal(l.scopedID(n))
@@ -919,7 +923,12 @@ func (l *hclLoader) evalNode(n node, deps []node) {
 	r.value = cty.ObjectVal(obj)
 	r.done = true
 	l.p.noteSensitive(r.value)
-	if l.col != nil && !l.diags.HasErrors() {
+	// Past an error elsewhere, a resource whose own evaluation is clean
+	// and wholly known still goes to the fast check, so that CUE judges
+	// only what it refuses (alsoSchemaErrors): an error in a defaults
+	// block, evaluated first, sent all 10,000 resources to CUE (8 s).
+	own := l.diags[n0:].HasErrors() || l.omitted > o0
+	if l.col != nil && !own && (!l.diags.HasErrors() || r.value.IsWhollyKnown()) {
 		l.col.add(item{coll: coll, name: r.name, val: r.value})
 	}
 }

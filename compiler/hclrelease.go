@@ -22,6 +22,10 @@ var afterEvaluate func(*hclLoader)
 // and collected its top level, before it evaluates.
 var afterCollect func(*hclLoader)
 
+// afterFastCheck, set by tests, sees the loader once the collector has
+// checked what it was given.
+var afterFastCheck func(*hclLoader)
+
 // keepEverything, set by tests, keeps every body through the parse and
 // every value through the evaluation, to compare with.
 var keepEverything bool
@@ -55,8 +59,9 @@ func (l *hclLoader) reserveRanges(size int) {
 // nothing can refer to, goes as soon as it is evaluated. Only the error
 // paths read values again (config, for CUE to judge), and mostly those
 // the fast check did not accept: the collector keeps the values it
-// refuses (collector.refuse), and sees none past an evaluation error, so
-// nothing is dropped past one. A load that needs a value neither kept
+// refuses (collector.refuse), and past an evaluation error it does not
+// see a resource whose own evaluation failed or whose value is not wholly
+// known (evalNode), so nothing is dropped past one. A load that needs a value neither kept
 // (CUE judges the whole configuration, or the fast way stopped) is run
 // again keeping them all (loadHCL), as is one that read a dropped value,
 // which the counts rule out and evalContext notes all the same (lost).
@@ -141,8 +146,8 @@ func (v *valueDropper) evaluated(n node, deps []node) {
 // resource of its own (not repeated, not data) nothing later reads.
 func (v *valueDropper) drop(n node) {
 	if v.l.diags.HasErrors() {
-		// The collector sees nothing past an error (evalNode): CUE
-		// judges the rest, with the loader's own values.
+		// Past an error the collector may not see a resource (evalNode):
+		// CUE judges it, with the loader's own value.
 		return
 	}
 	r := v.l.resources[n]
