@@ -49,8 +49,9 @@ type hclResource struct {
 	deferred *deferredBody
 	value    cty.Value
 	done     bool
-	// dropped is set once the value is let go (hclrelease.go).
-	dropped bool
+	// dropped is set once the value is let go (hclrelease.go); sent once
+	// the collector has it, which alone lets it go.
+	dropped, sent bool
 	// wholeKnown is 0 until knownAttr looks, then 1 when value is
 	// wholly known, else 2.
 	wholeKnown int8
@@ -125,7 +126,8 @@ type hclLoader struct {
 	// restored counts the bodies parsed again.
 	restored int
 	// keepValues keeps every resource's value; else dropped counts the
-	// values let go, and lost is set when one was read after (hclrelease.go).
+	// values let go (and not given back: restoreRefused), and lost is set
+	// when one was read after (hclrelease.go).
 	keepValues bool
 	dropped    int
 	lost       bool
@@ -299,7 +301,7 @@ func (l *hclLoader) judge(project any, fast *fastResult, ferr error) (*loaded, d
 		// apply to it: judged whole below, which merges them again.
 		l.diags = l.diags[:n]
 	}
-	if l.needsDropped() {
+	if l.dropped > 0 {
 		l.lost = true // the load runs again keeping every value
 		return nil, nil
 	}
@@ -930,6 +932,7 @@ func (l *hclLoader) evalNode(n node, deps []node) {
 	own := l.diags[n0:].HasErrors() || l.omitted > o0
 	if l.col != nil && !own && (!l.diags.HasErrors() || r.value.IsWhollyKnown()) {
 		l.col.add(item{coll: coll, name: r.name, val: r.value})
+		r.sent = true
 	}
 }
 

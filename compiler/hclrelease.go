@@ -59,11 +59,12 @@ func (l *hclLoader) reserveRanges(size int) {
 // nothing can refer to, goes as soon as it is evaluated. Only the error
 // paths read values again (config, for CUE to judge), and mostly those
 // the fast check did not accept: the collector keeps the values it
-// refuses (collector.refuse), and past an evaluation error it does not
-// see a resource whose own evaluation failed or whose value is not wholly
-// known (evalNode), so nothing is dropped past one. A load that needs a value neither kept
-// (CUE judges the whole configuration, or the fast way stopped) is run
-// again keeping them all (loadHCL), as is one that read a dropped value,
+// refuses (collector.refuse), and only a value the collector has is let
+// go (past an evaluation error, evalNode does not send a resource whose
+// own evaluation failed or whose value is not wholly known). A load that
+// needs a value neither kept (CUE judges the whole configuration, or the
+// fast way stopped) is run again keeping them all (loadHCL), as is one
+// that read a dropped value,
 // which the counts rule out and evalContext notes all the same (lost).
 // Module loaders, and a compile that cross-checks the fast check against
 // CUE, keep every value.
@@ -142,16 +143,12 @@ func (v *valueDropper) evaluated(n node, deps []node) {
 	}
 }
 
-// drop lets go of the value of the resource n, when it is an evaluated
-// resource of its own (not repeated, not data) nothing later reads.
+// drop lets go of the value of the resource n, when it is a resource of
+// its own (not repeated, not data) the collector has (sent) and nothing
+// later reads.
 func (v *valueDropper) drop(n node) {
-	if v.l.diags.HasErrors() {
-		// Past an error the collector may not see a resource (evalNode):
-		// CUE judges it, with the loader's own value.
-		return
-	}
 	r := v.l.resources[n]
-	if r == nil || !r.done || v.pinned[n] || r.repeated() || r.dataKind != "" || r.value == cty.DynamicVal || r.dropped {
+	if r == nil || !r.sent || v.pinned[n] || r.repeated() || r.dataKind != "" || r.value == cty.DynamicVal || r.dropped {
 		return
 	}
 	r.value, r.dropped = cty.NilVal, true
@@ -179,19 +176,9 @@ func (l *hclLoader) restoreRefused() bool {
 			return false
 		}
 		r.value, r.dropped = v, false
+		l.dropped--
 	}
 	return true
-}
-
-// needsDropped reports whether a value was dropped that the loader still
-// lets go of: CUE, judging the whole configuration, would read it.
-func (l *hclLoader) needsDropped() bool {
-	for _, r := range l.resources {
-		if r.dropped {
-			return true
-		}
-	}
-	return false
 }
 
 // valueOf is r's value for an evaluation context; a dropped one is noted
