@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"cc.dev/cc/schema"
 )
 
 // Sentinel replaces every sensitive value in the specs a plan shows.
@@ -54,16 +56,11 @@ func (p path) pointer() string {
 		if s.index >= 0 {
 			b.WriteString(strconv.Itoa(s.index))
 		} else {
-			b.WriteString(pointerEscape.Replace(s.key))
+			b.WriteString(schema.PointerToken(s.key))
 		}
 	}
 	return b.String()
 }
-
-var (
-	pointerEscape   = strings.NewReplacer("~", "~0", "/", "~1")
-	pointerUnescape = strings.NewReplacer("~1", "/", "~0", "~")
-)
 
 func identLike(s string) bool {
 	if s == "" {
@@ -136,20 +133,9 @@ func redact(spec json.RawMessage, sens []string) json.RawMessage {
 	}
 	v := decode(spec)
 	for _, ptr := range sens {
-		v = redactAt(v, splitPointer(ptr))
+		v = redactAt(v, schema.SplitPointer(ptr))
 	}
 	return encode(v)
-}
-
-func splitPointer(ptr string) []string {
-	if ptr == "" || ptr == "/" {
-		return nil
-	}
-	parts := strings.Split(strings.TrimPrefix(ptr, "/"), "/")
-	for i, p := range parts {
-		parts[i] = pointerUnescape.Replace(p)
-	}
-	return parts
 }
 
 func redactAt(v any, parts []string) any {

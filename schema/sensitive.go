@@ -89,12 +89,18 @@ func JoinPointer(elems []string) string {
 	var b strings.Builder
 	for _, e := range elems {
 		b.WriteByte('/')
-		if strings.ContainsAny(e, "~/") {
-			e = pointerEscape.Replace(e)
-		}
-		b.WriteString(e)
+		b.WriteString(PointerToken(e))
 	}
 	return b.String()
+}
+
+// PointerToken is one element of a JSON pointer, escaped: "~" as "~0"
+// and "/" as "~1".
+func PointerToken(e string) string {
+	if strings.ContainsAny(e, "~/") {
+		return pointerEscape.Replace(e)
+	}
+	return e
 }
 
 // ValueAt returns the decoded value at the JSON pointer in a decoded spec.
