@@ -105,7 +105,8 @@ func cueFastPathOK(fs *fastSchema, inst *build.Instance) (bool, string) {
 }
 
 // cueGateOf is cueFastPathOK's verdict, which also says whether the
-// configuration has comprehensions (judgeCUE validates it first then).
+// configuration has comprehensions and which structs judgeCUE validates
+// before the fast path (cueGate.iteratedPaths).
 func cueGateOf(fs *fastSchema, inst *build.Instance) gateVerdict {
 	if fs.err != nil {
 		return gateVerdict{why: fs.err.Error()}

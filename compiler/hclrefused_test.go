@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"cc.dev/cc/diag"
 )
 
 // TestHCLErrorsLoadOnce checks that a configuration with an error loads
@@ -78,13 +80,7 @@ sandbox "two" {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := writeProject(t, map[string]string{"main.cc.hcl": tc.src})
-			keepEverything = true
-			_, kerr := Compile(context.Background(), Input{Path: dir})
-			keepEverything = false
-			var ke *Error
-			if !errors.As(kerr, &ke) {
-				t.Fatalf("kept everything: %v; want diagnostics", kerr)
-			}
+			kept := keptDiagnostics(t, dir)
 			loads, dropped := 0, 0
 			afterEvaluate = func(l *hclLoader) {
 				if l.scope == nil {
@@ -94,13 +90,7 @@ sandbox "two" {
 			}
 			defer func() { afterEvaluate = nil }()
 			_, err := Compile(context.Background(), Input{Path: dir})
-			var ge *Error
-			if !errors.As(err, &ge) {
-				t.Fatalf("let go: %v; want diagnostics", err)
-			}
-			if d := cmp.Diff(ke.Diagnostics, ge.Diagnostics); d != "" {
-				t.Errorf("diagnostics differ from a compile keeping every value:\n%s", d)
-			}
+			sameAsKept(t, kept, err)
 			if dropped == 0 {
 				t.Fatalf("no value was dropped: the case tests nothing")
 			}
@@ -137,9 +127,7 @@ sandbox "two" {
   comand = ["sleep", "infinity"]
 }
 `})
-	keepEverything = true
-	_, kerr := Compile(context.Background(), Input{Path: dir})
-	keepEverything = false
+	kept := keptDiagnostics(t, dir)
 	var refused []string
 	afterFastCheck = func(l *hclLoader) {
 		for _, n := range []string{"a", "b"} {
@@ -155,13 +143,7 @@ sandbox "two" {
 	}
 	defer func() { afterFastCheck = nil }()
 	_, err := Compile(context.Background(), Input{Path: dir})
-	var ke, ge *Error
-	if !errors.As(kerr, &ke) || !errors.As(err, &ge) {
-		t.Fatalf("kept everything: %v; let go: %v; want diagnostics", kerr, err)
-	}
-	if d := cmp.Diff(ke.Diagnostics, ge.Diagnostics); d != "" {
-		t.Errorf("diagnostics differ from a compile keeping every value:\n%s", d)
-	}
+	sameAsKept(t, kept, err)
 	// volume.a is the fast check's; volume.b is of the wrong type, and
 	// the sandboxes take the misspelt default (field not allowed).
 	if want := []string{"volume.b", "sandbox.one", "sandbox.two"}; !slices.Equal(refused, want) {
@@ -171,5 +153,32 @@ sandbox "two" {
 		if !strings.Contains(err.Error(), w) {
 			t.Errorf("error %v; want %q", err, w)
 		}
+	}
+}
+
+// keptDiagnostics compiles dir keeping every body and value
+// (keepEverything), which must fail, and returns its diagnostics.
+func keptDiagnostics(t *testing.T, dir string) diag.Diagnostics {
+	t.Helper()
+	keepEverything = true
+	defer func() { keepEverything = false }()
+	_, err := Compile(context.Background(), Input{Path: dir})
+	var ke *Error
+	if !errors.As(err, &ke) {
+		t.Fatalf("kept everything: %v; want diagnostics", err)
+	}
+	return ke.Diagnostics
+}
+
+// sameAsKept checks that err, of a compile letting go, has the
+// diagnostics kept of a compile keeping everything.
+func sameAsKept(t *testing.T, kept diag.Diagnostics, err error) {
+	t.Helper()
+	var ge *Error
+	if !errors.As(err, &ge) {
+		t.Fatalf("let go: %v; want diagnostics", err)
+	}
+	if d := cmp.Diff(kept, ge.Diagnostics); d != "" {
+		t.Errorf("diagnostics differ from a compile keeping every value:\n%s", d)
 	}
 }

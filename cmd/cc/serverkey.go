@@ -82,7 +82,8 @@ func runServerRotateKey(e *env, args []string) int {
 // projectState reports whether db is a project's embedded state
 // (ROOT/.cc/state.db), which cc opens with the key beside it alone.
 func projectState(db string) bool {
-	return !strings.Contains(db, "://") && filepath.Base(db) == "state.db" && filepath.Base(filepath.Dir(db)) == service.StateDir
+	db = filepath.Clean(db)
+	return !strings.Contains(db, "://") && db == service.ProjectStatePath(filepath.Dir(filepath.Dir(db)))
 }
 
 // printRotation says what the rotation did and what is left to do: to
