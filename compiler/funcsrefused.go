@@ -41,9 +41,15 @@ func refusedFunc(name, why string) function.Function {
 	})
 }
 
+// refusedError is a refused function's error: fixed text, which says
+// nothing of the call's arguments (so withholdReason keeps it).
+type refusedError struct{ msg string }
+
+func (e *refusedError) Error() string { return e.msg }
+
 func refusal(name, why string) error {
 	if name == "list" || name == "map" {
-		return fmt.Errorf("%s", why)
+		return &refusedError{why}
 	}
-	return fmt.Errorf("cc does not offer %s(): %s", name, why)
+	return &refusedError{fmt.Sprintf("cc does not offer %s(): %s", name, why)}
 }

@@ -88,16 +88,25 @@ func templateStringFunc(b *budget, fns func() map[string]function.Function) func
 			if tv.Type() != cty.String || tv.IsNull() {
 				return cty.NilVal, function.NewArgErrorf(0, "invalid template value: a string is required")
 			}
+			// A sensitive template is not an argument's value the call
+			// sees (args[0] is the expression), so its errors, which
+			// quote the template's text, are withheld here.
+			hide := func(err error) error {
+				if _, ok := marks[sensitiveMark]; ok {
+					return withheld(err)
+				}
+				return err
+			}
 			expr, diags := hclsyntax.ParseTemplate([]byte(tv.AsString()), "<templatestring argument>", hcl.InitialPos)
 			if diags.HasErrors() {
-				return cty.NilVal, function.NewArgErrorf(0, "invalid template: %s", diags.Error())
+				return cty.NilVal, hide(function.NewArgErrorf(0, "invalid template: %s", diags.Error()))
 			}
 			v, err := renderTemplate(expr, args[1], b, templateFuncs(fns(), false))
 			if err != nil {
-				return cty.NilVal, err
+				return cty.NilVal, hide(err)
 			}
 			if v, err = convert.Convert(v, cty.String); err != nil {
-				return cty.NilVal, fmt.Errorf("invalid template result: %s", err)
+				return cty.NilVal, hide(fmt.Errorf("invalid template result: %s", err))
 			}
 			return v.WithMarks(marks), nil
 		},

@@ -225,12 +225,15 @@ func (l *hclLoader) variableValue(name string, v *hclVariable) (cty.Value, bool)
 		l.diags = append(l.diags, d)
 		return cty.NilVal, false
 	}
-	for _, rule := range v.validations {
-		l.validate(name, v, rule, conv)
-	}
+	// A sensitive value is marked before its validations run, so that
+	// what they make of it is sensitive too: a function's error in a
+	// condition, and an error message built from it.
 	if v.sensitive {
 		conv = conv.Mark(sensitiveMark)
 		l.p.noteSensitive(conv)
+	}
+	for _, rule := range v.validations {
+		l.validate(name, v, rule, conv)
 	}
 	return conv, true
 }
@@ -256,8 +259,15 @@ func (l *hclLoader) validate(name string, v *hclVariable, rule hclValidation, co
 	}
 	msg, hd := rule.message.Value(ectx)
 	text := "the value is not valid"
-	if !hd.HasErrors() && msg.Type() == cty.String && !msg.IsNull() {
-		text = msg.AsString()
+	switch {
+	case hd.HasErrors() || msg.Type() != cty.String || msg.IsNull() || !msg.IsKnown():
+	case msg.HasMarkDeep(sensitiveMark):
+		// As Terraform does: the scrubber would hide the value quoted
+		// whole, but not a part of it (substr(var.p, 0, 4)).
+		text = "the value is not valid (its error message is withheld, as it is made from a sensitive value)"
+	default:
+		u, _ := msg.Unmark()
+		text = u.AsString()
 	}
 	d := diag.Errorf(rangeOrNil(v.valueRange), "invalid value for variable %q: %s", name, text)
 	if d.Subject == nil {

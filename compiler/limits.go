@@ -364,7 +364,9 @@ func checkResult(v cty.Value) error {
 
 // limitFunctions wraps every function so that its result is checked
 // against the limits, and, for those whose result can be far larger than
-// their arguments, refused before it is made.
+// their arguments, refused before it is made. The wrapper also withholds
+// the reason of an error of a call with a sensitive argument
+// (funcswithheld.go): it is the one wrapper every call goes through.
 func (b *budget) limitFunctions(fns map[string]function.Function) {
 	for name, f := range fns {
 		fns[name] = b.limited(name, f)
@@ -375,9 +377,12 @@ func (b *budget) limited(name string, f function.Function) function.Function {
 	pre := precheck[name]
 	spec := &function.Spec{
 		Description: f.Description(),
-		Params:      f.Params(),
-		VarParam:    f.VarParam(),
-		Type:        f.ReturnTypeForValues,
+		Params:      seeingMarks(f.Params()),
+		VarParam:    seeingMark(f.VarParam()),
+		Type: func(args []cty.Value) (cty.Type, error) {
+			ty, err := f.ReturnTypeForValues(args)
+			return ty, withholdReason(err, args)
+		},
 		Impl: func(args []cty.Value, ret cty.Type) (cty.Value, error) {
 			if b.aborted.Load() {
 				return cty.UnknownVal(ret), nil
@@ -385,7 +390,7 @@ func (b *budget) limited(name string, f function.Function) function.Function {
 			if pre != nil {
 				unmarked := make([]cty.Value, len(args))
 				for i, a := range args {
-					unmarked[i], _ = a.Unmark()
+					unmarked[i], _ = a.UnmarkDeep()
 				}
 				if err := pre(unmarked); err != nil {
 					b.aborted.Store(true)
@@ -394,7 +399,7 @@ func (b *budget) limited(name string, f function.Function) function.Function {
 			}
 			v, err := f.Call(args)
 			if err != nil {
-				return v, err
+				return v, withholdReason(err, args)
 			}
 			if err := checkResult(v); err != nil {
 				b.aborted.Store(true)

@@ -1,0 +1,156 @@
+package compiler
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"cc.dev/cc/diag"
+)
+
+// TestDiagnosticsNeverQuoteAPartOfSensitive: a diagnostic quotes no part
+// of a sensitive value either, nor a value made from one. The scrubber
+// finds the value written whole; a function's reason (tonumber of the
+// value reversed, file of its first characters, jsondecode's "invalid
+// character") and a validation's error message built from a part of it
+// are withheld instead.
+func TestDiagnosticsNeverQuoteAPartOfSensitive(t *testing.T) {
+	const canary = "Zq7Wv9Xk3J"
+	head := `project = "p"
+variable "p" {
+  type      = string
+  default   = "` + canary + `"
+  sensitive = true
+}
+variable "j" {
+  type      = string
+  default   = "{\"k\": ` + canary + `}"
+  sensitive = true
+}
+variable "t" {
+  type      = string
+  default   = "$${x.` + canary + `}"
+  sensitive = true
+}
+`
+	retries := func(expr string) string {
+		return `function "f" {
+  image { from = "python:3.12-slim" }
+  source { paths = ["main.hcl"] }
+  handler = "m:f"
+  retries = ` + expr + `
+}`
+	}
+	tests := []struct {
+		name, body string
+		// reason is the function's own reason, which must not be shown;
+		// "" for a validation.
+		reason string
+	}{
+		{"tonumber reversed", retries(`tonumber(strrev(var.p))`), "cannot convert"},
+		{"file of a part", retries(`length(file(substr(var.p, 1, 6)))`), "no file exists"},
+		{"jsondecode", retries(`jsondecode(var.j).k`), "invalid character"},
+		{"regex pattern", retries(`length(regex("${var.p}\\q", "x"))`), "escape"},
+		{"format verb", retries(`length(format("%${substr(var.p, 0, 1)}", 1))`), "format verb"},
+		{"formatdate", retries(`length(formatdate(var.p, "2020-01-01T00:00:00Z"))`), "format verb"},
+		{"parseint of a part", retries(`parseint(substr(var.p, 0, 5), 10)`), "cannot parse"},
+		{"templatestring", retries(`length(templatestring(var.t, { x = {} }))`), "attribute"},
+		{"in a template's call", retries(`length(templatestring("$${tonumber(strrev(v))}", { v = var.p }))`), "cannot convert"},
+		{"in a validation's condition", `variable "q" {
+  type      = string
+  default   = "{\"k\": ` + canary + `}"
+  sensitive = true
+  validation {
+    condition     = jsondecode(var.q).k == 1
+    error_message = "bad"
+  }
+}`, "invalid character"},
+		{"validation message of a part", `variable "q" {
+  type      = string
+  default   = "` + canary + `"
+  sensitive = true
+  validation {
+    condition     = length(var.q) > 40
+    error_message = "too short: ${substr(var.q, 0, 5)}"
+  }
+}`, ""},
+		{"validation message marked", `variable "q" {
+  type    = string
+  default = "x"
+  validation {
+    condition     = var.q == "y"
+    error_message = sensitive("not y: ` + canary + `")
+  }
+}`, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := writeProject(t, map[string]string{"main.hcl": head + tt.body + "\n"})
+			_, err := Compile(context.Background(), Input{Path: dir})
+			var ce *Error
+			if !errors.As(err, &ce) {
+				t.Fatalf("Compile() = %v, want a configuration error", err)
+			}
+			var text, js bytes.Buffer
+			diag.WriteText(&text, ce.Diagnostics, func(f string) []byte { return ce.Files[f] })
+			if err := diag.WriteJSON(&js, ce.Diagnostics); err != nil {
+				t.Fatal(err)
+			}
+			// The source lines the text shows hold the canary where the
+			// configuration writes it; the messages must not.
+			var msgs strings.Builder
+			for _, d := range ce.Diagnostics {
+				msgs.WriteString(d.Summary + "\n" + d.Detail + "\n")
+			}
+			low := strings.ToLower(msgs.String())
+			for _, s := range []string{canary, reverse(canary)} {
+				s = strings.ToLower(s)
+				for i := 0; i+4 <= len(s); i++ {
+					if strings.Contains(low, s[i:i+4]) {
+						t.Fatalf("a diagnostic quotes %q, a part of the sensitive value:\n%s", s[i:i+4], msgs.String())
+					}
+				}
+			}
+			if tt.reason != "" && strings.Contains(low, tt.reason) {
+				t.Errorf("a diagnostic gives the function's reason (%q):\n%s", tt.reason, msgs.String())
+			}
+			if !strings.Contains(low, "withheld") {
+				t.Errorf("no diagnostic says its reason is withheld:\n%s", msgs.String())
+			}
+			if !strings.Contains(text.String(), "main.hcl:") {
+				t.Errorf("diagnostics without a position:\n%s", text.String())
+			}
+		})
+	}
+}
+
+func reverse(s string) string {
+	r := []rune(s)
+	for i, j := 0, len(r)-1; i < j; i, j = i+1, j-1 {
+		r[i], r[j] = r[j], r[i]
+	}
+	return string(r)
+}
+
+// TestRefusalKeptWithSensitiveArgument: a refused function's reason is
+// fixed text, so it is still given when the argument is sensitive.
+func TestRefusalKeptWithSensitiveArgument(t *testing.T) {
+	dir := writeProject(t, map[string]string{"main.hcl": `project = "p"
+variable "p" {
+  type      = string
+  default   = "Zq7Wv9Xk3J"
+  sensitive = true
+}
+volume "v" { size = nonsensitive(var.p) }
+`})
+	_, err := Compile(context.Background(), Input{Path: dir})
+	var ce *Error
+	if !errors.As(err, &ce) {
+		t.Fatalf("Compile() = %v, want a configuration error", err)
+	}
+	if s := ce.Diagnostics.Error(); !strings.Contains(s, "cc never removes the sensitive mark") || strings.Contains(s, "withheld") {
+		t.Errorf("nonsensitive(var.p) = %s, want the refusal's reason", s)
+	}
+}
