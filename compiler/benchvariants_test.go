@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -13,8 +14,9 @@ import (
 // parallel parse gave up), a CUE comprehension (the gate sent it to CUE's
 // unification), a sensitive variable in most resources (every path
 // compared with every resource), a misspelt attribute (a second
-// evaluation) and a misspelt field in a defaults block (CUE judged every
-// resource). BenchmarkCompileVariants compiles them beside the plain
+// evaluation), a misspelt field in a defaults block (CUE judged every
+// resource) and a definition of the user's own in every CUE sandbox (the
+// gate sent it to CUE's unification). BenchmarkCompileVariants compiles them beside the plain
 // project, so that such a cliff shows in `go test -bench`.
 var benchVariants = []struct {
 	name, file string
@@ -40,7 +42,15 @@ var benchVariants = []struct {
 	{"cue/comprehension", "main.cue", func(s string) string {
 		return s + "\n_regions: [\"eu\", \"us\"]\nvolumes: {for r in _regions {\"cache-\\(r)\": size: \"1Gi\"}}\n"
 	}, false},
+	{"cue/definition", "main.cue", func(s string) string {
+		s = strings.ReplaceAll(s, "\tcommand: [\"sleep\", \"infinity\"]\n\tresources: requests: {cpu: \"500m\", memory: \"1Gi\"}\n", "")
+		s = sandboxOpen.ReplaceAllString(s, "${1}#Box & {")
+		return s + "\n#Box: {\n\tcommand: [\"sleep\", \"infinity\"]\n\tresources: requests: {cpu: \"500m\", memory: \"1Gi\"}\n\t...\n}\n"
+	}, false},
 }
+
+// sandboxOpen is where a generated CUE sandbox opens.
+var sandboxOpen = regexp.MustCompile(`(sandboxes: "box-[0-9]+": )\{`)
 
 func BenchmarkCompileVariants(b *testing.B) {
 	defer func(c bool) { crossCheck = c }(crossCheck)

@@ -25,13 +25,17 @@ import (
 // A resource the fast check refuses marks the whole load for CUE's
 // judgement instead.
 type collector struct {
-	fs      *fastSchema
-	ch      chan item
-	wg      sync.WaitGroup
-	mu      sync.Mutex
-	cfg     schema.Config
-	sens    [][]string
-	failure error
+	fs *fastSchema
+	// closedCheck says the configuration has definitions: the fields the
+	// check adds to a CUE resource are noted in added (cueclosed.go).
+	closedCheck bool
+	added       []addition
+	ch          chan item
+	wg          sync.WaitGroup
+	mu          sync.Mutex
+	cfg         schema.Config
+	sens        [][]string
+	failure     error
 	// stopped is set by a failure that ends the fast way (fail); an HCL
 	// resource the fast check refuses (a fastRefusal) sets failure alone, and
 	// the others are still checked, so that CUE need judge only what the
@@ -218,6 +222,10 @@ func (c *collector) process(it item) error {
 	} else {
 		tree = ctyToGo(it.val, path, &sens)
 	}
+	var exported any // with definitions: the export as it was
+	if c.closedCheck && it.cv.Exists() {
+		exported = deepCopy(tree)
+	}
 	if tree, err = c.withDefaults(it, path, tree, &sens); err != nil {
 		return err
 	}
@@ -254,6 +262,9 @@ func (c *collector) process(it item) error {
 		c.trees[it.coll+"."+it.name] = deepCopy(out)
 	}
 	c.sens = append(c.sens, sens...)
+	if exported != nil {
+		c.added = append(c.added, additions(it, exported, out)...)
+	}
 	cfg := reflect.ValueOf(&c.cfg).Elem()
 	if owner == dataType {
 		if c.cfg.Data == nil {

@@ -181,6 +181,10 @@ func loadCUEInstance(p *project) (*build.Instance, *cueTranslator, diag.Diagnost
 	return inst, tr, nil
 }
 
+// onCUEUnify, set by tests, is told when judgeCUE unifies, and why the
+// fast way did not do (nil under crossCheck, when it did).
+var onCUEUnify func(why error)
+
 // judgeCUE checks the user's value v against the schema sch. The fast
 // way, when the gate lets it (cuegate.go): export the user's value as it
 // stands (what cue export does), one resource at a time, while the
@@ -208,12 +212,15 @@ func judgeCUE(p *project, sch cue.Value, gate gateVerdict, v cue.Value, tr *cueT
 	}
 	if plain {
 		p.track.set("checking the CUE configuration against the schema")
-		fast, ferr = fastCUE(v, compiledSchemaOf(p.schema()), sd)
+		fast, ferr = fastCUE(v, compiledSchemaOf(p.schema()), sd, gate.definitions)
 		if ferr == nil && !crossCheck {
 			return &loaded{cfg: fast.cfg, loc: tr.loc, user: v, defaults: sd}, nil
 		}
 	}
 	p.track.set("unifying the CUE configuration with the schema")
+	if onCUEUnify != nil {
+		onCUEUnify(ferr)
+	}
 	uv := v
 	if cueUsesDefaults(sd, v) {
 		var ds diag.Diagnostics
@@ -384,10 +391,13 @@ func markerWords(sel cue.Selector) string {
 	return ""
 }
 
-// fastCUE exports the user's value resource by resource into a collector.
-func fastCUE(v cue.Value, fs *fastSchema, sd *sharedDefaults) (*fastResult, error) {
+// fastCUE exports the user's value resource by resource into a collector;
+// with definitions, it then asks whether the closed structs take the
+// fields the check added (cueclosed.go).
+func fastCUE(v cue.Value, fs *fastSchema, sd *sharedDefaults, definitions bool) (*fastResult, error) {
 	c := newCollector(fs)
 	c.defaults = sd
+	c.closedCheck = definitions
 	var lc schema.Config // its lifecycle declarations only
 	err := func() error {
 		it, err := v.Fields()
@@ -414,6 +424,11 @@ func fastCUE(v cue.Value, fs *fastSchema, sd *sharedDefaults) (*fastResult, erro
 				}
 				continue
 			}
+			if definitions && (lifecycleFields[name] || name == defaultsField || name == defaultSetsField) {
+				// Decoded or merged as data, not checked field by field
+				// against what a closed struct takes.
+				return gatedError("definitions with " + name)
+			}
 			if lifecycleFields[name] {
 				if err := decodeLifecycle(&lc, name, it.Value()); err != nil {
 					return exportError{err}
@@ -439,6 +454,9 @@ func fastCUE(v cue.Value, fs *fastSchema, sd *sharedDefaults) (*fastResult, erro
 	}
 	if werr != nil {
 		return nil, werr
+	}
+	if f := refusedAddition(c.added); f != "" {
+		return nil, gatedError("the schema adds " + f + " to a closed struct")
 	}
 	if res.cfg.Project == "" {
 		return nil, errors.New("no project")

@@ -42,6 +42,16 @@ sandboxes: s: {image: images.base, env: {for r in _r {"REGION_\(r)": r}}}
 `, []string{"volume.a", "volume.b"}, true},
 		{"in a resource, on a field the schema fills", fn + `sandboxes: s: {image: images.base, env: {if functions.f.timeout == "5m" {FILLED: "yes"}}}
 `, []string{"sandbox.s", `"FILLED":"yes"`}, true},
+		// A comprehension outside the configuration (a hidden field's, a
+		// definition's) can be embedded anywhere, a collection included:
+		// judgeCUE validates the whole configuration first. Volume b was
+		// silently missing.
+		{"in a hidden field embedded in a collection", fn + `_x: {if functions.f.timeout == "5m" {b: size: "1Gi"}}
+volumes: {a: size: "1Gi", _x}
+`, []string{"volume.a", "volume.b"}, true},
+		{"in a definition embedded in a collection", fn + `#X: {if functions.f.timeout == "5m" {b: size: "1Gi"}, ...}
+volumes: {a: size: "1Gi", #X}
+`, []string{"volume.a", "volume.b"}, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := writeProject(t, map[string]string{"main.cue": gateBase + tc.src, "src/a.py": "x\n"})

@@ -14,7 +14,7 @@ var noDirectCUE = false
 // when the configuration is not the direct way's to load. gate is the
 // gate's verdict on inst.
 func directTreeOf(inst *build.Instance, gate gateVerdict) *directTree {
-	if noDirectCUE || !gate.plain {
+	if noDirectCUE || !gate.plain || gate.definitions {
 		return nil
 	}
 	t, err := newDirectTree(inst)

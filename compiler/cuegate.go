@@ -23,9 +23,12 @@ import (
 // instance and of the non-standard packages it imports) contain none of
 // these, and sends the configuration to CUE's unification otherwise:
 //
-//   - definitions (#x, _#x) and close(): a closed struct refuses the
-//     fields the schema adds (timeout, a default, into a closed #MyFn);
-//   - "...": it opens or constrains a struct or list the schema meets;
+//   - close(), and definitions (#x, _#x) but where the next paragraph
+//     lets them: a closed struct refuses the fields the schema adds
+//     (timeout, a default, into a closed #MyFn);
+//   - "...": it opens or constrains a struct or list the schema meets,
+//     but for a plain "..." in a struct outside the configuration (a
+//     definition's or a hidden field's), which only opens it;
 //   - disjunctions, with or without a default marker (*3 | int): CUE
 //     combines defaults with the schema's (*0 | int) and may be left with
 //     no default, or pick another alternative than U alone;
@@ -58,6 +61,17 @@ import (
 //
 // References to hidden fields, lets and imported packages are fine: the
 // schema does not meet those values, and they are plain by the same rules.
+//
+// So are definitions declared at a file's top level (#Base: {...}) and
+// references to them, their bodies plain by the rules outside the
+// configuration. Where one is used (sandboxes: x: #Base & {...}), U alone
+// gives a concrete value as a hidden field would, but a closed one: CUE
+// refuses any field the schema adds to it, and the fast check adds the
+// schema's defaults without asking. So the verdict says the configuration
+// has definitions, and fastCUE then lists, for every resource, the structs
+// that refuse a field they do not have (cue.Value.Allows), and the fast
+// check gives up where its result has a field such a struct does not
+// (collector.closedAdded): CUE judges, and words the error.
 // What remains (literals, struct and list literals, embeddings, lets,
 // hidden fields, unary and binary operators, interpolations) means the
 // same with and without the schema. A reference to a field the schema
@@ -87,6 +101,9 @@ type cueGate struct {
 	// of that hold one (iteratedPaths).
 	comprehensions bool
 	validate       [][]string
+	// definitions is set when the walk met a definition, declared or
+	// referred to.
+	definitions bool
 }
 
 // gateScope is a file or struct literal: whether it is part of the
@@ -137,7 +154,7 @@ func cueGateOf(fs *fastSchema, inst *build.Instance) gateVerdict {
 		}
 	}
 	walk(inst, true)
-	return gateVerdict{plain: g.why == "", why: g.why, comprehensions: g.comprehensions, validate: g.validate}
+	return gateVerdict{plain: g.why == "", why: g.why, comprehensions: g.comprehensions, validate: g.validate, definitions: g.definitions}
 }
 
 func (g *cueGate) refuse(n ast.Node, what string) {
@@ -165,7 +182,9 @@ func (g *cueGate) decls(ds []ast.Decl, in bool, t *stype) {
 			g.expr(d.Expr, false, nil)
 		case *ast.Package, *ast.ImportDecl, *ast.CommentGroup, *ast.Attribute:
 		case *ast.Ellipsis:
-			g.refuse(d, "...")
+			if in || d.Type != nil {
+				g.refuse(d, "...")
+			}
 		case *ast.Comprehension:
 			g.comprehension(d, in, t)
 		default:
@@ -212,8 +231,15 @@ func (g *cueGate) field(f *ast.Field, in bool, t *stype) {
 		g.refuse(f, "a pattern, dynamic or aliased label")
 		return
 	}
-	if isIdent && strings.HasPrefix(strings.TrimPrefix(name, "_"), "#") {
-		g.refuse(f, "a definition")
+	if isIdent && isDefinition(name) {
+		// Only at a file's top level, outside the configuration's
+		// resources; its body is walked as a hidden field's.
+		if len(g.scopes) > 0 {
+			g.refuse(f, "a definition inside a struct")
+			return
+		}
+		g.definitions = true
+		g.expr(f.Value, false, nil)
 		return
 	}
 	if !in || isIdent && strings.HasPrefix(name, "_") {
@@ -234,7 +260,9 @@ func (g *cueGate) field(f *ast.Field, in bool, t *stype) {
 // fills) is incomplete in U alone, and the comprehension then yields no
 // field there without an error when its struct's fields are listed:
 // judgeCUE validates U first, and sends it to CUE when it is not
-// complete.
+// complete. A comprehension outside the configuration (a hidden field's,
+// a let's, a definition's) may be embedded in any struct of it, a
+// collection too: then U is validated whole.
 func (g *cueGate) comprehension(c *ast.Comprehension, in bool, t *stype) {
 	for _, cl := range c.Clauses {
 		switch cl := cl.(type) {
@@ -255,11 +283,13 @@ func (g *cueGate) comprehension(c *ast.Comprehension, in bool, t *stype) {
 		return
 	}
 	g.comprehensions = true
+	paths := [][]string{nil} // outside: it may be embedded anywhere
 	if in {
-		for _, p := range g.iteratedPaths(t) {
-			if !slices.ContainsFunc(g.validate, func(q []string) bool { return slices.Equal(p, q) }) {
-				g.validate = append(g.validate, p)
-			}
+		paths = g.iteratedPaths(t)
+	}
+	for _, p := range paths {
+		if !slices.ContainsFunc(g.validate, func(q []string) bool { return slices.Equal(p, q) }) {
+			g.validate = append(g.validate, p)
 		}
 	}
 	g.expr(body, in, t)
@@ -421,6 +451,17 @@ func (g *cueGate) reference(e ast.Expr, in bool, pos *stype) {
 		g.refuse(e, "a selection from an expression")
 		return
 	}
+	for _, s := range sels {
+		if !s.index && isDefinition(s.name) {
+			g.definitions = true // lib.#Base
+		}
+	}
+	if isDefinition(id.Name) && in && pos != nil && g.fs.resolve(pos) == g.fs.resolve(g.root) {
+		// Embedded at the top level, it closes #Config's struct to the
+		// fields the schema would add there.
+		g.refuse(id, "a definition embedded at the configuration's top level")
+		return
+	}
 	sc, ok := g.scopeOf(id)
 	if !ok || !sc.in || strings.HasPrefix(id.Name, "_") {
 		return // outside the configuration, or refused
@@ -438,8 +479,13 @@ func (g *cueGate) reference(e ast.Expr, in bool, pos *stype) {
 // it is outside every scope (a let, an import, a predeclared type) or
 // when the gate refused it.
 func (g *cueGate) scopeOf(id *ast.Ident) (gateScope, bool) {
-	if strings.HasPrefix(strings.TrimPrefix(id.Name, "_"), "#") {
-		g.refuse(id, "a definition")
+	if isDefinition(id.Name) {
+		// Declared at a file's top level (field), outside the
+		// configuration.
+		if id.Scope == nil {
+			g.refuse(id, "an unresolved reference "+id.Name)
+		}
+		g.definitions = true
 		return gateScope{}, false
 	}
 	switch id.Node.(type) {
@@ -570,12 +616,19 @@ func (g *cueGate) scalar(t *stype) bool {
 
 // gateVerdict is the gate's answer: plain, or why not; whether it let
 // comprehensions through, and the paths judgeCUE validates before the
-// fast path (cueGate.iteratedPaths).
+// fast path (cueGate.iteratedPaths); whether the configuration has
+// definitions, whose closed structs fastCUE lists.
 type gateVerdict struct {
 	plain          bool
 	why            string
 	comprehensions bool
 	validate       [][]string
+	definitions    bool
+}
+
+// isDefinition reports whether a field name is a definition's (#x, _#x).
+func isDefinition(name string) bool {
+	return strings.HasPrefix(strings.TrimPrefix(name, "_"), "#")
 }
 
 // gatedError is why the gate kept a configuration from the fast path.

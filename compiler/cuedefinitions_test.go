@@ -1,0 +1,108 @@
+package compiler
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestCUEDefinitionsFastPath compiles CUE configurations that use
+// definitions of their own, which the gate lets through (cuegate.go). A
+// definition's struct is closed, and CUE refuses any field the schema
+// adds to one: where the fast check added a field to a closed struct,
+// fastCUE asks CUE (cueclosed.go) and leaves the configuration to CUE's
+// unification, which words the error; everywhere else the fast path's
+// result is CUE's. Each case compiles with the fast path cross-checked
+// against CUE (crossCheck) and without; unified says whether, without
+// it, the fast way gave up.
+//
+// One definition used to send the whole configuration to CUE: the
+// generated 10,000-resource project with its sandboxes written as
+// #Box & {...} took 10-20 s and 2.6 GB, against 2.4 s and 300 MB now.
+func TestCUEDefinitionsFastPath(t *testing.T) {
+	const fn = `functions: f: {image: images.base, source: paths: ["src"], handler: "a:b"}
+`
+	for _, tc := range []struct {
+		name, src string
+		want      []string // addresses, or text in a spec
+		err       string   // the error, when it fails
+		unified   bool
+	}{
+		{"an open definition", fn + `#Box: {command: ["sleep", "infinity"], resources: requests: {cpu: "1", memory: "1Gi"}, ...}
+sandboxes: a: #Box & {image: images.base}
+sandboxes: b: {#Box, image: images.base, lifetime: "2h"}
+`, []string{"sandbox.a", "sandbox.b", `"cpu":"1"`, `"lifetime":"2h"`}, "", false},
+		{"a closed definition the schema adds nothing to", fn + `#Size: {size: "1Gi"}
+volumes: v: #Size
+`, []string{"volume.v"}, "", false},
+		{"a closed definition of a step list", `#Steps: [{apt: packages: ["git"]}, {workdir: path: "/app"}]
+images: app: {from: "python:3.12-slim", steps: #Steps}
+`, []string{"image.app", `"packages":["git"]`}, "", false},
+		{"a hidden definition, and one through another", fn + `_#Env: {LOG: "info"}
+#Base: {env: _#Env, ...}
+sandboxes: s: #Base & {image: images.base}
+`, []string{"sandbox.s", `"LOG":"info"`}, "", false},
+		{"a definition with shared defaults", fn + `#Box: {command: ["sleep", "infinity"], ...}
+defaults: sandbox: {tags: ["team-a"]}
+sandboxes: s: #Box & {image: images.base}
+`, []string{"sandbox.s", `"team-a"`}, "", true},
+		{"a closed definition the schema adds a default to", `#Fn: {image: string, source: paths: ["src"], handler: "a:b"}
+functions: f: #Fn & {image: "python:3.12-slim"}
+`, nil, "timeout", true},
+		{"a closed nested struct the schema adds to", `#Sc: {max_replicas: 3}
+functions: f: {image: images.base, source: paths: ["src"], handler: "a:b", scaling: #Sc}
+`, nil, "min_replicas", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := writeProject(t, map[string]string{"main.cue": gateBase + tc.src, "src/a.py": "x\n"})
+			if plain, why := gateOf(t, dir, "./main.cue"); !plain {
+				t.Fatalf("the gate refuses: %s", why)
+			}
+			var results []string
+			for _, cross := range []bool{true, false} {
+				func() {
+					defer func(c bool, f func(error)) { crossCheck, onCUEUnify = c, f }(crossCheck, onCUEUnify)
+					crossCheck = cross
+					var unified error
+					onCUEUnify = func(why error) { unified = why }
+					res, err := Compile(context.Background(), Input{Path: dir})
+					if !cross && (unified != nil) != tc.unified {
+						t.Errorf("unified with the schema: %v (%v), want %v", unified != nil, unified, tc.unified)
+					}
+					if tc.err != "" {
+						var ce *Error
+						if !errors.As(err, &ce) {
+							t.Fatalf("crossCheck %v: Compile() = %v, want a configuration error", cross, err)
+						}
+						msg := ce.Diagnostics.Error()
+						if !strings.Contains(msg, tc.err) || strings.Contains(msg, "internal error") {
+							t.Errorf("crossCheck %v: error %s, want one naming %q", cross, msg, tc.err)
+						}
+						results = append(results, msg)
+						return
+					}
+					if err != nil {
+						t.Fatalf("crossCheck %v: %v", cross, err)
+					}
+					var got []string
+					specs := ""
+					for _, r := range res.Desired.Resources {
+						got = append(got, r.Address)
+						specs += string(r.Spec)
+					}
+					for _, w := range tc.want {
+						if !slices.Contains(got, w) && !strings.Contains(specs, w) {
+							t.Errorf("crossCheck %v: no %s in %v\n%s", cross, w, got, specs)
+						}
+					}
+					results = append(results, specs)
+				}()
+			}
+			if results[0] != results[1] {
+				t.Errorf("with and without crossCheck differ:\n%s\n%s", results[0], results[1])
+			}
+		})
+	}
+}
