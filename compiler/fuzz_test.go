@@ -97,6 +97,10 @@ func FuzzCompileCUE(f *testing.F) {
 	// The gate's comprehensions and interpolated labels (4bfea54).
 	f.Add([]byte("project: \"p\"\nimages: b: from: \"python:3.12\"\nfunctions: f: {image: images.b, source: paths: [\"src\"], handler: \"a:b\"}\n_r: [\"eu\", \"us\"]\nlet z = {s: \"1Gi\"}\nvolumes: {for r in _r {\"c-\\(r)\": size: \"1Gi\"}, for k, v in z if k != \"x\" {\"v-\\(k)\": size: v}, if functions.f.timeout == \"5m\" {b: size: \"1Gi\"}}\nsandboxes: s: {image: images.b, env: {for r in _r {\"R_\\(r)\": r}}}\n"))
 	f.Add([]byte("project: \"p\"\n_r: [\"a\"]\nimages: x: {from: \"python:3.12\", foo: {for r in _r {a: 1}}}\n"))
+	// Definitions of the user's own on the fast path, closed and open,
+	// and a comprehension embedded from a hidden field (c9caa1d).
+	f.Add([]byte("project: \"p\"\nimages: b: from: \"python:3.12\"\n#Box: {command: [\"sleep\"], resources: requests: {cpu: \"1\"}, ...}\n#Sc: {max_replicas: 3}\n_#Env: {LOG: \"info\"}\nsandboxes: a: #Box & {image: images.b, env: _#Env}\nfunctions: f: {image: images.b, source: paths: [\"src\"], handler: \"a:b\", scaling: #Sc}\n#V: {size: \"1Gi\"}\nvolumes: v: #V\n"))
+	f.Add([]byte("project: \"p\"\nimages: b: from: \"python:3.12\"\nfunctions: f: {image: images.b, source: paths: [\"src\"], handler: \"a:b\"}\n_x: {if functions.f.timeout == \"5m\" {b: size: \"1Gi\"}}\n#X: {if project == \"p\" {c: size: \"1Gi\"}, ...}\nvolumes: {a: size: \"1Gi\", _x, #X}\n"))
 	f.Fuzz(func(t *testing.T, src []byte) { fuzzCompile(t, "main.cue", src) })
 }
 
