@@ -22,6 +22,9 @@ type cueTranslator struct {
 	lang string // "cue" or "hcl": the words to use
 	loc  locator
 	user cue.Value // the user's CUE value, when lang is "cue"
+	// sens are the judged configuration's sensitive values (HCL), which
+	// no diagnostic quotes (cueerrsensitive.go).
+	sens *sensitiveValues
 }
 
 type cueErr struct {
@@ -65,10 +68,14 @@ func (t *cueTranslator) translate(err error) diag.Diagnostics {
 				i++
 				subs = append(subs, errs[i])
 			}
-			ds = append(ds, t.disjunction(e, subs))
+			d := t.disjunction(e, subs)
+			t.sens.redact(d, e.path)
+			ds = append(ds, d)
 			continue
 		}
-		ds = append(ds, t.one(e))
+		d := t.one(e)
+		t.sens.redact(d, e.path)
+		ds = append(ds, d)
 	}
 	return nameInstances(ds, whose)
 }

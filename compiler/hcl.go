@@ -1022,9 +1022,17 @@ func toRange(r hcl.Range) *diag.Range {
 	}
 }
 
-// fromHCL converts an HCL diagnostic.
+// fromHCL converts an HCL diagnostic. HCL's "Duplicate object key" of a
+// for expression quotes the key, which may be made from a sensitive value
+// (substr(var.token, 0, 4)): its key expression is evaluated again, and a
+// sensitive key is not quoted.
 func fromHCL(d *hcl.Diagnostic) *diag.Diagnostic {
 	out := &diag.Diagnostic{Severity: diag.Error, Summary: d.Summary, Detail: d.Detail}
+	if d.Summary == "Duplicate object key" && d.Expression != nil && d.EvalContext != nil {
+		if k, _ := d.Expression.Value(d.EvalContext); k.HasMarkDeep(sensitiveMark) {
+			out.Detail = "Two different items produced the same key, a sensitive value, in this 'for' expression. If duplicates are expected, use the ellipsis (...) after the value expression to enable grouping by key."
+		}
+	}
 	if d.Severity == hcl.DiagWarning {
 		out.Severity = diag.Warning
 	}

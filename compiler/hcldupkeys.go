@@ -2,6 +2,7 @@ package compiler
 
 import (
 	"fmt"
+	"strconv"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
@@ -28,13 +29,17 @@ func (l *hclLoader) dupKeys(e hclsyntax.Expression, ectx *hcl.EvalContext) {
 		}
 		first := map[string]hcl.Range{}
 		for _, item := range o.Items {
-			k, ok := objectKey(item.KeyExpr, ectx)
+			k, sensitive, ok := objectKey(item.KeyExpr, ectx)
 			if !ok {
 				continue
 			}
 			r := item.KeyExpr.Range()
 			if prev, dup := first[k]; dup {
-				d := l.errorf(r, "key %q is set twice in one object (first at %s)", k, posOf(prev))
+				q := strconv.Quote(k)
+				if sensitive {
+					q = "(a sensitive value)"
+				}
+				d := l.errorf(r, "key %s is set twice in one object (first at %s)", q, posOf(prev))
 				d.Related = []diag.Range{*toRange(prev)}
 				continue
 			}
@@ -44,18 +49,20 @@ func (l *hclLoader) dupKeys(e hclsyntax.Expression, ectx *hcl.EvalContext) {
 	})
 }
 
-// objectKey evaluates an object constructor's key as a string.
-func objectKey(e hclsyntax.Expression, ectx *hcl.EvalContext) (string, bool) {
+// objectKey evaluates an object constructor's key as a string, and says
+// whether it is sensitive (made from a sensitive value).
+func objectKey(e hclsyntax.Expression, ectx *hcl.EvalContext) (key string, sensitive, ok bool) {
 	v, hd := e.Value(ectx)
 	if hd.HasErrors() || !v.IsWhollyKnown() || v.IsNull() {
-		return "", false
+		return "", false, false
 	}
-	v, _ = v.Unmark()
+	sensitive = v.HasMarkDeep(sensitiveMark)
+	v, _ = v.UnmarkDeep()
 	s, err := convert.Convert(v, cty.String)
 	if err != nil {
-		return "", false
+		return "", false, false
 	}
-	return s.AsString(), true
+	return s.AsString(), sensitive, true
 }
 
 func posOf(r hcl.Range) string {

@@ -35,7 +35,7 @@ func (l *hclLoader) validateCUE(cfg map[string]any) (*loaded, diag.Diagnostics) 
 		validateCUEHook(cfg)
 	}
 	sch := l.schemaValue()
-	tr := &cueTranslator{p: l.p, lang: "hcl", loc: withDefaults(l.ranges, l.shared)}
+	tr := &cueTranslator{p: l.p, lang: "hcl", loc: withDefaults(l.ranges, l.shared), sens: &sensitiveValues{cfg: cfg, paths: l.ranges.sensitive}}
 	v := l.cctx.Encode(cfg)
 	if err := v.Err(); err != nil {
 		return nil, diag.Diagnostics{diag.Errorf(nil, "internal error: encoding configuration: %v", err)}

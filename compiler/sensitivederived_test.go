@@ -15,7 +15,9 @@ import (
 // finds the value written whole; a function's reason (tonumber of the
 // value reversed, file of its first characters, jsondecode's "invalid
 // character") and a validation's error message built from a part of it
-// are withheld instead.
+// are withheld instead; a duplicate key made from one is not quoted; and
+// CUE's judgement of a sensitive value too short for the scrubber (a
+// value a sensitive condition chose) says "(sensitive value)".
 func TestDiagnosticsNeverQuoteAPartOfSensitive(t *testing.T) {
 	const canary = "Zq7Wv9Xk3J"
 	head := `project = "p"
@@ -43,21 +45,40 @@ variable "t" {
   retries = ` + expr + `
 }`
 	}
+	sandbox := func(attr string) string {
+		return `sandbox "s" {
+  image { from = "python:3.12-slim" }
+  ` + attr + `
+}`
+	}
 	tests := []struct {
 		name, body string
 		// reason is the function's own reason, which must not be shown;
 		// "" for a validation.
 		reason string
+		// shown is what the diagnostic says in the value's place
+		// ("withheld" when unset); forbid, what else it must not say.
+		shown  string
+		forbid []string
 	}{
-		{"tonumber reversed", retries(`tonumber(strrev(var.p))`), "cannot convert"},
-		{"file of a part", retries(`length(file(substr(var.p, 1, 6)))`), "no file exists"},
-		{"jsondecode", retries(`jsondecode(var.j).k`), "invalid character"},
-		{"regex pattern", retries(`length(regex("${var.p}\\q", "x"))`), "escape"},
-		{"format verb", retries(`length(format("%${substr(var.p, 0, 1)}", 1))`), "format verb"},
-		{"formatdate", retries(`length(formatdate(var.p, "2020-01-01T00:00:00Z"))`), "format verb"},
-		{"parseint of a part", retries(`parseint(substr(var.p, 0, 5), 10)`), "cannot parse"},
-		{"templatestring", retries(`length(templatestring(var.t, { x = {} }))`), "attribute"},
-		{"in a template's call", retries(`length(templatestring("$${tonumber(strrev(v))}", { v = var.p }))`), "cannot convert"},
+		{"a short value chosen by a sensitive condition", `volume "v" { size = var.p == "x" ? "1Gi" : "zq" }`, "", "(sensitive value)", []string{`"zq"`, "did you mean"}},
+		{"a short sensitive value", `variable "s" {
+  type      = string
+  default   = "zq"
+  sensitive = true
+}
+volume "v" { size = var.s }`, "", "(sensitive value)", []string{`"zq"`}},
+		{"a duplicate key of a for expression", sandbox(`env = {for x in [var.p, var.p] : substr(x, 0, 4) => "1"}`), "", "a sensitive value", nil},
+		{"a duplicate key of an object", sandbox(`env = {(strrev(var.p)) = "1", (strrev(var.p)) = "2"}`), "", "a sensitive value", nil},
+		{"tonumber reversed", retries(`tonumber(strrev(var.p))`), "cannot convert", "", nil},
+		{"file of a part", retries(`length(file(substr(var.p, 1, 6)))`), "no file exists", "", nil},
+		{"jsondecode", retries(`jsondecode(var.j).k`), "invalid character", "", nil},
+		{"regex pattern", retries(`length(regex("${var.p}\\q", "x"))`), "escape", "", nil},
+		{"format verb", retries(`length(format("%${substr(var.p, 0, 1)}", 1))`), "format verb", "", nil},
+		{"formatdate", retries(`length(formatdate(var.p, "2020-01-01T00:00:00Z"))`), "format verb", "", nil},
+		{"parseint of a part", retries(`parseint(substr(var.p, 0, 5), 10)`), "cannot parse", "", nil},
+		{"templatestring", retries(`length(templatestring(var.t, { x = {} }))`), "attribute", "", nil},
+		{"in a template's call", retries(`length(templatestring("$${tonumber(strrev(v))}", { v = var.p }))`), "cannot convert", "", nil},
 		{"in a validation's condition", `variable "q" {
   type      = string
   default   = "{\"k\": ` + canary + `}"
@@ -66,7 +87,7 @@ variable "t" {
     condition     = jsondecode(var.q).k == 1
     error_message = "bad"
   }
-}`, "invalid character"},
+}`, "invalid character", "", nil},
 		{"validation message of a part", `variable "q" {
   type      = string
   default   = "` + canary + `"
@@ -75,7 +96,7 @@ variable "t" {
     condition     = length(var.q) > 40
     error_message = "too short: ${substr(var.q, 0, 5)}"
   }
-}`, ""},
+}`, "", "", nil},
 		{"validation message marked", `variable "q" {
   type    = string
   default = "x"
@@ -83,7 +104,7 @@ variable "t" {
     condition     = var.q == "y"
     error_message = sensitive("not y: ` + canary + `")
   }
-}`, ""},
+}`, "", "", nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -116,8 +137,17 @@ variable "t" {
 			if tt.reason != "" && strings.Contains(low, tt.reason) {
 				t.Errorf("a diagnostic gives the function's reason (%q):\n%s", tt.reason, msgs.String())
 			}
-			if !strings.Contains(low, "withheld") {
-				t.Errorf("no diagnostic says its reason is withheld:\n%s", msgs.String())
+			for _, f := range tt.forbid {
+				if strings.Contains(msgs.String(), f) {
+					t.Errorf("a diagnostic says %s:\n%s", f, msgs.String())
+				}
+			}
+			shown := tt.shown
+			if shown == "" {
+				shown = "withheld"
+			}
+			if !strings.Contains(low, shown) {
+				t.Errorf("no diagnostic says %q:\n%s", shown, msgs.String())
 			}
 			if !strings.Contains(text.String(), "main.hcl:") {
 				t.Errorf("diagnostics without a position:\n%s", text.String())
