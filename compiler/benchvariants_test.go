@@ -15,9 +15,10 @@ import (
 // unification), a sensitive variable in most resources (every path
 // compared with every resource), a misspelt attribute (a second
 // evaluation), a misspelt field in a defaults block (CUE judged every
-// resource) and a definition of the user's own in every CUE sandbox (the
-// gate sent it to CUE's unification). BenchmarkCompileVariants compiles them beside the plain
-// project, so that such a cliff shows in `go test -bench`.
+// resource), a definition of the user's own in every CUE sandbox and one
+// CUE output (each sent the configuration to CUE's unification).
+// BenchmarkCompileVariants compiles them beside the plain project, so
+// that such a cliff shows in `go test -bench`.
 var benchVariants = []struct {
 	name, file string
 	edit       func(string) string
@@ -46,6 +47,9 @@ var benchVariants = []struct {
 		s = strings.ReplaceAll(s, "\tcommand: [\"sleep\", \"infinity\"]\n\tresources: requests: {cpu: \"500m\", memory: \"1Gi\"}\n", "")
 		s = sandboxOpen.ReplaceAllString(s, "${1}#Box & {")
 		return s + "\n#Box: {\n\tcommand: [\"sleep\", \"infinity\"]\n\tresources: requests: {cpu: \"500m\", memory: \"1Gi\"}\n\t...\n}\n"
+	}, false},
+	{"cue/output", "main.cue", func(s string) string {
+		return s + "\noutputs: url: {value: \"https://example.com\", description: \"the url\"}\n"
 	}, false},
 }
 

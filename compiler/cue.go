@@ -211,6 +211,11 @@ func judgeCUE(p *project, sch cue.Value, gate gateVerdict, v cue.Value, tr *cueT
 		}
 	}
 	if plain {
+		if err := cueOutputsOK(sch, v); err != nil {
+			plain, ferr = false, err
+		}
+	}
+	if plain {
 		p.track.set("checking the CUE configuration against the schema")
 		fast, ferr = fastCUE(v, compiledSchemaOf(p.schema()), sd, gate.definitions)
 		if ferr == nil && !crossCheck {
@@ -436,8 +441,16 @@ func fastCUE(v cue.Value, fs *fastSchema, sd *sharedDefaults, definitions bool) 
 				continue
 			}
 			if name == "outputs" {
-				// Issue 12: outputs hold any value; CUE judges them.
-				return gatedError("outputs")
+				// Issue 12: outputs hold any value, each checked against
+				// #Output by CUE before (cueOutputsOK); here decoded.
+				var outs map[string]*schema.ConfigOutput
+				if err := it.Value().Decode(&outs); err != nil {
+					return exportError{err}
+				}
+				c.mu.Lock()
+				c.cfg.Outputs = outs
+				c.mu.Unlock()
+				continue
 			}
 			if name == defaultsField || name == defaultSetsField {
 				continue // read by cueDefaults
@@ -494,6 +507,35 @@ func addCUEData(c *collector, v cue.Value) error {
 			if err := addCUECollection(c, "data."+ks.Selector().Unquoted(), ks.Value()); err != nil {
 				return err
 			}
+		}
+	}
+	return nil
+}
+
+// cueOutputsOK checks the configuration's outputs as #Config & U would,
+// each unified with #Output and its name with #OutputName: an output's
+// value is any value, which the fast check does not judge, and the schema
+// adds nothing to it (every #Output field but value is optional). nil
+// when they pass or there are none; otherwise CUE judges the whole
+// configuration, and words the error.
+func cueOutputsOK(sch, v cue.Value) error {
+	ov := v.LookupPath(cue.MakePath(cue.Str("outputs")))
+	if !ov.Exists() {
+		return nil
+	}
+	it, err := ov.Fields()
+	if err != nil {
+		return gatedError("outputs: " + err.Error())
+	}
+	def := sch.LookupPath(cue.MakePath(cue.Def("#Output")))
+	names := sch.LookupPath(cue.MakePath(cue.Def("#OutputName")))
+	for it.Next() {
+		name := it.Selector().Unquoted()
+		if !it.Selector().IsString() || names.Unify(v.Context().Encode(name)).Err() != nil {
+			return gatedError("an output's name: " + name)
+		}
+		if err := def.Unify(it.Value()).Validate(cue.Concrete(true)); err != nil {
+			return gatedError("output " + name + ": " + err.Error())
 		}
 	}
 	return nil

@@ -106,3 +106,52 @@ functions: f: {image: images.base, source: paths: ["src"], handler: "a:b", scali
 		})
 	}
 }
+
+// TestCUEOutputsFastPath: a CUE configuration with outputs keeps the fast
+// path (one output sent the generated 10,000 resources to CUE's
+// unification: 21.7 s and 2.6 GB, against 2.7 s now). Each output is
+// unified with #Output first (cueOutputsOK); one that fails it goes to
+// CUE, which words the error at the output.
+func TestCUEOutputsFastPath(t *testing.T) {
+	for _, tc := range []struct {
+		name, src string
+		err       string // the error's position, when it fails
+	}{
+		{"outputs", `outputs: {
+	url: {value: "https://\(project).example.com", description: "where"}
+	obj: value: {a: 1.5, b: [true, null]}
+	k: {value: secrets.key.from_env, sensitive: true}
+}
+`, ""},
+		{"an unknown field", "outputs: a: {value: 1, descr: \"d\"}\n", "main.cue:4:"},
+		{"a bad name", "outputs: \"1a\": value: 1\n", "main.cue:4"},
+		{"no value", "outputs: a: description: \"d\"\n", "main.cue:4"},
+		{"a value not concrete", "outputs: a: value: string\n", "main.cue:4"},
+		{"a description not a string", "outputs: a: {value: 1, description: 2}\n", "main.cue:4:"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := writeProject(t, map[string]string{"main.cue": gateBase + tc.src})
+			defer func(c bool, f func(error)) { crossCheck, onCUEUnify = c, f }(crossCheck, onCUEUnify)
+			crossCheck = false
+			var unified error
+			onCUEUnify = func(why error) { unified = why }
+			res, err := Compile(context.Background(), Input{Path: dir})
+			if (unified != nil) != (tc.err != "") {
+				t.Errorf("unified with the schema: %v (%v), want %v", unified != nil, unified, tc.err != "")
+			}
+			if tc.err == "" {
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(res.Desired.Outputs) != 3 {
+					t.Errorf("outputs %+v, want 3", res.Desired.Outputs)
+				}
+				return
+			}
+			var ce *Error
+			if !errors.As(err, &ce) || !strings.Contains(ce.Diagnostics.Error(), tc.err) || strings.Contains(ce.Diagnostics.Error(), "internal error") {
+				t.Errorf("Compile() = %v, want an error at %s", err, tc.err)
+			}
+		})
+	}
+}
