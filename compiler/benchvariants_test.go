@@ -15,8 +15,9 @@ import (
 // unification), a sensitive variable in most resources (every path
 // compared with every resource), a misspelt attribute (a second
 // evaluation), a misspelt field in a defaults block (CUE judged every
-// resource), a definition of the user's own in every CUE sandbox and one
-// CUE output (each sent the configuration to CUE's unification).
+// resource), a definition of the user's own in every CUE sandbox, an
+// environment's values picked by a tag's disjunction, and one CUE output
+// (each sent the configuration to CUE's unification).
 // BenchmarkCompileVariants compiles them beside the plain project, so
 // that such a cliff shows in `go test -bench`.
 var benchVariants = []struct {
@@ -47,6 +48,10 @@ var benchVariants = []struct {
 		s = strings.ReplaceAll(s, "\tcommand: [\"sleep\", \"infinity\"]\n\tresources: requests: {cpu: \"500m\", memory: \"1Gi\"}\n", "")
 		s = sandboxOpen.ReplaceAllString(s, "${1}#Box & {")
 		return s + "\n#Box: {\n\tcommand: [\"sleep\", \"infinity\"]\n\tresources: requests: {cpu: \"500m\", memory: \"1Gi\"}\n\t...\n}\n"
+	}, false},
+	{"cue/environment", "main.cue", func(s string) string {
+		s = strings.ReplaceAll(s, `LOG_LEVEL: "info"`, `LOG_LEVEL: _values.level`)
+		return s + "\n_env: *\"\" | \"dev\" | \"prod\" @tag(env)\n_values: {\"\": {level: \"debug\"}, dev: {level: \"debug\"}, prod: {level: \"warn\"}}[_env]\n"
 	}, false},
 	{"cue/output", "main.cue", func(s string) string {
 		return s + "\noutputs: url: {value: \"https://example.com\", description: \"the url\"}\n"

@@ -155,3 +155,72 @@ func TestCUEOutputsFastPath(t *testing.T) {
 		})
 	}
 }
+
+// TestCUEDisjunctionsFastPath compiles CUE configurations with
+// disjunctions of scalars the gate lets through (cuegate.go): written
+// where the schema's type has no default, or in a top-level hidden field
+// or definition used as an operand (an interpolation, a computed index)
+// or placed where the schema's type has none. The fast path's result is
+// CUE's (crossCheck), and without crossCheck no unification is needed.
+// The environments example's idiom (_env: *"" | "dev" | "prod"
+// @tag(env), a struct of values indexed by it) sent the whole
+// configuration to CUE's unification.
+func TestCUEDisjunctionsFastPath(t *testing.T) {
+	for _, tc := range []struct {
+		name, src string
+		tags      []string
+		want      []string // text in the specs
+	}{
+		{"written in the configuration", `sandboxes: s: {image: images.base, env: E: *"a" | "b"}
+`, nil, []string{`"E":"a"`}},
+		{"an environment's values", `_env: *"" | "dev" | "prod" @tag(env)
+_values: {"": {size: "1Gi", level: "debug"}, dev: {size: "2Gi", level: "debug"}, prod: {size: "20Gi", level: "warn"}}[_env]
+volumes: cache: size: _values.size
+sandboxes: s: {image: images.base, env: {LEVEL: _values.level, ENV: _env, NAME: "x-\(_env)"}}
+`, []string{"env=prod"}, []string{`"size":"20Gi"`, `"ENV":"prod"`, `"NAME":"x-prod"`, `"LEVEL":"warn"`}},
+		{"an environment's values, no tag", `_env: *"" | "dev" | "prod" @tag(env)
+_values: {"": {size: "1Gi"}, dev: {size: "2Gi"}, prod: {size: "20Gi"}}[_env]
+volumes: cache: size: _values.size
+sandboxes: s: {image: images.base, env: ENV: _env}
+`, nil, []string{`"size":"1Gi"`, `"ENV":""`}},
+		{"a definition's default, and one overridden", `#B: {env: {E: *"a" | "b", F: *"c" | "d"}, command: [*"sleep" | "run", "infinity"], ...}
+sandboxes: s: #B & {image: images.base, env: F: "d"}
+`, nil, []string{`"E":"a"`, `"F":"d"`, `"command":["sleep","infinity"]`}},
+		{"a definition carrying a hidden disjunction", `_e: *"a" | "b"
+_f: _e
+#B: {env: {E: _e, F: _f}, ...}
+sandboxes: s: #B & {image: images.base}
+`, nil, []string{`"E":"a"`, `"F":"a"`}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := writeProject(t, map[string]string{"main.cue": gateBase + tc.src, "src/a.py": "x\n"})
+			if plain, why := gateOf(t, dir, "./main.cue"); !plain {
+				t.Fatalf("the gate refuses: %s", why)
+			}
+			for _, cross := range []bool{true, false} {
+				func() {
+					defer func(c bool, f func(error)) { crossCheck, onCUEUnify = c, f }(crossCheck, onCUEUnify)
+					crossCheck = cross
+					var unified error
+					onCUEUnify = func(why error) { unified = why }
+					res, err := Compile(context.Background(), Input{Path: dir, Tags: tc.tags})
+					if err != nil {
+						t.Fatalf("crossCheck %v: %v", cross, err)
+					}
+					if !cross && unified != nil {
+						t.Errorf("unified with the schema: %v", unified)
+					}
+					specs := ""
+					for _, r := range res.Desired.Resources {
+						specs += string(r.Spec)
+					}
+					for _, w := range tc.want {
+						if !strings.Contains(specs, w) {
+							t.Errorf("crossCheck %v: no %s in\n%s", cross, w, specs)
+						}
+					}
+				}()
+			}
+		})
+	}
+}

@@ -104,6 +104,23 @@ type cueGate struct {
 	// definitions is set when the walk met a definition, declared or
 	// referred to.
 	definitions bool
+	// outside are the top-level hidden fields and definitions of the
+	// configuration's files, by name, and disj those of them that hold a
+	// disjunction of scalars (cueGate.disjunction); outsideName is the one
+	// whose value the walk is in, placing says whether a disjunction met
+	// is placed in the configuration (an instantiation, or written
+	// there), resolving counts the operands the walk is in, and
+	// instantiating guards against a cycle.
+	outside map[string][]ast.Expr
+	disj    map[string]bool
+	inRoot  bool // walking the configuration's own files
+	// sealed counts the values the walk is in that a reference elsewhere
+	// may copy (a nested hidden field's, a let's, a clause's): a
+	// disjunction there is refused even in a disj field.
+	sealed        int
+	outsideName   string
+	resolving     int
+	instantiating map[string]bool
 }
 
 // gateScope is a file or struct literal: whether it is part of the
@@ -128,7 +145,18 @@ func cueGateOf(fs *fastSchema, inst *build.Instance) gateVerdict {
 	if fs.err != nil {
 		return gateVerdict{why: fs.err.Error()}
 	}
-	g := &cueGate{fs: fs, root: fs.defs["#Config"], files: map[ast.Node]gateScope{}, scalars: map[*stype]bool{}}
+	g := &cueGate{fs: fs, root: fs.defs["#Config"], files: map[ast.Node]gateScope{}, scalars: map[*stype]bool{},
+		outside: map[string][]ast.Expr{}, disj: map[string]bool{}, instantiating: map[string]bool{}}
+	for _, f := range inst.Files {
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.Field); ok {
+				if id, ok := fd.Label.(*ast.Ident); ok && strings.HasPrefix(id.Name, "_") || ok && isDefinition(id.Name) {
+					g.outside[id.Name] = append(g.outside[id.Name], fd.Value)
+				}
+			}
+		}
+	}
+	g.disjunctive()
 	seen := map[*build.Instance]bool{}
 	var walk func(in *build.Instance, config bool)
 	walk = func(in *build.Instance, config bool) {
@@ -136,6 +164,7 @@ func cueGateOf(fs *fastSchema, inst *build.Instance) gateVerdict {
 			return
 		}
 		seen[in] = true
+		g.inRoot = config
 		// A file's scope holds the package's top-level fields, of every
 		// file: know them all before looking at references.
 		for _, f := range in.Files {
@@ -179,10 +208,14 @@ func (g *cueGate) decls(ds []ast.Decl, in bool, t *stype) {
 		case *ast.EmbedDecl:
 			g.expr(d.Expr, in, t)
 		case *ast.LetClause:
+			g.sealed++
 			g.expr(d.Expr, false, nil)
+			g.sealed--
 		case *ast.Package, *ast.ImportDecl, *ast.CommentGroup, *ast.Attribute:
 		case *ast.Ellipsis:
-			if in || d.Type != nil {
+			// Outside the configuration, or in an outside value walked
+			// again where it is placed (instantiate), it only opens.
+			if in && len(g.instantiating) == 0 || d.Type != nil {
 				g.refuse(d, "...")
 			}
 		case *ast.Comprehension:
@@ -239,10 +272,18 @@ func (g *cueGate) field(f *ast.Field, in bool, t *stype) {
 			return
 		}
 		g.definitions = true
-		g.expr(f.Value, false, nil)
+		g.outsideValue(name, f.Value)
+		return
+	}
+	if isIdent && strings.HasPrefix(name, "_") && in && len(g.scopes) == 0 {
+		g.outsideValue(name, f.Value) // a top-level hidden field
 		return
 	}
 	if !in || isIdent && strings.HasPrefix(name, "_") {
+		if isIdent && strings.HasPrefix(name, "_") {
+			g.sealed++
+			defer func() { g.sealed-- }()
+		}
 		g.expr(f.Value, false, nil)
 		return
 	}
@@ -265,6 +306,7 @@ func (g *cueGate) field(f *ast.Field, in bool, t *stype) {
 // collection too: then U is validated whole.
 func (g *cueGate) comprehension(c *ast.Comprehension, in bool, t *stype) {
 	for _, cl := range c.Clauses {
+		g.sealed++
 		switch cl := cl.(type) {
 		case *ast.ForClause:
 			g.expr(cl.Source, false, nil)
@@ -276,6 +318,7 @@ func (g *cueGate) comprehension(c *ast.Comprehension, in bool, t *stype) {
 			g.refuse(c, "an unknown comprehension clause")
 			return
 		}
+		g.sealed--
 	}
 	body, ok := c.Value.(*ast.StructLit)
 	if !ok {
@@ -363,25 +406,33 @@ func (g *cueGate) expr(e ast.Expr, in bool, t *stype) {
 	case *ast.ParenExpr:
 		g.expr(e.X, in, t)
 	case *ast.Interpolation:
+		g.resolving++
 		for _, x := range e.Elts {
 			g.expr(x, false, nil)
 		}
+		g.resolving--
 	case *ast.UnaryExpr:
 		if e.Op == token.MUL {
 			g.refuse(e, "a default")
 			return
 		}
+		if e.Op == token.SUB || e.Op == token.NOT || e.Op == token.ADD {
+			g.resolving++
+			defer func() { g.resolving-- }()
+		}
 		g.expr(e.X, false, nil)
 	case *ast.BinaryExpr:
 		switch e.Op {
 		case token.OR:
-			g.refuse(e, "a disjunction")
+			g.disjunction(e, in, t)
 		case token.AND:
 			g.expr(e.X, in, t)
 			g.expr(e.Y, in, t)
 		default:
+			g.resolving++
 			g.expr(e.X, false, nil)
 			g.expr(e.Y, false, nil)
+			g.resolving--
 		}
 	case *ast.Ident, *ast.SelectorExpr, *ast.IndexExpr:
 		g.reference(e, in, t)
@@ -429,7 +480,7 @@ func (g *cueGate) reference(e ast.Expr, in bool, pos *stype) {
 		case *ast.IndexExpr:
 			lit, ok := x.Index.(*ast.BasicLit)
 			if !ok || lit.Kind != token.STRING && lit.Kind != token.INT {
-				g.refuse(e, "a computed index")
+				g.computedIndex(x, in)
 				return
 			}
 			s := lit.Value
@@ -461,6 +512,19 @@ func (g *cueGate) reference(e ast.Expr, in bool, pos *stype) {
 		// fields the schema would add there.
 		g.refuse(id, "a definition embedded at the configuration's top level")
 		return
+	}
+	if g.disj[id.Name] && g.topLevel(id) && g.resolving == 0 {
+		// It carries a disjunction to where it is placed.
+		switch {
+		case in && len(sels) == 0:
+			g.instantiate(id, pos)
+		case !in && len(sels) == 0 && g.outsideName != "" && g.disj[g.outsideName] && g.sealed == 0:
+			// In another disj field's value: walked again where that
+			// one is placed.
+		default:
+			g.refuse(id, "a disjunction carried by a reference to "+id.Name)
+			return
+		}
 	}
 	sc, ok := g.scopeOf(id)
 	if !ok || !sc.in || strings.HasPrefix(id.Name, "_") {
@@ -635,3 +699,258 @@ func isDefinition(name string) bool {
 type gatedError string
 
 func (e gatedError) Error() string { return "not plain data: " + string(e) }
+
+// Disjunctions of scalars (issue 13). A disjunction whose alternatives
+// are literals and predeclared types, one of them perhaps the default
+// (*"" | "dev" | "prod", *3 | int), means the same alone and with the
+// schema where the schema's type has no default: U alone gives the
+// default (or is incomplete, and CUE judges), and #Config & U keeps it
+// as the default, since every alternative the schema refuses drops out
+// and the fast check refuses the default if the schema does. Where the
+// schema's type has a default, CUE combines the two and may be left with
+// none, so the gate refuses it there. Such a disjunction is let through
+// where it is written in the configuration (at a position whose type is
+// known), and in a top-level hidden field or definition of the
+// configuration's files (disj), whose every use is then either an
+// operand (resolving: an interpolation, an arithmetic or comparison
+// operand, an index), where CUE takes the default alone and with the
+// schema, or a reference placed in the configuration, where the field's
+// value is walked again at that position's type (instantiate). Any other
+// use (a selection from it, a hidden field or let that copies it) is
+// refused.
+
+// outsideValue walks the value of a top-level hidden field or definition.
+func (g *cueGate) outsideValue(name string, v ast.Expr) {
+	prev := g.outsideName
+	if g.inRoot {
+		g.outsideName = name
+	} else {
+		g.outsideName = ""
+	}
+	g.expr(v, false, nil)
+	g.outsideName = prev
+}
+
+// disjunction checks a disjunction at a position of type t.
+func (g *cueGate) disjunction(e *ast.BinaryExpr, in bool, t *stype) {
+	if !scalarDisjunction(e) {
+		g.refuse(e, "a disjunction")
+		return
+	}
+	switch {
+	case in && (t == nil || g.hasDefault(t, 0)):
+		g.refuse(e, "a disjunction where the schema has a default")
+	case in:
+	case g.outsideName != "" && g.disj[g.outsideName] && g.resolving == 0 && g.sealed == 0:
+		// Walked again where it is placed (instantiate).
+	default:
+		g.refuse(e, "a disjunction")
+	}
+}
+
+// holdsDisjunction reports whether an expression holds a disjunction.
+func holdsDisjunction(e ast.Expr) bool {
+	found := false
+	ast.Walk(e, func(n ast.Node) bool {
+		if b, ok := n.(*ast.BinaryExpr); ok && b.Op == token.OR {
+			found = true
+		}
+		return !found
+	}, nil)
+	return found
+}
+
+// scalarDisjunction reports whether every alternative of e is a literal or
+// a predeclared type, perhaps marked as the default.
+func scalarDisjunction(e ast.Expr) bool {
+	switch e := e.(type) {
+	case *ast.ParenExpr:
+		return scalarDisjunction(e.X)
+	case *ast.BinaryExpr:
+		return e.Op == token.OR && scalarDisjunction(e.X) && scalarDisjunction(e.Y)
+	case *ast.UnaryExpr:
+		if e.Op == token.MUL || e.Op == token.SUB {
+			_, lit := e.X.(*ast.BasicLit)
+			id, isID := e.X.(*ast.Ident)
+			return lit || e.Op == token.MUL && isID && id.Node == nil && universe[id.Name]
+		}
+		return false
+	case *ast.BasicLit:
+		return true
+	case *ast.Ident:
+		return e.Scope == nil && e.Node == nil && universe[e.Name]
+	}
+	return false
+}
+
+// hasDefault reports whether the schema's type t, or an alternative of
+// it, has a default.
+func (g *cueGate) hasDefault(t *stype, depth int) bool {
+	t = g.fs.resolve(t)
+	if depth > 8 {
+		return true
+	}
+	if len(t.alts) > 0 {
+		if t.defIdx >= 0 {
+			return true
+		}
+		for _, a := range t.alts {
+			if g.hasDefault(a, depth+1) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// topLevel reports whether id refers to a top-level field of the
+// configuration's own files.
+func (g *cueGate) topLevel(id *ast.Ident) bool {
+	sc, ok := g.files[id.Scope]
+	return ok && sc.in && len(g.outside[id.Name]) > 0
+}
+
+// instantiate walks the value of the top-level field id refers to as
+// placed at a position of type pos in the configuration.
+func (g *cueGate) instantiate(id *ast.Ident, pos *stype) {
+	if g.instantiating[id.Name] {
+		g.refuse(id, "a cycle through "+id.Name)
+		return
+	}
+	g.instantiating[id.Name] = true
+	prevName, prevScopes := g.outsideName, g.scopes
+	g.outsideName, g.scopes = "", nil
+	for _, v := range g.outside[id.Name] {
+		g.expr(v, true, pos)
+	}
+	g.outsideName, g.scopes = prevName, prevScopes
+	delete(g.instantiating, id.Name)
+}
+
+// computedIndex checks x[i] with an index that is not a literal: a
+// selection from a value outside the configuration (a hidden field, a
+// let, a literal), by an operand the schema does not meet, selects the
+// same alone and with the schema.
+func (g *cueGate) computedIndex(x *ast.IndexExpr, in bool) {
+	g.resolving++
+	g.expr(x.Index, false, nil)
+	g.resolving--
+	base := x.X
+	for {
+		switch b := base.(type) {
+		case *ast.SelectorExpr:
+			base = b.X
+			continue
+		case *ast.IndexExpr:
+			base = b.X
+			continue
+		case *ast.ParenExpr:
+			base = b.X
+			continue
+		}
+		break
+	}
+	switch b := base.(type) {
+	case *ast.StructLit, *ast.ListLit:
+		if in {
+			g.refuse(x, "a computed index into a literal in the configuration")
+			return
+		}
+		g.expr(x.X, false, nil)
+	case *ast.Ident:
+		if isDefinition(b.Name) {
+			g.refuse(x, "a computed index")
+			return
+		}
+		if sc, ok := g.scopeOf(b); ok && sc.in && !strings.HasPrefix(b.Name, "_") {
+			g.refuse(x, "a computed index")
+			return
+		}
+		g.expr(x.X, false, nil)
+	default:
+		g.refuse(x, "a computed index")
+	}
+}
+
+// disjunctive computes disj: the outside fields that hold a disjunction,
+// and those that refer, by name, to one that does (its value may copy
+// it), until none is added. A name refers to its field or to one it
+// shadows: either way the set only grows, and a disj field's uses are
+// the more restricted.
+func (g *cueGate) disjunctive() {
+	for name, vs := range g.outside {
+		for _, v := range vs {
+			if holdsDisjunction(v) {
+				g.disj[name] = true
+			}
+		}
+	}
+	for changed := true; changed; {
+		changed = false
+		for name, vs := range g.outside {
+			for _, v := range vs {
+				if !g.disj[name] && g.carries(v) {
+					g.disj[name], changed = true, true
+				}
+			}
+		}
+	}
+}
+
+// carries reports whether e's value may hold a disj field's disjunction:
+// a reference to one, but as an operand (where CUE takes the default), is
+// in it.
+func (g *cueGate) carries(e ast.Node) bool {
+	switch e := e.(type) {
+	case nil, *ast.BasicLit, *ast.Interpolation, *ast.BottomLit:
+		return false
+	case *ast.Ident:
+		return g.disj[e.Name]
+	case *ast.ParenExpr:
+		return g.carries(e.X)
+	case *ast.SelectorExpr:
+		return g.carries(e.X)
+	case *ast.IndexExpr:
+		return g.carries(e.X)
+	case *ast.UnaryExpr:
+		return e.Op != token.SUB && e.Op != token.NOT && e.Op != token.ADD && g.carries(e.X)
+	case *ast.BinaryExpr:
+		if e.Op == token.OR {
+			return true
+		}
+		return e.Op == token.AND && (g.carries(e.X) || g.carries(e.Y))
+	case *ast.ListLit:
+		for _, x := range e.Elts {
+			if g.carries(x) {
+				return true
+			}
+		}
+		return false
+	case *ast.StructLit:
+		for _, d := range e.Elts {
+			if g.carries(d) {
+				return true
+			}
+		}
+		return false
+	case *ast.Field:
+		return g.carries(e.Value)
+	case *ast.EmbedDecl:
+		return g.carries(e.Expr)
+	case *ast.LetClause:
+		return g.carries(e.Expr)
+	case *ast.Comprehension:
+		for _, cl := range e.Clauses {
+			if f, ok := cl.(*ast.ForClause); ok && g.carries(f.Source) {
+				return true
+			}
+			if l, ok := cl.(*ast.LetClause); ok && g.carries(l.Expr) {
+				return true
+			}
+		}
+		return g.carries(e.Value)
+	case *ast.Ellipsis, *ast.CommentGroup, *ast.Attribute:
+		return false
+	}
+	return true
+}

@@ -49,6 +49,24 @@ func TestIssue16CUEGate(t *testing.T) {
 		{"an ellipsis in a definition", "#F: {handler: \"a:b\", ...}\n" + fn + "}\nfunctions: g: #F & {image: images.base}", true},
 		{"a definition refers to a struct", "#F: {annotations: functions.f.env}\n" + fn + "}\nsandboxes: s: #F & {image: images.base}", false},
 		{"a definition at the top level", "#T: {volumes: v: size: \"1Gi\"}\n" + fn + "}\n#T", false},
+		// Disjunctions of scalars (issue 13): where the schema's type has
+		// no default, in the configuration or carried there.
+		{"a disjunction where the schema has no default", fn + `, env: E: *"a" | "b"}`, true},
+		{"a hidden disjunction in an interpolation", "_e: *\"\" | \"dev\" @tag(env)\n" + fn + `, env: E: "x-\(_e)"}`, true},
+		{"a hidden disjunction placed where the schema has no default", "_e: *\"a\" | \"b\"\n" + fn + `, env: E: _e}`, true},
+		{"a hidden disjunction placed where the schema has a default", "_t: *\"1m\" | \"2m\"\n" + fn + `, timeout: _t}`, false},
+		{"a hidden disjunction copied by a hidden field", "_e: *\"a\" | \"b\"\n_f: _e\n" + fn + `, env: E: _f}`, true},
+		{"a hidden disjunction copied to a default", "_e: *\"1m\" | \"2m\"\n_f: _e\n" + fn + `, timeout: _f}`, false},
+		{"a hidden disjunction selected from", "_v: {a: *\"x\" | \"y\"}\n" + fn + `, env: E: _v.a}`, false},
+		{"a hidden disjunction copied by a let", "_e: *\"a\" | \"b\"\nlet l = _e\n" + fn + `, env: E: l}`, false},
+		{"a hidden disjunction in a nested hidden field", "_x: {_y: *\"1m\" | \"2m\", timeout: _y}\n" + fn + "}\nfunctions: g: _x & {image: images.base, source: paths: [\"src\"], handler: \"a:b\"}", false},
+		{"a computed index into a hidden struct", "_e: *\"a\" | \"b\"\n_v: {a: {s: \"1Gi\"}, b: {s: \"2Gi\"}}[_e]\n" + fn + "}\nvolumes: v: size: _v.s", true},
+		{"a computed index into the configuration", "_k: \"a\"\nvolumes: a: size: \"1Gi\"\n" + fn + "}\nvolumes: b: size: volumes[_k].size", false},
+		{"a definition's disjunction where the schema has none", "#B: {env: E: *\"a\" | \"b\", ...}\n" + fn + "}\nsandboxes: s: #B & {image: images.base}", true},
+		{"a definition's disjunction where the schema has a default", "#F: {timeout: *\"1m\" | \"2m\", ...}\n" + fn + "}\nfunctions: g: #F & {image: images.base, source: paths: [\"src\"], handler: \"a:b\"}", false},
+		{"a definition carrying a hidden disjunction", "_e: *\"a\" | \"b\"\n#B: {env: E: _e, ...}\n" + fn + "}\nsandboxes: s: #B & {image: images.base}", true},
+		{"a disjunction of structs", fn + `, env: E: *{a: 1} | {b: 2}}`, false},
+		{"a hidden field's own disjunction", "_e: *\"a\" | \"b\"\n_x: {p: _e}\n" + fn + `, env: E: _x.p}`, false},
 		{"a hidden definition", "_#F: {handler: \"a:b\"}\n" + fn + "}\nfunctions: g: _#F", true},
 		{"close", fn + "}\nfunctions: g: close({handler: \"a:b\"})", false},
 		{"an optional field", fn + `, retries?: 3}`, false},
@@ -125,7 +143,7 @@ func TestCUEGateKeepsFastPath(t *testing.T) {
 	if err := workload.Write(dir, workload.Options{N: 200}); err != nil {
 		t.Fatal(err)
 	}
-	for _, tc := range []struct{ dir, file string }{{"../examples/quickstart", "./main.cue"}, {dir, "./main.cue"}, {"../examples/multi-service", "./main.cue"}} {
+	for _, tc := range []struct{ dir, file string }{{"../examples/quickstart", "./main.cue"}, {dir, "./main.cue"}, {"../examples/multi-service", "./main.cue"}, {"../examples/environments", "./main.cue"}} {
 		if plain, why := gateOf(t, tc.dir, tc.file); !plain {
 			t.Errorf("%s: the gate refuses: %s", tc.dir, why)
 		}

@@ -101,6 +101,10 @@ func FuzzCompileCUE(f *testing.F) {
 	// and a comprehension embedded from a hidden field (c9caa1d).
 	f.Add([]byte("project: \"p\"\nimages: b: from: \"python:3.12\"\n#Box: {command: [\"sleep\"], resources: requests: {cpu: \"1\"}, ...}\n#Sc: {max_replicas: 3}\n_#Env: {LOG: \"info\"}\nsandboxes: a: #Box & {image: images.b, env: _#Env}\nfunctions: f: {image: images.b, source: paths: [\"src\"], handler: \"a:b\", scaling: #Sc}\n#V: {size: \"1Gi\"}\nvolumes: v: #V\n"))
 	f.Add([]byte("project: \"p\"\nimages: b: from: \"python:3.12\"\nfunctions: f: {image: images.b, source: paths: [\"src\"], handler: \"a:b\"}\n_x: {if functions.f.timeout == \"5m\" {b: size: \"1Gi\"}}\n#X: {if project == \"p\" {c: size: \"1Gi\"}, ...}\nvolumes: {a: size: \"1Gi\", _x, #X}\n"))
+	// Disjunctions of scalars on the fast path: written, in a hidden
+	// field indexed and placed, in a definition, and where the schema
+	// has a default (CUE's).
+	f.Add([]byte("project: \"p\"\nimages: b: from: \"python:3.12\"\n_env: *\"\" | \"dev\" @tag(env)\n_v: {\"\": {l: \"1Gi\"}, dev: {l: \"2Gi\"}}[_env]\nvolumes: c: size: _v.l\n_e: *\"a\" | \"b\"\n#B: {env: {E: _e, F: *\"c\" | \"d\"}, ...}\nsandboxes: s: #B & {image: images.b, env: G: \"x-\\(_env)\"}\n_t: *\"1m\" | \"2m\"\nfunctions: f: {image: images.b, source: paths: [\"src\"], handler: \"a:b\", timeout: _t}\n"))
 	// Outputs on the fast path, each unified with #Output first.
 	f.Add([]byte("project: \"p\"\nsecrets: key: from_env: \"KEY\"\noutputs: {\n\turl: {value: \"https://\\(project).x\", description: \"d\"}\n\tk: {value: secrets.key.from_env, sensitive: true}\n\tn: {value: 1, descr: 2}\n}\n"))
 	f.Fuzz(func(t *testing.T, src []byte) { fuzzCompile(t, "main.cue", src) })
