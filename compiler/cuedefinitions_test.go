@@ -186,6 +186,9 @@ sandboxes: s: {image: images.base, env: ENV: _env}
 		{"a definition's default, and one overridden", `#B: {env: {E: *"a" | "b", F: *"c" | "d"}, command: [*"sleep" | "run", "infinity"], ...}
 sandboxes: s: #B & {image: images.base, env: F: "d"}
 `, nil, []string{`"E":"a"`, `"F":"d"`, `"command":["sleep","infinity"]`}},
+		{"in a label", `_e: *"a" | "b"
+volumes: {"v-\(_e)": size: "1Gi"}
+`, nil, []string{"volume.v-a"}},
 		{"a definition carrying a hidden disjunction", `_e: *"a" | "b"
 _f: _e
 #B: {env: {E: _e, F: _f}, ...}
@@ -212,7 +215,7 @@ sandboxes: s: #B & {image: images.base}
 					}
 					specs := ""
 					for _, r := range res.Desired.Resources {
-						specs += string(r.Spec)
+						specs += r.Address + " " + string(r.Spec) + "\n"
 					}
 					for _, w := range tc.want {
 						if !strings.Contains(specs, w) {

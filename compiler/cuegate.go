@@ -246,9 +246,12 @@ func (g *cueGate) field(f *ast.Field, in bool, t *stype) {
 	case *ast.Interpolation:
 		// "cache-\(r)": only where every name has one type (a collection)
 		// and the label's parts are plain; the fast check checks the name.
+		// Its parts are operands (a disjunction's default is taken).
+		g.resolving++
 		for _, x := range l.Elts {
 			g.expr(x, false, nil)
 		}
+		g.resolving--
 		if !in {
 			g.expr(f.Value, false, nil)
 			return

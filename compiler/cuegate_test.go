@@ -60,6 +60,7 @@ func TestIssue16CUEGate(t *testing.T) {
 		{"a hidden disjunction selected from", "_v: {a: *\"x\" | \"y\"}\n" + fn + `, env: E: _v.a}`, false},
 		{"a hidden disjunction copied by a let", "_e: *\"a\" | \"b\"\nlet l = _e\n" + fn + `, env: E: l}`, false},
 		{"a hidden disjunction in a nested hidden field", "_x: {_y: *\"1m\" | \"2m\", timeout: _y}\n" + fn + "}\nfunctions: g: _x & {image: images.base, source: paths: [\"src\"], handler: \"a:b\"}", false},
+		{"a hidden disjunction in a label", "_e: *\"a\" | \"b\"\n" + fn + "}\nvolumes: {\"v-\\(_e)\": size: \"1Gi\"}", true},
 		{"a computed index into a hidden struct", "_e: *\"a\" | \"b\"\n_v: {a: {s: \"1Gi\"}, b: {s: \"2Gi\"}}[_e]\n" + fn + "}\nvolumes: v: size: _v.s", true},
 		{"a computed index into the configuration", "_k: \"a\"\nvolumes: a: size: \"1Gi\"\n" + fn + "}\nvolumes: b: size: volumes[_k].size", false},
 		{"a definition's disjunction where the schema has none", "#B: {env: E: *\"a\" | \"b\", ...}\n" + fn + "}\nsandboxes: s: #B & {image: images.base}", true},
