@@ -529,9 +529,10 @@ func cueOutputsOK(sch, v cue.Value) error {
 	}
 	def := sch.LookupPath(cue.MakePath(cue.Def("#Output")))
 	names := sch.LookupPath(cue.MakePath(cue.Def("#OutputName")))
+	enc := cuecontext.New() // for the names; values of two contexts unify
 	for it.Next() {
 		name := it.Selector().Unquoted()
-		if !it.Selector().IsString() || names.Unify(v.Context().Encode(name)).Err() != nil {
+		if !it.Selector().IsString() || names.Unify(enc.Encode(name)).Err() != nil {
 			return gatedError("an output's name: " + name)
 		}
 		if err := def.Unify(it.Value()).Validate(cue.Concrete(true)); err != nil {
