@@ -63,11 +63,7 @@ functions: f: {image: images.base, source: paths: ["src"], handler: "a:b", scali
 			var results []string
 			for _, cross := range []bool{true, false} {
 				func() {
-					defer func(c bool, f func(error)) { crossCheck, onCUEUnify = c, f }(crossCheck, onCUEUnify)
-					crossCheck = cross
-					var unified error
-					onCUEUnify = func(why error) { unified = why }
-					res, err := Compile(context.Background(), Input{Path: dir})
+					res, unified, err := compileSeeingUnify(Input{Path: dir}, cross)
 					if !cross && (unified != nil) != tc.unified {
 						t.Errorf("unified with the schema: %v (%v), want %v", unified != nil, unified, tc.unified)
 					}
@@ -131,11 +127,7 @@ func TestCUEOutputsFastPath(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := writeProject(t, map[string]string{"main.cue": gateBase + tc.src})
-			defer func(c bool, f func(error)) { crossCheck, onCUEUnify = c, f }(crossCheck, onCUEUnify)
-			crossCheck = false
-			var unified error
-			onCUEUnify = func(why error) { unified = why }
-			res, err := Compile(context.Background(), Input{Path: dir})
+			res, unified, err := compileSeeingUnify(Input{Path: dir}, false)
 			if (unified != nil) != (tc.err != "") {
 				t.Errorf("unified with the schema: %v (%v), want %v", unified != nil, unified, tc.err != "")
 			}
@@ -202,11 +194,7 @@ sandboxes: s: #B & {image: images.base}
 			}
 			for _, cross := range []bool{true, false} {
 				func() {
-					defer func(c bool, f func(error)) { crossCheck, onCUEUnify = c, f }(crossCheck, onCUEUnify)
-					crossCheck = cross
-					var unified error
-					onCUEUnify = func(why error) { unified = why }
-					res, err := Compile(context.Background(), Input{Path: dir, Tags: tc.tags})
+					res, unified, err := compileSeeingUnify(Input{Path: dir, Tags: tc.tags}, cross)
 					if err != nil {
 						t.Fatalf("crossCheck %v: %v", cross, err)
 					}
@@ -226,4 +214,15 @@ sandboxes: s: #B & {image: images.base}
 			}
 		})
 	}
+}
+
+// compileSeeingUnify compiles in with crossCheck set to cross, and says
+// why judgeCUE unified with the schema (nil when it did not).
+func compileSeeingUnify(in Input, cross bool) (*Result, error, error) {
+	defer func(c bool, f func(error)) { crossCheck, onCUEUnify = c, f }(crossCheck, onCUEUnify)
+	crossCheck = cross
+	var unified error
+	onCUEUnify = func(why error) { unified = why }
+	res, err := Compile(context.Background(), in)
+	return res, unified, err
 }

@@ -923,19 +923,9 @@ func (g *cueGate) carries(e ast.Node) bool {
 		}
 		return e.Op == token.AND && (g.carries(e.X) || g.carries(e.Y))
 	case *ast.ListLit:
-		for _, x := range e.Elts {
-			if g.carries(x) {
-				return true
-			}
-		}
-		return false
+		return slices.ContainsFunc(e.Elts, func(x ast.Expr) bool { return g.carries(x) })
 	case *ast.StructLit:
-		for _, d := range e.Elts {
-			if g.carries(d) {
-				return true
-			}
-		}
-		return false
+		return slices.ContainsFunc(e.Elts, func(d ast.Decl) bool { return g.carries(d) })
 	case *ast.Field:
 		return g.carries(e.Value)
 	case *ast.EmbedDecl:
