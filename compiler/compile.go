@@ -307,6 +307,7 @@ func compileProject(ctx context.Context, in Input, p *project, tr *tracker) (*Re
 		return res, nil
 	}
 	res.Warnings = append(res.Warnings, ds...)
+	p.noteSensitiveRanges(ld.loc, ld.sensitive)
 
 	var cfg schema.Config
 	if ld.cfg != nil {

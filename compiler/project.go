@@ -33,6 +33,12 @@ type project struct {
 	// sensitive holds the strings of sensitive values, to keep out of
 	// diagnostics (scrub).
 	sensitive map[string]bool
+	// shortSensitive are the sensitive strings too short to scrub
+	// everywhere, and sensRanges where the configuration's sensitive
+	// values are written: a diagnostic there has them scrubbed too
+	// (sensitivediag.go).
+	shortSensitive map[string]bool
+	sensRanges     []*diag.Range
 	// marked: some value was marked sensitive (noteSensitive).
 	marked bool
 	// maxSize limits each configuration file's size.

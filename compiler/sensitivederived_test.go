@@ -68,6 +68,19 @@ variable "t" {
   sensitive = true
 }
 volume "v" { size = var.s }`, "", "(sensitive value)", []string{`"zq"`}},
+		{"a file named like a sensitive value", `image "i" {
+  from = "python:3.12-slim"
+  copy {
+    src = var.p
+    dst = "/app"
+  }
+}`, "", "(sensitive value)", []string{"did you mean"}},
+		{"a short sensitive file name", `variable "s" {
+  type      = string
+  default   = "zq"
+  sensitive = true
+}
+dataset "d" { files = [var.s] }`, "", "(sensitive value)", []string{"file zq", "did you mean"}},
 		{"a duplicate key of a for expression", sandbox(`env = {for x in [var.p, var.p] : substr(x, 0, 4) => "1"}`), "", "a sensitive value", nil},
 		{"a duplicate key of an object", sandbox(`env = {(strrev(var.p)) = "1", (strrev(var.p)) = "2"}`), "", "a sensitive value", nil},
 		{"tonumber reversed", retries(`tonumber(strrev(var.p))`), "cannot convert", "", nil},
@@ -108,7 +121,9 @@ volume "v" { size = var.s }`, "", "(sensitive value)", []string{`"zq"`}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			dir := writeProject(t, map[string]string{"main.hcl": head + tt.body + "\n"})
+			// A file whose name is close to the value, which a "did you
+			// mean" would name.
+			dir := writeProject(t, map[string]string{"main.hcl": head + tt.body + "\n", canary[:9] + "K": "x\n", "zz": "x\n"})
 			_, err := Compile(context.Background(), Input{Path: dir})
 			var ce *Error
 			if !errors.As(err, &ce) {

@@ -48,11 +48,17 @@ func (p *project) noteSensitive(v cty.Value) {
 		}
 		if x.IsMarked() {
 			for _, s := range leafStrings(x) {
-				if len(s) >= minScrub {
+				switch {
+				case len(s) >= minScrub:
 					if p.sensitive == nil {
 						p.sensitive = map[string]bool{}
 					}
 					p.sensitive[s] = true
+				case s != "":
+					if p.shortSensitive == nil {
+						p.shortSensitive = map[string]bool{}
+					}
+					p.shortSensitive[s] = true
 				}
 			}
 		}
@@ -79,23 +85,82 @@ func leafStrings(v cty.Value) []string {
 	return out
 }
 
-// scrub replaces the sensitive values in the diagnostics' text.
+// scrub replaces the sensitive values in the diagnostics' text. A
+// diagnostic at a sensitive value (where sensRanges say one is written)
+// also has the short ones replaced, as words ("copy source (sensitive
+// value) does not exist"), and no suggestion made from the value
+// ("; did you mean secrets.txt?").
 func (p *project) scrub(ds diag.Diagnostics) diag.Diagnostics {
-	if len(p.sensitive) == 0 || len(ds) == 0 {
+	if len(p.sensitive) == 0 && len(p.sensRanges) == 0 || len(ds) == 0 {
 		return ds
 	}
 	re := p.scrubber()
-	if re == nil {
-		return ds
-	}
+	short := p.shortScrubber()
 	out := make(diag.Diagnostics, len(ds))
 	for i, d := range ds {
 		c := *d
-		c.Summary = re.ReplaceAllLiteralString(c.Summary, sensitiveText)
-		c.Detail = re.ReplaceAllLiteralString(c.Detail, sensitiveText)
+		if re != nil {
+			c.Summary = re.ReplaceAllLiteralString(c.Summary, sensitiveText)
+			c.Detail = re.ReplaceAllLiteralString(c.Detail, sensitiveText)
+		}
+		if p.atSensitive(c.Subject) {
+			if j := strings.Index(c.Summary, "; did you mean"); j >= 0 {
+				c.Summary = c.Summary[:j]
+			}
+			if short != nil {
+				c.Summary = short.ReplaceAllLiteralString(c.Summary, sensitiveText)
+				c.Detail = short.ReplaceAllLiteralString(c.Detail, sensitiveText)
+			}
+		}
 		out[i] = &c
 	}
 	return out
+}
+
+// shortScrubber matches every short sensitive value, quoted or as a word;
+// nil when there is none.
+func (p *project) shortScrubber() *regexp.Regexp {
+	if len(p.shortSensitive) == 0 {
+		return nil
+	}
+	vals := make([]string, 0, len(p.shortSensitive))
+	for s := range p.shortSensitive {
+		vals = append(vals, s)
+	}
+	sort.Strings(vals)
+	var alts []string
+	for _, s := range vals {
+		alts = append(alts, regexp.QuoteMeta(strconv.Quote(s)), `\b`+regexp.QuoteMeta(s)+`\b`)
+	}
+	re, err := regexp.Compile(`(` + strings.Join(alts, "|") + `)`)
+	if err != nil {
+		return nil
+	}
+	return re
+}
+
+// noteSensitiveRanges records where the sensitive values at paths are
+// written (loc), for scrub.
+func (p *project) noteSensitiveRanges(loc locator, paths [][]string) {
+	for _, sp := range paths {
+		if r := loc.at(sp); r != nil {
+			p.sensRanges = append(p.sensRanges, r)
+		}
+	}
+}
+
+// atSensitive reports whether r overlaps where a sensitive value is
+// written.
+func (p *project) atSensitive(r *diag.Range) bool {
+	if r == nil {
+		return false
+	}
+	for _, s := range p.sensRanges {
+		if s.File == r.File && s.Start.Byte <= r.End.Byte && r.Start.Byte <= s.End.Byte {
+			return true
+		}
+	}
+	return false
 }
 
 // scrubStrings replaces the sensitive values in strings printed besides
