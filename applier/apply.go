@@ -708,7 +708,7 @@ func (a *Applier) storeSecretValue(ctx context.Context, lk *Lock, p *planner.Pla
 		}
 		return nil
 	}
-	value, _, err := a.secrets.Value(c.Addr, spec)
+	value, _, err := localValue(a.secrets, r, spec)
 	switch {
 	case errors.Is(err, ErrNotLocal):
 		return nil

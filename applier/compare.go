@@ -68,7 +68,7 @@ func (a *Applier) locals(d *schema.Desired) *localValues {
 		if err != nil {
 			continue
 		}
-		v, source, err := a.secrets.Value(r.Address, spec)
+		v, source, err := localValue(a.secrets, r, spec)
 		var ev *EmptyValueError
 		if errors.As(err, &ev) {
 			l.empty = append(l.empty, err)

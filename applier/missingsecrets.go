@@ -28,7 +28,7 @@ func MissingSecretValues(p *planner.Plan, d *schema.Desired, src SecretSource) e
 		if err != nil {
 			continue
 		}
-		if _, _, err := src.Value(ch.Addr, spec); err != nil && !errors.Is(err, ErrNotLocal) {
+		if _, _, err := localValue(src, r, spec); err != nil && !errors.Is(err, ErrNotLocal) {
 			if ch.Range != nil && !ch.Range.IsZero() {
 				err = fmt.Errorf("%s: %w", ch.Range, err)
 			}
