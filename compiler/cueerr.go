@@ -22,9 +22,6 @@ type cueTranslator struct {
 	lang string // "cue" or "hcl": the words to use
 	loc  locator
 	user cue.Value // the user's CUE value, when lang is "cue"
-	// sens are the judged configuration's sensitive values (HCL), which
-	// no diagnostic quotes (cueerrsensitive.go).
-	sens *sensitiveValues
 }
 
 type cueErr struct {
@@ -68,14 +65,10 @@ func (t *cueTranslator) translate(err error) diag.Diagnostics {
 				i++
 				subs = append(subs, errs[i])
 			}
-			d := t.disjunction(e, subs)
-			t.sens.redact(d, e.path)
-			ds = append(ds, d)
+			ds = append(ds, t.disjunction(e, subs))
 			continue
 		}
-		d := t.one(e)
-		t.sens.redact(d, e.path)
-		ds = append(ds, d)
+		ds = append(ds, t.one(e))
 	}
 	return nameInstances(ds, whose)
 }

@@ -35,18 +35,25 @@ func (l *hclLoader) validateCUE(cfg map[string]any) (*loaded, diag.Diagnostics) 
 		validateCUEHook(cfg)
 	}
 	sch := l.schemaValue()
-	tr := &cueTranslator{p: l.p, lang: "hcl", loc: withDefaults(l.ranges, l.shared), sens: &sensitiveValues{cfg: cfg, paths: l.ranges.sensitive}}
+	tr := &cueTranslator{p: l.p, lang: "hcl", loc: withDefaults(l.ranges, l.shared)}
+	// CUE's words quote a value at the position it is written: where that
+	// is a sensitive value's, scrub hides it however short (and drops a
+	// suggestion made from it).
+	translate := func(err error) diag.Diagnostics {
+		l.p.noteSensitiveRanges(tr.loc, l.ranges.sensitive)
+		return tr.translate(err)
+	}
 	v := l.cctx.Encode(cfg)
 	if err := v.Err(); err != nil {
 		return nil, diag.Diagnostics{diag.Errorf(nil, "internal error: encoding configuration: %v", err)}
 	}
 	u := sch.LookupPath(cue.MakePath(cue.Def("#Config"))).Unify(v)
 	if err := u.Validate(cue.Concrete(true)); err != nil {
-		return nil, tr.translate(err)
+		return nil, translate(err)
 	}
 	b, err := u.MarshalJSON()
 	if err != nil {
-		return nil, tr.translate(err)
+		return nil, translate(err)
 	}
 	return &loaded{json: b, loc: withDefaults(l.ranges, l.shared), sensitive: l.ranges.sensitive, defaults: l.shared}, nil
 }

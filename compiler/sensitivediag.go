@@ -140,7 +140,10 @@ func (p *project) shortScrubber() *regexp.Regexp {
 }
 
 // noteSensitiveRanges records where the sensitive values at paths are
-// written (loc), for scrub.
+// written (loc), for scrub: once the configuration is loaded (its checks
+// and the build report there), and before CUE's judgement of an HCL
+// configuration is worded (a value a sensitive condition chose, "zq", is
+// short, and CUE quotes it).
 func (p *project) noteSensitiveRanges(loc locator, paths [][]string) {
 	for _, sp := range paths {
 		if r := loc.at(sp); r != nil {
