@@ -1,8 +1,6 @@
 package compiler
 
 import (
-	"context"
-	"slices"
 	"strings"
 	"testing"
 
@@ -63,25 +61,11 @@ volumes: {a: size: "1Gi", #X}
 				t.Errorf("gate: %+v; want plain %v, with comprehensions", v, tc.plain)
 			}
 			for _, cross := range []bool{true, false} {
-				func() {
-					defer func(c bool) { crossCheck = c }(crossCheck)
-					crossCheck = cross
-					res, err := Compile(context.Background(), Input{Path: dir})
-					if err != nil {
-						t.Fatalf("crossCheck %v: %v", cross, err)
-					}
-					var got []string
-					specs := ""
-					for _, r := range res.Desired.Resources {
-						got = append(got, r.Address)
-						specs += string(r.Spec)
-					}
-					for _, w := range tc.want {
-						if !slices.Contains(got, w) && !strings.Contains(specs, w) {
-							t.Errorf("crossCheck %v: no %s in %v", cross, w, got)
-						}
-					}
-				}()
+				res, _, err := compileSeeingUnify(Input{Path: dir}, cross)
+				if err != nil {
+					t.Fatalf("crossCheck %v: %v", cross, err)
+				}
+				wantResources(t, res, tc.want, cross)
 			}
 		})
 	}

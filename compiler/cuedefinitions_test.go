@@ -82,18 +82,7 @@ functions: f: {image: images.base, source: paths: ["src"], handler: "a:b", scali
 					if err != nil {
 						t.Fatalf("crossCheck %v: %v", cross, err)
 					}
-					var got []string
-					specs := ""
-					for _, r := range res.Desired.Resources {
-						got = append(got, r.Address)
-						specs += string(r.Spec)
-					}
-					for _, w := range tc.want {
-						if !slices.Contains(got, w) && !strings.Contains(specs, w) {
-							t.Errorf("crossCheck %v: no %s in %v\n%s", cross, w, got, specs)
-						}
-					}
-					results = append(results, specs)
+					results = append(results, wantResources(t, res, tc.want, cross))
 				}()
 			}
 			if results[0] != results[1] {
@@ -201,15 +190,7 @@ sandboxes: s: #B & {image: images.base}
 					if !cross && unified != nil {
 						t.Errorf("unified with the schema: %v", unified)
 					}
-					specs := ""
-					for _, r := range res.Desired.Resources {
-						specs += r.Address + " " + string(r.Spec) + "\n"
-					}
-					for _, w := range tc.want {
-						if !strings.Contains(specs, w) {
-							t.Errorf("crossCheck %v: no %s in\n%s", cross, w, specs)
-						}
-					}
+					wantResources(t, res, tc.want, cross)
 				}()
 			}
 		})
@@ -225,4 +206,22 @@ func compileSeeingUnify(in Input, cross bool) (*Result, error, error) {
 	onCUEUnify = func(why error) { unified = why }
 	res, err := Compile(context.Background(), in)
 	return res, unified, err
+}
+
+// wantResources checks that each of want is the address of one of res's
+// resources or text in one's spec, and returns the specs.
+func wantResources(t *testing.T, res *Result, want []string, cross bool) string {
+	t.Helper()
+	var got []string
+	specs := ""
+	for _, r := range res.Desired.Resources {
+		got = append(got, r.Address)
+		specs += string(r.Spec)
+	}
+	for _, w := range want {
+		if !slices.Contains(got, w) && !strings.Contains(specs, w) {
+			t.Errorf("crossCheck %v: no %s in %v\n%s", cross, w, got, specs)
+		}
+	}
+	return specs
 }

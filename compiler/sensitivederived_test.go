@@ -1,13 +1,9 @@
 package compiler
 
 import (
-	"bytes"
 	"context"
-	"errors"
 	"strings"
 	"testing"
-
-	"cc.dev/cc/diag"
 )
 
 // TestDiagnosticsNeverQuoteAPartOfSensitive: a diagnostic quotes no part
@@ -125,15 +121,7 @@ dataset "d" { files = [var.s] }`, "", "(sensitive value)", []string{"file zq", "
 			// mean" would name.
 			dir := writeProject(t, map[string]string{"main.hcl": head + tt.body + "\n", canary[:9] + "K": "x\n", "zz": "x\n"})
 			_, err := Compile(context.Background(), Input{Path: dir})
-			var ce *Error
-			if !errors.As(err, &ce) {
-				t.Fatalf("Compile() = %v, want a configuration error", err)
-			}
-			var text, js bytes.Buffer
-			diag.WriteText(&text, ce.Diagnostics, func(f string) []byte { return ce.Files[f] })
-			if err := diag.WriteJSON(&js, ce.Diagnostics); err != nil {
-				t.Fatal(err)
-			}
+			ce, text, _ := configError(t, err)
 			// The source lines the text shows hold the canary where the
 			// configuration writes it; the messages must not.
 			var msgs strings.Builder
@@ -164,8 +152,8 @@ dataset "d" { files = [var.s] }`, "", "(sensitive value)", []string{"file zq", "
 			if !strings.Contains(low, shown) {
 				t.Errorf("no diagnostic says %q:\n%s", shown, msgs.String())
 			}
-			if !strings.Contains(text.String(), "main.hcl:") {
-				t.Errorf("diagnostics without a position:\n%s", text.String())
+			if !strings.Contains(text, "main.hcl:") {
+				t.Errorf("diagnostics without a position:\n%s", text)
 			}
 		})
 	}
@@ -191,10 +179,7 @@ variable "p" {
 volume "v" { size = nonsensitive(var.p) }
 `})
 	_, err := Compile(context.Background(), Input{Path: dir})
-	var ce *Error
-	if !errors.As(err, &ce) {
-		t.Fatalf("Compile() = %v, want a configuration error", err)
-	}
+	ce, _, _ := configError(t, err)
 	if s := ce.Diagnostics.Error(); !strings.Contains(s, "cc never removes the sensitive mark") || strings.Contains(s, "withheld") {
 		t.Errorf("nonsensitive(var.p) = %s, want the refusal's reason", s)
 	}

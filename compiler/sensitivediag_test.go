@@ -133,24 +133,31 @@ variable "p" {
 				in.VarFiles = []string{filepath.Join(dir, "vars/x.hcl")}
 			}
 			_, err := Compile(context.Background(), in)
-			var ce *Error
-			if !errors.As(err, &ce) {
-				t.Fatalf("Compile() = %v, want a configuration error", err)
-			}
-			var text, js bytes.Buffer
-			diag.WriteText(&text, ce.Diagnostics, func(f string) []byte { return ce.Files[f] })
-			if err := diag.WriteJSON(&js, ce.Diagnostics); err != nil {
-				t.Fatal(err)
-			}
-			for _, out := range []string{text.String(), js.String()} {
+			_, text, js := configError(t, err)
+			for _, out := range []string{text, js} {
 				low := strings.ToLower(out)
 				if strings.Contains(low, strings.ToLower(canary)) || strings.Contains(low, hexSum[:8]) {
 					t.Errorf("a diagnostic quotes the sensitive value:\n%s", out)
 				}
 			}
-			if !strings.Contains(text.String(), "main.hcl:") {
-				t.Errorf("diagnostics without a position:\n%s", text.String())
+			if !strings.Contains(text, "main.hcl:") {
+				t.Errorf("diagnostics without a position:\n%s", text)
 			}
 		})
 	}
+}
+
+// configError is err as a configuration error, and its diagnostics as
+// text (with their source lines) and as JSON.
+func configError(t *testing.T, err error) (ce *Error, text, js string) {
+	t.Helper()
+	if !errors.As(err, &ce) {
+		t.Fatalf("Compile() = %v, want a configuration error", err)
+	}
+	var tb, jb bytes.Buffer
+	diag.WriteText(&tb, ce.Diagnostics, func(f string) []byte { return ce.Files[f] })
+	if err := diag.WriteJSON(&jb, ce.Diagnostics); err != nil {
+		t.Fatal(err)
+	}
+	return ce, tb.String(), jb.String()
 }
