@@ -20,12 +20,7 @@ const sensitiveSourceText = "(sensitive)"
 // sensitiveSource reports whether pointers (a resource's Sensitive) mark
 // where the secret's local value is read from.
 func sensitiveSource(pointers []string) bool {
-	for _, p := range pointers {
-		if p == "" || p == "/from_env" || p == "/from_env_file" || strings.HasPrefix(p, "/from_env_file/") {
-			return true
-		}
-	}
-	return false
+	return schema.SensitiveAt(pointers, "/from_env") || schema.SensitiveAt(pointers, "/from_env_file")
 }
 
 // localValue is src.Value for the secret r, with a sensitive source's

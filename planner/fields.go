@@ -117,14 +117,7 @@ func newSensitivity(lists ...[]string) sensitivity {
 
 // at reports whether the value at ptr is sensitive or holds a sensitive
 // value.
-func (s sensitivity) at(ptr string) bool {
-	for _, p := range s {
-		if p == "/" || p == "" || p == ptr || strings.HasPrefix(p, ptr+"/") || strings.HasPrefix(ptr, p+"/") {
-			return true
-		}
-	}
-	return false
-}
+func (s sensitivity) at(ptr string) bool { return schema.SensitiveAt(s, ptr) }
 
 // redact returns spec with every sensitive value replaced by Sentinel.
 func redact(spec json.RawMessage, sens []string) json.RawMessage {

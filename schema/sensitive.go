@@ -219,3 +219,15 @@ func collectStrings(v any, out *[]string) {
 		}
 	}
 }
+
+// SensitiveAt reports whether the value at the JSON pointer ptr of a
+// spec whose sensitive values are at pointers (a Resource's Sensitive) is
+// sensitive or holds a sensitive value.
+func SensitiveAt(pointers []string, ptr string) bool {
+	for _, p := range pointers {
+		if p == "/" || p == "" || p == ptr || strings.HasPrefix(p, ptr+"/") || strings.HasPrefix(ptr, p+"/") {
+			return true
+		}
+	}
+	return false
+}
