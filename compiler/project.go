@@ -35,10 +35,11 @@ type project struct {
 	sensitive map[string]bool
 	// shortSensitive are the sensitive strings too short to scrub
 	// everywhere, and sensRanges where the configuration's sensitive
-	// values are written: a diagnostic there has them scrubbed too
-	// (sensitivediag.go).
+	// values are written (sensLocs, until located): a diagnostic there
+	// has them scrubbed too (sensitivediag.go).
 	shortSensitive map[string]bool
 	sensRanges     []*diag.Range
+	sensLocs       []sensitiveLocs
 	// marked: some value was marked sensitive (noteSensitive).
 	marked bool
 	// maxSize limits each configuration file's size.

@@ -91,7 +91,7 @@ func leafStrings(v cty.Value) []string {
 // value) does not exist"), and no suggestion made from the value
 // ("; did you mean secrets.txt?").
 func (p *project) scrub(ds diag.Diagnostics) diag.Diagnostics {
-	if len(p.sensitive) == 0 && len(p.sensRanges) == 0 || len(ds) == 0 {
+	if len(p.sensitive) == 0 && len(p.sensRanges) == 0 && len(p.sensLocs) == 0 || len(ds) == 0 {
 		return ds
 	}
 	re := p.scrubber()
@@ -144,12 +144,20 @@ func (p *project) shortScrubber() *regexp.Regexp {
 // and the build report there), and before CUE's judgement of an HCL
 // configuration is worded (a value a sensitive condition chose, "zq", is
 // short, and CUE quotes it).
+//
+// They are located only when a diagnostic is scrubbed (atSensitive): a
+// compile without one need not.
 func (p *project) noteSensitiveRanges(loc locator, paths [][]string) {
-	for _, sp := range paths {
-		if r := loc.at(sp); r != nil {
-			p.sensRanges = append(p.sensRanges, r)
-		}
+	if len(paths) > 0 {
+		p.sensLocs = append(p.sensLocs, sensitiveLocs{loc, paths})
 	}
+}
+
+// sensitiveLocs are sensitive paths and the locator of where they are
+// written.
+type sensitiveLocs struct {
+	loc   locator
+	paths [][]string
 }
 
 // atSensitive reports whether r overlaps where a sensitive value is
@@ -158,6 +166,14 @@ func (p *project) atSensitive(r *diag.Range) bool {
 	if r == nil {
 		return false
 	}
+	for _, l := range p.sensLocs {
+		for _, sp := range l.paths {
+			if at := l.loc.at(sp); at != nil {
+				p.sensRanges = append(p.sensRanges, at)
+			}
+		}
+	}
+	p.sensLocs = nil
 	for _, s := range p.sensRanges {
 		if s.File == r.File && s.Start.Byte <= r.End.Byte && r.Start.Byte <= s.End.Byte {
 			return true
