@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"sync"
 	"testing"
+	"time"
 
 	"cc.dev/cc/service"
 )
@@ -99,6 +100,56 @@ func BenchmarkApply1000(b *testing.B) {
 				}
 				b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N*len(reqs)), "µs/apply")
 			})
+		}
+	}
+}
+
+// BenchmarkGetStateCompare is a no-op plan's one read of a project of
+// 10,000 functions, each with a sensitive value (sealed at rest) and
+// one of every five with two versions: one op is a GetState carrying a
+// comparison of each value, its state unchanged, as plan sends it.
+func BenchmarkGetStateCompare(b *testing.B) {
+	ctx := context.Background()
+	clk := newClock()
+	c := open(b, filepath.Join(b.TempDir(), "state.db"), service.WithClock(clk.Now))
+	const n = 10_000
+	sens := []string{"/env/LOG_LEVEL"}
+	fn := func(i int, level string) map[string]any {
+		return function(fmt.Sprintf("m:f%d", i), map[string]any{"env": map[string]any{"LOG_LEVEL": level, "REGION": "eu-west-1"}})
+	}
+	var reqs []service.ApplyRequest
+	for i := range n {
+		reqs = append(reqs, sensitiveApply(b, fmt.Sprintf("function.f-%05d", i), service.ActionCreate, fn(i, "debug"), sens, 0))
+	}
+	applyAll(b, c, "p", reqs, 10)
+	st, err := c.GetState(ctx, "p")
+	if err != nil {
+		b.Fatal(err)
+	}
+	serial := st.Serial
+	for i := 0; i < n; i += 5 {
+		serial = mustApply(b, c, sensitiveApply(b, fmt.Sprintf("function.f-%05d", i), service.ActionUpdate, fn(i, "info"), sens, serial)).Serial
+	}
+	vals := make([]service.ValueToCompare, n)
+	for i := range vals {
+		v := `"debug"`
+		if i%5 == 0 {
+			v = `"info"`
+		}
+		vals[i] = service.ValueToCompare{Address: fmt.Sprintf("function.f-%05d", i), Pointer: sens[0], Value: []byte(v)}
+	}
+	for b.Loop() {
+		clk.Advance(time.Minute) // past the comparisons' rate limit
+		resp, err := c.ReadState(ctx, service.StateRequest{Project: "p", KnownSerial: serial, Compare: vals})
+		if err != nil {
+			b.Fatal(err)
+		}
+		ms := resp.Matches
+		if !resp.Unchanged {
+			b.Fatal("state changed")
+		}
+		if len(ms) != n || ms[0].Comparison != service.Equal || len(ms[0].EqualRevisions) != 1 || ms[0].EqualRevisions[0] != 2 || ms[1].Comparison != service.Equal {
+			b.Fatalf("matches %+v %+v", ms[0], ms[1])
 		}
 	}
 }

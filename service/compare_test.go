@@ -21,7 +21,7 @@ import (
 
 // sensitiveApply is an apply request of a spec whose values at sens are
 // sensitive: hashed without them, as the compiler hashes it.
-func sensitiveApply(t *testing.T, addr string, action service.Action, v any, sens []string, expected int64) service.ApplyRequest {
+func sensitiveApply(t testing.TB, addr string, action service.Action, v any, sens []string, expected int64) service.ApplyRequest {
 	t.Helper()
 	s, _ := spec(t, v)
 	h, err := schema.RedactedHash(s, sens)

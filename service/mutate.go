@@ -47,6 +47,9 @@ type mutation struct {
 	salt    []byte
 	now     int64 // unix nanoseconds
 	bumped  bool
+	// cmp is what a call's comparisons have read (prepareComparisons);
+	// nil for a mutation.
+	cmp *comparing
 }
 
 // bump marks the state changed and returns the mutation's serial: the

@@ -93,8 +93,10 @@ func valueClasses(ctx context.Context, tx *sql.Tx, project string) (map[string]i
 // resource's own values, and "ADDRESS#/image..." for those of the images
 // it uses (through image and from_image).
 func sensitiveEntry(address, pointer string) string {
-	return address + "#" + strings.NewReplacer("%", "%25", " ", "%20", "\n", "%0A").Replace(pointer)
+	return address + "#" + entryEscaper.Replace(pointer)
 }
+
+var entryEscaper = strings.NewReplacer("%", "%25", " ", "%20", "\n", "%0A")
 
 func isSensitiveEntry(address string) bool { return strings.Contains(address, "#") }
 
@@ -220,6 +222,9 @@ func (a *resourceAPI) CompareValues(ctx context.Context, req *ccv1.CompareValues
 		return nil, dbError(err)
 	}
 	t := &mutation{tx: newStmtTx(tx, nil), ctx: ctx, s: a.s, project: project, salt: salt}
+	if err := t.prepareComparisons(vals, false); err != nil {
+		return nil, err
+	}
 	resp := &ccv1.CompareValuesResponse{Results: make([]ccv1.Comparison, len(vals))}
 	for i, v := range vals {
 		c, err := t.compare(v)
@@ -268,8 +273,11 @@ func (t *mutation) matches(vals []*ccv1.CompareValue) ([]*ccv1.ValueMatch, error
 		rev int64
 		fp  string
 	}
+	if err := t.prepareComparisons(vals, true); err != nil {
+		return nil, err
+	}
 	revs := map[string][]secretRev{}
-	versions := map[string][]versionRow{}
+	versions := t.cmp.versions
 	out := make([]*ccv1.ValueMatch, len(vals))
 	for i, v := range vals {
 		c, err := t.compare(v)
@@ -338,6 +346,20 @@ type versionRow struct {
 	entries map[string]string
 }
 
+// versionEntries are the fingerprints a version's secrets column holds,
+// by entry: the first of each.
+func versionEntries(col string) map[string]string {
+	entries := map[string]string{}
+	for _, line := range splitLines(col) {
+		if f := strings.Fields(line); len(f) == 3 {
+			if _, dup := entries[f[0]]; !dup {
+				entries[f[0]] = f[2]
+			}
+		}
+	}
+	return entries
+}
+
 func (t *mutation) versionRows(addr string) ([]versionRow, error) {
 	rows, err := t.tx.QueryContext(t.ctx, "SELECT version, secrets FROM versions WHERE project = ? AND address = ? ORDER BY version", t.project, addr)
 	if err != nil {
@@ -351,14 +373,7 @@ func (t *mutation) versionRows(addr string) ([]versionRow, error) {
 			rows.Close()
 			return nil, dbError(err)
 		}
-		vr.entries = map[string]string{}
-		for _, line := range splitLines(col) {
-			if f := strings.Fields(line); len(f) == 3 {
-				if _, dup := vr.entries[f[0]]; !dup {
-					vr.entries[f[0]] = f[2]
-				}
-			}
-		}
+		vr.entries = versionEntries(col)
 		out = append(out, vr)
 	}
 	return out, closeRows(rows)
@@ -393,37 +408,13 @@ func (t *mutation) compare(v *ccv1.CompareValue) (ccv1.Comparison, error) {
 	if r := v.GetRevision(); r != 0 {
 		return t.compareVersion(v, r)
 	}
-	cur, err := t.resource(addr)
-	if err != nil {
-		return 0, dbError(err)
-	}
-	if cur == nil {
-		return ccv1.Comparison_COMPARISON_ABSENT, nil
-	}
-	spec, sens, place := cur.spec, cur.sensitive, addr
-	if schema.Kind(cur.kind) == schema.KindImage {
-		place = imagePlace(cur.hash)
-		err := t.tx.QueryRowContext(t.ctx, "SELECT spec, sensitive FROM images WHERE project = ? AND hash = ?", t.project, cur.hash).Scan(&spec, &sens)
-		if errors.Is(err, sql.ErrNoRows) {
-			return ccv1.Comparison_COMPARISON_ABSENT, nil
-		}
-		if err != nil {
-			return 0, dbError(err)
-		}
-	}
-	spec, err = t.unsealSpec(place, spec, splitLines(sens))
+	cur, err := t.current(addr)
 	if err != nil {
 		return 0, err
 	}
 	// Only sensitive values are compared: the others are in the state.
-	sensitive := false
-	for _, p := range splitLines(sens) {
-		if p == v.GetPointer() {
-			sensitive = true
-		}
-	}
-	have, ok := schema.SensitiveValue(spec, v.GetPointer())
-	if !sensitive || !ok {
+	have, ok := cur.sensitiveValue(v.GetPointer())
+	if !ok {
 		return ccv1.Comparison_COMPARISON_ABSENT, nil
 	}
 	if subtle.ConstantTimeCompare(have, v.GetValue()) == 1 {
@@ -509,13 +500,22 @@ func (t *mutation) sealSpec(place string, spec []byte, sens []string) ([]byte, e
 
 // unsealSpec returns a stored spec with its sensitive values opened.
 func (t *mutation) unsealSpec(place string, spec []byte, sens []string) ([]byte, error) {
-	if len(sens) == 0 || !bytes.Contains(spec, []byte(sealedPrefix)) {
+	if len(sens) == 0 || !containsSealed(spec) {
 		return spec, nil
 	}
 	v, err := decodeJSON(spec)
 	if err != nil {
 		return nil, dbError(err)
 	}
+	if v, err = t.unsealTree(place, v, sens); err != nil {
+		return nil, err
+	}
+	return schema.Canonical(v)
+}
+
+// unsealTree opens the sealed values at sens in v, a stored spec decoded,
+// and returns it.
+func (t *mutation) unsealTree(place string, v any, sens []string) (any, error) {
 	for _, p := range sens {
 		x, ok := schema.ValueAt(v, p)
 		s, isString := x.(string)
@@ -537,7 +537,7 @@ func (t *mutation) unsealSpec(place string, spec []byte, sens []string) ([]byte,
 		}
 		v = schema.ReplaceAt(v, schema.SplitPointer(p), pv)
 	}
-	return schema.Canonical(v)
+	return v, nil
 }
 
 func imagePlace(hash string) string { return "image " + hash }

@@ -236,6 +236,21 @@ const inChunk = 500
 // its error is a status (dbError).
 func selectIn(ctx context.Context, q rowsQuerier, query, project string, keys []string) (map[string]bool, error) {
 	have := map[string]bool{}
+	err := queryIn(ctx, q, query, project, keys, func(rows *sql.Rows) error {
+		var k string
+		if err := rows.Scan(&k); err != nil {
+			return err
+		}
+		have[k] = true
+		return nil
+	})
+	return have, err
+}
+
+// queryIn runs query, which selects project's rows before an IN list, for
+// keys (inChunk at a time, with the query's end after the list), giving
+// each row to scan; its error is a status (dbError).
+func queryIn(ctx context.Context, q rowsQuerier, query, project string, keys []string, scan func(*sql.Rows) error, end ...string) error {
 	for i := 0; i < len(keys); i += inChunk {
 		part := keys[i:min(i+inChunk, len(keys))]
 		args := make([]any, 0, len(part)+1)
@@ -243,23 +258,21 @@ func selectIn(ctx context.Context, q rowsQuerier, query, project string, keys []
 		for _, k := range part {
 			args = append(args, k)
 		}
-		rows, err := q.QueryContext(ctx, query+" IN (?"+strings.Repeat(",?", len(part)-1)+")", args...)
+		rows, err := q.QueryContext(ctx, query+" IN (?"+strings.Repeat(",?", len(part)-1)+")"+strings.Join(end, ""), args...)
 		if err != nil {
-			return nil, dbError(err)
+			return dbError(err)
 		}
 		for rows.Next() {
-			var k string
-			if err := rows.Scan(&k); err != nil {
+			if err := scan(rows); err != nil {
 				rows.Close()
-				return nil, dbError(err)
+				return dbError(err)
 			}
-			have[k] = true
 		}
 		if err := closeRows(rows); err != nil {
-			return nil, err
+			return err
 		}
 	}
-	return have, nil
+	return nil
 }
 
 // prefetchQueries select the keys a project has of a table, before an IN
