@@ -30,8 +30,9 @@ import (
 //
 // A compilation is not cached when it reads what the key cannot follow
 // (a symbolic link out of the root, an unreadable file, a cue.mod above
-// the root), nor when any value in it is sensitive: a cache file would
-// hold it in clear.
+// the root). One in which any value is sensitive is cached only
+// encrypted, under a key out of the project (Input.SealDir,
+// cachesealed.go), and not at all without one.
 //
 // What a project's compile seldom reads changes most: version-control
 // directories (.git and its kind, localfs.VCSDirs) with every commit and
@@ -59,6 +60,10 @@ type compileCache struct {
 	dir  string
 	key  []byte
 	stat *statCache
+	// seal is the key of entries with sensitive values (cachesealed.go),
+	// read once asked for (sealTried).
+	seal      []byte
+	sealTried bool
 	// ck is the compilation's key; nil: not cacheable. full says it
 	// holds what the omitted entries hold too; part is the key without
 	// it (nil when it cannot be had).
@@ -87,6 +92,10 @@ type cachedResult struct {
 	// gob gives no empty list or map, only nil: these say which were
 	// empty.
 	WarningsEmpty, UnlockedEmpty bool
+	// Sealed, when set, is the whole entry encrypted (sealResult), of a
+	// compilation with sensitive values: Key is then the one sealKey
+	// derives, and every other field empty.
+	Sealed []byte
 }
 
 // cachedDesired is a schema.Desired but its Schema (TestCachedDesiredFields
@@ -169,6 +178,11 @@ func (c *compileCache) lookup(in Input, p *project) *Result {
 	if cr.Full && !c.full {
 		c.useFullKey(in, p)
 	}
+	if cr.Sealed != nil {
+		if c.ck == nil || cr.Full != c.full || !c.openResult(in, &cr) {
+			return nil
+		}
+	}
 	if c.ck == nil || cr.Full != c.full || !hmac.Equal(cr.Key, c.ck) || cr.Key == nil {
 		return nil
 	}
@@ -224,7 +238,11 @@ func (c *compileCache) finish(in Input, res *Result, err error, p *project) {
 	}
 	defer c.stat.save()
 	defer c.close()
-	if c.ck == nil || err != nil || res == nil || res.Desired == nil || hasSensitive(res, p) {
+	if c.ck == nil || err != nil || res == nil || res.Desired == nil {
+		return
+	}
+	sensitive := hasSensitive(res, p)
+	if sensitive && c.sealingKey(in) == nil {
 		return
 	}
 	// Located again first, under the watch: what locating reads counts
@@ -249,6 +267,11 @@ func (c *compileCache) finish(in Input, res *Result, err error, p *project) {
 		return
 	}
 	cr := newCachedResult(key, full, res)
+	if sensitive {
+		if cr = c.sealResult(cr); cr == nil {
+			return
+		}
+	}
 	if writeSealed(c.dir, c.slot, c.key, resultMagic, func(w io.Writer) error { return gob.NewEncoder(w).Encode(cr) }) == nil {
 		pruneResults(c.dir)
 	}

@@ -304,3 +304,91 @@ func TestCompileCacheSensitiveCanary(t *testing.T) {
 		return nil
 	})
 }
+
+// TestCompileCacheSensitiveSealed: issue 13: compile cache. A compile with
+// a sensitive value is cached encrypted under the key in Input.SealDir,
+// out of the project: read back the same as a cold compile; no file of
+// the project's cache or of SealDir holds the value, its sha256 or the
+// --var naming it; and the project's cache without that key (another
+// machine's, a copy), or with another value given, is no hit.
+func TestCompileCacheSensitiveSealed(t *testing.T) {
+	const canary = "canary-Yk27pw"
+	dir := t.TempDir()
+	copyTree(t, "../examples/environments", dir)
+	main := filepath.Join(dir, "main.hcl")
+	b, _ := os.ReadFile(main)
+	b = append(b, "\nvariable \"token\" {\n  type      = string\n  sensitive = true\n  default   = \"x\"\n}\n"...)
+	os.WriteFile(main, b, 0o644)
+	rewrite(t, main, "CC_ENV    = env.name", "CC_ENV    = env.name\n    TOKEN     = var.token")
+	backdate(t, dir)
+	cache, seal := filepath.Join(dir, ".cc", "cache"), t.TempDir()
+	p := probeCache(t)
+	hits := func(in Input, want int, why string) {
+		t.Helper()
+		p.take()
+		res := compileColdCached(t, in, cache)
+		if h, _ := p.take(); h != want {
+			t.Fatalf("%s: %d hits, want %d", why, h, want)
+		}
+		if !hasSensitive(res, &project{}) {
+			t.Fatalf("%s: the result has no sensitive value: the test tests nothing", why)
+		}
+	}
+	for _, in := range []Input{
+		{Path: main, Vars: []string{"token=" + canary}, SealDir: seal},
+		{Path: main, EnvVars: []string{"CC_VAR_token=" + canary}, SealDir: seal},
+	} {
+		hits(in, 0, "the first compile")
+		hits(in, 1, "a compile again")
+	}
+	in := Input{Path: main, Vars: []string{"token=" + canary}, SealDir: seal}
+	hits(in, 0, "the --var after the CC_VAR_") // one slot: the CC_VAR_ compile replaced it
+	hits(in, 1, "the --var again")
+	secrets := []string{canary, "token=" + canary}
+	for _, d := range []string{cache, seal} {
+		filepath.WalkDir(d, func(p string, d os.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
+			got, _ := os.ReadFile(p)
+			for _, s := range secrets {
+				sum := sha256.Sum256([]byte(s))
+				for _, form := range []string{s, hex.EncodeToString(sum[:]), string(sum[:])} {
+					if strings.Contains(string(got), form) {
+						t.Errorf("%s holds %q or its sha256", p, s)
+					}
+				}
+			}
+			return nil
+		})
+	}
+	other := in
+	other.Vars = []string{"token=" + canary + "2"}
+	hits(other, 0, "another value")
+	hits(in, 0, "the first value after another")
+	// The project's cache as it is, opened with another sealing key or
+	// none: no hit.
+	snapshot := func() map[string][]byte {
+		m := map[string][]byte{}
+		ents, _ := os.ReadDir(cache)
+		for _, e := range ents {
+			m[e.Name()], _ = os.ReadFile(filepath.Join(cache, e.Name()))
+		}
+		return m
+	}
+	restore := func(m map[string][]byte) {
+		for name, b := range m {
+			os.WriteFile(filepath.Join(cache, name), b, 0o600)
+		}
+	}
+	saved := snapshot()
+	elsewhere := in
+	elsewhere.SealDir = t.TempDir()
+	hits(elsewhere, 0, "another sealing key")
+	restore(saved)
+	none := in
+	none.SealDir = ""
+	hits(none, 0, "no sealing key")
+	restore(saved)
+	hits(in, 1, "the sealing key again")
+}

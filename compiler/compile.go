@@ -60,6 +60,12 @@ type Input struct {
 	// means neither. It is used only with the embedded schema (Schema
 	// nil), and a directory that cannot be written is no cache.
 	CacheDir string
+	// SealDir, with CacheDir, is a directory of the user's own, out of
+	// the project (cc uses the user's cache directory, ~/.cache/cc),
+	// holding the key that encrypts a cached compilation with sensitive
+	// values (cachesealed.go); "" means such a compilation is not
+	// cached.
+	SealDir string
 }
 
 // DefaultMaxConfigSize is the default limit on a configuration file's

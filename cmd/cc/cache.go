@@ -32,3 +32,19 @@ func (e *env) cacheDir(c *command, path string) string {
 	}
 	return filepath.Join(dir, stateDir, "cache")
 }
+
+// sealDir is where the key of cached compilations with sensitive values
+// lives (compiler.Input.SealDir): the user's cache directory
+// ($XDG_CACHE_HOME, else ~/.cache) under cc/sealed, out of every project,
+// so that a project's .cc alone cannot open them; "" without a home.
+func (e *env) sealDir() string {
+	d := e.getenv("XDG_CACHE_HOME")
+	if !filepath.IsAbs(d) {
+		h := e.getenv("HOME")
+		if !filepath.IsAbs(h) {
+			return ""
+		}
+		d = filepath.Join(h, ".cache")
+	}
+	return filepath.Join(d, "cc", "sealed")
+}

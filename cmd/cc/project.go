@@ -43,6 +43,9 @@ func (e *env) compile(c *command, path string, in compiler.Input, jsonDiags bool
 	if in.CacheDir == "" {
 		in.CacheDir = e.cacheDir(c, path)
 	}
+	if in.CacheDir != "" && in.SealDir == "" {
+		in.SealDir = e.sealDir()
+	}
 	ctx, cancel, timeout := e.compileLimits(&in)
 	defer cancel()
 	res, err := compiler.Compile(ctx, in)
