@@ -130,14 +130,12 @@ func TestItem8GetStateAnswersComparisons(t *testing.T) {
 // TestItem8GetStateComparisonsRateLimited: issue 8 item 8. The values a
 // GetState compares count against the same limit as CompareValues':
 // 10,000 a minute per caller, at most 10,000 a call. A GetState without
-// values takes nothing from it.
+// values takes nothing from it. (An embedded server has no such limit:
+// TestEmbeddedComparisonsUnlimited.)
 func TestItem8GetStateComparisonsRateLimited(t *testing.T) {
 	ctx := context.Background()
 	clk := newClock()
-	c := open(t, "", service.WithClock(clk.Now))
-	if _, err := c.PutSecretValue(ctx, service.SecretRequest{Project: "p", Address: "secret.k", Value: []byte("v")}); err != nil {
-		t.Fatal(err)
-	}
+	c := servedWithSecret(t, clk)
 	batch := make([]service.ValueToCompare, 5000)
 	for i := range batch {
 		batch[i] = service.ValueToCompare{Address: "secret.k", Value: []byte("guess")}
@@ -171,4 +169,56 @@ func TestItem8GetStateComparisonsRateLimited(t *testing.T) {
 	}
 	_, err = c.ReadState(ctx, service.StateRequest{Project: "p", KnownSerial: 1, Compare: batch[:1]})
 	exhausted("an unchanged GetState's comparison beyond the limit", err)
+}
+
+// TestEmbeddedComparisonsUnlimited: an embedded server, which only its own
+// process reaches, does not rate-limit comparisons: that process opened
+// the database and its key, so a limit kept nothing from it, and a plan
+// of a project with more than 10,000 sensitive values (three calls of
+// 10,000 at most) was refused.
+func TestEmbeddedComparisonsUnlimited(t *testing.T) {
+	ctx := context.Background()
+	c := open(t, "")
+	if _, err := c.PutSecretValue(ctx, service.SecretRequest{Project: "p", Address: "secret.k", Value: []byte("v")}); err != nil {
+		t.Fatal(err)
+	}
+	vals := make([]service.ValueToCompare, 25_000)
+	for i := range vals {
+		vals[i] = service.ValueToCompare{Address: "secret.k", Value: []byte("v")}
+	}
+	for round := range 2 {
+		_, ms, err := c.GetStateComparing(ctx, "p", vals)
+		if err != nil {
+			t.Fatalf("round %d: %d values: %v", round, len(vals), err)
+		}
+		if len(ms) != len(vals) || ms[len(ms)-1].Comparison != service.Equal {
+			t.Fatalf("round %d: %d matches, the last %+v", round, len(ms), ms[len(ms)-1])
+		}
+	}
+	if _, err := c.CompareValues(ctx, "p", vals[:10_000]); err != nil {
+		t.Fatalf("CompareValues after 50,000 in GetState: %v", err)
+	}
+}
+
+// servedWithSecret is a client of a server on a unix socket (not embedded:
+// its comparisons are rate-limited) on clk, whose project p has secret.k
+// set to "v".
+func servedWithSecret(t *testing.T, clk *clock) *service.Client {
+	t.Helper()
+	ctx := context.Background()
+	dir := t.TempDir()
+	serve(t, listenUnix(t, dir+"/s"), testDB(t), service.WithClock(clk.Now))
+	c, err := service.Dial("unix://" + dir + "/s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	l, _, err := c.Lock(ctx, "p", service.Holder{User: "u", Host: "h"}, time.Hour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.PutSecretValue(ctx, service.SecretRequest{Project: "p", Address: "secret.k", Value: []byte("v"), LeaseID: l.ID}); err != nil {
+		t.Fatal(err)
+	}
+	return c
 }

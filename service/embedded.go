@@ -34,6 +34,7 @@ func openEmbedded(ctx context.Context, dbPath string, dial []grpc.DialOption, op
 	if err != nil {
 		return nil, nil, err
 	}
+	srv.inProcess = true // served on lis alone, which only this process reaches
 	lis := bufconn.Listen(1 << 20)
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(lis) }()

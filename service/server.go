@@ -44,8 +44,12 @@ type Server struct {
 	pubRefl  bool
 	uploads  *uploadLimit
 	// compares rate-limits value comparisons (CompareValues, and those
-	// GetState makes) per caller.
-	compares limiter
+	// GetState makes) per caller, but on an embedded server (inProcess):
+	// its one caller is the process that opened the database and its key
+	// file, holding every value anyway, and a plan of a project with more
+	// than 10,000 sensitive values was refused there.
+	compares  limiter
+	inProcess bool
 	// blobLocks makes uploads of one project's blob store it one at a time.
 	blobLocks keyLocks
 	// afterChunks, when set (in tests), is called after each transaction
