@@ -287,22 +287,30 @@ func TestCompileCacheSensitiveCanary(t *testing.T) {
 	if ents, _ := filepath.Glob(filepath.Join(cache, "c-*")); len(ents) == 0 {
 		t.Fatalf("nothing was cached: the test tests nothing")
 	}
-	secrets := []string{canary, "TOKEN=" + canary + "\n", "token=" + canary}
-	filepath.WalkDir(cache, func(p string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		got, _ := os.ReadFile(p)
-		for _, s := range secrets {
-			sum := sha256.Sum256([]byte(s))
-			for _, form := range []string{s, hex.EncodeToString(sum[:]), string(sum[:])} {
-				if strings.Contains(string(got), form) {
-					t.Errorf("%s holds %q or its sha256", p, s)
+	noSecretsIn(t, []string{cache}, canary, "TOKEN="+canary+"\n", "token="+canary)
+}
+
+// noSecretsIn fails when a file under dirs holds one of secrets or its
+// sha256.
+func noSecretsIn(t *testing.T, dirs []string, secrets ...string) {
+	t.Helper()
+	for _, d := range dirs {
+		filepath.WalkDir(d, func(p string, d os.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
+			got, _ := os.ReadFile(p)
+			for _, s := range secrets {
+				sum := sha256.Sum256([]byte(s))
+				for _, form := range []string{s, hex.EncodeToString(sum[:]), string(sum[:])} {
+					if strings.Contains(string(got), form) {
+						t.Errorf("%s holds %q or its sha256", p, s)
+					}
 				}
 			}
-		}
-		return nil
-	})
+			return nil
+		})
+	}
 }
 
 // TestCompileCacheSensitiveSealed: issue 13: compile cache. A compile with
@@ -344,24 +352,7 @@ func TestCompileCacheSensitiveSealed(t *testing.T) {
 	in := Input{Path: main, Vars: []string{"token=" + canary}, SealDir: seal}
 	hits(in, 0, "the --var after the CC_VAR_") // one slot: the CC_VAR_ compile replaced it
 	hits(in, 1, "the --var again")
-	secrets := []string{canary, "token=" + canary}
-	for _, d := range []string{cache, seal} {
-		filepath.WalkDir(d, func(p string, d os.DirEntry, err error) error {
-			if err != nil || d.IsDir() {
-				return err
-			}
-			got, _ := os.ReadFile(p)
-			for _, s := range secrets {
-				sum := sha256.Sum256([]byte(s))
-				for _, form := range []string{s, hex.EncodeToString(sum[:]), string(sum[:])} {
-					if strings.Contains(string(got), form) {
-						t.Errorf("%s holds %q or its sha256", p, s)
-					}
-				}
-			}
-			return nil
-		})
-	}
+	noSecretsIn(t, []string{cache, seal}, canary, "token="+canary)
 	other := in
 	other.Vars = []string{"token=" + canary + "2"}
 	hits(other, 0, "another value")
